@@ -1,0 +1,30 @@
+# rtlab: `make run` does the main job on this machine, `make test` proves it.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+RTLAB := $(VENV)/bin/rtlab
+STAMP := $(VENV)/.setup-done
+SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh)
+
+.PHONY: setup run test bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): $(SETUP_INPUTS)
+	VENV=$(VENV) scripts/setup.sh
+	touch $@
+
+run: setup
+	VENV=$(VENV) scripts/run-example.sh
+
+test: setup
+	$(VENV)/bin/ruff check src tests bench
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) bench/run_all.py
+
+lint: setup
+	$(VENV)/bin/ruff check src tests bench
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,37 @@
+"""User-facing errors: printed as one clear line by the CLI, never as a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class RtlabError(Exception):
+    """A mistake in the user's input or environment, with a message meant for them."""
+
+
+class FormatError(RtlabError):
+    """Bad input in a file: names the file and the line or byte offset, and what was
+    expected there."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        message: str,
+        *,
+        line: int | None = None,
+        offset: int | None = None,
+        member: str | None = None,
+    ) -> None:
+        self.path = str(path)
+        self.message = message
+        self.line = line
+        self.offset = offset
+        self.member = member  # a file inside an archive (zip member)
+        where = self.path
+        if member is not None:
+            where += f"[{member}]"
+        if line is not None:
+            where += f":{line}"
+        if offset is not None:
+            where += f": byte {offset}"
+        super().__init__(f"{where}: {message}")

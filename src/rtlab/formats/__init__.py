@@ -1,0 +1,119 @@
+"""File formats: one module per format, each registering a FormatSpec here.
+
+`load(path)` picks the reader from `format=` or by sniffing the file's first bytes and
+its extension; every reader raises FormatError (file, line or byte offset, what was
+expected) on bad input and never returns a partial capture.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlab.errors import FormatError, RtlabError
+from rtlab.model import Capture
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    name: str
+    extensions: tuple[str, ...]
+    read: Callable[..., Capture]
+    # sniff(head_bytes, path) -> True when the content is surely this format
+    sniff: Callable[[bytes, Path], bool] | None = None
+    write: Callable[..., None] | None = None
+    description: str = ""
+
+
+# Modules that define FORMAT; order matters for sniffing (most specific first).
+_MODULES = (
+    "parquet",
+    "sigrok",
+    "saleae_bin",
+    "vcd",
+    "saleae_csv",
+    "edges_csv",
+    "pio_durations",
+)
+
+_REGISTRY: dict[str, FormatSpec] = {}
+
+
+def _registry() -> dict[str, FormatSpec]:
+    if not _REGISTRY:
+        for mod_name in _MODULES:
+            try:
+                mod = importlib.import_module(f"rtlab.formats.{mod_name}")
+            except ModuleNotFoundError as exc:
+                if exc.name == f"rtlab.formats.{mod_name}":
+                    continue  # a format not built yet
+                raise
+            specs = getattr(mod, "FORMATS", None) or [mod.FORMAT]
+            for spec in specs:
+                _REGISTRY[spec.name] = spec
+    return _REGISTRY
+
+
+def names() -> list[str]:
+    return list(_registry())
+
+
+def get(name: str) -> FormatSpec:
+    reg = _registry()
+    if name not in reg:
+        raise RtlabError(f"unknown format {name!r}; known formats: {', '.join(reg)}")
+    return reg[name]
+
+
+def guess(path: Path) -> FormatSpec:
+    """The format of `path` from its content, then its extension."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError as exc:
+        raise FormatError(path, f"cannot open: {exc.strerror or exc}") from None
+    if not head:
+        raise FormatError(path, "file is empty", offset=0)
+    reg = _registry()
+    for spec in reg.values():
+        if spec.sniff is not None and spec.sniff(head, path):
+            return spec
+    suffix = "".join(path.suffixes[-2:]).lower()
+    for spec in reg.values():
+        if any(suffix.endswith(ext) for ext in spec.extensions):
+            return spec
+    raise FormatError(
+        path,
+        "cannot tell the format from the content or the extension; "
+        f"name it with --format ({', '.join(reg)})",
+    )
+
+
+def load(path: str | Path, format: str | None = None, **options: Any) -> Capture:
+    """Read a capture. Options are passed to the reader (e.g. tick='16ns')."""
+    p = Path(path)
+    if not p.exists():
+        raise FormatError(p, "no such file")
+    if p.is_dir():
+        raise FormatError(p, "is a directory, not a capture file")
+    spec = get(format) if format else guess(p)
+    cap = spec.read(p, **options)
+    cap.metadata.setdefault("source", str(p))
+    cap.metadata.setdefault("format", spec.name)
+    return cap
+
+
+def save(cap: Capture, path: str | Path, format: str | None = None, **options: Any) -> None:
+    p = Path(path)
+    if format is None:
+        suffix = p.suffix.lower()
+        format = {".parquet": "parquet", ".vcd": "vcd"}.get(suffix)
+        if format is None:
+            raise RtlabError(f"{p}: cannot tell the format to write from the extension")
+    spec = get(format)
+    if spec.write is None:
+        raise RtlabError(f"format {format!r} can be read, not written")
+    spec.write(cap, p, **options)

@@ -1,0 +1,261 @@
+"""The few types everything in rtlab shares: Capture, Channel, Samples.
+
+Times are integer ticks (int64) of a known tick length until a statistic is printed:
+no float rounding of 8 ns ticks over a billion-edge capture. The tick length is an
+exact rational number of seconds (a 24 MHz sample rate is 1/24e6 s, not 41.67 ns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from rtlab.analysis.stats import Stats
+
+Edge = Literal["rising", "falling", "both"]
+
+# A level that the instrument could not tell (e.g. after a gap of unknown state).
+UNKNOWN_LEVEL = -1
+
+_UNITS_S = {
+    "s": Fraction(1),
+    "ms": Fraction(1, 10**3),
+    "us": Fraction(1, 10**6),
+    "µs": Fraction(1, 10**6),
+    "ns": Fraction(1, 10**9),
+    "ps": Fraction(1, 10**12),
+    "fs": Fraction(1, 10**15),
+}
+
+
+def parse_duration(text: str) -> Fraction:
+    """'16ns', '8 ns', '1/125MHz', '125MHz' (one period), '0.5us' → seconds (exact)."""
+    s = text.strip().replace(" ", "")
+    if not s:
+        raise ValueError("empty duration")
+    if s.startswith("1/"):
+        s = s[2:]
+    low = s.lower()
+    for suffix, mult in (("ghz", 10**9), ("mhz", 10**6), ("khz", 10**3), ("hz", 1)):
+        if low.endswith(suffix):
+            freq = Fraction(s[: -len(suffix)]) * mult
+            if freq <= 0:
+                raise ValueError(f"frequency must be positive: {text!r}")
+            return 1 / freq
+    for suffix in sorted(_UNITS_S, key=len, reverse=True):
+        if s.endswith(suffix):
+            value = Fraction(s[: -len(suffix)])
+            if value <= 0:
+                raise ValueError(f"duration must be positive: {text!r}")
+            return value * _UNITS_S[suffix]
+    raise ValueError(f"duration needs a unit (s, ms, us, ns, ps) or a frequency (MHz): {text!r}")
+
+
+def format_tick(tick_s: Fraction) -> str:
+    """A tick length for humans: '16 ns', '41.667 ns', '1 us'."""
+    ns = tick_s * 10**9
+    if ns >= 1000 and (ns / 1000).denominator == 1:
+        return f"{ns / 1000} us"
+    if ns.denominator == 1:
+        return f"{ns} ns"
+    return f"{float(ns):.6g} ns"
+
+
+def as_int64(values: Any) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype != np.int64:
+        arr = arr.astype(np.int64)
+    return arr
+
+
+@dataclass
+class Samples:
+    """A 1-D array of integer durations (or counts) in ticks of `tick_s` seconds."""
+
+    values: np.ndarray
+    tick_s: Fraction
+    name: str = ""
+    unit: str = "s"  # what one tick measures: "s" for time, "cycles", "count", ...
+    resolution_s: Fraction | None = None
+    # Times (ticks) at which each value ended, when it comes from edges: for trend plots.
+    at: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.values = as_int64(self.values)
+        if self.values.ndim != 1:
+            raise ValueError("samples must be one-dimensional")
+
+    def __len__(self) -> int:
+        return int(self.values.size)
+
+    @property
+    def tick_ns(self) -> float:
+        return float(self.tick_s * 10**9)
+
+    def stats(self, quantiles: tuple[float, ...] | None = None) -> Stats:
+        from rtlab.analysis.stats import DEFAULT_QUANTILES, compute_stats
+
+        return compute_stats(self, quantiles or DEFAULT_QUANTILES)
+
+    def to_ns(self) -> np.ndarray:
+        """Float ns values, for plots: the only place ticks turn into floats."""
+        return self.values * self.tick_ns
+
+
+@dataclass
+class Channel:
+    """One digital signal: sorted edge times in ticks and the level before the first.
+
+    `gap_levels[k]` is this channel's level when the capture's gap k ends (the level
+    the instrument saw on resuming), or UNKNOWN_LEVEL.
+    """
+
+    name: str
+    edges: np.ndarray
+    initial_level: int = 0
+    gap_levels: np.ndarray | None = None
+    capture: Capture | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.edges = as_int64(self.edges)
+        if self.initial_level not in (0, 1, UNKNOWN_LEVEL):
+            raise ValueError(f"channel {self.name}: initial level must be 0 or 1")
+
+    def __len__(self) -> int:
+        return int(self.edges.size)
+
+    def _cap(self) -> Capture:
+        if self.capture is None:
+            raise ValueError(f"channel {self.name} is not part of a capture")
+        return self.capture
+
+    # The analysis functions live in rtlab.analysis.edges; these are the notebook API.
+    def periods(self, edge: Edge = "rising") -> Samples:
+        from rtlab.analysis import edges as ea
+
+        return ea.periods(self._cap(), self, edge)
+
+    def widths(self, level: Literal["high", "low"] = "high") -> Samples:
+        from rtlab.analysis import edges as ea
+
+        return ea.widths(self._cap(), self, level)
+
+    def intervals(self) -> Samples:
+        from rtlab.analysis import edges as ea
+
+        return ea.intervals(self._cap(), self)
+
+    def c2c(self, edge: Edge = "rising") -> Samples:
+        from rtlab.analysis import edges as ea
+
+        return ea.cycle_to_cycle(self._cap(), self, edge)
+
+    def tie(self, edge: Edge = "rising") -> ea_TIE:
+        from rtlab.analysis import edges as ea
+
+        return ea.tie(self._cap(), self, edge)
+
+    def edge_times(self, edge: Edge = "rising") -> np.ndarray:
+        from rtlab.analysis import edges as ea
+
+        return ea.select_edges(self._cap(), self, edge)
+
+
+ea_TIE = Any  # forward name for the TIE result type (rtlab.analysis.edges.TieResult)
+
+
+@dataclass
+class Capture:
+    """Channels of edges sharing one time base, with the gaps where data was lost.
+
+    `gaps` is an (k, 2) int64 array of [start, end) tick ranges with no data; gaps are
+    sorted and disjoint and no edge lies inside one. `t_start`/`t_end` bound the
+    observed window (ticks), so partial levels at the ends are not taken as widths.
+    """
+
+    tick_s: Fraction
+    channels: dict[str, Channel] = field(default_factory=dict)
+    gaps: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    t_start: int | None = None
+    t_end: int | None = None
+    resolution_s: Fraction | None = None  # the instrument's resolution, if not one tick
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tick_s = Fraction(self.tick_s)
+        if self.tick_s <= 0:
+            raise ValueError("tick length must be positive")
+        self.gaps = as_int64(self.gaps).reshape(-1, 2)
+        for ch in self.channels.values():
+            ch.capture = self
+
+    # -- construction -------------------------------------------------------------
+    def add(self, channel: Channel) -> Channel:
+        if channel.name in self.channels:
+            raise ValueError(f"duplicate channel name {channel.name!r}")
+        channel.capture = self
+        self.channels[channel.name] = channel
+        return channel
+
+    # -- access ---------------------------------------------------------------------
+    def __getitem__(self, name: str) -> Channel:
+        try:
+            return self.channels[name]
+        except KeyError:
+            known = ", ".join(self.channels) or "none"
+            raise KeyError(f"no channel {name!r} in capture (channels: {known})") from None
+
+    def __iter__(self) -> Iterator[Channel]:
+        return iter(self.channels.values())
+
+    def __len__(self) -> int:
+        return len(self.channels)
+
+    @property
+    def tick_ns(self) -> float:
+        return float(self.tick_s * 10**9)
+
+    @property
+    def resolution(self) -> Fraction:
+        return self.resolution_s if self.resolution_s is not None else self.tick_s
+
+    @property
+    def n_edges(self) -> int:
+        return sum(len(ch) for ch in self)
+
+    def window(self) -> tuple[int, int]:
+        """The observed window in ticks: explicit bounds, else first/last edge."""
+        firsts = [int(ch.edges[0]) for ch in self if len(ch)]
+        lasts = [int(ch.edges[-1]) for ch in self if len(ch)]
+        lo = self.t_start if self.t_start is not None else (min(firsts) if firsts else 0)
+        hi = self.t_end if self.t_end is not None else (max(lasts) if lasts else lo)
+        return lo, hi
+
+    def validate(self) -> None:
+        """Raise ValueError when the invariants readers promise do not hold."""
+        g = self.gaps
+        if g.size:
+            if np.any(g[:, 1] < g[:, 0]):
+                raise ValueError("a gap ends before it starts")
+            if np.any(g[1:, 0] < g[:-1, 1]):
+                raise ValueError("gaps overlap or are not sorted")
+        for ch in self:
+            e = ch.edges
+            if e.size > 1 and np.any(e[1:] < e[:-1]):
+                raise ValueError(f"channel {ch.name}: edge times are not sorted")
+            if ch.gap_levels is not None and len(ch.gap_levels) != len(g):
+                raise ValueError(f"channel {ch.name}: one gap level per gap expected")
+
+    def describe(self) -> Mapping[str, Any]:
+        lo, hi = self.window()
+        return {
+            "tick_ns": self.tick_ns,
+            "channels": {ch.name: len(ch) for ch in self},
+            "gaps": int(len(self.gaps)),
+            "window_ticks": [lo, hi],
+        }
