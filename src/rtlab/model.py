@@ -256,6 +256,6 @@ class Capture:
         return {
             "tick_ns": self.tick_ns,
             "channels": {ch.name: len(ch) for ch in self},
-            "gaps": int(len(self.gaps)),
+            "gaps": len(self.gaps),
             "window_ticks": [lo, hi],
         }

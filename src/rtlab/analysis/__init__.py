@@ -1,0 +1,1 @@
+"""Edges → intervals → statistics."""

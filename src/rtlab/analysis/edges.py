@@ -1,0 +1,175 @@
+"""Edges → intervals: periods, level widths, inter-edge intervals, cycle-to-cycle, TIE.
+
+Every function is a vectorized pass over the channel's int64 edge array. Without gaps
+the polarity of edge i follows from the initial level and i's parity (strided views, no
+copies); with gaps each segment restarts from the level the instrument saw on resuming.
+No interval ever spans a gap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, Edge, Samples
+
+# TIE residuals are fractions of a tick: kept as integers of 1/1000 tick.
+TIE_SUBTICKS = 1000
+
+
+def _samples(cap: Capture, values: np.ndarray, name: str, at: np.ndarray | None) -> Samples:
+    return Samples(values, cap.tick_s, name=name, resolution_s=cap.resolution, at=at)
+
+
+def segment_ids(cap: Capture, times: np.ndarray) -> np.ndarray | None:
+    """For each time, the number of gaps that started at or before it (None: no gaps)."""
+    if len(cap.gaps) == 0:
+        return None
+    return np.searchsorted(cap.gaps[:, 0], times, side="right")
+
+
+def levels_before(cap: Capture, ch: Channel) -> np.ndarray:
+    """The level before each edge (0, 1 or UNKNOWN_LEVEL), as int8."""
+    e = ch.edges
+    idx = np.arange(e.size, dtype=np.int64)
+    seg = segment_ids(cap, e)
+    if seg is None:
+        if ch.initial_level == UNKNOWN_LEVEL:
+            return np.full(e.size, UNKNOWN_LEVEL, dtype=np.int8)
+        return ((idx & 1) ^ ch.initial_level).astype(np.int8)
+    # Level at the start of each segment, and the index of its first edge.
+    gl = ch.gap_levels if ch.gap_levels is not None else np.full(len(cap.gaps), -1)
+    seg_level = np.concatenate(([ch.initial_level], np.asarray(gl, dtype=np.int64)))
+    seg_first = np.concatenate(([0], np.searchsorted(e, cap.gaps[:, 1], side="left")))
+    start_level = seg_level[seg]
+    out = ((idx - seg_first[seg]) & 1) ^ start_level
+    out[start_level == UNKNOWN_LEVEL] = UNKNOWN_LEVEL
+    return out.astype(np.int8)
+
+
+def _polarity_slice(ch: Channel, edge: Edge) -> slice | None:
+    """Without gaps, rising/falling edges are every other edge: a strided slice."""
+    if edge == "both":
+        return slice(None)
+    if ch.initial_level == UNKNOWN_LEVEL:
+        return None
+    first_rising = 0 if ch.initial_level == 0 else 1
+    start = first_rising if edge == "rising" else 1 - first_rising
+    return slice(start, None, 2)
+
+
+def _check_edge(edge: str) -> None:
+    if edge not in ("rising", "falling", "both"):
+        raise ValueError(f"edge must be rising, falling or both, not {edge!r}")
+
+
+def select_edges(cap: Capture, ch: Channel, edge: Edge = "rising") -> np.ndarray:
+    """The times of the chosen edges (a view when the capture has no gaps)."""
+    _check_edge(edge)
+    if edge == "both":
+        return ch.edges
+    if len(cap.gaps) == 0:
+        sl = _polarity_slice(ch, edge)
+        return ch.edges[sl] if sl is not None else ch.edges[:0]
+    want = 0 if edge == "rising" else 1
+    return ch.edges[levels_before(cap, ch) == want]
+
+
+def _diffs_within_segments(cap: Capture, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Differences of consecutive times and their end times, dropping gap-spanning ones."""
+    d = np.diff(times)
+    at = times[1:]
+    seg = segment_ids(cap, times)
+    if seg is not None:
+        keep = seg[1:] == seg[:-1]
+        d, at = d[keep], at[keep]
+    return d, at
+
+
+def periods(cap: Capture, ch: Channel, edge: Edge = "rising") -> Samples:
+    """T_i: rising-to-rising (or falling-to-falling) intervals."""
+    t = select_edges(cap, ch, edge)
+    d, at = _diffs_within_segments(cap, t)
+    return _samples(cap, d, f"{ch.name}.period", at)
+
+
+def intervals(cap: Capture, ch: Channel) -> Samples:
+    """Every inter-edge interval: the duration of each complete level."""
+    d, at = _diffs_within_segments(cap, ch.edges)
+    return _samples(cap, d, f"{ch.name}.interval", at)
+
+
+def widths(cap: Capture, ch: Channel, level: str = "high") -> Samples:
+    """Durations of complete high (rising→falling) or low (falling→rising) levels."""
+    if level not in ("high", "low"):
+        raise ValueError(f"level must be high or low, not {level!r}")
+    e = ch.edges
+    want_before = 0 if level == "high" else 1  # a high level starts at a rising edge
+    if len(cap.gaps) == 0:
+        sl = _polarity_slice(ch, "rising" if level == "high" else "falling")
+        if sl is None:
+            return _samples(cap, e[:0], f"{ch.name}.{level}", e[:0])
+        starts = e[sl]
+        ends = e[sl.start + 1 :: 2]
+        k = min(starts.size, ends.size)
+        return _samples(cap, ends[:k] - starts[:k], f"{ch.name}.{level}", ends[:k])
+    lv = levels_before(cap, ch)
+    seg = segment_ids(cap, e)
+    assert seg is not None
+    keep = (lv[:-1] == want_before) & (seg[1:] == seg[:-1])
+    d = np.diff(e)[keep]
+    return _samples(cap, d, f"{ch.name}.{level}", e[1:][keep])
+
+
+def cycle_to_cycle(cap: Capture, ch: Channel, edge: Edge = "rising") -> Samples:
+    """T_i − T_{i−1} for adjacent periods (both within one segment)."""
+    t = select_edges(cap, ch, edge)
+    p = np.diff(t)
+    c2c = np.diff(p)
+    at = t[2:]
+    seg = segment_ids(cap, t)
+    if seg is not None:
+        keep = (seg[2:] == seg[1:-1]) & (seg[1:-1] == seg[:-2])
+        c2c, at = c2c[keep], at[keep]
+    return _samples(cap, c2c, f"{ch.name}.c2c", at)
+
+
+@dataclass
+class TieResult:
+    """Time interval error against the ideal clock fitted to the edges."""
+
+    samples: Samples  # residuals in 1/TIE_SUBTICKS tick units
+    period_s: float  # fitted ideal period
+    frequency_hz: float
+    offset_ppm: float | None  # fitted frequency against the nominal one, when given
+
+
+def tie(
+    cap: Capture, ch: Channel, edge: Edge = "rising", nominal_hz: float | None = None
+) -> TieResult:
+    """Least-squares fit t_k ≈ t0 + k·T; TIE_k = t_k − (t0 + k·T).
+
+    k counts ideal cycles: consecutive edges are ⌊Δt/T̃⌉ cycles apart (T̃ the median
+    period), so a missed edge or a gap does not shift the rest of the fit.
+    """
+    t = select_edges(cap, ch, edge)
+    tick = Fraction(cap.tick_s, TIE_SUBTICKS)
+    if t.size < 3:
+        empty = Samples(np.zeros(0, np.int64), tick, name=f"{ch.name}.tie")
+        return TieResult(empty, float("nan"), float("nan"), None)
+    d = np.diff(t)
+    med = float(np.median(d))
+    steps = np.maximum(np.rint(d / med), 1).astype(np.int64) if med > 0 else np.ones_like(d)
+    k = np.concatenate(([0], np.cumsum(steps))).astype(np.float64)
+    tt = (t - t[0]).astype(np.float64)
+    kc = k - k.mean()
+    slope = float(np.dot(kc, tt - tt.mean()) / np.dot(kc, kc))
+    resid = tt - (tt.mean() + kc * slope)
+    values = np.rint(resid * TIE_SUBTICKS).astype(np.int64)
+    s = Samples(values, tick, name=f"{ch.name}.tie", resolution_s=cap.resolution, at=t)
+    period_s = slope * float(cap.tick_s)
+    freq = 1.0 / period_s if period_s > 0 else float("nan")
+    ppm = (freq / nominal_hz - 1.0) * 1e6 if nominal_hz else None
+    return TieResult(s, period_s, freq, ppm)

@@ -1,0 +1,68 @@
+"""Channel-to-channel latency: how long after an edge on A the response on B comes.
+
+Each chosen edge on A is paired with the first chosen edge on B at or after it and
+before the next A edge (and not across a gap). A edges with no such B edge are
+`unpaired`; B edges left over (several responses to one A, or before the first A) are
+`extra`. Both are counted and reported, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rtlab.analysis.edges import segment_ids, select_edges
+from rtlab.model import Capture, Edge, Samples
+
+
+@dataclass
+class LatencyResult:
+    source: str
+    target: str
+    samples: Samples
+    n_source: int
+    n_target: int
+    unpaired: int  # A edges with no B edge before the next A edge
+    extra: int  # B edges not paired with any A edge
+
+    @property
+    def paired(self) -> int:
+        return len(self.samples)
+
+
+def latency(
+    cap: Capture,
+    source: str,
+    target: str,
+    edge: Edge = "rising",
+    target_edge: Edge | None = None,
+) -> LatencyResult:
+    a = select_edges(cap, cap[source], edge)
+    b = select_edges(cap, cap[target], target_edge or edge)
+    idx = np.searchsorted(b, a, side="left")
+    has_b = idx < b.size
+    cand = b[np.minimum(idx, max(b.size - 1, 0))] if b.size else np.zeros_like(a)
+    limit = np.empty_like(a)
+    limit[:-1] = a[1:]
+    if a.size:
+        limit[-1] = np.iinfo(np.int64).max
+    ok = has_b & (cand < limit)
+    seg = segment_ids(cap, a)
+    if seg is not None and b.size:
+        ok &= seg == segment_ids(cap, cand)
+    lat = (cand - a)[ok]
+    at = a[ok]
+    samples = Samples(
+        lat, cap.tick_s, name=f"{source}->{target}", resolution_s=cap.resolution, at=at
+    )
+    paired = int(ok.sum())
+    return LatencyResult(
+        source=source,
+        target=target,
+        samples=samples,
+        n_source=int(a.size),
+        n_target=int(b.size),
+        unpaired=int(a.size) - paired,
+        extra=int(b.size) - paired,
+    )

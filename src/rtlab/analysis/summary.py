@@ -1,0 +1,117 @@
+"""The full analysis of a capture: every metric of every channel, as one document.
+
+This is what `rtlab analyze` prints (table, JSON, CSV, Markdown); the JSON schema is
+documented in docs/analyze-json.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rtlab.analysis import edges as ea
+from rtlab.analysis.latency import latency
+from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats
+from rtlab.model import Capture, Edge, format_tick
+
+SCHEMA_VERSION = 1
+CHANNEL_METRICS = ("period", "high", "low", "interval", "c2c")
+
+
+@dataclass
+class Analysis:
+    """Stats per channel and metric, per latency pair, plus derived figures."""
+
+    capture: Capture
+    edge: Edge
+    quantiles: tuple[float, ...]
+    channels: dict[str, dict[str, Stats]]
+    derived: dict[str, dict[str, float | None]]  # frequency_hz, duty per channel
+    latencies: dict[str, tuple[Stats, dict[str, int]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        cap = self.capture
+        lo, hi = cap.window()
+        doc: dict[str, Any] = {
+            "schema": f"rtlab.analyze/{SCHEMA_VERSION}",
+            "source": cap.metadata.get("source"),
+            "format": cap.metadata.get("format"),
+            "tick_ns": cap.tick_ns,
+            "resolution_ns": float(cap.resolution * 10**9),
+            "edge": self.edge,
+            "window_ns": [lo * cap.tick_ns, hi * cap.tick_ns],
+            "gaps": [[int(a), int(b)] for a, b in cap.gaps[:1000]],
+            "n_gaps": len(cap.gaps),
+            "quantile_method": "inverted_cdf (smallest sample with CDF >= q)",
+            "channels": {},
+            "latency": {},
+        }
+        for name, metrics in self.channels.items():
+            entry: dict[str, Any] = {"edges": len(cap[name])}
+            entry.update(self.derived[name])
+            for metric, st in metrics.items():
+                entry[metric] = st.to_dict()
+            doc["channels"][name] = entry
+        for pair, (st, counts) in self.latencies.items():
+            doc["latency"][pair] = {**st.to_dict(), **counts}
+        return doc
+
+
+def parse_latency_pair(text: str) -> tuple[str, str]:
+    parts = text.split(":")
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"latency pair must be written A:B (two channel names), not {text!r}")
+    return parts[0], parts[1]
+
+
+def analyze(
+    cap: Capture,
+    channels: Sequence[str] | None = None,
+    latency_pairs: Sequence[tuple[str, str]] = (),
+    quantiles: tuple[float, ...] = DEFAULT_QUANTILES,
+    edge: Edge = "rising",
+) -> Analysis:
+    names = list(channels) if channels else list(cap.channels)
+    for n in names:
+        cap[n]  # raises a clear KeyError for an unknown channel
+    per_channel: dict[str, dict[str, Stats]] = {}
+    derived: dict[str, dict[str, float | None]] = {}
+    for name in names:
+        ch = cap[name]
+        # One metric at a time, so that only one temporary array is alive at once.
+        m: dict[str, Stats] = {}
+        m["period"] = ea.periods(cap, ch, edge).stats(quantiles)
+        m["high"] = ea.widths(cap, ch, "high").stats(quantiles)
+        m["low"] = ea.widths(cap, ch, "low").stats(quantiles)
+        m["interval"] = ea.intervals(cap, ch).stats(quantiles)
+        m["c2c"] = ea.cycle_to_cycle(cap, ch, edge).stats(quantiles)
+        per_channel[name] = m
+        derived[name] = _derived(m)
+    lats: dict[str, tuple[Stats, dict[str, int]]] = {}
+    for a, b in latency_pairs:
+        r = latency(cap, a, b, edge)
+        counts = {
+            "n_source": r.n_source,
+            "n_target": r.n_target,
+            "paired": r.paired,
+            "unpaired": r.unpaired,
+            "extra": r.extra,
+        }
+        lats[f"{a}:{b}"] = (r.samples.stats(quantiles), counts)
+    return Analysis(cap, edge, quantiles, per_channel, derived, lats)
+
+
+def _derived(m: dict[str, Stats]) -> dict[str, float | None]:
+    period = m["period"]
+    freq = 1e9 / period.mean if period.n and period.mean > 0 else None
+    hi, lo = m["high"], m["low"]
+    duty = None
+    if hi.n and lo.n and not math.isnan(hi.mean + lo.mean) and hi.mean + lo.mean > 0:
+        duty = hi.mean / (hi.mean + lo.mean)
+    return {"frequency_hz": freq, "duty": duty}
+
+
+def describe_tick(cap: Capture) -> str:
+    return format_tick(cap.tick_s)

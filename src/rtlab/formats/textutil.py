@@ -1,0 +1,54 @@
+"""Helpers shared by the text readers: exact decimals, line numbers of byte offsets."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rtlab.errors import FormatError
+from rtlab.model import parse_duration
+
+
+def line_of(data: bytes, offset: int) -> int:
+    """1-based line number of a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+def read_text_lines(path: Path, max_line: int = 1 << 16) -> list[str]:
+    """The file's lines as text, with a FormatError for binary or non-UTF-8 content."""
+    data = path.read_bytes()
+    if not data.strip():
+        raise FormatError(path, "file is empty", offset=0)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise FormatError(path, "binary data where text was expected", line=line_of(data, nul))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError(
+            path, "not UTF-8 text", line=line_of(data, exc.start), offset=exc.start
+        ) from None
+    lines = text.splitlines()
+    for i, ln in enumerate(lines, 1):
+        if len(ln) > max_line:
+            raise FormatError(path, f"line longer than {max_line} characters", line=i)
+    return lines
+
+
+def tick_option(path: Path, tick: Any, default: str) -> Fraction:
+    """The `tick=` option as exact seconds: '16ns', a Fraction, or a number of seconds."""
+    if tick is None:
+        tick = default
+    if isinstance(tick, Fraction):
+        value = tick
+    elif isinstance(tick, int | float):
+        value = Fraction(tick)
+    else:
+        try:
+            value = parse_duration(str(tick))
+        except (ValueError, ZeroDivisionError) as exc:
+            raise FormatError(path, f"bad tick {tick!r}: {exc}") from None
+    if value <= 0:
+        raise FormatError(path, f"tick must be positive, got {tick!r}")
+    return value
