@@ -1,0 +1,1 @@
+"""Experiments: workload output protocol, builds of C targets, environment fingerprint."""
