@@ -1,0 +1,315 @@
+"""sigrok session files (`.sr`): a zip holding `version`, a `metadata` INI and the
+logic samples in members `logic-1-1`, `logic-1-2`, … (or one `logic-1` in old files).
+
+Samples become edges chunk by chunk with numpy: a batch of members (a few MB) is
+decoded at a time, the last sample of a batch is carried into the next, so the whole
+file is never in memory. One tick is one sample period (1/samplerate, exact); an
+edge's time is the index of the first sample at the new level; the initial level is
+the level of sample 0; the window is [0, number of samples).
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rtlab.errors import FormatError
+from rtlab.formats import FormatSpec
+from rtlab.model import Capture, Channel, parse_duration
+
+# Bounds that keep a tiny hostile file from asking for absurd work.
+_MAX_META_BYTES = 1 << 20
+_MAX_UNITSIZE = 64  # bytes per sample: 512 channels
+_BATCH_BYTES = 4 << 20  # decode this much sample data per numpy pass
+_READ_BYTES = 1 << 20
+
+_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kKMG]?)\s*(?:Hz|hz|HZ)?\s*$")
+_MULT = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9}
+
+
+def parse_samplerate(text: str) -> Fraction:
+    """'1 MHz', '200 kHz', '24000000', '1.5 MHz' → samples per second (exact)."""
+    m = _SIZE_RE.match(text)
+    if not m:
+        raise ValueError(f"not a sample rate: {text!r}")
+    rate = Fraction(m.group(1)) * _MULT[m.group(2)]
+    if rate <= 0:
+        raise ValueError(f"sample rate must be positive: {text!r}")
+    return rate
+
+
+def _open_zip(path: Path) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise FormatError(
+            path, f"not a zip archive, as a sigrok session file must be ({exc})", offset=0
+        ) from None
+    except (OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise FormatError(path, f"cannot read the zip archive: {exc}", offset=0) from None
+
+
+def _read_member(zf: zipfile.ZipFile, path: Path, name: str, limit: int) -> bytes:
+    try:
+        info = zf.getinfo(name)
+    except KeyError:
+        raise FormatError(path, f"missing member {name!r}: not a sigrok session file") from None
+    if info.file_size > limit:
+        raise FormatError(path, f"member is {info.file_size} bytes, expected at most {limit}",
+                          member=name)
+    try:
+        with zf.open(info) as fh:
+            return fh.read(limit + 1)[:limit]
+    except Exception as exc:  # zlib.error, BadZipFile (CRC), EOFError, …
+        raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
+
+
+def _parse_metadata(path: Path, text: str) -> tuple[str, dict[str, str]]:
+    """The first device section with logic data: (section name, its keys)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep key case
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        line = getattr(exc, "lineno", None)
+        msg = str(exc).splitlines()[0]
+        raise FormatError(path, f"metadata is not an INI file: {msg}", member="metadata",
+                          line=line) from None
+    devices = [s for s in parser.sections() if s.startswith("device ")]
+    if not devices:
+        raise FormatError(path, "metadata has no [device N] section", member="metadata")
+    for sec in devices:
+        if "capturefile" in parser[sec]:
+            return sec, dict(parser[sec])
+    sec = devices[0]
+    keys = dict(parser[sec])
+    if any(k.startswith("analog") for k in keys):
+        raise FormatError(path, "analog-only session: rtlab reads logic channels only",
+                          member="metadata")
+    raise FormatError(path, f"[{sec}] has no capturefile: no logic data in this session",
+                      member="metadata")
+
+
+def _int_key(path: Path, keys: dict[str, str], key: str, lo: int, hi: int) -> int:
+    raw = keys.get(key)
+    if raw is None:
+        raise FormatError(path, f"metadata lacks {key}=", member="metadata")
+    try:
+        val = int(raw.strip())
+    except ValueError:
+        raise FormatError(path, f"{key}={raw!r} is not an integer", member="metadata") from None
+    if not lo <= val <= hi:
+        raise FormatError(path, f"{key}={val} out of range {lo}..{hi}", member="metadata")
+    return val
+
+
+def _probes(path: Path, keys: dict[str, str], unitsize: int) -> list[tuple[int, str]]:
+    """(bit index, name) of the logic channels, in bit order."""
+    probes: list[tuple[int, str]] = []
+    for key, val in keys.items():
+        m = re.fullmatch(r"probe([0-9]{1,6})", key)
+        if not m:
+            continue
+        bit = int(m.group(1)) - 1
+        if not 0 <= bit < unitsize * 8:
+            raise FormatError(path, f"{key} does not fit in unitsize={unitsize} bytes",
+                              member="metadata")
+        probes.append((bit, val.strip() or f"D{bit}"))
+    if not probes:
+        raise FormatError(path, "metadata names no logic channel (probeN=)", member="metadata")
+    probes.sort()
+    names = [n for _, n in probes]
+    if len(set(names)) != len(names):
+        raise FormatError(path, "two logic channels have the same name", member="metadata")
+    return probes
+
+
+def _logic_members(zf: zipfile.ZipFile, path: Path, capturefile: str) -> list[str]:
+    """Members of the logic stream in order: `logic-1` (old files) then `logic-1-N`."""
+    pat = re.compile(re.escape(capturefile) + r"(?:-([0-9]{1,9}))?")
+    found: list[tuple[int, str]] = []
+    for name in zf.namelist():
+        m = pat.fullmatch(name)
+        if m:
+            found.append((int(m.group(1)) if m.group(1) else 0, name))
+    if not found:
+        raise FormatError(path, f"no logic data: no member {capturefile!r} or "
+                          f"{capturefile + '-1'!r}")
+    found.sort()
+    numbered = [n for n, _ in found if n]
+    if numbered and numbered != list(range(1, len(numbered) + 1)):
+        missing = sorted(set(range(1, numbered[-1] + 1)) - set(numbered))
+        raise FormatError(path, f"logic chunk {capturefile}-{missing[0]} is missing")
+    return [name for _, name in found]
+
+
+def _batches(zf: zipfile.ZipFile, path: Path, members: list[str]) -> Iterator[bytes]:
+    """The concatenated sample bytes, in batches of about _BATCH_BYTES."""
+    buf: list[bytes] = []
+    size = 0
+    for name in members:
+        try:
+            with zf.open(name) as fh:
+                while True:
+                    block = fh.read(_READ_BYTES)
+                    if not block:
+                        break
+                    buf.append(block)
+                    size += len(block)
+                    if size >= _BATCH_BYTES:
+                        yield b"".join(buf)
+                        buf, size = [], 0
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError,
+                NotImplementedError, RuntimeError) as exc:
+            raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
+    if buf:
+        yield b"".join(buf)
+
+
+class _EdgeFinder:
+    """Turns sample words into per-channel edge indices, batch after batch."""
+
+    def __init__(self, unitsize: int, bits: list[int]) -> None:
+        self.unitsize = unitsize
+        if unitsize in (1, 2, 4, 8):
+            self.dtype = np.dtype(f"<u{unitsize}")
+            self.width = unitsize
+        else:  # pad odd widths to whole 64-bit words
+            self.dtype = np.dtype("<u8")
+            self.width = -(-unitsize // 8) * 8
+        self.wbits = self.dtype.itemsize * 8
+        self.bits = bits
+        self.n = 0  # samples seen
+        self.last: np.ndarray | None = None  # last sample row
+        self.first: np.ndarray | None = None
+        self.rest = b""
+        self.edges: list[list[np.ndarray]] = [[] for _ in bits]
+
+    def _rows(self, data: bytes) -> np.ndarray:
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if self.width == self.unitsize:
+            return raw.view(self.dtype).reshape(-1, 1)
+        rows = raw.reshape(-1, self.unitsize)
+        padded = np.zeros((rows.shape[0], self.width), dtype=np.uint8)
+        padded[:, : self.unitsize] = rows
+        return padded.view(self.dtype)
+
+    def feed(self, data: bytes) -> None:
+        if self.rest:
+            data = self.rest + data
+        cut = len(data) - len(data) % self.unitsize
+        self.rest = data[cut:]
+        if not cut:
+            return
+        rows = self._rows(data[:cut] if cut != len(data) else data)
+        if self.first is None:
+            self.first = rows[0].copy()
+            self.last = rows[0]
+        assert self.last is not None
+        prev = np.concatenate((self.last.reshape(1, -1), rows[:-1]))
+        changed = np.flatnonzero(np.any(rows != prev, axis=1))
+        if changed.size:
+            new, old = rows[changed], prev[changed]
+            for k, bit in enumerate(self.bits):
+                col, sh = divmod(bit, self.wbits)
+                mask = self.dtype.type(1 << sh)
+                flip = ((new[:, col] ^ old[:, col]) & mask) != 0
+                hits = changed[flip]
+                if hits.size:
+                    self.edges[k].append(hits.astype(np.int64) + self.n)
+        self.last = rows[-1].copy()
+        self.n += rows.shape[0]
+
+    def initial_level(self, bit: int) -> int:
+        assert self.first is not None
+        col, sh = divmod(bit, self.wbits)
+        return int((int(self.first[col]) >> sh) & 1)
+
+
+def read(path: str | Path, *, samplerate: str | None = None, tick: str | None = None,
+         **_: Any) -> Capture:
+    """Read the logic channels of a sigrok session file.
+
+    `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate.
+    """
+    p = Path(path)
+    with _open_zip(p) as zf:
+        try:
+            version = _read_member(zf, p, "version", 64).decode("ascii").strip()
+        except UnicodeDecodeError:
+            raise FormatError(p, "version is not text", member="version") from None
+        if version not in ("1", "2"):
+            raise FormatError(p, f"session file version {version!r}, expected 1 or 2",
+                              member="version")
+        raw_meta = _read_member(zf, p, "metadata", _MAX_META_BYTES)
+        try:
+            meta_text = raw_meta.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FormatError(p, "metadata is not UTF-8 text", member="metadata",
+                              offset=exc.start) from None
+        section, keys = _parse_metadata(p, meta_text)
+        tick_s = _tick(p, keys, samplerate, tick)
+        unitsize = _int_key(p, keys, "unitsize", 1, _MAX_UNITSIZE)
+        probes = _probes(p, keys, unitsize)
+        members = _logic_members(zf, p, keys["capturefile"].strip())
+        finder = _EdgeFinder(unitsize, [b for b, _ in probes])
+        for batch in _batches(zf, p, members):
+            finder.feed(batch)
+    if finder.rest:
+        raise FormatError(p, f"logic data ends inside a sample ({len(finder.rest)} of "
+                          f"{unitsize} bytes): truncated", member=members[-1])
+    if finder.n == 0:
+        raise FormatError(p, "the session holds no samples", member=members[0])
+    cap = Capture(tick_s=tick_s, t_start=0, t_end=finder.n,
+                  metadata={"samplerate_hz": str(1 / tick_s), "samples": finder.n,
+                            "unitsize": unitsize, "sigrok_device": section})
+    for k, (bit, name) in enumerate(probes):
+        parts = finder.edges[k]
+        edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        cap.add(Channel(name, edges, initial_level=finder.initial_level(bit)))
+    return cap
+
+
+def _tick(path: Path, keys: dict[str, str], samplerate: str | None,
+          tick: str | None) -> Fraction:
+    try:
+        if tick is not None:
+            return parse_duration(tick)
+        if samplerate is not None:
+            return 1 / parse_samplerate(samplerate)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise FormatError(path, f"bad option: {exc}") from None
+    raw = keys.get("samplerate")
+    if raw is None:
+        raise FormatError(path, "metadata has no samplerate; give samplerate= or tick=",
+                          member="metadata")
+    try:
+        return 1 / parse_samplerate(raw)
+    except ValueError as exc:
+        raise FormatError(path, str(exc), member="metadata") from None
+
+
+def sniff(head: bytes, path: Path) -> bool:
+    if not head.startswith(b"PK\x03\x04"):
+        return False
+    # the first member of a session file is `version` (or `metadata`)
+    name_len = int.from_bytes(head[26:28], "little")
+    first = head[30 : 30 + name_len]
+    return first in (b"version", b"metadata") or path.suffix.lower() == ".sr"
+
+
+FORMAT = FormatSpec(
+    name="sigrok",
+    extensions=(".sr",),
+    read=read,
+    sniff=sniff,
+    description="sigrok session file (.sr: PulseView, sigrok-cli)",
+)
