@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 if TYPE_CHECKING:
+    from rtlab.analysis.edges import TieResult
     from rtlab.analysis.stats import Stats
 
 Edge = Literal["rising", "falling", "both"]
@@ -155,18 +156,15 @@ class Channel:
 
         return ea.cycle_to_cycle(self._cap(), self, edge)
 
-    def tie(self, edge: Edge = "rising") -> ea_TIE:
+    def tie(self, edge: Edge = "rising", nominal_hz: float | None = None) -> TieResult:
         from rtlab.analysis import edges as ea
 
-        return ea.tie(self._cap(), self, edge)
+        return ea.tie(self._cap(), self, edge, nominal_hz)
 
     def edge_times(self, edge: Edge = "rising") -> np.ndarray:
         from rtlab.analysis import edges as ea
 
         return ea.select_edges(self._cap(), self, edge)
-
-
-ea_TIE = Any  # forward name for the TIE result type (rtlab.analysis.edges.TieResult)
 
 
 @dataclass

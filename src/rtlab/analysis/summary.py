@@ -14,7 +14,7 @@ from typing import Any
 from rtlab.analysis import edges as ea
 from rtlab.analysis.latency import latency
 from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats
-from rtlab.model import Capture, Edge, format_tick
+from rtlab.model import Capture, Edge, Samples, format_tick
 
 SCHEMA_VERSION = 1
 CHANNEL_METRICS = ("period", "high", "low", "interval", "c2c")
@@ -115,3 +115,23 @@ def _derived(m: dict[str, Stats]) -> dict[str, float | None]:
 
 def describe_tick(cap: Capture) -> str:
     return format_tick(cap.tick_s)
+
+
+def channel_metric(cap: Capture, channel: str, metric: str, edge: Edge = "rising") -> Samples:
+    """The samples of one metric of one channel ('period', 'high', ..., 'tie'),
+    or of a latency pair written 'A:B'."""
+    if ":" in channel:
+        a, b = parse_latency_pair(channel)
+        return latency(cap, a, b, edge).samples
+    ch = cap[channel]
+    if metric == "period":
+        return ea.periods(cap, ch, edge)
+    if metric in ("high", "low"):
+        return ea.widths(cap, ch, metric)
+    if metric == "interval":
+        return ea.intervals(cap, ch)
+    if metric == "c2c":
+        return ea.cycle_to_cycle(cap, ch, edge)
+    if metric == "tie":
+        return ea.tie(cap, ch, edge).samples
+    raise ValueError(f"unknown metric {metric!r}; one of {', '.join(CHANNEL_METRICS)}, tie")

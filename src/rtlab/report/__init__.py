@@ -1,0 +1,1 @@
+"""Terminal tables, Markdown/CSV/JSON, plots and the HTML report."""

@@ -1,0 +1,158 @@
+"""Paper-ready plots of samples: histogram (log-y option), CDF, trend, comparisons.
+
+Each function takes one or more (label, Samples) series so that two captures (or two
+channels) share one axis. Values are plotted in ns (or the samples' unit); arrays of
+10^8 values are reduced before plotting (histogram bins, CDF quantile grid, trend
+envelope), never drawn point by point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from rtlab.fsutil import atomic_path
+from rtlab.model import Samples
+
+Series = Sequence[tuple[str, Samples]]
+KINDS = ("hist", "cdf", "trend")
+_TREND_POINTS = 4000
+
+
+def _unit(s: Samples) -> tuple[float, str]:
+    if s.unit == "s":
+        return float(s.tick_s * 10**9), "ns"
+    return float(s.tick_s), s.unit
+
+
+def _values(s: Samples) -> np.ndarray:
+    scale, _ = _unit(s)
+    return s.values * scale
+
+
+def histogram(
+    series: Series, title: str = "", log_y: bool = False, bins: int = 200, density: bool = False
+) -> Figure:
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    nonempty = [(lbl, s) for lbl, s in series if len(s)]
+    if nonempty:
+        lo = min(float(_values(s).min()) for _, s in nonempty)
+        hi = max(float(_values(s).max()) for _, s in nonempty)
+        edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
+        for label, s in nonempty:
+            counts, _ = np.histogram(_values(s), bins=edges, density=density)
+            ax.stairs(
+                counts, edges, label=f"{label} (n={len(s)})", fill=len(nonempty) == 1, alpha=0.8
+            )
+    unit = _unit(series[0][1])[1] if series else "ns"
+    ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
+    ax.set_ylabel("density" if density else "count")
+    if log_y:
+        ax.set_yscale("log")
+    _finish(ax, title, len(series) > 1)
+    return fig
+
+
+def _cdf_points(v: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    """The empirical CDF on a grid of probabilities, plus the exact extremes."""
+    n = v.size
+    if n <= points:
+        x = np.sort(v)
+        return x, np.arange(1, n + 1) / n
+    probs = np.concatenate(
+        (np.linspace(0, 0.99, points // 2), 1 - np.logspace(-2, -6, points // 2))
+    )
+    idx = np.unique(np.clip((probs * n).astype(np.int64), 0, n - 1))
+    x = np.partition(v, idx)[idx]
+    return x, (idx + 1) / n
+
+
+def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
+    """CDF; with tail=True the complementary CDF on a log axis, which shows the rare
+    long outliers that decide a worst case."""
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    for label, s in series:
+        if not len(s):
+            continue
+        x, p = _cdf_points(_values(s))
+        if tail:
+            ax.step(x, np.maximum(1 - p, 1.0 / len(s) / 10), where="post", label=label)
+        else:
+            ax.step(x, p, where="post", label=label)
+    unit = _unit(series[0][1])[1] if series else "ns"
+    ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
+    ax.set_ylabel("1 − CDF" if tail else "CDF")
+    if tail:
+        ax.set_yscale("log")
+    _finish(ax, title, len(series) > 1)
+    return fig
+
+
+def trend(series: Series, title: str = "") -> Figure:
+    """Value against time: a min/max envelope per time bucket when there are many."""
+    fig, ax = plt.subplots(figsize=(9, 3.5), layout="constrained")
+    for label, s in series:
+        v = _values(s)
+        if s.at is not None and len(s.at) == v.size:
+            t = (s.at - s.at[0]) * float(s.tick_s) if v.size else s.at
+        else:
+            t = np.arange(v.size, dtype=np.float64)
+        if v.size > _TREND_POINTS * 2:
+            k = v.size // _TREND_POINTS
+            m = k * _TREND_POINTS
+            vb = v[:m].reshape(_TREND_POINTS, k)
+            tb = t[:m].reshape(_TREND_POINTS, k)[:, 0]
+            ax.fill_between(
+                tb,
+                vb.min(axis=1),
+                vb.max(axis=1),
+                step="post",
+                alpha=0.5,
+                label=f"{label} (min–max)",
+            )
+            ax.plot(tb, np.median(vb, axis=1), lw=0.6)
+        else:
+            ax.plot(t, v, ".", ms=1.5, label=label)
+    has_time = bool(series) and series[0][1].at is not None
+    ax.set_xlabel("time [s]" if has_time else "sample")
+    unit = _unit(series[0][1])[1] if series else "ns"
+    ax.set_ylabel(f"{series[0][1].name if series else 'value'} [{unit}]")
+    _finish(ax, title, len(series) > 1)
+    return fig
+
+
+def _finish(ax: plt.Axes, title: str, legend: bool) -> None:
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    if legend:
+        ax.legend()
+
+
+def plot(kind: str, series: Series, title: str = "", log_y: bool = False) -> Figure:
+    if kind == "hist":
+        return histogram(series, title, log_y=log_y)
+    if kind == "cdf":
+        return cdf(series, title, tail=log_y)
+    if kind == "trend":
+        return trend(series, title)
+    raise ValueError(f"unknown plot kind {kind!r}; one of {', '.join(KINDS)}")
+
+
+def save(fig: Figure, *paths: str | Path) -> list[Path]:
+    """Write the figure to each path (PNG, SVG or PDF from the extension), then close it."""
+    written = []
+    for path in paths:
+        p = Path(path)
+        with atomic_path(p) as tmp:
+            fig.savefig(tmp, format=p.suffix.lstrip(".") or "png", dpi=150)
+        written.append(p)
+    plt.close(fig)
+    return written
