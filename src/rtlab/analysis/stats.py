@@ -37,7 +37,7 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
     """'0.5 0.99,0.999' or 'p50,p99.9' → (0.5, 0.99, 0.999)."""
     out: list[float] = []
     for tok in text.replace(",", " ").split():
-        q = float(tok[1:]) / 100 if tok.lower().startswith("p") else float(tok)
+        q = round(float(tok[1:]) / 100, 12) if tok.lower().startswith("p") else float(tok)
         if not 0 <= q <= 1 or math.isnan(q):
             raise ValueError(f"quantile {tok!r} is not in [0, 1] (or p0..p100)")
         out.append(q)

@@ -1,0 +1,101 @@
+"""`rtlab analyze` end to end, as a user runs it (a real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+def rtlab(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rtlab.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def study_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    rng = np.random.default_rng(11)
+    d = np.empty(4000, np.int64)
+    d[0::2] = rng.integers(64, 66, 2000)
+    d[1::2] = rng.integers(72, 75, 2000)
+    f = tmp_path_factory.mktemp("cli") / "gpio.csv"
+    f.write_text("\n".join(map(str, d)) + "\n")
+    return f
+
+
+def test_json_document(study_csv: Path) -> None:
+    r = rtlab("analyze", str(study_csv), "--json", "--quantiles", "0.5 0.99 0.9999")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    ch = doc["channels"]["D0"]
+    for metric in ("period", "high", "low", "interval", "c2c"):
+        m = ch[metric]
+        assert set(m) >= {
+            "n",
+            "mean_ns",
+            "rms_ns",
+            "min_ns",
+            "max_ns",
+            "max_dev_ns",
+            "pkpk_ns",
+            "quantiles",
+            "abs_dev_quantiles",
+        }
+        assert list(m["quantiles"]) == ["0.5", "0.99", "0.9999"]
+    d = np.array(study_csv.read_text().split(), dtype=np.int64)
+    periods = (d[0::2] + d[1::2]) * 16.0
+    assert ch["period"]["mean_ns"] == pytest.approx(periods.mean())
+    assert doc["resolution_ns"] == 16.0
+
+
+def test_table_csv_markdown_and_plots(study_csv: Path, tmp_path: Path) -> None:
+    r = rtlab("analyze", str(study_csv), "--plot", str(tmp_path / "plots"))
+    assert r.returncode == 0, r.stderr
+    assert "period" in r.stdout and "D0" in r.stdout
+    for kind in ("hist", "cdf", "trend"):
+        for ext in ("png", "svg"):
+            f = tmp_path / "plots" / f"D0-period-{kind}.{ext}"
+            assert f.stat().st_size > 1000, f
+    r = rtlab("analyze", str(study_csv), "--csv")
+    assert r.stdout.splitlines()[0].startswith("channel,metric,n,mean_ns")
+    assert len(r.stdout.splitlines()) == 6
+    r = rtlab("analyze", str(study_csv), "--md")
+    assert r.stdout.count("| D0 |") == 5
+
+
+def test_plot_compares_two_captures(study_csv: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cmp.png"
+    r = rtlab("plot", str(study_csv), str(study_csv), "-o", str(out), "--kind", "cdf")
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["analyze", "/nonexistent/x.sr"], "no such file"),
+        (["analyze", "{csv}", "--channel", "D7"], "no channel 'D7'"),
+        (["analyze", "{csv}", "--latency", "D0"], "A:B"),
+        (["analyze", "{csv}", "--quantiles", "2"], "not in [0, 1]"),
+        (["analyze", "{csv}", "--tick", "16"], "bad tick"),
+        (["analyze", "{csv}", "--format", "nope"], "unknown format 'nope'"),
+        (["analyze", "{csv}", "--json", "--csv"], "choose one"),
+        (["analyze", "{bad}"], "line 3"),
+    ],
+)
+def test_user_mistakes_give_one_line_and_exit_2(
+    study_csv: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("12\n13\n1x\n")
+    args = [a.format(csv=study_csv, bad=bad) for a in args]
+    r = rtlab(*args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert message.replace("line 3", ":3") in r.stderr.replace("\n", "") or message in r.stderr
+    assert r.stdout == ""
