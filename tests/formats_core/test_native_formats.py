@@ -113,7 +113,7 @@ def test_edges_csv_bad_input(tmp_path: Path, content: str, message: str, line) -
 def test_edges_csv_binary_garbage(tmp_path: Path) -> None:
     f = tmp_path / "e.csv"
     f.write_bytes(b"timestamp,channel,level\n\xff\xfe\x00\x01")
-    with pytest.raises(FormatError, match="binary data|UTF-8"):
+    with pytest.raises(FormatError, match=r"binary data|UTF-8"):
         rtlab.load(f, "edges-csv")
 
 
