@@ -1,0 +1,71 @@
+"""Build the C targets (CMake) into build/<name>, for tests and the runner.
+
+`build_c_target("rtlab-latency")` configures once, then only runs the (incremental)
+build: a second call with nothing changed takes a few tens of milliseconds. A file lock
+makes concurrent callers (parallel tests, the runner) wait for one another instead of
+corrupting the build tree.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from rtlab.errors import RtlabError
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class BuildError(RtlabError):
+    """CMake failed: the message carries the end of its output."""
+
+
+def find_c_target(name: str, root: Path = REPO_ROOT) -> Path:
+    """The source directory of a C target: targets/<name> or targets/<kind>/<name>."""
+    targets = root / "targets"
+    candidates = [targets / name, *sorted(targets.glob(f"*/{name}"))]
+    for c in candidates:
+        if (c / "CMakeLists.txt").is_file():
+            return c
+    raise BuildError(f"no C target {name!r} (no CMakeLists.txt in targets/{name} or "
+                     f"targets/*/{name})")
+
+
+def _run(cmd: list[str], what: str) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+        raise BuildError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
+
+
+def build_c_target(name: str, *, build_type: str = "Release", root: Path = REPO_ROOT) -> Path:
+    """Configure (first time) and build a C target into build/<name>.
+
+    Returns the executable build/<name>/<name> when the target makes one of that name,
+    else the build directory.
+    """
+    if shutil.which("cmake") is None:
+        raise BuildError("cmake not found: install it (deps/apt.txt lists it; `make setup`)")
+    src = find_c_target(name, root)
+    out = root / "build" / name
+    out.mkdir(parents=True, exist_ok=True)
+    with open(root / "build" / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # concurrent callers wait, then find it built
+        if not _configured_for(out, src):
+            _run(["cmake", "-S", str(src), "-B", str(out), f"-DCMAKE_BUILD_TYPE={build_type}"],
+                 f"configuring {name}")
+        jobs = str(max(1, min(4, os.cpu_count() or 1)))
+        _run(["cmake", "--build", str(out), "--parallel", jobs], f"building {name}")
+    exe = out / name
+    return exe if exe.is_file() and os.access(exe, os.X_OK) else out
+
+
+def _configured_for(out: Path, src: Path) -> bool:
+    cache = out / "CMakeCache.txt"
+    if not cache.is_file():
+        return False
+    want = f"CMAKE_HOME_DIRECTORY:INTERNAL={src.resolve()}"
+    return want in cache.read_text(errors="replace").splitlines()

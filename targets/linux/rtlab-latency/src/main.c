@@ -1,0 +1,758 @@
+/*
+ * rtlab-latency: timer wake-up latency of a periodic thread (cyclictest-class),
+ * reporting every sample in the rtlab output protocol v1 (docs/protocol.md).
+ *
+ * README
+ * ------
+ * Usage: rtlab-latency [options]
+ *
+ * Modes (--mode):
+ *   cyclic   (default) a periodic loop; each sample is the wake-up latency
+ *            now - expected wake time on CLOCK_MONOTONIC, computed as cyclictest does:
+ *            absolute methods expect next = start + k*interval; relative ones
+ *            (nanosleep, usleep) expect (time before the sleep) + interval.
+ *            Series "latency" (ns); with -h a log-bucket histogram instead.
+ *   sleep    "programmed vs actual": for each requested sleep in --sleeps (us), -l
+ *            sleeps with the chosen method, each timed; series "actual_<R>us" (ns,
+ *            attribute request_ns); overshoot = actual - request.
+ *   search   the smallest period whose jitter stays under --bound: for each period
+ *            in --periods (us, tried in the order given) a cyclic run of
+ *            --search-time ms; jitter = the --quantile of |actual period - period|;
+ *            series "period_<P>us" (actual periods, ns), counters jitter_<P>us,
+ *            overruns_<P>us, and min_period_ns (0 when none passes).
+ *
+ * Options (cyclictest names where cyclictest has them):
+ *   -i, --interval=US      period in us (default 1000)
+ *   -l, --loops=N          samples (cyclic) or sleeps per request (sleep); default
+ *                          1000 for sleep mode, endless for cyclic unless -D
+ *   -D, --duration=TIME    run time: seconds, or with suffix ms, s, m, h
+ *   -w, --method=M         abs|clock_nanosleep (TIMER_ABSTIME, default), rel|nanosleep,
+ *                          usleep, timerfd, busy
+ *   -p, --priority=PRIO    RT priority; > 0 without --policy means fifo (as cyclictest)
+ *       --policy=NAME      other|fifo|rr (fifo/rr default priority 80)
+ *       --strict           fail (exit 1, status=error) if the policy cannot be set;
+ *                          default: warn (code=sched_fallback) and run SCHED_OTHER
+ *   -a, --affinity=CPUS    pin to CPUs, e.g. 1 or 0-1 or 0,2
+ *   -m, --mlockall         lock current and future memory
+ *       --slack=NS         PR_SET_TIMERSLACK (>= 1; the kernel default is 50000)
+ *       --latency=US       hold /dev/cpu_dma_latency at US (cyclictest does 0 unless
+ *                          --default-system); default: leave the system alone
+ *   -h, --histogram        log-bucket histogram (8 per octave) instead of samples
+ *       --binary           sample chunks as sb (zigzag LEB128 base64) instead of sd
+ *       --crc              CRC-32 on every protocol line
+ *       --sleeps=US,...    requests of sleep mode (default 1,10,100,1000)
+ *       --periods=US,...   candidates of search mode (default 1000,500,200,100,50,20,10)
+ *       --bound=US         jitter bound of search mode (default 10)
+ *       --quantile=Q       quantile of search mode (default 0.99)
+ *       --search-time=MS   time per candidate period (default 300)
+ *   -q, --quiet            no human summary on stderr
+ *       --help
+ *
+ * Output: protocol records on stdout (hello/meta/warn first, the samples after the
+ * measurement so writing them does not disturb it), a summary on stderr.
+ * Counters: samples, overruns (periods skipped), cpu_ns (CPU time of the measurement,
+ * CLOCK_PROCESS_CPUTIME_ID: the loop's cost per sample is cpu_ns / samples, including
+ * the kernel's timer and wake-up path), wall_ns, minflt/majflt (page faults during the
+ * run), nivcsw (involuntary context switches: preemptions).
+ * SIGINT/SIGTERM stop the measurement: what was measured is written, status=interrupted.
+ * Exit status: 0 ok, 1 runtime error (status=error), 2 usage error, 130 interrupted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "stats.h"
+
+#define NS_PER_S 1000000000LL
+#define MAX_SAMPLES (64LL * 1000 * 1000) /* 512 MB of samples: use -h beyond */
+#define MAX_LIST 32
+
+enum method { M_ABS, M_REL, M_USLEEP, M_TIMERFD, M_BUSY };
+static const char *method_names[] = {"clock_nanosleep", "nanosleep", "usleep", "timerfd",
+                                     "busy"};
+enum mode { MODE_CYCLIC, MODE_SLEEP, MODE_SEARCH };
+static const char *mode_names[] = {"cyclic", "sleep", "search"};
+
+struct opts {
+    enum mode mode;
+    enum method method;
+    long long interval_us;
+    long long loops;       /* 0: not given */
+    long long duration_ns; /* 0: not given */
+    int policy;            /* SCHED_OTHER/FIFO/RR */
+    int policy_given;
+    int priority;          /* -1: not given */
+    int strict;
+    char affinity[128];
+    int mlock;
+    long long slack_ns; /* 0: leave */
+    long long dma_latency_us; /* -1: leave */
+    int histogram, binary, crc, quiet;
+    long long sleeps_us[MAX_LIST];
+    int n_sleeps;
+    long long periods_us[MAX_LIST];
+    int n_periods;
+    long long bound_us;
+    double quantile;
+    long long search_ms;
+};
+
+static volatile sig_atomic_t stop;
+static proto_t P;
+static int timer_fd = -1;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+static inline int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* CPU time of the process, exact (scheduler runtime), unlike rusage's tick sampling. */
+static int64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+static inline struct timespec to_ts(int64_t ns)
+{
+    struct timespec ts = {.tv_sec = ns / NS_PER_S, .tv_nsec = ns % NS_PER_S};
+    return ts;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rtlab-latency [--mode cyclic|sleep|search] [-i US] [-l N] [-D TIME]\n"
+            "         [-w abs|rel|usleep|timerfd|busy] [-p PRIO] [--policy other|fifo|rr]\n"
+            "         [--strict] [-a CPUS] [-m] [--slack NS] [--latency US] [-h] [--binary]\n"
+            "         [--crc] [--sleeps US,..] [--periods US,..] [--bound US] [--quantile Q]\n"
+            "         [--search-time MS] [-q]\n"
+            "Timer wake-up latency of a periodic thread; every sample on stdout in the\n"
+            "rtlab protocol v1. See the comment at the top of src/main.c or\n"
+            "docs/rtlab-latency.md.\n");
+}
+
+static _Noreturn void die_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("rtlab-latency: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    usage(stderr);
+    exit(2);
+}
+
+/* A runtime failure after hello: status=error so the host sees why. */
+static _Noreturn void fail(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "rtlab-latency: %s\n", msg);
+    proto_end(&P, "error", msg);
+    exit(1);
+}
+
+static long long parse_ll(const char *opt, const char *s, long long lo, long long hi)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        die_usage("%s: expected an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
+    return v;
+}
+
+static int parse_list(const char *opt, const char *s, long long *out, long long lo)
+{
+    char buf[512];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (n == MAX_LIST)
+            die_usage("%s: at most %d values", opt, MAX_LIST);
+        out[n++] = parse_ll(opt, tok, lo, 1000LL * 1000 * 1000);
+    }
+    if (!n)
+        die_usage("%s: empty list", opt);
+    return n;
+}
+
+static long long parse_duration(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mult = 1e9;
+    if (errno || end == s || v <= 0)
+        die_usage("-D: expected a positive duration, got '%s'", s);
+    if (!strcmp(end, "ms"))
+        mult = 1e6;
+    else if (!strcmp(end, "m"))
+        mult = 60e9;
+    else if (!strcmp(end, "h"))
+        mult = 3600e9;
+    else if (*end && strcmp(end, "s"))
+        die_usage("-D: unknown unit '%s' (ms, s, m, h)", end);
+    return (long long)(v * mult);
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+    enum { O_POLICY = 256, O_STRICT, O_SLACK, O_LATENCY, O_BINARY, O_CRC, O_SLEEPS,
+           O_PERIODS, O_BOUND, O_QUANTILE, O_SEARCH, O_MODE, O_HELP };
+    static const struct option longopts[] = {
+        {"interval", required_argument, 0, 'i'}, {"loops", required_argument, 0, 'l'},
+        {"duration", required_argument, 0, 'D'}, {"method", required_argument, 0, 'w'},
+        {"priority", required_argument, 0, 'p'}, {"policy", required_argument, 0, O_POLICY},
+        {"strict", no_argument, 0, O_STRICT},    {"affinity", required_argument, 0, 'a'},
+        {"mlockall", no_argument, 0, 'm'},       {"slack", required_argument, 0, O_SLACK},
+        {"latency", required_argument, 0, O_LATENCY},
+        {"histogram", no_argument, 0, 'h'},      {"binary", no_argument, 0, O_BINARY},
+        {"crc", no_argument, 0, O_CRC},          {"sleeps", required_argument, 0, O_SLEEPS},
+        {"periods", required_argument, 0, O_PERIODS},
+        {"bound", required_argument, 0, O_BOUND},
+        {"quantile", required_argument, 0, O_QUANTILE},
+        {"search-time", required_argument, 0, O_SEARCH},
+        {"mode", required_argument, 0, O_MODE},  {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, O_HELP},        {0, 0, 0, 0}};
+    static const long long default_sleeps[] = {1, 10, 100, 1000};
+    static const long long default_periods[] = {1000, 500, 200, 100, 50, 20, 10};
+
+    memset(o, 0, sizeof *o);
+    o->interval_us = 1000;
+    o->priority = -1;
+    o->dma_latency_us = -1;
+    o->bound_us = 10;
+    o->quantile = 0.99;
+    o->search_ms = 300;
+    o->n_sleeps = 4;
+    memcpy(o->sleeps_us, default_sleeps, sizeof default_sleeps);
+    o->n_periods = 7;
+    memcpy(o->periods_us, default_periods, sizeof default_periods);
+
+    opterr = 0; /* our own message, and exit 2 (cyclictest exits 0 on unknown options) */
+    int c;
+    while ((c = getopt_long(argc, argv, ":i:l:D:w:p:a:mhq", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': o->interval_us = parse_ll("-i", optarg, 1, 60LL * 1000 * 1000); break;
+        case 'l': o->loops = parse_ll("-l", optarg, 1, MAX_SAMPLES); break;
+        case 'D': o->duration_ns = parse_duration(optarg); break;
+        case 'w': {
+            const char *a = optarg;
+            if (!strcmp(a, "abs") || !strcmp(a, "clock_nanosleep")) o->method = M_ABS;
+            else if (!strcmp(a, "rel") || !strcmp(a, "nanosleep")) o->method = M_REL;
+            else if (!strcmp(a, "usleep")) o->method = M_USLEEP;
+            else if (!strcmp(a, "timerfd")) o->method = M_TIMERFD;
+            else if (!strcmp(a, "busy")) o->method = M_BUSY;
+            else die_usage("--method: abs, rel, usleep, timerfd or busy, got '%s'", a);
+            break;
+        }
+        case 'p': o->priority = (int)parse_ll("-p", optarg, 0, 99); break;
+        case O_POLICY:
+            if (!strcmp(optarg, "other") || !strcmp(optarg, "normal")) o->policy = SCHED_OTHER;
+            else if (!strcmp(optarg, "fifo")) o->policy = SCHED_FIFO;
+            else if (!strcmp(optarg, "rr")) o->policy = SCHED_RR;
+            else die_usage("--policy: other, fifo or rr, got '%s'", optarg);
+            o->policy_given = 1;
+            break;
+        case O_STRICT: o->strict = 1; break;
+        case 'a':
+            if (strlen(optarg) >= sizeof o->affinity) die_usage("-a: too long");
+            strcpy(o->affinity, optarg);
+            break;
+        case 'm': o->mlock = 1; break;
+        case O_SLACK:
+            o->slack_ns = parse_ll("--slack", optarg, 1, 1000LL * 1000 * 1000); break;
+        case O_LATENCY:
+            o->dma_latency_us = parse_ll("--latency", optarg, 0, 1000LL * 1000 * 1000);
+            break;
+        case 'h': o->histogram = 1; break;
+        case O_BINARY: o->binary = 1; break;
+        case O_CRC: o->crc = 1; break;
+        case O_SLEEPS: o->n_sleeps = parse_list("--sleeps", optarg, o->sleeps_us, 0); break;
+        case O_PERIODS:
+            o->n_periods = parse_list("--periods", optarg, o->periods_us, 1); break;
+        case O_BOUND: o->bound_us = parse_ll("--bound", optarg, 0, 1000LL * 1000 * 1000); break;
+        case O_QUANTILE: {
+            char *end;
+            o->quantile = strtod(optarg, &end);
+            if (end == optarg || *end || o->quantile <= 0 || o->quantile > 1)
+                die_usage("--quantile: a number in (0, 1], got '%s'", optarg);
+            break;
+        }
+        case O_SEARCH: o->search_ms = parse_ll("--search-time", optarg, 1, 3600000); break;
+        case O_MODE:
+            if (!strcmp(optarg, "cyclic")) o->mode = MODE_CYCLIC;
+            else if (!strcmp(optarg, "sleep")) o->mode = MODE_SLEEP;
+            else if (!strcmp(optarg, "search")) o->mode = MODE_SEARCH;
+            else die_usage("--mode: cyclic, sleep or search, got '%s'", optarg);
+            break;
+        case 'q': o->quiet = 1; break;
+        case O_HELP: usage(stdout); exit(0);
+        case ':': die_usage("option %s needs a value", argv[optind - 1]);
+        default: die_usage("unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        die_usage("unexpected argument '%s'", argv[optind]);
+    if (!o->policy_given)
+        o->policy = o->priority > 0 ? SCHED_FIFO : SCHED_OTHER;
+    if (o->policy == SCHED_OTHER) {
+        if (o->priority > 0)
+            die_usage("-p %d needs --policy fifo or rr", o->priority);
+        o->priority = 0;
+    } else if (o->priority <= 0) {
+        o->priority = 80;
+    }
+    if (o->mode == MODE_CYCLIC && !o->loops && !o->duration_ns && !o->histogram)
+        die_usage("cyclic mode stores every sample: give -l or -D (or -h for a histogram)");
+    if (o->method == M_USLEEP && o->interval_us > 999999 && o->mode == MODE_CYCLIC)
+        die_usage("usleep takes at most 999999 us");
+    if (o->mode == MODE_SLEEP && !o->loops)
+        o->loops = 1000;
+}
+
+static const char *policy_name(int p)
+{
+    return p == SCHED_FIFO ? "fifo" : p == SCHED_RR ? "rr" : "other";
+}
+
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b;
+        if (end == p || a < 0 || a >= CPU_SETSIZE)
+            return -1;
+        b = a;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a || b >= CPU_SETSIZE)
+                return -1;
+        }
+        for (long c = a; c <= b; c++)
+            CPU_SET((int)c, set);
+        if (*end == ',')
+            end++;
+        else if (*end)
+            return -1;
+        p = end;
+    }
+    return CPU_COUNT(set) ? 0 : -1;
+}
+
+/* Set up the process as asked; returns the policy really in force. */
+static int setup(struct opts *o)
+{
+    if (o->affinity[0]) {
+        cpu_set_t set;
+        if (parse_cpus(o->affinity, &set))
+            fail("-a: bad CPU list '%s'", o->affinity);
+        if (sched_setaffinity(0, sizeof set, &set))
+            fail("sched_setaffinity(%s): %s", o->affinity, strerror(errno));
+    }
+    if (o->slack_ns && prctl(PR_SET_TIMERSLACK, (unsigned long)o->slack_ns, 0, 0, 0))
+        fail("PR_SET_TIMERSLACK %lld: %s", o->slack_ns, strerror(errno));
+    if (o->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+        if (o->strict)
+            fail("mlockall: %s", strerror(errno));
+        proto_warn(&P, "mlock_failed", strerror(errno));
+        o->mlock = 0;
+    }
+    if (o->dma_latency_us >= 0) {
+        /* The request holds only while the file stays open: never closed. */
+        int fd = open("/dev/cpu_dma_latency", O_RDWR);
+        int32_t v = (int32_t)o->dma_latency_us;
+        if (fd < 0 || write(fd, &v, sizeof v) != (ssize_t)sizeof v) {
+            if (o->strict)
+                fail("/dev/cpu_dma_latency: %s", strerror(errno));
+            proto_warn(&P, "dma_latency_failed", strerror(errno));
+            o->dma_latency_us = -1;
+        }
+    }
+    int policy = o->policy;
+    if (policy != SCHED_OTHER) {
+        struct sched_param sp = {.sched_priority = o->priority};
+        if (sched_setscheduler(0, policy, &sp)) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "cannot set SCHED_%s priority %d (%s): running SCHED_OTHER",
+                     policy == SCHED_FIFO ? "FIFO" : "RR", o->priority, strerror(errno));
+            if (o->strict)
+                fail("%s", msg);
+            proto_warn(&P, "sched_fallback", msg);
+            fprintf(stderr, "rtlab-latency: warning: %s\n", msg);
+            policy = SCHED_OTHER;
+        }
+    }
+    return policy;
+}
+
+static void warn_pitfalls(const struct opts *o, int policy, long slack)
+{
+    char msg[256];
+    int sleeps = o->method == M_ABS || o->method == M_REL || o->method == M_USLEEP;
+    if (policy == SCHED_OTHER && sleeps && slack > 1000) {
+        snprintf(msg, sizeof msg,
+                 "SCHED_OTHER sleep with %ld ns timer slack: every wake-up may come up to "
+                 "%ld ns late (usleep(1) takes about the slack); use --slack 1 or a RT policy",
+                 slack, slack);
+        proto_warn(&P, "timer_slack", msg);
+    }
+    if (!o->mlock)
+        proto_warn(&P, "no_mlockall",
+                   "memory not locked (-m): page faults can add latency to any sample");
+    if (o->method == M_BUSY && policy != SCHED_OTHER && !o->affinity[0])
+        proto_warn(&P, "busy_rt", "busy-wait at RT priority without -a can starve a CPU "
+                                  "(RT throttling allows 95%)");
+}
+
+/* One sleep of `req` ns by the chosen method, from `t0`; returns -1 on EINTR. */
+static int sleep_once(enum method m, int64_t t0, int64_t req)
+{
+    struct timespec ts;
+    switch (m) {
+    case M_ABS:
+        ts = to_ts(t0 + req);
+        return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ? -1 : 0;
+    case M_REL:
+        ts = to_ts(req);
+        return nanosleep(&ts, NULL);
+    case M_USLEEP:
+        return usleep((useconds_t)(req / 1000));
+    case M_TIMERFD: {
+        struct itimerspec its = {.it_value = to_ts(req > 0 ? req : 1)};
+        uint64_t exp;
+        if (timerfd_settime(timer_fd, 0, &its, NULL))
+            return -1;
+        return read(timer_fd, &exp, sizeof exp) == (ssize_t)sizeof exp ? 0 : -1;
+    }
+    case M_BUSY:
+        while (now_ns() < t0 + req)
+            if (stop)
+                return -1;
+        return 0;
+    }
+    return -1;
+}
+
+struct cyc_result {
+    long long n, overruns;
+};
+
+/*
+ * The cyclic loop. lat (if not NULL) receives latencies, wake (if not NULL) the wake
+ * times; h (if not NULL) a histogram. Stops after max_n samples or at t_end.
+ */
+static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n, int64_t t_end,
+                                int64_t *lat, int64_t *wake, logh_t *h)
+{
+    struct cyc_result r = {0, 0};
+    int64_t now = now_ns(), expected;
+    int64_t next = now + interval;
+    if (m == M_TIMERFD) {
+        struct itimerspec its = {.it_value = to_ts(next), .it_interval = to_ts(interval)};
+        if (timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
+            fail("timerfd_settime: %s", strerror(errno));
+    }
+    while (!stop && (max_n <= 0 || r.n < max_n)) {
+        switch (m) {
+        case M_ABS: {
+            struct timespec ts = to_ts(next);
+            if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+                goto out; /* EINTR: a signal asked us to stop */
+            now = now_ns();
+            expected = next;
+            break;
+        }
+        case M_REL: {
+            struct timespec ts = to_ts(interval);
+            int64_t before = now_ns();
+            if (nanosleep(&ts, NULL))
+                goto out;
+            now = now_ns();
+            expected = before + interval;
+            break;
+        }
+        case M_USLEEP: {
+            int64_t before = now_ns();
+            if (usleep((useconds_t)(interval / 1000)))
+                goto out;
+            now = now_ns();
+            expected = before + interval;
+            break;
+        }
+        case M_TIMERFD: {
+            uint64_t exp = 0;
+            if (read(timer_fd, &exp, sizeof exp) != (ssize_t)sizeof exp)
+                goto out;
+            now = now_ns();
+            /* The kernel counts expirations: the wake belongs to the last one. */
+            expected = next + (int64_t)(exp - 1) * interval;
+            r.overruns += (long long)exp - 1;
+            next = expected;
+            break;
+        }
+        case M_BUSY:
+        default:
+            while ((now = now_ns()) < next)
+                if (stop)
+                    goto out;
+            expected = next;
+            break;
+        }
+        int64_t d = now - expected;
+        if (lat)
+            lat[r.n] = d;
+        if (wake)
+            wake[r.n] = now;
+        if (h)
+            logh_add(h, d);
+        r.n++;
+        if (m != M_REL && m != M_USLEEP) {
+            next += interval;
+            if (m != M_TIMERFD)
+                while (now > next) { /* missed periods, as cyclictest skips them */
+                    next += interval;
+                    r.overruns++;
+                }
+        }
+        if (t_end && now >= t_end)
+            break;
+    }
+out:
+    return r;
+}
+
+static void summary(const char *name, const int64_t *v, size_t n)
+{
+    int64_t *s = sorted_copy(v, n);
+    if (!s || !n) {
+        free(s);
+        return;
+    }
+    fprintf(stderr,
+            "%-16s n=%zu min=%" PRId64 " p50=%" PRId64 " p99=%" PRId64 " p99.9=%" PRId64
+            " max=%" PRId64 " ns\n",
+            name, n, s[0], quantile_sorted(s, n, 0.5), quantile_sorted(s, n, 0.99),
+            quantile_sorted(s, n, 0.999), s[n - 1]);
+    free(s);
+}
+
+static int64_t *alloc_samples(long long n)
+{
+    if (n > MAX_SAMPLES)
+        fail("%lld samples would not fit in memory (max %lld): use -h or a shorter run", n,
+             MAX_SAMPLES);
+    int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    if (!v)
+        fail("out of memory for %lld samples", n);
+    memset(v, 0, (size_t)(n ? n : 1) * sizeof *v); /* fault the pages in now, not mid-run */
+    return v;
+}
+
+static void prefault_stack(void)
+{
+    volatile char buf[64 * 1024];
+    for (size_t i = 0; i < sizeof buf; i += 4096)
+        buf[i] = 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    parse_args(argc, argv, &o);
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    proto_init(&P, stdout, o.crc);
+
+    proto_hello(&P, "rtlab-latency", RTLAB_LATENCY_VERSION);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: sleeps return EINTR and the loop ends */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    int policy = setup(&o);
+    long slack = (long)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    if (o.method == M_TIMERFD && (timer_fd = timerfd_create(CLOCK_MONOTONIC, 0)) < 0)
+        fail("timerfd_create: %s", strerror(errno));
+    prefault_stack();
+
+    struct utsname u;
+    uname(&u);
+    proto_meta(&P, "mode", mode_names[o.mode]);
+    proto_meta(&P, "method", method_names[o.method]);
+    proto_meta(&P, "clock", "CLOCK_MONOTONIC");
+    proto_meta(&P, "policy", policy_name(policy));
+    proto_meta(&P, "policy_requested", policy_name(o.policy));
+    proto_meta_i(&P, "priority", policy == SCHED_OTHER ? 0 : o.priority);
+    proto_meta(&P, "affinity", o.affinity[0] ? o.affinity : "all");
+    proto_meta_i(&P, "mlockall", o.mlock);
+    proto_meta_i(&P, "timer_slack_ns", slack);
+    proto_meta_i(&P, "dma_latency_us", o.dma_latency_us);
+    proto_meta_i(&P, "interval_ns", o.interval_us * 1000);
+    proto_meta_i(&P, "loops", o.loops);
+    proto_meta_i(&P, "duration_ns", o.duration_ns);
+    proto_meta(&P, "kernel", u.release);
+    proto_meta(&P, "kernel_version", u.version);
+    proto_meta_i(&P, "pid", getpid());
+    warn_pitfalls(&o, policy, slack);
+    fflush(stdout);
+
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_SELF, &ru0);
+    int64_t cpu0 = cpu_ns();
+    int64_t t_start = now_ns();
+    int64_t interval = o.interval_us * 1000;
+
+    if (o.mode == MODE_CYCLIC) {
+        long long cap = o.loops;
+        if (o.duration_ns) {
+            long long by_time = o.duration_ns / interval + 2;
+            cap = cap && cap < by_time ? cap : by_time;
+        }
+        int64_t t_end = o.duration_ns ? t_start + o.duration_ns : 0;
+        if (o.histogram) {
+            static logh_t h;
+            logh_init(&h);
+            struct cyc_result r = cyclic(o.method, interval, o.loops, t_end, NULL, NULL, &h);
+            getrusage(RUSAGE_SELF, &ru1);
+            for (size_t i = 0; i < LOGH_N; i++) {
+                int64_t lo, hi;
+                if (!h.count[i])
+                    continue;
+                logh_bounds(i, &lo, &hi);
+                proto_bucket(&P, "latency", "ns", lo, hi, h.count[i]);
+            }
+            proto_counter(&P, "samples", r.n, "count");
+            proto_counter(&P, "overruns", r.overruns, "count");
+            proto_counter(&P, "negative", h.negative, "count");
+            if (r.n) {
+                proto_counter(&P, "min", h.min, "ns");
+                proto_counter(&P, "max", h.max, "ns");
+            }
+        } else {
+            int64_t *lat = alloc_samples(cap);
+            struct cyc_result r = cyclic(o.method, interval, cap, t_end, lat, NULL, NULL);
+            getrusage(RUSAGE_SELF, &ru1);
+            proto_series(&P, "latency", "ns", "interval_ns", interval);
+            proto_samples(&P, "latency", lat, (size_t)r.n, o.binary);
+            proto_counter(&P, "samples", r.n, "count");
+            proto_counter(&P, "overruns", r.overruns, "count");
+            if (!o.quiet)
+                summary("latency", lat, (size_t)r.n);
+            free(lat);
+        }
+    } else if (o.mode == MODE_SLEEP) {
+        int64_t *act = alloc_samples(o.loops * o.n_sleeps);
+        long long done[MAX_LIST] = {0};
+        for (int k = 0; k < o.n_sleeps && !stop; k++) {
+            int64_t req = o.sleeps_us[k] * 1000;
+            for (long long j = 0; j < o.loops && !stop; j++) {
+                int64_t t0 = now_ns();
+                if (sleep_once(o.method, t0, req))
+                    break;
+                act[k * o.loops + j] = now_ns() - t0;
+                done[k]++;
+            }
+        }
+        getrusage(RUSAGE_SELF, &ru1);
+        for (int k = 0; k < o.n_sleeps; k++) {
+            char name[48];
+            snprintf(name, sizeof name, "actual_%lldus", o.sleeps_us[k]);
+            proto_series(&P, name, "ns", "request_ns", o.sleeps_us[k] * 1000);
+            proto_samples(&P, name, act + k * o.loops, (size_t)done[k], o.binary);
+            if (!o.quiet)
+                summary(name, act + k * o.loops, (size_t)done[k]);
+        }
+        long long total = 0;
+        for (int k = 0; k < o.n_sleeps; k++)
+            total += done[k];
+        proto_counter(&P, "samples", total, "count");
+        free(act);
+    } else {
+        long long best = 0, total = 0;
+        for (int k = 0; k < o.n_periods && !stop; k++) {
+            int64_t per = o.periods_us[k] * 1000;
+            long long cap = o.search_ms * 1000000LL / per + 2;
+            int64_t *wake = alloc_samples(cap);
+            int64_t t_end = now_ns() + o.search_ms * 1000000LL;
+            struct cyc_result r = cyclic(o.method, per, cap, t_end, NULL, wake, NULL);
+            size_t np = r.n > 1 ? (size_t)r.n - 1 : 0;
+            int64_t *dev = malloc((np ? np : 1) * sizeof *dev);
+            if (!dev)
+                fail("out of memory");
+            for (size_t i = 0; i < np; i++) {
+                wake[i] = wake[i + 1] - wake[i]; /* actual periods, in place */
+                dev[i] = wake[i] > per ? wake[i] - per : per - wake[i];
+            }
+            int64_t *s = sorted_copy(dev, np);
+            int64_t jit = np ? quantile_sorted(s, np, o.quantile) : INT64_MAX;
+            char name[48];
+            snprintf(name, sizeof name, "period_%lldus", o.periods_us[k]);
+            proto_series(&P, name, "ns", "interval_ns", per);
+            proto_samples(&P, name, wake, np, o.binary);
+            snprintf(name, sizeof name, "jitter_%lldus", o.periods_us[k]);
+            proto_counter(&P, name, np ? jit : -1, "ns");
+            snprintf(name, sizeof name, "overruns_%lldus", o.periods_us[k]);
+            proto_counter(&P, name, r.overruns, "count");
+            int pass = np && !stop && jit <= o.bound_us * 1000;
+            if (!o.quiet)
+                fprintf(stderr, "period %6lld us: %zu periods, q%g |T-P| = %" PRId64
+                        " ns, overruns %lld: %s\n", o.periods_us[k], np, o.quantile * 100,
+                        jit, r.overruns, pass ? "ok" : "over the bound");
+            if (pass && (!best || per < best))
+                best = per;
+            total += (long long)np;
+            free(s);
+            free(dev);
+            free(wake);
+        }
+        getrusage(RUSAGE_SELF, &ru1);
+        proto_meta_i(&P, "bound_ns", o.bound_us * 1000);
+        proto_counter(&P, "min_period_ns", best, "ns");
+        proto_counter(&P, "samples", total, "count");
+    }
+    int64_t wall = now_ns() - t_start;
+    proto_counter(&P, "wall_ns", wall, "ns");
+    proto_counter(&P, "cpu_ns", cpu_ns() - cpu0, "ns");
+    proto_counter(&P, "minflt", ru1.ru_minflt - ru0.ru_minflt, "count");
+    proto_counter(&P, "majflt", ru1.ru_majflt - ru0.ru_majflt, "count");
+    proto_counter(&P, "nivcsw", ru1.ru_nivcsw - ru0.ru_nivcsw, "count");
+    proto_end(&P, stop ? "interrupted" : "ok", stop ? "stopped by a signal" : NULL);
+    return stop ? 130 : 0;
+}
