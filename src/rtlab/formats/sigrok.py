@@ -23,7 +23,8 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec
-from rtlab.model import Capture, Channel, parse_duration
+from rtlab.formats.textutil import tick_option
+from rtlab.model import Capture, Channel
 
 # Bounds that keep a tiny hostile file from asking for absurd work.
 _MAX_META_BYTES = 1 << 20
@@ -234,7 +235,7 @@ class _EdgeFinder:
         return int((int(self.first[col]) >> sh) & 1)
 
 
-def read(path: str | Path, *, samplerate: str | None = None, tick: str | None = None,
+def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None,
          **_: Any) -> Capture:
     """Read the logic channels of a sigrok session file.
 
@@ -278,11 +279,10 @@ def read(path: str | Path, *, samplerate: str | None = None, tick: str | None = 
     return cap
 
 
-def _tick(path: Path, keys: dict[str, str], samplerate: str | None,
-          tick: str | None) -> Fraction:
+def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -> Fraction:
+    if tick is not None:
+        return tick_option(path, tick, "1s")
     try:
-        if tick is not None:
-            return parse_duration(tick)
         if samplerate is not None:
             return 1 / parse_samplerate(samplerate)
     except (ValueError, ZeroDivisionError) as exc:
