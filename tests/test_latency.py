@@ -1,0 +1,139 @@
+"""rtlab-latency: the real compiled program, run briefly, its output parsed with protocol v1."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rtlab.bench.build import build_c_target
+from rtlab.bench.protocol import Run, parse_one
+
+
+@pytest.fixture(scope="module")
+def exe() -> Path:
+    return build_c_target("rtlab-latency")
+
+
+def run(exe: Path, *args: str, check: bool = True) -> Run:
+    proc = subprocess.run([str(exe), "-q", *args], capture_output=True, text=True, timeout=60)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return parse_one(proc.stdout, source="rtlab-latency")
+
+
+def test_build_is_idempotent_and_fast(exe: Path) -> None:
+    t0 = time.perf_counter()
+    assert build_c_target("rtlab-latency") == exe
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("method", ["abs", "rel", "usleep", "timerfd", "busy"])
+def test_cyclic_every_method(exe: Path, method: str) -> None:
+    r = run(exe, "-i", "500", "-l", "200", "-w", method, "-m")
+    assert r.complete and r.status == "ok", r.problems
+    lat = r.series["latency"].values
+    assert lat.size == 200 == r.counters["samples"][0]
+    # Wake-up latency: never before the expected time, and not absurd for 0.1 s of run.
+    assert lat.min() >= 0 and np.median(lat) < 5_000_000
+    assert r.meta["method"] in ("clock_nanosleep", "nanosleep", "usleep", "timerfd", "busy")
+    assert r.meta["interval_ns"] == "500000"
+    assert r.counters["cpu_ns"][0] > 0
+
+
+def test_duration_and_binary_and_crc(exe: Path) -> None:
+    r = run(exe, "-i", "1000", "-D", "300ms", "--binary", "--crc")
+    assert r.complete
+    n = r.series["latency"].values.size
+    assert 150 < n <= 302  # ~300 periods, fewer if the machine is loaded
+
+
+def test_histogram_mode(exe: Path) -> None:
+    r = run(exe, "-i", "200", "-l", "500", "-h")
+    assert r.complete and "latency" not in r.series
+    buckets = r.histograms["latency"]
+    assert sum(n for _, _, n in buckets) == 500
+    for lo, hi, _ in buckets:  # log-linear: at most 12.5 % wide above 8 ns
+        assert hi - lo == 1 or (hi - lo) * 8 <= lo
+
+
+def test_sleep_mode_programmed_vs_actual(exe: Path) -> None:
+    r = run(exe, "--mode", "sleep", "--sleeps", "1,100", "-l", "50", "-w", "rel")
+    assert r.complete
+    for req in (1, 100):
+        s = r.series[f"actual_{req}us"]
+        assert s.attrs["request_ns"] == str(req * 1000)
+        assert s.values.size == 50
+        assert s.values.min() >= req * 1000  # a sleep never ends early
+
+
+def test_usleep_slack_warning_and_effect(exe: Path) -> None:
+    default = run(exe, "--mode", "sleep", "--sleeps", "1", "-l", "100", "-w", "usleep")
+    assert "timer_slack" in dict(default.warnings)
+    tight = run(exe, "--mode", "sleep", "--sleeps", "1", "-l", "100", "-w", "usleep",
+                "--slack", "1")
+    assert "timer_slack" not in dict(tight.warnings)
+    assert tight.meta["timer_slack_ns"] == "1"
+    # 50 us of default slack shows in the median (FACTS.md: ~57 us vs ~4 us).
+    d = np.median(default.series["actual_1us"].values)
+    t = np.median(tight.series["actual_1us"].values)
+    assert d > t + 20_000, (d, t)
+
+
+def test_search_mode(exe: Path) -> None:
+    r = run(exe, "--mode", "search", "--periods", "2000,1000", "--bound", "100000",
+            "--search-time", "100")
+    assert r.complete
+    assert r.counters["min_period_ns"] == (1_000_000, "ns")  # a 100 ms bound always holds
+    per = r.series["period_1000us"].values
+    assert per.size > 50 and abs(int(np.median(per)) - 1_000_000) < 200_000
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="needs root to drop privileges with setpriv")
+def test_fifo_not_permitted_falls_back_or_fails(exe: Path) -> None:
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all"]
+    p = subprocess.run([*drop, str(exe), "-q", "-p", "80", "-l", "20", "-i", "100"],
+                       capture_output=True, text=True, timeout=30)
+    r = parse_one(p.stdout)
+    assert p.returncode == 0 and r.complete
+    assert r.meta["policy"] == "other" and r.meta["policy_requested"] == "fifo"
+    assert "sched_fallback" in dict(r.warnings)
+    p = subprocess.run([*drop, str(exe), "-q", "-p", "80", "-l", "20", "--strict"],
+                       capture_output=True, text=True, timeout=30)
+    r = parse_one(p.stdout)
+    assert p.returncode == 1 and r.status == "error" and "SCHED_FIFO" in (r.message or "")
+
+
+def test_sigint_marks_run_interrupted_and_keeps_samples(exe: Path) -> None:
+    p = subprocess.Popen([str(exe), "-q", "-i", "1000", "-D", "30"], stdout=subprocess.PIPE,
+                         text=True)
+    time.sleep(0.4)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=10)
+    assert p.returncode == 130
+    r = parse_one(out)
+    assert r.status == "interrupted" and r.complete  # complete: nothing lost, but cut short
+    assert r.series["latency"].values.size > 50
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "unknown option"),
+        (["-i", "x", "-l", "1"], "-i: expected an integer"),
+        (["-w", "sleepy", "-l", "1"], "--method"),
+        (["-i", "1000"], "give -l or -D"),
+        (["-p", "10", "--policy", "other", "-l", "1"], "needs --policy fifo or rr"),
+    ],
+)
+def test_usage_errors_exit_2(exe: Path, args: list[str], message: str) -> None:
+    p = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=10)
+    assert p.returncode == 2 and message in p.stderr and p.stdout == ""
