@@ -24,6 +24,7 @@ import select
 import signal
 import tempfile
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,8 @@ def _limit_memory(file_size: int) -> None:
 
 
 def _child(path: str, wfd: int, errfd: int) -> None:
-    os.dup2(errfd, 2)  # Rust prints panics to stderr: keep them for the message
+    os.dup2(errfd, 2)  # Rust prints panics (and wellen warnings) here: keep them
+    os.dup2(errfd, 1)
     try:
         _limit_memory(os.path.getsize(path))
         result: tuple[str, Any] = ("ok", _extract(path))
@@ -156,14 +158,109 @@ def _run_isolated(path: Path, timeout: float) -> dict[str, Any]:
     except Exception:
         raise FormatError(path, "the VCD/FST parser returned no result") from None
     if kind != "ok":
-        raise FormatError(path, f"not a readable VCD/FST file: {payload}")
+        raise _located(path, f"not a readable VCD/FST file: {payload}")
     return payload
+
+
+_VCD_CMDS = {"date", "version", "timescale", "scope", "upscope", "var", "comment",
+             "enddefinitions", "dumpvars", "dumpon", "dumpoff", "dumpall", "end"}
+_SCALAR = set(b"01xXzZuUwWlLhH-")
+
+
+def _located(path: Path, message: str) -> FormatError:
+    """The parser's message, with the line where a plain VCD check first fails."""
+    found = _first_bad_vcd_line(path)
+    if found is None:
+        return FormatError(path, message)
+    line, what = found
+    return FormatError(path, f"{what} ({message})", line=line)
+
+
+def _first_bad_vcd_line(path: Path) -> tuple[int, str] | None:
+    """A light VCD check run only after a parse failure, to name a line."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(16 << 20)
+    except OSError:
+        return None
+    if data[:9] == b"\x00" + (329).to_bytes(8, "big"):
+        return None  # FST: binary, the parser's message is all there is
+    ids: set[bytes] = set()
+    in_cmd: bytes | None = None
+    cmd_line = 0
+    args: list[bytes] = []
+    defs_done = False
+    pending_value = False
+    for lineno, raw in enumerate(data.split(b"\n"), 1):
+        if b"\x00" in raw:
+            return lineno, "binary data where VCD text was expected"
+        for tok in raw.split():
+            if in_cmd is not None:
+                if tok == b"$end":
+                    if in_cmd == b"var":
+                        if len(args) < 4 or not args[1].isdigit():
+                            return cmd_line, "expected '$var type size id name $end'"
+                        ids.add(args[2])
+                    if in_cmd == b"enddefinitions":
+                        defs_done = True
+                    in_cmd, args = None, []
+                else:
+                    args.append(tok)
+                continue
+            if pending_value:
+                if tok not in ids:
+                    return lineno, f"unknown signal id {tok[:20]!r}"
+                pending_value = False
+                continue
+            if tok.startswith(b"$"):
+                name = tok[1:]
+                if name.decode("latin-1") not in _VCD_CMDS:
+                    return lineno, f"unknown command {tok[:20]!r}"
+                if name in (b"dumpvars", b"dumpon", b"dumpoff", b"dumpall", b"end"):
+                    if not defs_done:
+                        return lineno, f"{tok.decode('latin-1')} before $enddefinitions"
+                    continue
+                in_cmd, cmd_line = name, lineno
+                continue
+            if not defs_done:
+                return lineno, f"expected a $command, got {tok[:20]!r}"
+            if tok[:1] == b"#":
+                if not tok[1:].isdigit():
+                    return lineno, f"expected a time '#<digits>', got {tok[:20]!r}"
+            elif tok[:1] in (b"b", b"B", b"r", b"R", b"s", b"S"):
+                pending_value = True
+            elif tok[0] in _SCALAR:
+                if tok[1:] not in ids:
+                    return lineno, f"unknown signal id in {tok[:20]!r}"
+            else:
+                return lineno, f"expected a value change or '#time', got {tok[:20]!r}"
+    last = data.count(b"\n") + 1
+    if in_cmd is not None:
+        return cmd_line, f"${in_cmd.decode('latin-1')} is never closed by $end: truncated"
+    if not defs_done:
+        return last, "no $enddefinitions: truncated or not a VCD file"
+    if pending_value:
+        return last, "a value without its signal id: truncated"
+    return None
 
 
 # -- the parent side -----------------------------------------------------------------
 def _header(path: Path) -> bytes:
     with open(path, "rb") as fh:
         return fh.read(_HEADER_BYTES)
+
+
+def _check_complete(path: Path, size: int) -> None:
+    """A VCD writer ends its last line; a file cut mid-line is truncated."""
+    with open(path, "rb") as fh:
+        fh.seek(size - 1)
+        if fh.read(1) in b" \t\r\n":
+            return
+        fh.seek(0)
+        lines = 1
+        while block := fh.read(1 << 24):
+            lines += block.count(b"\n")
+    raise FormatError(path, "the file ends in the middle of a line: truncated", line=lines)
 
 
 def _vcd_end_time(path: Path) -> int | None:
@@ -214,6 +311,8 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
         raise FormatError(p, f"no 1-bit signal in this {res['format']} file "
                           f"({res['skipped']} other variables)")
     is_vcd = res["format"].upper() == "VCD"
+    if is_vcd:
+        _check_complete(p, size)
     rt = _RTLAB_RE.search(head) if is_vcd else None
     firsts = [int(t[0]) for _, _, t, _ in sigs if t.size]
     lasts = [int(t[-1]) for _, _, t, _ in sigs if t.size]
@@ -226,9 +325,9 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
     shortcount: dict[str, int] = {}
     for _, short, _, _ in sigs:
         shortcount[short] = shortcount.get(short, 0) + 1
-    scale = 1
+    ratio = Fraction(1)
     if rt is not None:
-        scale, tick, t_start, t_end = _apply_rtlab(p, rt, tick, t_start, t_end)
+        ratio, tick, t_start, t_end = _apply_rtlab(p, rt, tick)
     cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
                   metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
                             "skipped_vars": res["skipped"]})
@@ -239,9 +338,7 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
             continue
         edges, level, xz = _to_edges(times, lv)
         if rt is not None:  # written by write(): times are relative to t_start
-            if np.any(edges % scale):
-                raise FormatError(p, f"{name}: a change is not on the rtlab tick grid")
-            edges = edges // scale + t_start
+            edges = _from_units(p, name, edges, ratio) + t_start
         cap.add(Channel(name, edges, initial_level=level))
         if xz:
             cap.metadata["xz_changes"][name] = xz
@@ -254,33 +351,51 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
     return cap
 
 
-def _apply_rtlab(path: Path, m: re.Match[bytes], ts: Fraction, t_start: int,
-                 t_end: int) -> tuple[int, Fraction, int, int]:
-    """Restore the tick and window that write() stored in its header comment."""
+def _apply_rtlab(path: Path, m: re.Match[bytes], ts: Fraction
+                 ) -> tuple[Fraction, Fraction, int, int]:
+    """(tick / timescale, tick, t_start, t_end) from the comment write() puts in."""
     num, den = int(m.group(1)), int(m.group(2))
     if num <= 0 or den <= 0:
         raise FormatError(path, "rtlab header comment: bad tick")
     tick = Fraction(num, den)
-    ratio = tick / ts
-    if ratio.denominator != 1:
-        raise FormatError(path, "rtlab header comment: tick is not a multiple of the timescale")
-    return int(ratio), tick, int(m.group(3)), int(m.group(4))
+    return tick / ts, tick, int(m.group(3)), int(m.group(4))
+
+
+def _to_units(rel: np.ndarray, ratio: Fraction) -> np.ndarray:
+    """Ticks → timescale units, rounded to nearest (exact when ratio is whole)."""
+    p, q = ratio.numerator, ratio.denominator
+    if q == 1:
+        return rel * p
+    return (rel * (2 * p) + q) // (2 * q)
+
+
+def _from_units(path: Path, name: str, v: np.ndarray, ratio: Fraction) -> np.ndarray:
+    """Timescale units → ticks, checking that they came from whole ticks."""
+    p, q = ratio.numerator, ratio.denominator
+    if v.size and int(np.abs(v).max()) > (2**62) // (2 * q):
+        raise FormatError(path, f"{name}: times too large for the rtlab tick")
+    t = (v * (2 * q) + p) // (2 * p)
+    if not np.array_equal(_to_units(t, ratio), v):
+        raise FormatError(path, f"{name}: a change is not on the rtlab tick grid")
+    return t
 
 
 # -- the writer ----------------------------------------------------------------------
 _UNITS = ((0, "s"), (-3, "ms"), (-6, "us"), (-9, "ns"), (-12, "ps"), (-15, "fs"))
 
 
-def _choose_timescale(tick: Fraction) -> tuple[str, Fraction, int]:
-    """(timescale text, its length in s, ticks → timescale units factor), exact if the
-    tick is a whole number of some decimal unit down to 1 fs."""
+def _choose_timescale(tick: Fraction) -> tuple[str, Fraction]:
+    """(timescale text, tick / timescale): the largest decimal unit that divides the
+    tick; a tick that is no whole number of fs (1/24 MHz) gets 1 ps (or 1 fs below
+    1 ns) and rounded times, which read() turns back into exact ticks."""
     for exp, unit in _UNITS:
         for factor in (100, 10, 1):
             ts = Fraction(factor) * Fraction(10) ** exp
-            ratio = tick / ts
-            if ratio.denominator == 1:
-                return f"{factor}{unit}", ts, int(ratio)
-    raise ValueError(f"tick {tick} s is not a whole number of femtoseconds")
+            if (tick / ts).denominator == 1:
+                return f"{factor}{unit}", tick / ts
+    if tick >= Fraction(1, 10**9):
+        return "1ps", tick * 10**12
+    return "1fs", tick * 10**15
 
 
 def _ident(k: int) -> str:
@@ -302,16 +417,16 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
     Each channel is a 1-bit wire under a top scope `rtlab` (dots in a name make
     sub-scopes). The timescale is the largest decimal unit that divides the tick; the
     exact tick and window go in a header comment that read() uses, so a capture
-    round-trips exactly. Gaps are not written (VCD has no notion of them)."""
-    try:
-        timescale, _, mult = _choose_timescale(cap.tick_s)
-    except ValueError as exc:
-        raise FormatError(path, f"cannot write VCD: {exc}") from None
+    round-trips exactly (also for ticks like 1/24 MHz, written rounded to 1 ps).
+    Gaps are not written (VCD has no notion of them)."""
+    timescale, ratio = _choose_timescale(cap.tick_s)
     chans = list(cap)
     ids = [_ident(k) for k in range(len(chans))]
     t0, t1 = cap.window()
     if any(len(c) and (c.edges[0] < t0 or c.edges[-1] > t1) for c in chans):
         raise FormatError(path, "cannot write VCD: an edge lies outside the capture window")
+    if (t1 - t0) * 2 * ratio.numerator >= 2**62:
+        raise FormatError(path, "cannot write VCD: the capture is too long for the timescale")
     header = [
         "$date rtlab $end",
         "$version rtlab $end",
@@ -329,9 +444,9 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
     header.append("$end")
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         fh.write(("\n".join(header) + "\n").encode())
-        for block in _body_blocks(chans, ids, mult, t0):
+        for block in _body_blocks(chans, ids, ratio, t0):
             fh.write(block)
-        fh.write(f"#{(t1 - t0) * mult}\n".encode())
+        fh.write(f"#{int(_to_units(np.array([t1 - t0]), ratio)[0])}\n".encode())
 
 
 def _scopes(chans: list[Channel], ids: list[str]) -> list[str]:
@@ -404,12 +519,13 @@ def _format_block(times: np.ndarray, new: np.ndarray, who: np.ndarray, level: np
     return m[use].tobytes()
 
 
-def _body_blocks(chans: list[Channel], ids: list[str], mult: int, t0: int):
+def _body_blocks(chans: list[Channel], ids: list[str], ratio: Fraction, t0: int
+                 ) -> Iterator[bytes]:
     """The value-change section in blocks of bytes, times relative to t0."""
     if not chans or not sum(len(c) for c in chans):
         return
     times, who, level = _events(chans)
-    rel = (times - t0) * mult
+    rel = _to_units(times - t0, ratio)
     new = np.ones(rel.size, dtype=bool)
     new[1:] = rel[1:] != rel[:-1]
     new &= rel != 0  # changes at t_start follow the $dumpvars block directly
