@@ -1,0 +1,87 @@
+"""Capture files made at test time by the real tools (sigrok-cli, iverilog/vvp)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def need(tool: str) -> str:
+    exe = shutil.which(tool)
+    if exe is None:
+        pytest.skip(f"{tool} is not installed (make setup installs it)")
+    return exe
+
+
+def run(cmd: list[str], cwd: Path | None = None) -> str:
+    res = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, f"{cmd}: {res.stderr}"
+    return res.stdout
+
+
+@pytest.fixture(scope="session")
+def demo_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """20000 samples of the demo driver's default 'sigrok' pattern at 1 MHz."""
+    sigrok = need("sigrok-cli")
+    out = tmp_path_factory.mktemp("sr") / "demo.sr"
+    run([sigrok, "-d", "demo:logic_channels=4:analog_channels=0", "-c", "samplerate=1m",
+         "--samples", "20000", "-o", str(out)])
+    return out
+
+
+@pytest.fixture(scope="session")
+def incremental_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's 'incremental' pattern (a 4-bit counter) at its default 200 kHz."""
+    sigrok = need("sigrok-cli")
+    out = tmp_path_factory.mktemp("sr") / "inc.sr"
+    run([sigrok, "-d", "demo:logic_channels=4:analog_channels=0", "-g", "Logic",
+         "-c", "pattern=incremental", "--samples", "4096", "-o", str(out)])
+    return out
+
+
+@pytest.fixture(scope="session")
+def analog_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sigrok = need("sigrok-cli")
+    out = tmp_path_factory.mktemp("sr") / "analog.sr"
+    run([sigrok, "-d", "demo:logic_channels=0:analog_channels=2", "-c", "samplerate=1m",
+         "--samples", "100", "-o", str(out)])
+    return out
+
+
+TESTBENCH = """\
+`timescale 1ns/1ps
+module tb;
+  reg clk = 0;
+  reg [3:0] cnt = 0;
+  reg t;
+  reg [8*64-1:0] fn;
+  sub u();
+  always #5 clk = ~clk;
+  always @(posedge clk) begin cnt <= cnt + 1; t <= cnt[1]; end
+  initial begin
+    if (!$value$plusargs("dump=%s", fn)) fn = "tb.vcd";
+    $dumpfile(fn);
+    $dumpvars(0, tb);
+    #200 $finish;
+  end
+endmodule
+module sub;
+  reg clk = 1;
+  always #7 clk = ~clk;
+endmodule
+"""
+
+
+@pytest.fixture(scope="session")
+def sim_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The same Icarus Verilog simulation dumped as VCD and as FST."""
+    iverilog, vvp = need("iverilog"), need("vvp")
+    d = tmp_path_factory.mktemp("sim")
+    (d / "tb.v").write_text(TESTBENCH)
+    run([iverilog, "-o", "tb.vvp", "tb.v"], cwd=d)
+    run([vvp, "-n", "tb.vvp", "+dump=tb.vcd"], cwd=d)
+    run([vvp, "-n", "tb.vvp", "-fst", "+dump=tb.fst"], cwd=d)
+    return {"vcd": d / "tb.vcd", "fst": d / "tb.fst"}
