@@ -1,0 +1,404 @@
+#include "capture.h"
+#include "edge_ts.pio.h"
+#include "hw.h"
+#include "proto.h"
+#include "rp2040_regs.h"
+
+/* Word rings the DMA writes into (ring wrap needs size alignment). */
+static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), aligned(32768)));
+
+#define MARGIN 8u        /* words kept clear of the DMA write pointer */
+#define MAX_BATCH 100u   /* edges per EDGES frame (<= 255 bytes payload) */
+#define STATUS_US 20000u /* a STATUS frame every 20 ms */
+
+typedef struct {
+    uint32_t pio, sm, dma;
+    volatile uint32_t *ring;
+    uint32_t ring_words;
+    uint32_t consumed; /* index n of the next record to encode */
+    uint32_t limit;    /* records at or past this index are not trusted (after a stall) */
+    uint32_t safe_w;   /* written count seen while no stall was flagged */
+    uint64_t dlast;    /* extended decrement count of the last record seen */
+    uint32_t lost_from, lost_count; /* overflow not yet reported */
+    uint32_t edges, lost;
+} chan_t;
+
+enum { ST_IDLE, ST_RUNNING, ST_DRAINING };
+static chan_t ch[MAX_CHANNELS];
+static capture_cfg_t cfg;
+static int state = ST_IDLE;
+static uint64_t start_us, next_status_us;
+static uint32_t stall_mask;
+static uint64_t end_k;
+static uint32_t cpu_cycles, max_fill_pct;
+
+static uint32_t written(const chan_t *c) { return 0xffffffffu - DMA_TRANS_COUNT(c->dma); }
+
+int capture_running(void) { return state != ST_IDLE; }
+
+static void add_loss(chan_t *c, uint32_t from, uint32_t count)
+{
+    if (c->lost_count == 0) {
+        c->lost_from = from;
+    }
+    c->lost_count += count; /* losses are contiguous: we never skip past a pending one */
+    c->lost += count;
+}
+
+static int flush_loss(uint32_t i, chan_t *c)
+{
+    if (c->lost_count == 0) {
+        return 0;
+    }
+    frame_t f;
+    frame_begin(&f, F_OVERFLOW);
+    frame_u8(&f, i);
+    frame_varint32(&f, c->lost_from);
+    frame_varint32(&f, c->lost_count);
+    if (frame_send(&f) != 0) {
+        return -1;
+    }
+    c->lost_count = 0;
+    return 0;
+}
+
+/* Records before w + MARGIN - ring_words may already be overwritten by the DMA. */
+static void check_overrun(chan_t *c, uint32_t w)
+{
+    uint32_t first_valid = w + MARGIN - c->ring_words;
+    if (w + MARGIN > c->ring_words && (int32_t)(first_valid - c->consumed) > 0) {
+        add_loss(c, c->consumed, first_valid - c->consumed);
+        c->consumed = first_valid;
+    }
+}
+
+static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
+{
+    uint32_t words[MAX_BATCH];
+    for (;;) {
+        check_overrun(c, w);
+        if (flush_loss(i, c) != 0) {
+            return;
+        }
+        uint32_t end = w;
+        if ((int32_t)(c->limit - end) < 0) {
+            end = c->limit;
+        }
+        uint32_t avail = end - c->consumed;
+        if ((int32_t)avail <= 0 || out_free() < FRAME_MAX_PAYLOAD + FRAME_OVERHEAD) {
+            return;
+        }
+        uint32_t n = avail < MAX_BATCH ? avail : MAX_BATCH;
+        uint32_t mask = c->ring_words - 1u;
+        for (uint32_t j = 0; j < n; j++) {
+            words[j] = c->ring[(c->consumed + j) & mask];
+        }
+        /* Re-check after copying: a word the DMA overwrote meanwhile is lost, not used. */
+        uint32_t w2 = written(c);
+        uint32_t first_valid = w2 + MARGIN - c->ring_words;
+        uint32_t skip = 0;
+        if (w2 + MARGIN > c->ring_words && (int32_t)(first_valid - c->consumed) > 0) {
+            skip = first_valid - c->consumed;
+            if (skip > n) {
+                skip = n;
+            }
+            add_loss(c, c->consumed, skip);
+            c->consumed += skip;
+            if (flush_loss(i, c) != 0) {
+                return;
+            }
+        }
+        if (skip < n) {
+            frame_t f;
+            frame_begin(&f, F_EDGES);
+            frame_u8(&f, i);
+            frame_varint32(&f, c->consumed);
+            uint64_t dl = c->dlast;
+            if (dl < dfloor) {
+                dl = dfloor; /* > 2^32 samples since the last record: re-anchor */
+            }
+            uint32_t idx = c->consumed;
+            uint64_t kprev = 0;
+            for (uint32_t j = skip; j < n; j++) {
+                uint32_t d32 = ~words[j];
+                dl += (uint32_t)(d32 - (uint32_t)dl);
+                uint64_t k = dl + idx++;
+                frame_varint(&f, k - kprev); /* first one absolute (kprev = 0) */
+                kprev = k;
+            }
+            c->dlast = dl;
+            frame_send(&f); /* room was checked above */
+            c->edges += n - skip;
+            c->consumed += n - skip;
+        }
+        w = written(c);
+    }
+}
+
+static void pio_load(uint32_t pio)
+{
+    for (uint32_t i = 0; i < edge_ts_length; i++) {
+        PIO_INSTR_MEM(pio, i) = edge_ts_program[i];
+    }
+}
+
+static void selftest_start(void)
+{
+    uint32_t g = cfg.st_gpio, slice = (g >> 1) & 7u;
+    uint32_t top = cfg.st_top, half = (top + 1u) / 2u;
+    PWM_CSR(slice) = 0;
+    PWM_DIV(slice) = (uint32_t)cfg.st_div << 4;
+    PWM_TOP(slice) = top;
+    PWM_CC(slice) = (g & 1u) ? (half << 16) : half;
+    PWM_CTR(slice) = 0;
+    PADS_GPIO(g) = PADS_IE; /* output enabled, input too (a loop-back is readable) */
+    GPIO_CTRL(g) = FUNC_PWM;
+    PWM_CSR(slice) = 1;
+}
+
+int capture_start(const capture_cfg_t *c_in)
+{
+    if (state != ST_IDLE) {
+        return 1;
+    }
+    cfg = *c_in;
+    if (cfg.nch < 1 || cfg.nch > MAX_CHANNELS || cfg.base_pin < 2 ||
+        cfg.base_pin + cfg.nch > SYNC_GPIO) {
+        return 2;
+    }
+    if (cfg.st_gpio != 0xff &&
+        (cfg.st_gpio < 2 || cfg.st_gpio >= SYNC_GPIO || cfg.st_div == 0 || cfg.st_top < 1 ||
+         (cfg.st_gpio >= cfg.base_pin && cfg.st_gpio < cfg.base_pin + cfg.nch))) {
+        return 3;
+    }
+    /* Fresh PIO and DMA state for every capture. */
+    RESETS_RESET_SET = RST_PIO0 | RST_PIO1 | RST_DMA;
+    RESETS_RESET_CLR = RST_PIO0 | RST_PIO1 | RST_DMA;
+    while ((RESETS_DONE & (RST_PIO0 | RST_PIO1 | RST_DMA)) != (RST_PIO0 | RST_PIO1 | RST_DMA)) {
+    }
+    pio_load(PIO0_BASE);
+    pio_load(PIO1_BASE);
+    pad_input(SYNC_GPIO);
+    gpio_inover(SYNC_GPIO, 2); /* hold the start gate closed */
+    if (cfg.st_gpio != 0xff) {
+        selftest_start();
+    }
+    uint32_t ring_words = RING_POOL_WORDS / (cfg.nch <= 4 ? 4u : 8u);
+    uint32_t ring_bits = cfg.nch <= 4 ? 15u : 14u; /* log2 of the ring size in bytes */
+    uint32_t en0 = 0, en1 = 0;
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        chan_t *c = &ch[i];
+        uint32_t pin = cfg.base_pin + i;
+        *c = (chan_t){0};
+        c->pio = i < 4 ? PIO0_BASE : PIO1_BASE;
+        c->sm = i & 3u;
+        c->dma = i;
+        c->ring = &ring_pool[i * ring_words];
+        c->ring_words = ring_words;
+        c->limit = 0xffffffffu;
+        pad_input(pin);
+        PIO_SM_CLKDIV(c->pio, c->sm) = 1u << 16;
+        PIO_SM_EXECCTRL(c->pio, c->sm) = (pin << EXECCTRL_JMP_PIN_LSB) |
+                                         (edge_ts_wrap << EXECCTRL_WRAP_TOP_LSB) |
+                                         (edge_ts_wrap_target << EXECCTRL_WRAP_BOTTOM_LSB);
+        PIO_SM_SHIFTCTRL(c->pio, c->sm) =
+            SHIFTCTRL_FJOIN_RX | SHIFTCTRL_AUTOPUSH | SHIFTCTRL_IN_SHIFTDIR; /* 32-bit push */
+        PIO_SM_PINCTRL(c->pio, c->sm) = pin << PINCTRL_IN_BASE_LSB;
+        PIO_SM_INSTR(c->pio, c->sm) = 0xa02bu; /* mov x, ~null: X = 0xffffffff */
+        PIO_SM_INSTR(c->pio, c->sm) = 0x0000u; /* jmp 0: the start gate */
+        DMA_READ_ADDR(c->dma) = PIO_RXF_ADDR(c->pio, c->sm);
+        DMA_WRITE_ADDR(c->dma) = (uint32_t)(uintptr_t)c->ring;
+        DMA_TRANS_COUNT(c->dma) = 0xffffffffu;
+        uint32_t dreq = (i < 4 ? DREQ_PIO0_RX0 : DREQ_PIO1_RX0) + c->sm;
+        DMA_CTRL_TRIG(c->dma) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
+                                DMA_CTRL_INCR_WRITE | DMA_CTRL_RING_SEL_WRITE |
+                                (ring_bits << DMA_CTRL_RING_SIZE_LSB) |
+                                (c->dma << DMA_CTRL_CHAIN_TO_LSB) |
+                                (dreq << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+        if (i < 4) {
+            en0 |= 1u << c->sm;
+        } else {
+            en1 |= 1u << c->sm;
+        }
+    }
+    PIO_CTRL(PIO0_BASE) = en0;
+    PIO_CTRL(PIO1_BASE) = en1;
+    SYST_RVR = 0xffffffu;
+    SYST_CVR = 0;
+    SYST_CSR = 5u; /* processor clock, no interrupt: cycle counts for the bench */
+    cpu_cycles = 0;
+    max_fill_pct = 0;
+    stall_mask = 0;
+    end_k = 0;
+    gpio_inover(SYNC_GPIO, 3); /* open the gate: every state machine starts now */
+    start_us = hw_time_us();
+    next_status_us = start_us + STATUS_US;
+    state = ST_RUNNING;
+
+    frame_t f;
+    frame_begin(&f, F_STARTED);
+    frame_u8(&f, cfg.base_pin);
+    frame_u8(&f, cfg.nch);
+    frame_u32(&f, SYS_CLK_HZ);
+    frame_u8(&f, SAMPLE_CYCLES);
+    frame_u32(&f, ring_words);
+    frame_u8(&f, cfg.st_gpio);
+    frame_u32(&f, cfg.st_gpio == 0xff ? 0u : (uint32_t)cfg.st_div * (cfg.st_top + 1u));
+    frame_u32(&f, (uint32_t)start_us);
+    frame_u32(&f, (uint32_t)(start_us >> 32));
+    frame_send(&f);
+    return 0;
+}
+
+/* Stop the state machines, let DMA drain the FIFOs, then read each X for the end time. */
+static void halt_machines(void)
+{
+    PIO_CTRL(PIO0_BASE) = 0;
+    PIO_CTRL(PIO1_BASE) = 0;
+    for (uint32_t i = 0; i < cfg.nch; i++) { /* let the DMA empty each RX FIFO */
+        for (uint32_t spin = 0; spin < 1000u; spin++) {
+            if (PIO_FSTAT(ch[i].pio) & (1u << (8u + ch[i].sm))) {
+                break;
+            }
+        }
+    }
+    uint32_t abort = 0;
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        abort |= 1u << ch[i].dma;
+    }
+    DMA_CHAN_ABORT = abort;
+    while (DMA_CHAN_ABORT & abort) {
+    }
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        chan_t *c = &ch[i];
+        uint32_t w = written(c);
+        PIO_SM_INSTR(c->pio, c->sm) = 0x4020u; /* in x, 32: autopush X */
+        uint32_t x = REG(PIO_RXF_ADDR(c->pio, c->sm));
+        uint64_t d = c->dlast + (uint32_t)(~x - (uint32_t)c->dlast);
+        uint64_t k = d + w;
+        if (k > end_k) {
+            end_k = k;
+        }
+    }
+}
+
+void capture_request_stop(void)
+{
+    if (state != ST_RUNNING) {
+        return;
+    }
+    halt_machines();
+    state = ST_DRAINING;
+}
+
+static void send_status(uint64_t now)
+{
+    frame_t f;
+    uint32_t edges = 0, lost = 0;
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        edges += ch[i].edges;
+        lost += ch[i].lost;
+    }
+    frame_begin(&f, F_STATUS);
+    frame_varint(&f, (now - start_us) * (SYS_CLK_HZ / 1000000u) / SAMPLE_CYCLES);
+    frame_varint32(&f, edges);
+    frame_varint32(&f, lost);
+    frame_u8(&f, max_fill_pct);
+    frame_u8(&f, out_used() * 100u / (out_used() + out_free()));
+    frame_varint32(&f, cpu_cycles);
+    if (frame_send(&f) == 0) {
+        max_fill_pct = 0;
+    }
+}
+
+static int finish(void)
+{
+    frame_t f;
+    if (stall_mask) {
+        frame_begin(&f, F_STALL);
+        frame_u8(&f, stall_mask);
+        for (uint32_t i = 0; i < cfg.nch; i++) {
+            if (stall_mask & (1u << i)) {
+                frame_varint32(&f, ch[i].limit);
+            }
+        }
+        if (frame_send(&f) != 0) {
+            return 1;
+        }
+        stall_mask = 0;
+    }
+    frame_begin(&f, F_STOPPED);
+    frame_varint(&f, end_k);
+    frame_varint32(&f, cpu_cycles);
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        frame_varint32(&f, ch[i].consumed);
+    }
+    if (frame_send(&f) != 0) {
+        return 1;
+    }
+    PWM_CSR((cfg.st_gpio >> 1) & 7u) = 0;
+    state = ST_IDLE;
+    return 0;
+}
+
+int capture_poll(void)
+{
+    if (state == ST_IDLE) {
+        return 0;
+    }
+    uint32_t t0 = SYST_CVR;
+    uint32_t w[MAX_CHANNELS];
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        w[i] = written(&ch[i]);
+    }
+    if (state == ST_RUNNING) {
+        /* A stall (RX FIFO full) freezes that state machine's clock: records written
+         * before we last saw FDEBUG clear are good, later ones are not trusted. */
+        uint32_t fd0 = PIO_FDEBUG(PIO0_BASE) & 0xfu, fd1 = PIO_FDEBUG(PIO1_BASE) & 0xfu;
+        uint32_t stalled = 0;
+        for (uint32_t i = 0; i < cfg.nch; i++) {
+            uint32_t bit = 1u << ch[i].sm;
+            if ((i < 4 ? fd0 : fd1) & bit) {
+                stalled |= 1u << i;
+                ch[i].limit = ch[i].safe_w;
+            } else {
+                ch[i].safe_w = w[i];
+            }
+        }
+        if (stalled) {
+            stall_mask = stalled;
+            halt_machines();
+            state = ST_DRAINING;
+        }
+    }
+    uint64_t now = hw_time_us();
+    /* Lower bound for the decrement count of any record still in a ring (see encode). */
+    uint64_t est = (now - start_us) * (SYS_CLK_HZ / 1000000u) / SAMPLE_CYCLES;
+    uint64_t dfloor = est > (1ull << 31) ? est - (1ull << 31) : 0;
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        chan_t *c = &ch[i];
+        uint32_t fill = (w[i] - c->consumed) * 100u / c->ring_words;
+        if (fill > max_fill_pct) {
+            max_fill_pct = fill > 100u ? 100u : fill;
+        }
+        encode_channel(i, c, w[i], dfloor > c->consumed ? dfloor - c->consumed : 0);
+    }
+    cpu_cycles += (t0 - SYST_CVR) & 0xffffffu;
+    if (state == ST_RUNNING && now >= next_status_us) {
+        send_status(now);
+        next_status_us = now + STATUS_US;
+    }
+    if (state == ST_DRAINING) {
+        int done = 1;
+        for (uint32_t i = 0; i < cfg.nch; i++) {
+            uint32_t end = ch[i].limit != 0xffffffffu ? ch[i].limit : written(&ch[i]);
+            if (ch[i].consumed != end || ch[i].lost_count) {
+                done = 0;
+            }
+        }
+        if (done) {
+            return finish();
+        }
+    }
+    return 1;
+}
