@@ -41,8 +41,11 @@ def _header(path: Path, line: bytes) -> list[str]:
     if first == "trigger[s]":
         raise FormatError(path, "analog waveform CSV: rtlab reads digital exports", line=1)
     if first != "time[s]":
-        raise FormatError(path, f"expected a Saleae digital CSV header 'Time [s],Channel 0,…', "
-                          f"got {text[:60]!r}", line=1)
+        raise FormatError(
+            path,
+            f"expected a Saleae digital CSV header 'Time [s],Channel 0,…', got {text[:60]!r}",
+            line=1,
+        )
     names = cols[1:]
     if not names or len(names) > _MAX_CHANNELS:
         raise FormatError(path, f"expected 1 to {_MAX_CHANNELS} channel columns", line=1)
@@ -51,10 +54,12 @@ def _header(path: Path, line: bytes) -> list[str]:
     return names
 
 
-def _fail(path: Path, rows: list[bytes], bad: np.ndarray, what: str) -> FormatError:
+def _fail(path: Path, rows: list[bytes], bad: np.ndarray, what: str,
+          first_line: int = 2) -> FormatError:
+    """The error for the first row flagged in `bad` (rows[0] is on `first_line`)."""
     i = int(np.flatnonzero(bad)[0])
     text = rows[i].decode("utf-8", "replace")[:60]
-    return FormatError(path, f"{what}, got {text!r}", line=i + 2)
+    return FormatError(path, f"{what}, got {text!r}", line=i + first_line)
 
 
 def _matrix(path: Path, rows: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -68,8 +73,9 @@ def _matrix(path: Path, rows: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return mat, lens
 
 
-def _states(path: Path, rows: list[bytes], mat: np.ndarray, lens: np.ndarray,
-            nch: int) -> np.ndarray:
+def _states(
+    path: Path, rows: list[bytes], mat: np.ndarray, lens: np.ndarray, nch: int
+) -> np.ndarray:
     """(n, nch) int8 levels (-1 for X) from the last 2*nch bytes of each row."""
     n = len(rows)
     tail = lens - 2 * nch
@@ -89,8 +95,9 @@ def _states(path: Path, rows: list[bytes], mat: np.ndarray, lens: np.ndarray,
     return out
 
 
-def _times(path: Path, rows: list[bytes], mat: np.ndarray, tlen: np.ndarray
-           ) -> tuple[np.ndarray, int]:
+def _times(
+    path: Path, rows: list[bytes], mat: np.ndarray, tlen: np.ndarray
+) -> tuple[np.ndarray, int]:
     """Exact times: (integer values in units of 10^-d s, d)."""
     width = mat.shape[1]
     col = np.arange(width)[None, :]
@@ -103,7 +110,7 @@ def _times(path: Path, rows: list[bytes], mat: np.ndarray, tlen: np.ndarray
     ok = (digit | dot | (col < start[:, None])).sum(axis=1) == tlen
     ok &= (ndot <= 1) & (digit.sum(axis=1) >= 1)
     dpos = np.where(ndot == 1, np.argmax(dot, axis=1), tlen)
-    ok &= (dpos > start)
+    ok &= dpos > start
     frac = np.where(ndot == 1, tlen - dpos - 1, 0)
     ok &= digit.sum(axis=1) <= _MAX_DIGITS
     if not ok.all():
@@ -115,9 +122,13 @@ def _times(path: Path, rows: list[bytes], mat: np.ndarray, tlen: np.ndarray
     exp = np.where(col < dpos[:, None], dpos[:, None] - 1 - col + d, d - (col - dpos[:, None]))
     exp = np.where(digit, exp, 0)
     if np.any(exp[digit] > _MAX_DIGITS):
-        raise _fail(path, rows, np.any(digit & (exp > _MAX_DIGITS), axis=1),
-                    "time too large for the number of decimals")
-    vals = np.where(digit, (mat.astype(np.int64) - ord("0")) * 10 ** exp, 0).sum(axis=1)
+        raise _fail(
+            path,
+            rows,
+            np.any(digit & (exp > _MAX_DIGITS), axis=1),
+            "time too large for the number of decimals",
+        )
+    vals = np.where(digit, (mat.astype(np.int64) - ord("0")) * 10**exp, 0).sum(axis=1)
     return np.where(neg, -vals, vals), d
 
 
@@ -147,8 +158,7 @@ def _gaps(t: np.ndarray, st: np.ndarray, t_end: int) -> np.ndarray:
     return np.array(merged, dtype=np.int64).reshape(-1, 2)
 
 
-def _channel(name: str, t: np.ndarray, v: np.ndarray, gaps: np.ndarray
-             ) -> tuple[Channel, int]:
+def _channel(name: str, t: np.ndarray, v: np.ndarray, gaps: np.ndarray) -> tuple[Channel, int]:
     known = v >= 0
     prev_known = np.concatenate(([False], known[:-1]))
     prev_v = np.concatenate(([v[0]], v[:-1]))
@@ -165,8 +175,9 @@ def _channel(name: str, t: np.ndarray, v: np.ndarray, gaps: np.ndarray
         row = np.searchsorted(t, gaps[:, 1], side="right") - 1
         levels = [int(v[r]) if r >= 0 and v[r] >= 0 else UNKNOWN_LEVEL for r in row.tolist()]
     first = int(v[np.argmax(known)])
-    return Channel(name, edges, initial_level=first,
-                   gap_levels=np.array(levels, dtype=np.int64)), dropped
+    return Channel(
+        name, edges, initial_level=first, gap_levels=np.array(levels, dtype=np.int64)
+    ), dropped
 
 
 def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
@@ -193,17 +204,23 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
     raw, d = _times(p, rows, mat, lens - 2 * len(names))
     bad = raw[1:] <= raw[:-1]
     if bad.any():
-        raise _fail(p, rows[1:], bad, "times must increase from row to row")
+        raise _fail(p, rows[1:], bad, "times must increase from row to row", 3)
     tick_s, t = _scale(p, rows, raw, d, tick)
     t_end = int(t[-1])
     live = [c for c in range(len(names)) if np.any(states[:, c] >= 0)]
     if not live:
         raise FormatError(p, "every channel is X (no data) throughout", line=2)
     gaps = _gaps(t, states[:, live], t_end)
-    cap = Capture(tick_s=tick_s, gaps=gaps, t_start=int(t[0]), t_end=t_end,
-                  metadata={"edges_in_gaps": 0,
-                            "empty_channels": [names[c] for c in range(len(names))
-                                               if c not in live]})
+    cap = Capture(
+        tick_s=tick_s,
+        gaps=gaps,
+        t_start=int(t[0]),
+        t_end=t_end,
+        metadata={
+            "edges_in_gaps": 0,
+            "empty_channels": [names[c] for c in range(len(names)) if c not in live],
+        },
+    )
     for c in live:
         chan, dropped = _channel(names[c], t, states[:, c], gaps)
         cap.metadata["edges_in_gaps"] += dropped
@@ -211,8 +228,9 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
     return cap
 
 
-def _scale(path: Path, rows: list[bytes], raw: np.ndarray, d: int, tick: Any
-           ) -> tuple[Fraction, np.ndarray]:
+def _scale(
+    path: Path, rows: list[bytes], raw: np.ndarray, d: int, tick: Any
+) -> tuple[Fraction, np.ndarray]:
     unit = Fraction(1, 10**d)
     if tick is None:
         return unit, raw
