@@ -1,0 +1,120 @@
+/*
+ * rtbench porting layer: everything the scenarios need from an RTOS and a board.
+ *
+ * A port implements every function below (ports/<name>/); scenario code calls nothing
+ * else, so a new RTOS needs a new port and no scenario change. Contracts in brief here,
+ * in full in docs/porting.md.
+ *
+ * Conventions
+ *  - Handles are opaque pointers: a port may back them with static or dynamic objects.
+ *    Create functions return NULL on failure; the suite then reports status=error.
+ *  - Priorities are abstract levels 1 (lowest) .. RTB_PRIO_LEVELS (highest); the port
+ *    maps them onto its own scale, keeping the order strict.
+ *  - Timeouts are in microseconds: 0 polls, RTB_FOREVER blocks. Blocking calls return 0
+ *    on success and -1 on timeout.
+ *  - "_from_isr" functions are the only ones a software-interrupt handler may call; they
+ *    never block. The port's interrupt wrapper requests a context switch at the end of
+ *    the handler when one of them woke a higher-priority thread.
+ *  - Cores are numbered 0 .. rtb_core_count()-1; core -1 lets the RTOS choose.
+ */
+#ifndef RTBENCH_PORT_H
+#define RTBENCH_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RTB_FOREVER 0xFFFFFFFFu
+#define RTB_PRIO_LEVELS 16 /* the suite uses 1..16; ports need >= 16 distinct levels */
+
+typedef struct rtb_thread rtb_thread;
+typedef struct rtb_sem rtb_sem;
+typedef struct rtb_queue rtb_queue;
+typedef struct rtb_event rtb_event;
+typedef struct rtb_mutex rtb_mutex;
+typedef struct rtb_swi rtb_swi;
+
+typedef void (*rtb_entry)(void *arg);
+
+/* Describes the platform for the run's metadata. Strings are tokens (no spaces). */
+typedef struct {
+    const char *port;         /* "posix", "freertos" */
+    const char *rtos;         /* "linux", "freertos", "nuttx" */
+    const char *rtos_version; /* kernel release, tskKERNEL_VERSION_NUMBER */
+    const char *board;        /* "host", "mps2-an385", "pico" */
+    const char *clock;        /* what rtb_ts() reads: "clock_monotonic_raw", "cmsdk_timer0" */
+    uint32_t cpu_hz;          /* core clock for cycle conversion, 0 when unknown */
+} rtb_port_info;
+
+/* --- lifecycle and platform ------------------------------------------------------- */
+int rtb_port_init(void);                       /* once, before any other call */
+const rtb_port_info *rtb_port_describe(void);
+const char *rtb_port_warning(int i, const char **msg); /* i-th setup warning code or NULL */
+int rtb_core_count(void);
+int rtb_preemptive(void); /* 1 when a higher-priority wakeup preempts at once (FIFO) */
+
+/* --- threads ---------------------------------------------------------------------- */
+/* Starts fn(arg) at level prio on core (-1: any). A thread ends by returning from fn. */
+rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int prio, int core);
+void rtb_thread_join(rtb_thread *t); /* waits for fn to return, then frees the thread */
+void rtb_yield(void);                /* lets threads of the same level run */
+void rtb_sleep_us(uint32_t us);      /* blocks at least us (rounded up to the tick) */
+int rtb_prio_get(void);              /* the calling thread's level (scalability pattern 6) */
+
+/* --- semaphores (binary: max 1) --------------------------------------------------- */
+rtb_sem *rtb_sem_create(unsigned initial, unsigned max);
+void rtb_sem_delete(rtb_sem *s);
+int rtb_sem_take(rtb_sem *s, uint32_t timeout_us);
+void rtb_sem_give(rtb_sem *s); /* a give at max is dropped */
+void rtb_sem_give_from_isr(rtb_sem *s);
+int rtb_sem_count(rtb_sem *s); /* current count, no side effect (pattern 1) */
+
+/* --- queues of fixed-size items, copied in and out -------------------------------- */
+rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size);
+void rtb_queue_delete(rtb_queue *q);
+int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us);
+int rtb_queue_send_from_isr(rtb_queue *q, const void *item); /* -1 when full */
+int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us);
+
+/* --- event flags (32 bits; POSIX: mutex + condition variable) ---------------------- */
+rtb_event *rtb_event_create(void);
+void rtb_event_delete(rtb_event *e);
+void rtb_event_set(rtb_event *e, uint32_t bits);
+void rtb_event_set_from_isr(rtb_event *e, uint32_t bits);
+void rtb_event_clear(rtb_event *e, uint32_t bits);
+/* Waits until any of bits is set; returns the flags seen (0 on timeout), clears bits
+ * when clear is non-zero. */
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us);
+
+/* --- mutexes (priority inheritance where the RTOS has it) ------------------------- */
+rtb_mutex *rtb_mutex_create(void);
+void rtb_mutex_delete(rtb_mutex *m);
+void rtb_mutex_lock(rtb_mutex *m);
+void rtb_mutex_unlock(rtb_mutex *m);
+
+/* --- memory: everything the suite allocates goes through here --------------------- */
+void *rtb_malloc(size_t size);
+void rtb_free(void *p);
+/* Heap in use and its peak since the last reset, in bytes; -1 when the port cannot tell. */
+int rtb_heap_stats(size_t *used, size_t *peak);
+void rtb_heap_peak_reset(void);
+
+/* --- software interrupt: handler runs in interrupt context (or the port's stand-in) - */
+rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core);
+void rtb_swi_delete(rtb_swi *i);
+void rtb_swi_trigger(rtb_swi *i); /* pends it; from thread context */
+
+/* --- time -------------------------------------------------------------------------- */
+uint32_t rtb_ts(void);      /* free-running up-counter, wraps at rtb_ts_mask() */
+uint32_t rtb_ts_hz(void);   /* its frequency */
+uint32_t rtb_ts_mask(void); /* 2^bits - 1, bits <= 32 */
+uint64_t rtb_time_us(void); /* monotonic microseconds, for windows (tick resolution ok) */
+
+/* --- board ------------------------------------------------------------------------- */
+void rtb_marker_set(int ch); /* GPIO marker high; a no-op where there is no pin */
+void rtb_marker_clear(int ch);
+void rtb_critical_enter(void); /* short sections only, no blocking call inside */
+void rtb_critical_exit(void);
+void rtb_out_write(const char *line, size_t len); /* one complete protocol line with \n */
+void rtb_out_flush(void);
+
+#endif

@@ -1,0 +1,351 @@
+/*
+ * rtbench porting layer on POSIX threads (Linux now; NuttX is the next user, so only
+ * POSIX calls plus the *_np affinity call that both have).
+ *
+ * - Priorities: SCHED_FIFO 10 + 4 * level when permitted; otherwise SCHED_OTHER with a
+ *   warning (then a wake-up does not preempt at once and rtb_preemptive() says 0).
+ * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW) in ns.
+ * - Software interrupt: a dedicated thread above every level (SCHED_FIFO 90) pinned to
+ *   the interrupt's core, blocked in sigwaitinfo() on its own real-time signal;
+ *   rtb_swi_trigger is pthread_kill. The handler runs in that thread: "interrupt
+ *   context" means it must only use *_from_isr calls, which never block.
+ * - Heap: the bytes the suite allocates through the port (objects, rtb_malloc, thread
+ *   stacks at their reserved size), not the whole process heap.
+ * - Critical sections: one priority-inheritance mutex (no interrupts to mask here).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "rtbench.h"
+#include "rtbench_port.h"
+
+#define FIFO_BASE 10
+#define FIFO_STEP 4
+#define FIFO_SWI 90
+#define STACK_SIZE (64 * 1024)
+#define MAX_SWI 8
+#define MAX_WARN 4
+
+static struct {
+    int fifo;
+    int ncores;
+    char release[64];
+    rtb_port_info info;
+    const char *warn_code[MAX_WARN];
+    const char *warn_msg[MAX_WARN];
+    int nwarn;
+    pthread_mutex_t crit;
+    atomic_size_t heap_used, heap_peak;
+    atomic_int swi_used[MAX_SWI];
+} P;
+
+static _Thread_local int my_level = RTB_PRIO_MAIN;
+
+static void warn(const char *code, const char *msg)
+{
+    if (P.nwarn < MAX_WARN) {
+        P.warn_code[P.nwarn] = code;
+        P.warn_msg[P.nwarn++] = msg;
+    }
+}
+
+static int fifo_prio(int level) { return FIFO_BASE + FIFO_STEP * level; }
+
+/* --- heap accounting ---------------------------------------------------------------- */
+static void heap_add(size_t n)
+{
+    size_t now = atomic_fetch_add(&P.heap_used, n) + n;
+    size_t peak = atomic_load(&P.heap_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&P.heap_peak, &peak, now)) {
+    }
+}
+
+static void heap_sub(size_t n) { atomic_fetch_sub(&P.heap_used, n); }
+
+typedef union {
+    size_t size;
+    max_align_t align;
+} hdr_t;
+
+void *rtb_malloc(size_t size)
+{
+    hdr_t *h = malloc(sizeof(hdr_t) + size);
+    if (!h)
+        return NULL;
+    h->size = size;
+    heap_add(size);
+    return h + 1;
+}
+
+void rtb_free(void *p)
+{
+    if (!p)
+        return;
+    hdr_t *h = (hdr_t *)p - 1;
+    heap_sub(h->size);
+    free(h);
+}
+
+int rtb_heap_stats(size_t *used, size_t *peak)
+{
+    *used = atomic_load(&P.heap_used);
+    *peak = atomic_load(&P.heap_peak);
+    return 0;
+}
+
+void rtb_heap_peak_reset(void) { atomic_store(&P.heap_peak, atomic_load(&P.heap_used)); }
+
+/* --- platform ----------------------------------------------------------------------- */
+int rtb_port_init(void)
+{
+    struct utsname u;
+    P.ncores = 1;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        P.ncores = CPU_COUNT(&set);
+    P.info.port = "posix";
+    P.info.rtos = "linux";
+    /* A release with a space or longer than the buffer is cut: it is only a label. */
+    const char *rel = uname(&u) == 0 ? u.release : "unknown";
+    size_t k = 0;
+    for (; rel[k] && rel[k] != ' ' && k < sizeof P.release - 1; k++)
+        P.release[k] = rel[k];
+    P.release[k] = 0;
+    P.info.rtos_version = P.release;
+    P.info.board = "host";
+    P.info.clock = "clock_monotonic_raw";
+    P.info.cpu_hz = 0;
+
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+    pthread_mutex_init(&P.crit, &ma);
+    pthread_mutexattr_destroy(&ma);
+
+    /* The software-interrupt signals must be blocked in every thread but their own:
+     * threads inherit this mask. */
+    sigset_t ss;
+    sigemptyset(&ss);
+    for (int i = 0; i < MAX_SWI; i++)
+        sigaddset(&ss, SIGRTMIN + i);
+    pthread_sigmask(SIG_BLOCK, &ss, NULL);
+
+    struct sched_param sp = {.sched_priority = fifo_prio(RTB_PRIO_MAIN)};
+    P.fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+    if (!P.fifo)
+        warn("no_sched_fifo", "SCHED_FIFO not permitted (run as root or grant "
+                              "CAP_SYS_NICE / rtprio): SCHED_OTHER fallback, no strict "
+                              "priorities, preemption figures are not comparable");
+    if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
+        warn("no_mlock", "mlockall failed: page faults may show up in samples");
+#ifdef __linux__
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* 1 ns slack: short sleeps stay short */
+#endif
+    my_level = RTB_PRIO_MAIN;
+    return 0;
+}
+
+const rtb_port_info *rtb_port_describe(void) { return &P.info; }
+
+const char *rtb_port_warning(int i, const char **msg)
+{
+    if (i < 0 || i >= P.nwarn)
+        return NULL;
+    *msg = P.warn_msg[i];
+    return P.warn_code[i];
+}
+
+int rtb_core_count(void) { return P.ncores; }
+int rtb_preemptive(void) { return P.fifo; }
+
+/* --- threads ------------------------------------------------------------------------ */
+struct rtb_thread {
+    pthread_t tid;
+    rtb_entry fn;
+    void *arg;
+    int level;
+};
+
+static void *thread_main(void *p)
+{
+    rtb_thread *t = p;
+    my_level = t->level;
+    t->fn(t->arg);
+    return NULL;
+}
+
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, int fifo, int core)
+{
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, STACK_SIZE);
+    if (P.fifo) {
+        struct sched_param sp = {.sched_priority = fifo};
+        pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+        pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+        pthread_attr_setschedparam(&a, &sp);
+    }
+    if (core >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(core, &set);
+        pthread_attr_setaffinity_np(&a, sizeof set, &set);
+    }
+    int rc = pthread_create(tid, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    return rc;
+}
+
+rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int prio, int core)
+{
+    rtb_thread *t = rtb_malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    t->fn = fn;
+    t->arg = arg;
+    t->level = prio;
+    if (start_thread(&t->tid, thread_main, t, fifo_prio(prio), core) != 0) {
+        rtb_free(t);
+        return NULL;
+    }
+    heap_add(STACK_SIZE); /* an RTOS takes the stack from its heap: count it alike */
+#ifdef __linux__
+    pthread_setname_np(t->tid, name);
+#else
+    (void)name;
+#endif
+    return t;
+}
+
+void rtb_thread_join(rtb_thread *t)
+{
+    pthread_join(t->tid, NULL);
+    heap_sub(STACK_SIZE);
+    rtb_free(t);
+}
+
+void rtb_yield(void) { sched_yield(); }
+
+void rtb_sleep_us(uint32_t us)
+{
+    struct timespec ts = {.tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR) {
+    }
+}
+
+int rtb_prio_get(void)
+{
+    if (!P.fifo)
+        return my_level;
+    struct sched_param sp;
+    int policy;
+    pthread_getschedparam(pthread_self(), &policy, &sp); /* the call pattern 6 measures */
+    return (sp.sched_priority - FIFO_BASE) / FIFO_STEP;
+}
+
+/* --- time and board ----------------------------------------------------------------- */
+uint32_t rtb_ts(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint32_t)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+uint32_t rtb_ts_hz(void) { return 1000000000u; }
+uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
+
+uint64_t rtb_time_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* No pin here: a store to a volatile word stands in for the GPIO register write. */
+static volatile uint32_t marker_reg;
+void rtb_marker_set(int ch) { marker_reg |= 1u << (ch & 31); }
+void rtb_marker_clear(int ch) { marker_reg &= ~(1u << (ch & 31)); }
+
+void rtb_critical_enter(void) { pthread_mutex_lock(&P.crit); }
+void rtb_critical_exit(void) { pthread_mutex_unlock(&P.crit); }
+
+void rtb_out_write(const char *line, size_t len) { fwrite(line, 1, len, stdout); }
+void rtb_out_flush(void) { fflush(stdout); }
+
+/* --- software interrupt --------------------------------------------------------------- */
+struct rtb_swi {
+    pthread_t tid;
+    int slot;
+    void (*handler)(void *);
+    void *arg;
+    volatile int quit;
+};
+
+static void *swi_main(void *p)
+{
+    rtb_swi *i = p;
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGRTMIN + i->slot);
+    for (;;) {
+        if (sigwaitinfo(&ss, NULL) < 0)
+            continue;
+        if (i->quit)
+            break;
+        i->handler(i->arg);
+    }
+    return NULL;
+}
+
+rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
+{
+    int slot = -1;
+    for (int k = 0; k < MAX_SWI && slot < 0; k++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&P.swi_used[k], &expected, 1))
+            slot = k;
+    }
+    if (slot < 0)
+        return NULL;
+    rtb_swi *i = rtb_malloc(sizeof *i);
+    if (!i) {
+        atomic_store(&P.swi_used[slot], 0);
+        return NULL;
+    }
+    i->slot = slot;
+    i->handler = handler;
+    i->arg = arg;
+    i->quit = 0;
+    if (start_thread(&i->tid, swi_main, i, FIFO_SWI, core) != 0) {
+        atomic_store(&P.swi_used[slot], 0);
+        rtb_free(i);
+        return NULL;
+    }
+    return i;
+}
+
+void rtb_swi_trigger(rtb_swi *i) { pthread_kill(i->tid, SIGRTMIN + i->slot); }
+
+void rtb_swi_delete(rtb_swi *i)
+{
+    i->quit = 1;
+    pthread_kill(i->tid, SIGRTMIN + i->slot);
+    pthread_join(i->tid, NULL);
+    atomic_store(&P.swi_used[i->slot], 0);
+    rtb_free(i);
+}

@@ -1,0 +1,273 @@
+/*
+ * POSIX port: semaphores (sem_t), queues and event flags (a priority-inheritance mutex
+ * with condition variables), mutexes. Objects come from rtb_malloc so the heap figures
+ * include them. "_from_isr" variants are the plain calls: the port's interrupt stand-in
+ * is a thread, so a short lock wait there is allowed (it would not be on an MCU).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <string.h>
+#include <time.h>
+
+#include "rtbench_port.h"
+
+static void abs_deadline(clockid_t clk, uint32_t us, struct timespec *ts)
+{
+    clock_gettime(clk, ts);
+    ts->tv_sec += us / 1000000u;
+    ts->tv_nsec += (long)(us % 1000000u) * 1000;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void pi_mutex_init(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+    pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+static void mono_cond_init(pthread_cond_t *c)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &a);
+    pthread_condattr_destroy(&a);
+}
+
+/* Waits on c (m held) until pred holds; -1 on timeout. */
+#define WAIT_UNTIL(pred, c, m, timeout_us, rc)                                           \
+    do {                                                                                 \
+        struct timespec dl_;                                                             \
+        if ((timeout_us) != RTB_FOREVER && (timeout_us) != 0)                            \
+            abs_deadline(CLOCK_MONOTONIC, (timeout_us), &dl_);                           \
+        (rc) = 0;                                                                        \
+        while (!(pred)) {                                                                \
+            if ((timeout_us) == 0) {                                                     \
+                (rc) = -1;                                                               \
+                break;                                                                   \
+            }                                                                            \
+            if ((timeout_us) == RTB_FOREVER)                                             \
+                pthread_cond_wait((c), (m));                                             \
+            else if (pthread_cond_timedwait((c), (m), &dl_) == ETIMEDOUT && !(pred)) {   \
+                (rc) = -1;                                                               \
+                break;                                                                   \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+/* --- semaphores ------------------------------------------------------------------------ */
+struct rtb_sem {
+    sem_t s;
+    int max;
+};
+
+rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
+{
+    rtb_sem *s = rtb_malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->max = (int)max;
+    if (sem_init(&s->s, 0, initial) != 0) {
+        rtb_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void rtb_sem_delete(rtb_sem *s)
+{
+    sem_destroy(&s->s);
+    rtb_free(s);
+}
+
+int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+{
+    if (timeout_us == 0)
+        return sem_trywait(&s->s) == 0 ? 0 : -1;
+    if (timeout_us == RTB_FOREVER) {
+        while (sem_wait(&s->s) != 0) {
+            if (errno != EINTR)
+                return -1;
+        }
+        return 0;
+    }
+    struct timespec dl;
+    abs_deadline(CLOCK_REALTIME, timeout_us, &dl); /* sem_timedwait is CLOCK_REALTIME */
+    while (sem_timedwait(&s->s, &dl) != 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    return 0;
+}
+
+void rtb_sem_give(rtb_sem *s)
+{
+    int v;
+    /* The cap is checked then posted: two racing givers may pass it once; harmless for
+     * the scenarios, which never rely on a binary semaphore saturating under a race. */
+    if (sem_getvalue(&s->s, &v) == 0 && v >= s->max)
+        return;
+    sem_post(&s->s);
+}
+
+void rtb_sem_give_from_isr(rtb_sem *s) { rtb_sem_give(s); }
+
+int rtb_sem_count(rtb_sem *s)
+{
+    int v = 0;
+    sem_getvalue(&s->s, &v);
+    return v < 0 ? 0 : v;
+}
+
+/* --- queues ------------------------------------------------------------------------------ */
+struct rtb_queue {
+    pthread_mutex_t m;
+    pthread_cond_t not_empty, not_full;
+    unsigned depth, size, head, count;
+    unsigned char data[];
+};
+
+rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
+{
+    rtb_queue *q = rtb_malloc(sizeof *q + (size_t)depth * item_size);
+    if (!q)
+        return NULL;
+    pi_mutex_init(&q->m);
+    mono_cond_init(&q->not_empty);
+    mono_cond_init(&q->not_full);
+    q->depth = depth;
+    q->size = item_size;
+    q->head = q->count = 0;
+    return q;
+}
+
+void rtb_queue_delete(rtb_queue *q)
+{
+    pthread_cond_destroy(&q->not_empty);
+    pthread_cond_destroy(&q->not_full);
+    pthread_mutex_destroy(&q->m);
+    rtb_free(q);
+}
+
+int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+{
+    int rc;
+    pthread_mutex_lock(&q->m);
+    WAIT_UNTIL(q->count < q->depth, &q->not_full, &q->m, timeout_us, rc);
+    if (rc == 0) {
+        unsigned tail = (q->head + q->count) % q->depth;
+        memcpy(q->data + (size_t)tail * q->size, item, q->size);
+        q->count++;
+    }
+    pthread_mutex_unlock(&q->m);
+    /* Signalled after the unlock: a woken higher-priority receiver must not preempt us
+     * only to block on the mutex we still hold. */
+    if (rc == 0)
+        pthread_cond_signal(&q->not_empty);
+    return rc;
+}
+
+int rtb_queue_send_from_isr(rtb_queue *q, const void *item) { return rtb_queue_send(q, item, 0); }
+
+int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+{
+    int rc;
+    pthread_mutex_lock(&q->m);
+    WAIT_UNTIL(q->count > 0, &q->not_empty, &q->m, timeout_us, rc);
+    if (rc == 0) {
+        memcpy(item, q->data + (size_t)q->head * q->size, q->size);
+        q->head = (q->head + 1) % q->depth;
+        q->count--;
+    }
+    pthread_mutex_unlock(&q->m);
+    if (rc == 0)
+        pthread_cond_signal(&q->not_full);
+    return rc;
+}
+
+/* --- event flags --------------------------------------------------------------------------- */
+struct rtb_event {
+    pthread_mutex_t m;
+    pthread_cond_t changed;
+    uint32_t bits;
+};
+
+rtb_event *rtb_event_create(void)
+{
+    rtb_event *e = rtb_malloc(sizeof *e);
+    if (!e)
+        return NULL;
+    pi_mutex_init(&e->m);
+    mono_cond_init(&e->changed);
+    e->bits = 0;
+    return e;
+}
+
+void rtb_event_delete(rtb_event *e)
+{
+    pthread_cond_destroy(&e->changed);
+    pthread_mutex_destroy(&e->m);
+    rtb_free(e);
+}
+
+void rtb_event_set(rtb_event *e, uint32_t bits)
+{
+    pthread_mutex_lock(&e->m);
+    e->bits |= bits;
+    pthread_cond_broadcast(&e->changed);
+    pthread_mutex_unlock(&e->m);
+}
+
+void rtb_event_set_from_isr(rtb_event *e, uint32_t bits) { rtb_event_set(e, bits); }
+
+void rtb_event_clear(rtb_event *e, uint32_t bits)
+{
+    pthread_mutex_lock(&e->m);
+    e->bits &= ~bits;
+    pthread_mutex_unlock(&e->m);
+}
+
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+{
+    int rc;
+    uint32_t seen = 0;
+    pthread_mutex_lock(&e->m);
+    WAIT_UNTIL(e->bits & bits, &e->changed, &e->m, timeout_us, rc);
+    if (rc == 0) {
+        seen = e->bits;
+        if (clear)
+            e->bits &= ~bits;
+    }
+    pthread_mutex_unlock(&e->m);
+    return seen;
+}
+
+/* --- mutexes --------------------------------------------------------------------------- */
+struct rtb_mutex {
+    pthread_mutex_t m;
+};
+
+rtb_mutex *rtb_mutex_create(void)
+{
+    rtb_mutex *m = rtb_malloc(sizeof *m);
+    if (m)
+        pi_mutex_init(&m->m);
+    return m;
+}
+
+void rtb_mutex_delete(rtb_mutex *m)
+{
+    pthread_mutex_destroy(&m->m);
+    rtb_free(m);
+}
+
+void rtb_mutex_lock(rtb_mutex *m) { pthread_mutex_lock(&m->m); }
+void rtb_mutex_unlock(rtb_mutex *m) { pthread_mutex_unlock(&m->m); }

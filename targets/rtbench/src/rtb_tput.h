@@ -1,0 +1,44 @@
+/* Throughput harness shared by Thread-Metric, scalability and contention: workers
+ * pinned to cores, a barrier start with the timer-control task, a fixed window, and
+ * per-worker iteration counts. */
+#ifndef RTB_TPUT_H
+#define RTB_TPUT_H
+
+#include <stdint.h>
+
+#include "rtb_sync.h"
+
+#define RTB_MAX_WORKERS 24
+
+typedef struct rtb_tput rtb_tput;
+
+typedef struct {
+    rtb_tput *tp;
+    volatile uint64_t count; /* written by the worker only, read after the join */
+    int core;
+    int idx;      /* index among workers of the same core */
+    int counted;  /* counts toward the reported throughput */
+    void *obj[3]; /* kernel objects the worker uses */
+    rtb_thread *t;
+    rtb_entry fn;
+    int prio;
+} rtb_worker;
+
+struct rtb_tput {
+    rtb_window win;
+    rtb_worker w[RTB_MAX_WORKERS];
+    unsigned n;
+    void *user;
+};
+
+void rtb_tput_init(rtb_tput *tp);
+/* Adds a worker; fn receives its rtb_worker and must start with rtb_tput_start(). */
+rtb_worker *rtb_tput_add(rtb_tput *tp, rtb_entry fn, int prio, int core, int idx, int counted);
+static inline void rtb_tput_start(rtb_worker *w) { rtb_barrier_wait(&w->tp->win.start); }
+static inline int rtb_tput_running(const rtb_worker *w) { return w->tp->win.running; }
+/* Runs the window with every worker and joins them; 0 on success. */
+int rtb_tput_run(rtb_tput *tp, uint32_t window_ms, void (*on_stop)(rtb_window *));
+/* Counter NAME (sum of counted workers), NAME.elapsed_us, series NAME.per_thread. */
+uint64_t rtb_tput_report(const rtb_tput *tp, const char *name);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * Interrupt to task (the kernel-v4 study): a medium-priority task pends the software
+ * interrupt every period; the handler timestamps its entry (handler latency) and sends
+ * a message to the highest-priority actor, which timestamps its first instruction
+ * (task activation latency). Both from the instant just before the trigger. A second
+ * pass adds a lowest-priority busy "troublemaker" on the same core.
+ */
+#include "rtb_emit.h"
+#include "rtb_measure.h"
+#include "rtb_run.h"
+#include "scenarios.h"
+
+typedef struct {
+    uint32_t n;
+    uint32_t period_us;
+    rtb_samples *isr, *task;
+    rtb_queue *q;
+    rtb_sem *done;
+    volatile uint32_t t0;
+    volatile int tm_run;
+    volatile uint32_t tm_spins;
+    uint32_t lost;
+} irq_ctx;
+
+typedef struct {
+    uint32_t t_isr;
+    uint32_t quit;
+} irq_msg;
+
+static void handler(void *arg)
+{
+    irq_ctx *c = arg;
+    irq_msg m = {rtb_ts(), 0};
+    rtb_queue_send_from_isr(c->q, &m);
+}
+
+static void actor(void *arg)
+{
+    irq_ctx *c = arg;
+    uint32_t mask = rtb_ts_mask();
+    irq_msg m;
+    for (;;) {
+        rtb_queue_recv(c->q, &m, RTB_FOREVER);
+        uint32_t t2 = rtb_ts();
+        if (m.quit)
+            break;
+        rtb_samples_add(c->isr, rtb_ts_elapsed(c->t0, m.t_isr, mask));
+        rtb_samples_add(c->task, rtb_ts_elapsed(c->t0, t2, mask));
+        rtb_sem_give(c->done);
+    }
+}
+
+static void troublemaker(void *arg)
+{
+    irq_ctx *c = arg;
+    while (c->tm_run)
+        c->tm_spins++;
+}
+
+static void trigger(void *arg)
+{
+    irq_ctx *c = arg;
+    rtb_swi *swi = rtb_swi_create(handler, c, 0);
+    if (!swi) {
+        c->lost = c->n;
+        return;
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        rtb_sleep_us(c->period_us);
+        c->t0 = rtb_ts();
+        rtb_swi_trigger(swi);
+        if (rtb_sem_take(c->done, 100000) != 0)
+            c->lost++;
+    }
+    rtb_swi_delete(swi);
+}
+
+static int pass(irq_ctx *c, int with_tm)
+{
+    irq_msg quit = {0, 1};
+    c->tm_run = 1;
+    c->lost = 0;
+    rtb_thread *tm = with_tm ? rtb_thread_create("troublemaker", troublemaker, c,
+                                                 RTB_PRIO_IDLE_BUSY, 0)
+                             : 0;
+    rtb_thread *a = rtb_thread_create("actor", actor, c, RTB_PRIO_ACTOR, 0);
+    rtb_thread *t = a ? rtb_thread_create("trigger", trigger, c, RTB_PRIO_TRIGGER, 0) : 0;
+    if (t)
+        rtb_thread_join(t);
+    if (a) {
+        rtb_queue_send(c->q, &quit, RTB_FOREVER);
+        rtb_thread_join(a);
+    }
+    c->tm_run = 0;
+    if (tm)
+        rtb_thread_join(tm);
+    return !t || (with_tm && !tm);
+}
+
+int rtb_sc_irq(const rtbench_config *cfg)
+{
+    static irq_ctx c;
+    static rtb_samples s[4];
+    static const char *const names[4] = {"isr_handler", "isr_task", "isr_handler_tm",
+                                         "isr_task_tm"};
+    rtb_run_begin(cfg, "irq", 1);
+    rtb_emit_meta_u64("period_us", cfg->period_us);
+    c.n = cfg->iterations;
+    c.period_us = cfg->period_us;
+    for (int i = 0; i < 4; i++)
+        if (rtb_samples_init(&s[i], names[i], c.n))
+            return rtb_run_end(1, "sample pool exhausted: lower iterations");
+    c.q = rtb_queue_create(4, sizeof(irq_msg));
+    c.done = rtb_sem_create(0, 1);
+    int err = !c.q || !c.done;
+    uint32_t lost[2] = {0, 0};
+    for (int tm = 0; tm < 2 && !err; tm++) {
+        c.isr = &s[2 * tm];
+        c.task = &s[2 * tm + 1];
+        err = pass(&c, tm);
+        lost[tm] = c.lost;
+    }
+    if (c.q)
+        rtb_queue_delete(c.q);
+    if (c.done)
+        rtb_sem_delete(c.done);
+    rtb_emit_counter("isr_lost", lost[0], "count");
+    rtb_emit_counter("isr_lost_tm", lost[1], "count");
+    /* The handler latency includes the trigger call itself; no overhead floor is
+     * subtracted beyond one timestamp read. */
+    rtb_samples ovh;
+    uint32_t floor = 0;
+    if (rtb_samples_init(&ovh, "overhead", 64) == 0)
+        floor = rtb_measure_overhead(&ovh, 64);
+    rtb_emit_counter("overhead_floor", floor, "ticks");
+    for (int i = 0; i < 4; i++)
+        rtb_report(&s[i], floor);
+    return rtb_run_end(err, "could not create an object or a thread");
+}
