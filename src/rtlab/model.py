@@ -98,10 +98,11 @@ class Samples:
     def tick_ns(self) -> float:
         return float(self.tick_s * 10**9)
 
-    def stats(self, quantiles: tuple[float, ...] | None = None) -> Stats:
+    def stats(self, quantiles: tuple[float, ...] | None = None, scratch: bool = False) -> Stats:
+        """Statistics; scratch=True lets them reuse `values` as working memory."""
         from rtlab.analysis.stats import DEFAULT_QUANTILES, compute_stats
 
-        return compute_stats(self, quantiles or DEFAULT_QUANTILES)
+        return compute_stats(self, quantiles or DEFAULT_QUANTILES, scratch)
 
     def to_ns(self) -> np.ndarray:
         """Float ns values, for plots: the only place ticks turn into floats."""

@@ -77,9 +77,20 @@ def select_edges(cap: Capture, ch: Channel, edge: Edge = "rising") -> np.ndarray
     return ch.edges[levels_before(cap, ch) == want]
 
 
-def _diffs_within_segments(cap: Capture, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _diff(a: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    """a[1:] - a[:-1], into the front of `out` when given (a scratch buffer the caller
+    reuses across metrics, so that a large capture touches new memory only once)."""
+    m = max(a.size - 1, 0)
+    if out is None or out.size < m:
+        return np.subtract(a[1:], a[:-1])
+    return np.subtract(a[1:], a[:-1], out=out[:m])
+
+
+def _diffs_within_segments(
+    cap: Capture, times: np.ndarray, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Differences of consecutive times and their end times, dropping gap-spanning ones."""
-    d = np.diff(times)
+    d = _diff(times, out)
     at = times[1:]
     seg = segment_ids(cap, times)
     if seg is not None:
@@ -88,20 +99,24 @@ def _diffs_within_segments(cap: Capture, times: np.ndarray) -> tuple[np.ndarray,
     return d, at
 
 
-def periods(cap: Capture, ch: Channel, edge: Edge = "rising") -> Samples:
+def periods(
+    cap: Capture, ch: Channel, edge: Edge = "rising", out: np.ndarray | None = None
+) -> Samples:
     """T_i: rising-to-rising (or falling-to-falling) intervals."""
     t = select_edges(cap, ch, edge)
-    d, at = _diffs_within_segments(cap, t)
+    d, at = _diffs_within_segments(cap, t, out)
     return _samples(cap, d, f"{ch.name}.period", at)
 
 
-def intervals(cap: Capture, ch: Channel) -> Samples:
+def intervals(cap: Capture, ch: Channel, out: np.ndarray | None = None) -> Samples:
     """Every inter-edge interval: the duration of each complete level."""
-    d, at = _diffs_within_segments(cap, ch.edges)
+    d, at = _diffs_within_segments(cap, ch.edges, out)
     return _samples(cap, d, f"{ch.name}.interval", at)
 
 
-def widths(cap: Capture, ch: Channel, level: str = "high") -> Samples:
+def widths(
+    cap: Capture, ch: Channel, level: str = "high", out: np.ndarray | None = None
+) -> Samples:
     """Durations of complete high (rising→falling) or low (falling→rising) levels."""
     if level not in ("high", "low"):
         raise ValueError(f"level must be high or low, not {level!r}")
@@ -114,7 +129,9 @@ def widths(cap: Capture, ch: Channel, level: str = "high") -> Samples:
         starts = e[sl]
         ends = e[sl.start + 1 :: 2]
         k = min(starts.size, ends.size)
-        return _samples(cap, ends[:k] - starts[:k], f"{ch.name}.{level}", ends[:k])
+        buf = out[:k] if out is not None and out.size >= k else None
+        d = np.subtract(ends[:k], starts[:k], out=buf)
+        return _samples(cap, d, f"{ch.name}.{level}", ends[:k])
     lv = levels_before(cap, ch)
     seg = segment_ids(cap, e)
     assert seg is not None
@@ -123,11 +140,15 @@ def widths(cap: Capture, ch: Channel, level: str = "high") -> Samples:
     return _samples(cap, d, f"{ch.name}.{level}", e[1:][keep])
 
 
-def cycle_to_cycle(cap: Capture, ch: Channel, edge: Edge = "rising") -> Samples:
+def cycle_to_cycle(
+    cap: Capture, ch: Channel, edge: Edge = "rising", out: np.ndarray | None = None
+) -> Samples:
     """T_i − T_{i−1} for adjacent periods (both within one segment)."""
     t = select_edges(cap, ch, edge)
-    p = np.diff(t)
-    c2c = np.diff(p)
+    p = _diff(t, out)
+    # The second difference goes behind the first in the scratch buffer (no overlap).
+    rest = out[p.size :] if out is not None and p.size and out.size >= 2 * p.size else None
+    c2c = _diff(p, rest)
     at = t[2:]
     seg = segment_ids(cap, t)
     if seg is not None:
