@@ -1,0 +1,142 @@
+"""rtlab-latency next to the real cyclictest (rt-tests): same interval, priority, duration.
+
+    .venv/bin/python bench/latency_vs_cyclictest.py [--seconds 10] [--interval 1000]
+        [--priority 80] [--reps 2] [--default-system]
+
+Prints, per tool and repetition, the median, p99, p99.9 and max wake-up latency and the
+measurement loop's cost in CPU ns per sample (the child's CPU time from wait4, the same
+for both tools: kernel timer and wake-up path included). Both tools hold
+/dev/cpu_dma_latency at 0 as cyclictest does by default (--default-system: neither does).
+tests/test_latency_vs_cyclictest.py imports the functions below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from rtlab.bench.build import build_c_target  # noqa: E402
+from rtlab.bench.protocol import parse_one  # noqa: E402
+
+# cyclictest -v line: "   <thread>:   <loop>:   <latency>"
+_CT_SAMPLE = re.compile(r"^\s*(\d+):\s*(\d+):\s*(-?\d+)\s*$", re.M)
+_CT_SUMMARY = re.compile(r"^T:\s*0 .*C:\s*(\d+)", re.M)
+
+
+@dataclass
+class Result:
+    tool: str
+    latency_ns: np.ndarray
+    cpu_ns: int  # CPU time of the whole child process (wait4)
+    loops: int  # periods the tool ran (cyclictest -v may print fewer than it ran)
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.latency_ns))
+
+    def q(self, p: float) -> float:
+        return float(np.quantile(self.latency_ns, p, method="inverted_cdf"))
+
+    @property
+    def cpu_per_sample(self) -> float:
+        return self.cpu_ns / max(self.loops, 1)
+
+    def line(self) -> str:
+        v = self.latency_ns
+        return (f"{self.tool:14s} n={v.size:6d}  median={self.median / 1e3:8.2f} us  "
+                f"p99={self.q(0.99) / 1e3:8.2f} us  p99.9={self.q(0.999) / 1e3:8.2f} us  "
+                f"max={v.max() / 1e3:9.2f} us  loop cost={self.cpu_per_sample:8.0f} CPU ns/sample")
+
+
+def _run(cmd: list[str]) -> tuple[str, int]:
+    """Run; return stdout and the child's CPU ns (wait4 rusage: its total runtime)."""
+    with tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+        assert p.stdout is not None
+        out = p.stdout.read()  # to EOF first: a full pipe would block the child
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{cmd[0]} exited {p.returncode}: {err.read().strip()[-500:]}")
+    return out, int((ru.ru_utime + ru.ru_stime) * 1e9)
+
+
+def run_cyclictest(seconds: float, interval_us: int, priority: int,
+                   default_system: bool = False) -> Result:
+    exe = shutil.which("cyclictest")
+    if exe is None:
+        raise RuntimeError("cyclictest not found (Debian package rt-tests)")
+    # -d 0: one thread at exactly -i; -v -N: every sample in ns; -q: no live status.
+    cmd = [exe, "-m", "-p", str(priority), "-i", str(interval_us), "-d", "0",
+           "-D", f"{int(seconds)}", "-v", "-N", "-q"]
+    if default_system:
+        cmd.append("--default-system")
+    out, cpu = _run(cmd)
+    vals = np.array([int(m.group(3)) for m in _CT_SAMPLE.finditer(out)
+                     if m.group(1) == "0"], dtype=np.int64)
+    if vals.size == 0:
+        raise RuntimeError(f"no samples in cyclictest output: {out[:300]!r}")
+    summ = _CT_SUMMARY.search(out)
+    loops = int(summ.group(1)) if summ else int(vals.size)
+    return Result("cyclictest", vals, cpu, loops)
+
+
+def run_rtlab_latency(seconds: float, interval_us: int, priority: int,
+                      default_system: bool = False) -> Result:
+    exe = build_c_target("rtlab-latency")
+    cmd = [str(exe), "-q", "-m", "-p", str(priority), "-i", str(interval_us),
+           "-D", f"{int(seconds)}"]
+    if not default_system:
+        cmd += ["--latency", "0"]  # what cyclictest does unless --default-system
+    out, cpu = _run(cmd)
+    run = parse_one(out, source="rtlab-latency")
+    if not run.complete:
+        raise RuntimeError(f"rtlab-latency run incomplete: {run.problems}")
+    vals = run.series["latency"].values
+    return Result("rtlab-latency", vals, cpu, int(vals.size))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--interval", type=int, default=1000, help="us")
+    ap.add_argument("--priority", type=int, default=80)
+    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--default-system", action="store_true")
+    a = ap.parse_args()
+    la = os.getloadavg()
+    print(f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
+          f"cpu_dma_latency {'untouched' if a.default_system else '0'}, "
+          f"loadavg {la[0]:.2f} {la[1]:.2f} {la[2]:.2f}")
+    results: list[Result] = []
+    t0 = time.monotonic()
+    for _ in range(a.reps):  # alternate so that drifting background load hits both
+        for fn in (run_cyclictest, run_rtlab_latency):
+            r = fn(a.seconds, a.interval, a.priority, a.default_system)
+            results.append(r)
+            print(r.line(), flush=True)
+    print(f"--- pooled ({time.monotonic() - t0:.0f} s)")
+    for tool in ("cyclictest", "rtlab-latency"):
+        rs = [r for r in results if r.tool == tool]
+        pooled = Result(tool, np.concatenate([r.latency_ns for r in rs]),
+                        sum(r.cpu_ns for r in rs), sum(r.loops for r in rs))
+        meds = ", ".join(f"{r.median / 1e3:.2f}" for r in rs)
+        print(pooled.line(), f" (run medians: {meds} us)")
+
+
+if __name__ == "__main__":
+    main()
