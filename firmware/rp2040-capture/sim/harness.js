@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Lockstep rp2040js harness for the rtlab capture firmware.
+//
+// Loads the flat flash image (boot2 at 0x10000000, CRC checked here because the
+// package has no bootrom), then advances CPU and PIO together: one PIO step per system
+// clock, honouring SM enable, clock divider and [delay] (stock rp2040js steps PIO on a
+// timer and ignores both). Input edges are driven at exact cycles relative to the
+// capture origin: the cycle of the first sample after the start gate (GPIO 29) opens.
+//
+//   node harness.js --bin fw.bin [--edges edges.json] [--loop OUT:IN]
+//                   [--max-cycles N] [--exit-after-stopped] [--summary out.json]
+// UART0 TX bytes go to stdout, stdin bytes go to UART0 RX (a pty works as well).
+'use strict';
+const fs = require('fs');
+const { RP2040, StateMachine, ConsoleLogger, LogLevel } = require('rp2040js');
+
+const SYNC_GPIO = 29;
+
+function parseArgs(argv) {
+  const a = { bin: null, edges: null, loop: [], maxCycles: 2e9, exitAfterStopped: false, summary: null };
+  for (let i = 2; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => argv[++i];
+    if (k === '--bin') a.bin = v();
+    else if (k === '--edges') a.edges = v();
+    else if (k === '--loop') a.loop.push(v().split(':').map(Number));
+    else if (k === '--max-cycles') a.maxCycles = Number(v());
+    else if (k === '--exit-after-stopped') a.exitAfterStopped = true;
+    else if (k === '--summary') a.summary = v();
+    else throw new Error(`unknown option ${k}`);
+  }
+  if (!a.bin) throw new Error('--bin is required');
+  return a;
+}
+
+// CRC-32/MPEG-2: poly 0x04C11DB7, init 0xFFFFFFFF, no reflection, no final xor.
+function crc32mpeg2(buf) {
+  let crc = 0xffffffff;
+  for (const b of buf) {
+    crc ^= b << 24;
+    for (let i = 0; i < 8; i++) crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7 : crc << 1;
+    crc >>>= 0;
+  }
+  return crc >>> 0;
+}
+
+function checkBoot2(image) {
+  if (crc32mpeg2(Buffer.from('123456789')) !== 0x0376e6e7) throw new Error('crc self-check');
+  const want = image.readUInt32LE(252);
+  const got = crc32mpeg2(image.subarray(0, 252));
+  if (want !== got) {
+    throw new Error(`boot2 CRC mismatch: stored 0x${want.toString(16)}, computed 0x${got.toString(16)}`);
+  }
+}
+
+// Silicon-like stepping, called once per system clock for every state machine.
+function patchStateMachine(stats) {
+  StateMachine.prototype.step = function step() {
+    if (!this.enabled) return;
+    const div = (this.clockDivInt || 0x10000) * 256 + this.clockDivFrac;
+    this.hAcc = (this.hAcc || 0) + 256;
+    if (this.hAcc < div) return;
+    this.hAcc -= div;
+    if (this.hDelay > 0) {
+      this.hDelay--;
+      return;
+    }
+    const c0 = this.cycles;
+    if (this.waiting) {
+      const gate = this.waitType === 1 /* Pin */ && this.waitIndex === SYNC_GPIO;
+      this.checkWait();
+      if (!this.waiting) {
+        // The completing wait owns this cycle (stock rp2040js also ran the next one).
+        this.hDelay = this.cycles - c0;
+        if (gate && stats.origin < 0) stats.origin = stats.cycle + 1;
+      }
+      return;
+    }
+    this.updatePC = true;
+    this.executeInstruction(this.pio.instructions[this.pc]);
+    if (this.updatePC) this.nextPC();
+    if (!this.waiting) this.hDelay = this.cycles - c0 - 1;
+  };
+}
+
+function loadEdges(path) {
+  if (!path) return { initial: {}, events: [] };
+  const spec = JSON.parse(fs.readFileSync(path, 'utf8'));
+  // spec: {"initial": {"2": 0}, "toggles": {"2": [c0, c1, ...]}} cycles relative to origin
+  const events = [];
+  for (const [pin, cycles] of Object.entries(spec.toggles || {})) {
+    let level = (spec.initial || {})[pin] ? 1 : 0;
+    for (const c of cycles) {
+      level ^= 1;
+      events.push([c, Number(pin), level]);
+    }
+  }
+  events.sort((x, y) => x[0] - y[0]);
+  return { initial: spec.initial || {}, events };
+}
+
+function main() {
+  const args = parseArgs(process.argv);
+  const image = fs.readFileSync(args.bin);
+  checkBoot2(image);
+  const mcu = new RP2040();
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.flash.set(image, 0);
+  mcu.core.PC = 0x10000000;
+  mcu.core.SP = 0x20041f00;
+  mcu.core.LR = 0;
+  for (const pio of mcu.pio) pio.run = () => {};
+
+  const stats = { cycle: 0, origin: -1, txBytes: 0, stopped: -1, instructions: 0 };
+  patchStateMachine(stats);
+  const { initial, events } = loadEdges(args.edges);
+  for (const [pin, level] of Object.entries(initial)) mcu.gpio[Number(pin)].setInputValue(!!level);
+  for (const [out, inp] of args.loop) {
+    mcu.gpio[out].addListener(() => mcu.gpio[inp].setInputValue(mcu.gpio[out].outputValue));
+  }
+
+  // Watch the TX stream for a STOPPED frame (0xA5 0x07 ...) to end the run on request.
+  let out = [];
+  let sync = 0;
+  mcu.uart[0].onByte = (b) => {
+    out.push(b);
+    stats.txBytes++;
+    if (sync === 1 && b === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
+    sync = b === 0xa5 ? 1 : 0;
+  };
+  const input = [];
+  process.stdin.on('data', (d) => { for (const b of d) input.push(b); });
+  let stdinOpen = true;
+  process.stdin.on('end', () => { stdinOpen = false; });
+
+  const machines = [...mcu.pio[0].machines, ...mcu.pio[1].machines];
+  const { core, clock } = mcu;
+  let ev = 0;
+  const CHUNK = 200000;
+  const t0 = Date.now();
+
+  function finish() {
+    flush();
+    const wall = (Date.now() - t0) / 1000;
+    const summary = { ...stats, wall_s: wall, emulated_mhz: stats.cycle / wall / 1e6,
+                      edges_driven: ev, edges_total: events.length };
+    if (args.summary) fs.writeFileSync(args.summary, JSON.stringify(summary));
+    process.stdout.write('', () => process.exit(0));
+  }
+  function flush() {
+    if (out.length) {
+      process.stdout.write(Buffer.from(out));
+      out = [];
+    }
+  }
+  function runChunk() {
+    // Host bytes: at most what the 32-byte RX FIFO takes.
+    const rx = mcu.uart[0].rxFIFO;
+    while (input.length && !rx.full) mcu.uart[0].feedByte(input.shift());
+    const end = stats.cycle + CHUNK;
+    while (stats.cycle < end) {
+      const n = core.executeInstruction();
+      stats.instructions++;
+      for (let i = 0; i < n; i++) {
+        clock.tick(8);
+        if (stats.origin >= 0) {
+          const rel = stats.cycle - stats.origin;
+          while (ev < events.length && events[ev][0] <= rel) {
+            mcu.gpio[events[ev][1]].setInputValue(!!events[ev][2]);
+            ev++;
+          }
+        }
+        for (let m = 0; m < 8; m++) machines[m].step();
+        stats.cycle++;
+      }
+    }
+    flush();
+    const doneStopped = args.exitAfterStopped && stats.stopped >= 0 && stats.cycle - stats.stopped > 20000;
+    if (stats.cycle >= args.maxCycles || doneStopped || (!stdinOpen && !input.length && args.exitAfterStopped && stats.stopped >= 0)) {
+      finish();
+      return;
+    }
+    setImmediate(runChunk);
+  }
+  runChunk();
+}
+
+main();
