@@ -1,0 +1,55 @@
+"""Builds rtbench once per session (cmake, -Wall -Wextra -Werror) and runs it briefly."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtlab.bench.protocol import Run, parse
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "targets" / "rtbench"
+BUILD = ROOT / "build" / "rtbench-test"
+
+# Brief on purpose: 2 shared cores. Every scenario still runs in full.
+QUICK = ["--iterations", "200", "--window-ms", "50", "--period-us", "200"]
+
+
+def _build() -> Path:
+    if shutil.which("cmake") is None or shutil.which("cc") is None:
+        pytest.skip("cmake and a C compiler are needed to build rtbench")
+    cfg = ["cmake", "-S", str(SRC), "-B", str(BUILD), "-DCMAKE_BUILD_TYPE=Release",
+           "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+    for cmd in (cfg, ["cmake", "--build", str(BUILD), "-j2"]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
+    return BUILD
+
+
+@pytest.fixture(scope="session")
+def rtbench_build() -> Path:
+    return _build()
+
+
+def run_posix(build: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(build / "rtbench-posix"), *args], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="session")
+def suite_output(rtbench_build: Path) -> str:
+    proc = run_posix(rtbench_build, *QUICK, "--crc")
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture(scope="session")
+def suite_runs(suite_output: str) -> list[Run]:
+    return parse(suite_output, source="rtbench-posix")
+
+
+def by_scenario(runs: list[Run], scenario: str) -> list[Run]:
+    return [r for r in runs if r.meta.get("scenario") == scenario]
