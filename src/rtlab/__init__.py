@@ -1,10 +1,10 @@
 """rtlab: a timing lab for real-time systems.
 
-    import rtlab
-    cap = rtlab.load("run.sr")                      # format from content/extension
-    periods = cap["D0"].periods(edge="rising")      # Samples, in ticks
-    print(periods.stats())                          # n, mean, rms jitter, quantiles...
-    lat = rtlab.latency(cap, "irq", "task", edge="rising")
+import rtlab
+cap = rtlab.load("run.sr")                      # format from content/extension
+periods = cap["D0"].periods(edge="rising")      # Samples, in ticks
+print(periods.stats())                          # n, mean, rms jitter, quantiles...
+lat = rtlab.latency(cap, "irq", "task", edge="rising")
 """
 
 from rtlab.analysis.latency import LatencyResult, latency

@@ -28,33 +28,42 @@ class FormatSpec:
     description: str = ""
 
 
-# Modules that define FORMAT; order matters for sniffing (most specific first).
+# Modules that define FORMAT (or FORMATS), in sniffing order: most specific content
+# checks first; parquet last because only it needs pyarrow, a slow import that a
+# command reading a .sr file should not pay.
 _MODULES = (
-    "parquet",
     "sigrok",
     "saleae_bin",
     "vcd",
     "saleae_csv",
     "edges_csv",
     "pio_durations",
+    "parquet",
 )
+# Format name → module, so that naming a format imports only its module.
+_MODULE_OF = {
+    "sigrok": "sigrok",
+    "saleae-bin": "saleae_bin",
+    "vcd": "vcd",
+    "fst": "vcd",
+    "saleae-csv": "saleae_csv",
+    "edges-csv": "edges_csv",
+    "pio-durations": "pio_durations",
+    "parquet": "parquet",
+}
 
-_REGISTRY: dict[str, FormatSpec] = {}
+_LOADED: dict[str, list[FormatSpec]] = {}
+
+
+def _specs_of(mod_name: str) -> list[FormatSpec]:
+    if mod_name not in _LOADED:
+        mod = importlib.import_module(f"rtlab.formats.{mod_name}")
+        _LOADED[mod_name] = list(getattr(mod, "FORMATS", None) or [mod.FORMAT])
+    return _LOADED[mod_name]
 
 
 def _registry() -> dict[str, FormatSpec]:
-    if not _REGISTRY:
-        for mod_name in _MODULES:
-            try:
-                mod = importlib.import_module(f"rtlab.formats.{mod_name}")
-            except ModuleNotFoundError as exc:
-                if exc.name == f"rtlab.formats.{mod_name}":
-                    continue  # a format not built yet
-                raise
-            specs = getattr(mod, "FORMATS", None) or [mod.FORMAT]
-            for spec in specs:
-                _REGISTRY[spec.name] = spec
-    return _REGISTRY
+    return {spec.name: spec for mod in _MODULES for spec in _specs_of(mod)}
 
 
 def names() -> list[str]:
@@ -62,10 +71,12 @@ def names() -> list[str]:
 
 
 def get(name: str) -> FormatSpec:
-    reg = _registry()
-    if name not in reg:
-        raise RtlabError(f"unknown format {name!r}; known formats: {', '.join(reg)}")
-    return reg[name]
+    mod = _MODULE_OF.get(name)
+    if mod is not None:
+        for spec in _specs_of(mod):
+            if spec.name == name:
+                return spec
+    raise RtlabError(f"unknown format {name!r}; known formats: {', '.join(_MODULE_OF)}")
 
 
 def guess(path: Path) -> FormatSpec:
@@ -77,10 +88,11 @@ def guess(path: Path) -> FormatSpec:
         raise FormatError(path, f"cannot open: {exc.strerror or exc}") from None
     if not head:
         raise FormatError(path, "file is empty", offset=0)
+    for mod in _MODULES:
+        for spec in _specs_of(mod):
+            if spec.sniff is not None and spec.sniff(head, path):
+                return spec
     reg = _registry()
-    for spec in reg.values():
-        if spec.sniff is not None and spec.sniff(head, path):
-            return spec
     suffix = "".join(path.suffixes[-2:]).lower()
     for spec in reg.values():
         if any(suffix.endswith(ext) for ext in spec.extensions):
