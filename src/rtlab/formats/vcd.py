@@ -16,6 +16,7 @@ one FormatError.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import re
@@ -95,6 +96,7 @@ def _limit_memory(file_size: int) -> None:
 
 
 def _child(path: str, wfd: int, errfd: int) -> None:
+    faulthandler.disable()  # an abort here is expected, not a Python crash to report
     os.dup2(errfd, 2)  # Rust prints panics (and wellen warnings) here: keep them
     os.dup2(errfd, 1)
     try:
@@ -107,13 +109,12 @@ def _child(path: str, wfd: int, errfd: int) -> None:
         data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(data)
         while view:
-            view = view[os.write(wfd, view[: 1 << 20]):]
+            view = view[os.write(wfd, view[: 1 << 20]) :]
     finally:
         os._exit(0)
 
 
-def _fork_and_collect(path: Path, timeout: float, errfd: int
-                      ) -> tuple[int, list[bytes], bool]:
+def _fork_and_collect(path: Path, timeout: float, errfd: int) -> tuple[int, list[bytes], bool]:
     """Parse in a forked child; (its wait status, the bytes it sent, timed out?)."""
     rfd, wfd = os.pipe()
     pid = os.fork()
@@ -151,8 +152,11 @@ def _run_isolated(path: Path, timeout: float) -> dict[str, Any]:
         raise FormatError(path, f"the VCD/FST parser took more than {timeout:.0f} s: gave up")
     if os.WIFSIGNALED(status) or not chunks:
         why = next((ln for ln in stderr.splitlines() if ln.strip()), "no message")
-        raise FormatError(path, f"the VCD/FST parser crashed on this file ({why.strip()[:200]}); "
-                          "it is corrupt or truncated")
+        raise FormatError(
+            path,
+            f"the VCD/FST parser crashed on this file ({why.strip()[:200]}); "
+            "it is corrupt or truncated",
+        )
     try:
         kind, payload = pickle.loads(b"".join(chunks))
     except Exception:
@@ -162,8 +166,21 @@ def _run_isolated(path: Path, timeout: float) -> dict[str, Any]:
     return payload
 
 
-_VCD_CMDS = {"date", "version", "timescale", "scope", "upscope", "var", "comment",
-             "enddefinitions", "dumpvars", "dumpon", "dumpoff", "dumpall", "end"}
+_VCD_CMDS = {
+    "date",
+    "version",
+    "timescale",
+    "scope",
+    "upscope",
+    "var",
+    "comment",
+    "enddefinitions",
+    "dumpvars",
+    "dumpon",
+    "dumpoff",
+    "dumpall",
+    "end",
+}
 _SCALAR = set(b"01xXzZuUwWlLhH-")
 
 
@@ -293,8 +310,9 @@ def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
     return Fraction(factor) * Fraction(10) ** exp
 
 
-def read(path: str | Path, *, channels: list[str] | None = None, timeout: float | None = None,
-         **_: Any) -> Capture:
+def read(
+    path: str | Path, *, channels: list[str] | None = None, timeout: float | None = None, **_: Any
+) -> Capture:
     """Read the 1-bit signals of a VCD or FST file (see the module doc)."""
     p = Path(path)
     try:
@@ -308,8 +326,9 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
     tick = _timescale_s(p, res["timescale"])
     sigs = res["signals"]
     if not sigs:
-        raise FormatError(p, f"no 1-bit signal in this {res['format']} file "
-                          f"({res['skipped']} other variables)")
+        raise FormatError(
+            p, f"no 1-bit signal in this {res['format']} file ({res['skipped']} other variables)"
+        )
     is_vcd = res["format"].upper() == "VCD"
     if is_vcd:
         _check_complete(p, size)
@@ -328,12 +347,23 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
     ratio = Fraction(1)
     if rt is not None:
         ratio, tick, t_start, t_end = _apply_rtlab(p, rt, tick)
-    cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
-                  metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
-                            "skipped_vars": res["skipped"]})
+    cap = Capture(
+        tick_s=tick,
+        t_start=t_start,
+        t_end=t_end,
+        metadata={
+            "vcd_format": res["format"],
+            "aliases": {},
+            "xz_changes": {},
+            "skipped_vars": res["skipped"],
+        },
+    )
     want = set(channels) if channels else None
+    if rt is not None:  # our own file: keep the written channel order
+        order = {n: k for k, n in enumerate(_declared_order(head))}
+        sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
     for full, short, times, lv in sigs:
-        name = full[len(_ROOT) + 1:] if rt is not None and full.startswith(_ROOT + ".") else full
+        name = full[len(_ROOT) + 1 :] if rt is not None and full.startswith(_ROOT + ".") else full
         if want is not None and name not in want and short not in want:
             continue
         edges, level, xz = _to_edges(times, lv)
@@ -351,8 +381,23 @@ def read(path: str | Path, *, channels: list[str] | None = None, timeout: float 
     return cap
 
 
-def _apply_rtlab(path: Path, m: re.Match[bytes], ts: Fraction
-                 ) -> tuple[Fraction, Fraction, int, int]:
+def _declared_order(head: bytes) -> list[str]:
+    """Full names of the variables in the order the header declares them."""
+    names, scope = [], []
+    for m in re.finditer(rb"\$(scope|upscope|var)\b(.*?)\$end", head, re.S):
+        kind, args = m.group(1), m.group(2).split()
+        if kind == b"scope" and len(args) >= 2:
+            scope.append(args[1].decode("utf-8", "replace"))
+        elif kind == b"upscope" and scope:
+            scope.pop()
+        elif kind == b"var" and len(args) >= 4:
+            names.append(".".join([*scope, args[3].decode("utf-8", "replace")]))
+    return names
+
+
+def _apply_rtlab(
+    path: Path, m: re.Match[bytes], ts: Fraction
+) -> tuple[Fraction, Fraction, int, int]:
     """(tick / timescale, tick, t_start, t_end) from the comment write() puts in."""
     num, den = int(m.group(1)), int(m.group(2))
     if num <= 0 or den <= 0:
@@ -452,7 +497,7 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
 def _scopes(chans: list[Channel], ids: list[str]) -> list[str]:
     lines = [f"$scope module {_ROOT} $end"]
     open_: list[str] = []
-    for ch, ident in sorted(zip(chans, ids, strict=True), key=lambda ci: ci[0].name.split(".")):
+    for ch, ident in zip(chans, ids, strict=True):  # capture order; scopes reopen if needed
         parts = [_safe(s) for s in ch.name.split(".")]
         path, leaf = parts[:-1], parts[-1]
         common = 0
@@ -473,15 +518,21 @@ def _events(chans: list[Channel]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(time, channel index, new level) of every edge, time-ordered."""
     times = np.concatenate([c.edges for c in chans])
     who = np.concatenate([np.full(len(c), k, dtype=np.int64) for k, c in enumerate(chans)])
-    level = np.concatenate([
-        (np.arange(len(c)) + (1 if c.initial_level == 0 else 0)) % 2 for c in chans
-    ]).astype(np.uint8)
+    level = np.concatenate(
+        [(np.arange(len(c)) + (1 if c.initial_level == 0 else 0)) % 2 for c in chans]
+    ).astype(np.uint8)
     order = np.lexsort((who, times))
     return times[order], who[order], level[order]
 
 
-def _format_block(times: np.ndarray, new: np.ndarray, who: np.ndarray, level: np.ndarray,
-                  id_mat: np.ndarray, id_len: np.ndarray) -> bytes:
+def _format_block(
+    times: np.ndarray,
+    new: np.ndarray,
+    who: np.ndarray,
+    level: np.ndarray,
+    id_mat: np.ndarray,
+    id_len: np.ndarray,
+) -> bytes:
     """VCD text for a block of changes: '#t' lines (where `new`) and '<v><id>' lines.
 
     Each event is one row of a byte matrix with a mask of the bytes in use, so the
@@ -519,8 +570,7 @@ def _format_block(times: np.ndarray, new: np.ndarray, who: np.ndarray, level: np
     return m[use].tobytes()
 
 
-def _body_blocks(chans: list[Channel], ids: list[str], ratio: Fraction, t0: int
-                 ) -> Iterator[bytes]:
+def _body_blocks(chans: list[Channel], ids: list[str], ratio: Fraction, t0: int) -> Iterator[bytes]:
     """The value-change section in blocks of bytes, times relative to t0."""
     if not chans or not sum(len(c) for c in chans):
         return
@@ -550,9 +600,19 @@ def _sniff_fst(head: bytes, path: Path) -> bool:
 
 
 FORMATS = [
-    FormatSpec(name="vcd", extensions=(".vcd",), read=read, sniff=sniff, write=write,
-               description="Value Change Dump (simulators, PulseView, GTKWave)"),
-    FormatSpec(name="fst", extensions=(".fst",), read=read, sniff=_sniff_fst,
-               description="FST waveform (GTKWave, Verilator, Icarus -fst)"),
+    FormatSpec(
+        name="vcd",
+        extensions=(".vcd",),
+        read=read,
+        sniff=sniff,
+        write=write,
+        description="Value Change Dump (simulators, PulseView, GTKWave)",
+    ),
+    FormatSpec(
+        name="fst",
+        extensions=(".fst",),
+        read=read,
+        sniff=_sniff_fst,
+        description="FST waveform (GTKWave, Verilator, Icarus -fst)",
+    ),
 ]
-
