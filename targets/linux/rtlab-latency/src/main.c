@@ -17,7 +17,8 @@
  *            attribute request_ns); overshoot = actual - request.
  *   search   the smallest period whose jitter stays under --bound: for each period
  *            in --periods (us, tried in the order given) a cyclic run of
- *            --search-time ms; jitter = the --quantile of |actual period - period|;
+ *            --search-time ms; jitter = the --quantile of |actual period - period|,
+ *            a skipped period (overrun) counting as an infinite deviation (-1 if so);
  *            series "period_<P>us" (actual periods, ns), counters jitter_<P>us,
  *            overruns_<P>us, and min_period_ns (0 when none passes).
  *
@@ -713,28 +714,39 @@ int main(int argc, char **argv)
             int64_t t_end = now_ns() + o.search_ms * 1000000LL;
             struct cyc_result r = cyclic(o.method, per, cap, t_end, NULL, wake, NULL);
             size_t np = r.n > 1 ? (size_t)r.n - 1 : 0;
-            int64_t *dev = malloc((np ? np : 1) * sizeof *dev);
+            /* A skipped period is a missed deadline: it counts as an infinite deviation,
+             * so a period that cannot be held never passes on its late wake-ups alone. */
+            size_t nd = np + (size_t)r.overruns;
+            int64_t *dev = malloc((nd ? nd : 1) * sizeof *dev);
             if (!dev)
                 fail("out of memory");
             for (size_t i = 0; i < np; i++) {
                 wake[i] = wake[i + 1] - wake[i]; /* actual periods, in place */
                 dev[i] = wake[i] > per ? wake[i] - per : per - wake[i];
             }
-            int64_t *s = sorted_copy(dev, np);
-            int64_t jit = np ? quantile_sorted(s, np, o.quantile) : INT64_MAX;
+            for (size_t i = np; i < nd; i++)
+                dev[i] = INT64_MAX;
+            int64_t *s = sorted_copy(dev, nd);
+            int64_t jit = nd ? quantile_sorted(s, nd, o.quantile) : INT64_MAX;
             char name[48];
             snprintf(name, sizeof name, "period_%lldus", o.periods_us[k]);
             proto_series(&P, name, "ns", "interval_ns", per);
             proto_samples(&P, name, wake, np, o.binary);
             snprintf(name, sizeof name, "jitter_%lldus", o.periods_us[k]);
-            proto_counter(&P, name, np ? jit : -1, "ns");
+            proto_counter(&P, name, jit == INT64_MAX ? -1 : jit, "ns"); /* -1: unbounded */
             snprintf(name, sizeof name, "overruns_%lldus", o.periods_us[k]);
             proto_counter(&P, name, r.overruns, "count");
             int pass = np && !stop && jit <= o.bound_us * 1000;
-            if (!o.quiet)
-                fprintf(stderr, "period %6lld us: %zu periods, q%g |T-P| = %" PRId64
-                        " ns, overruns %lld: %s\n", o.periods_us[k], np, o.quantile * 100,
-                        jit, r.overruns, pass ? "ok" : "over the bound");
+            if (!o.quiet) {
+                char jtxt[32];
+                if (jit == INT64_MAX)
+                    snprintf(jtxt, sizeof jtxt, "inf");
+                else
+                    snprintf(jtxt, sizeof jtxt, "%" PRId64, jit);
+                fprintf(stderr, "period %6lld us: %zu periods, q%g |T-P| = %s ns, overruns "
+                        "%lld: %s\n", o.periods_us[k], np, o.quantile * 100, jtxt,
+                        r.overruns, pass ? "ok" : "over the bound");
+            }
             if (pass && (!best || per < best))
                 best = per;
             total += (long long)np;
