@@ -21,8 +21,15 @@ QUICK = ["--iterations", "200", "--window-ms", "50", "--period-us", "200"]
 def _build() -> Path:
     if shutil.which("cmake") is None or shutil.which("cc") is None:
         pytest.skip("cmake and a C compiler are needed to build rtbench")
-    cfg = ["cmake", "-S", str(SRC), "-B", str(BUILD), "-DCMAKE_BUILD_TYPE=Release",
-           "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+    cfg = [
+        "cmake",
+        "-S",
+        str(SRC),
+        "-B",
+        str(BUILD),
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+    ]
     for cmd in (cfg, ["cmake", "--build", str(BUILD), "-j2"]):
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
@@ -35,8 +42,13 @@ def rtbench_build() -> Path:
 
 
 def run_posix(build: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(build / "rtbench-posix"), *args], capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [str(build / "rtbench-posix"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,17 @@ from rtlab.bench.protocol import Run, parse
 from .conftest import QUICK, by_scenario, run_posix
 
 PRIMITIVE_SERIES = (
-    "overhead", "gpio_set", "gpio_clear", "sem_give", "sem_take", "queue_send",
-    "queue_recv", "preempt_sem", "return_sem", "preempt_queue", "return_queue",
+    "overhead",
+    "gpio_set",
+    "gpio_clear",
+    "sem_give",
+    "sem_take",
+    "queue_send",
+    "queue_recv",
+    "preempt_sem",
+    "return_sem",
+    "preempt_queue",
+    "return_queue",
 )
 IRQ_SERIES = ("isr_handler", "isr_task", "isr_handler_tm", "isr_task_tm")
 ITERATIONS = int(QUICK[QUICK.index("--iterations") + 1])
@@ -108,13 +117,24 @@ def test_scalability_counts(suite_runs: list[Run]) -> None:
             assert len(r.series[f"{p}.per_thread"].values) == cores
 
 
-def test_contention_degrades(suite_runs: list[Run]) -> None:
-    r = one(suite_runs, "contention")
+def contention_counts(r: Run) -> dict[int, int]:
     levels = [int(x) for x in r.meta["levels"].split(",")]
-    assert levels == [0, 10, 20, 30, 40, 50, 60, 70]
-    counts = {lv: r.counters[f"contention_{lv}"][0] for lv in levels}
+    return {lv: r.counters[f"contention_{lv}"][0] for lv in levels}
+
+
+def test_contention_degrades(suite_runs: list[Run], rtbench_build) -> None:
+    counts = contention_counts(one(suite_runs, "contention"))
+    assert list(counts) == [0, 10, 20, 30, 40, 50, 60, 70]
     assert all(c > 0 for c in counts.values())
-    assert counts[70] <= counts[0] * 1.1  # within noise at worst
+    # Other engineers' real-time jobs can steal a 50 ms window: a disturbed 0 % window
+    # gets two more chances before the ordering counts as broken.
+    tries = [counts]
+    for _ in range(2):
+        if tries[-1][70] <= tries[-1][0] * 1.1:
+            break
+        proc = run_posix(rtbench_build, *QUICK, "--scenarios", "contention")
+        tries.append(contention_counts(parse(proc.stdout, source="retry")[0]))
+    assert tries[-1][70] <= tries[-1][0] * 1.1, tries
 
 
 def test_heap_is_reported_and_released(suite_runs: list[Run]) -> None:
@@ -125,10 +145,16 @@ def test_heap_is_reported_and_released(suite_runs: list[Run]) -> None:
 
 def test_truncated_output_is_flagged(suite_output: str) -> None:
     lines = suite_output.splitlines()
-    cut = parse("\n".join(lines[: len(lines) // 2]), source="cut")
-    assert not cut[-1].complete
-    assert cut[-1].status == "truncated"
-    assert all(r.complete for r in cut[:-1])
+    ends = [i for i, ln in enumerate(lines) if ln.startswith("@rtl1 end ")]
+    for cut_at in (ends[2], ends[2] - 5):  # without its end record; mid-series
+        cut = parse("\n".join(lines[:cut_at]), source="cut")
+        assert len(cut) == 3
+        assert not cut[-1].complete
+        assert cut[-1].status == "truncated"
+        assert all(r.complete for r in cut[:-1])
+    # a wrong record count is caught too
+    lines[ends[0]] = lines[ends[0]].split(" *")[0].replace("records=", "records=1")
+    assert not parse("\n".join(lines), source="count")[0].complete
 
 
 def test_lost_chunk_and_corrupt_line_are_flagged(suite_output: str) -> None:
@@ -167,10 +193,23 @@ def test_options(rtbench_build) -> None:
     assert run_posix(rtbench_build, "--iterations", "x").returncode == 2
     assert run_posix(rtbench_build, "--scenarios", "nope").returncode == 2
     assert run_posix(rtbench_build, "--tests", "9").returncode == 2
-    proc = run_posix(rtbench_build, "--scenarios", "threadmetric", "--tests", "1,7",
-                     "--cores", "1", "--window-ms", "20")
+    proc = run_posix(
+        rtbench_build,
+        "--scenarios",
+        "threadmetric",
+        "--tests",
+        "1,7",
+        "--cores",
+        "1",
+        "--window-ms",
+        "20",
+    )
     assert proc.returncode == 0
     (r,) = parse(proc.stdout, source="subset")
     assert r.complete
-    assert {k for k in r.counters if k.count(".") == 0} == {"t1", "t7", "heap_peak",
-                                                            "heap_used_end"}
+    assert {k for k in r.counters if k.count(".") == 0} == {
+        "t1",
+        "t7",
+        "heap_peak",
+        "heap_used_end",
+    }

@@ -8,6 +8,16 @@ static uint32_t pool_used;
 
 void rtb_pool_reset(void) { pool_used = 0; }
 
+uint32_t rtb_pool_fit(uint32_t want, uint32_t nseries)
+{
+    uint32_t room = (RTB_SAMPLE_POOL - pool_used) / (nseries ? nseries : 1);
+    if (want <= room)
+        return want;
+    rtb_emit_warn("iterations_capped", "the sample pool (RTB_SAMPLE_POOL) holds fewer "
+                                       "samples than asked: iterations lowered");
+    return room;
+}
+
 int rtb_samples_init(rtb_samples *s, const char *name, uint32_t cap)
 {
     s->name = name;

@@ -25,6 +25,8 @@ typedef struct {
 
 /* Samples live in a static pool, not the heap, so the heap figures show the RTOS only. */
 void rtb_pool_reset(void);
+/* Samples per series that fit when nseries series share the pool (caps iterations). */
+uint32_t rtb_pool_fit(uint32_t want, uint32_t nseries);
 int rtb_samples_init(rtb_samples *s, const char *name, uint32_t cap);
 
 static inline void rtb_samples_add(rtb_samples *s, uint32_t v)

@@ -105,7 +105,8 @@ int rtb_sc_irq(const rtbench_config *cfg)
                                          "isr_task_tm"};
     rtb_run_begin(cfg, "irq", 1);
     rtb_emit_meta_u64("period_us", cfg->period_us);
-    c.n = cfg->iterations;
+    c.n = rtb_pool_fit(cfg->iterations, 5);
+    rtb_emit_meta_u64("samples", c.n);
     c.period_us = cfg->period_us;
     for (int i = 0; i < 4; i++)
         if (rtb_samples_init(&s[i], names[i], c.n))

@@ -142,7 +142,8 @@ int rtb_sc_primitives(const rtbench_config *cfg)
 {
     static prim_ctx c;
     rtb_run_begin(cfg, "primitives", 1);
-    c.n = cfg->iterations;
+    c.n = rtb_pool_fit(cfg->iterations, S_N + 1);
+    rtb_emit_meta_u64("samples", c.n);
     c.err = 0;
     for (int i = 0; i < S_N; i++)
         if (rtb_samples_init(&c.s[i], names[i], c.n))
