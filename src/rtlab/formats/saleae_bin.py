@@ -39,10 +39,16 @@ _MAX_TICKS = 2**62
 class _Chunk:
     __slots__ = ("begin", "end", "initial", "rate", "times")
 
-    def __init__(self, initial: int, rate: float | None, begin: float, end: float,
-                 times: np.ndarray) -> None:
+    def __init__(
+        self, initial: int, rate: float | None, begin: float, end: float, times: np.ndarray
+    ) -> None:
         self.initial, self.rate, self.begin, self.end, self.times = (
-            initial, rate, begin, end, times)
+            initial,
+            rate,
+            begin,
+            end,
+            times,
+        )
 
 
 def _parse(path: Path, data: bytes) -> list[_Chunk]:
@@ -73,16 +79,16 @@ def _parse(path: Path, data: bytes) -> list[_Chunk]:
         chunk, pos = _chunk(path, data, pos, has_rate=True)
         chunks.append(chunk)
     if pos != len(data):
-        raise FormatError(path, f"{len(data) - pos} unexpected bytes after the last chunk",
-                          offset=pos)
+        raise FormatError(
+            path, f"{len(data) - pos} unexpected bytes after the last chunk", offset=pos
+        )
     return chunks
 
 
 def _chunk(path: Path, data: bytes, pos: int, *, has_rate: bool) -> tuple[_Chunk, int]:
     st = _V1_CHUNK if has_rate else _V0
     if len(data) < pos + st.size:
-        raise FormatError(path, f"truncated: expected a {st.size}-byte digital header",
-                          offset=pos)
+        raise FormatError(path, f"truncated: expected a {st.size}-byte digital header", offset=pos)
     if has_rate:
         initial, rate, begin, end, n = st.unpack_from(data, pos)
     else:
@@ -100,21 +106,29 @@ def _chunk(path: Path, data: bytes, pos: int, *, has_rate: bool) -> tuple[_Chunk
     pos += st.size
     avail = (len(data) - pos) // 8
     if n > avail:
-        raise FormatError(path, f"{n} transitions declared, the file holds at most {avail}: "
-                          "truncated", offset=pos - 8)
+        raise FormatError(
+            path,
+            f"{n} transitions declared, the file holds at most {avail}: truncated",
+            offset=pos - 8,
+        )
     times = np.frombuffer(data, dtype="<f8", count=n, offset=pos)
     if not has_rate and pos + 8 * n != len(data):
-        raise FormatError(path, f"{len(data) - pos - 8 * n} unexpected bytes after the "
-                          "transitions", offset=pos + 8 * n)
+        raise FormatError(
+            path,
+            f"{len(data) - pos - 8 * n} unexpected bytes after the transitions",
+            offset=pos + 8 * n,
+        )
     bad = np.flatnonzero(~np.isfinite(times))
     if bad.size:
-        raise FormatError(path, "transition time is not a finite number",
-                          offset=pos + 8 * int(bad[0]))
+        raise FormatError(
+            path, "transition time is not a finite number", offset=pos + 8 * int(bad[0])
+        )
     return _Chunk(initial, rate, begin, end, times), pos + 8 * n
 
 
 def _to_ticks(path: Path, x: np.ndarray | float, scale: float, what: str) -> np.ndarray:
-    v = np.rint(np.asarray(x, dtype=np.float64) * scale)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge values are caught below
+        v = np.rint(np.asarray(x, dtype=np.float64) * scale)
     if np.any(np.abs(v) >= _MAX_TICKS):
         raise FormatError(path, f"{what} too large for the tick; give a coarser tick=")
     return v.astype(np.int64)
@@ -131,8 +145,9 @@ def _choose_tick(chunks: list[_Chunk], tick: Any, path: Path) -> Fraction:
     return _DEFAULT_TICK
 
 
-def _channel(path: Path, chunks: list[_Chunk], tick: Fraction, name: str
-             ) -> tuple[Channel, np.ndarray, int, int]:
+def _channel(
+    path: Path, chunks: list[_Chunk], tick: Fraction, name: str
+) -> tuple[Channel, np.ndarray, int, int]:
     """One channel with its gaps ((k,2) ticks) and window, checked for order."""
     scale = float(1 / tick)
     edges, gaps, gap_levels = [], [], []
@@ -155,9 +170,12 @@ def _channel(path: Path, chunks: list[_Chunk], tick: Fraction, name: str
         if t.size:
             first = int(t[0])
             if np.any(t[1:] <= t[:-1]) or (prev_edge is not None and first <= prev_edge):
-                raise FormatError(path, f"{name}: transition times not strictly increasing at "
-                                  f"tick {float(tick) * 1e9:g} ns; give a finer tick= "
-                                  "(or the file is corrupt)")
+                raise FormatError(
+                    path,
+                    f"{name}: transition times not strictly increasing at "
+                    f"tick {float(tick) * 1e9:g} ns; give a finer tick= "
+                    "(or the file is corrupt)",
+                )
             if first < b or int(t[-1]) > e:
                 raise FormatError(path, f"{name}: transition outside its chunk's time span")
             prev_edge = int(t[-1])
@@ -165,8 +183,12 @@ def _channel(path: Path, chunks: list[_Chunk], tick: Fraction, name: str
         level = ch.initial ^ (t.size & 1)
         prev_end = e
     all_edges = np.concatenate(edges) if edges else np.zeros(0, dtype=np.int64)
-    chan = Channel(name, all_edges, initial_level=chunks[0].initial,
-                   gap_levels=np.array(gap_levels, dtype=np.int64))
+    chan = Channel(
+        name,
+        all_edges,
+        initial_level=chunks[0].initial,
+        gap_levels=np.array(gap_levels, dtype=np.int64),
+    )
     gap_arr = np.array(gaps, dtype=np.int64).reshape(-1, 2)
     return chan, gap_arr, t_start, prev_end
 
@@ -179,8 +201,9 @@ def _load(path: Path) -> list[_Chunk]:
     return _parse(path, data)
 
 
-def read_files(paths: list[str | Path], *, tick: Any = None,
-               names: list[str] | None = None) -> Capture:
+def read_files(
+    paths: list[str | Path], *, tick: Any = None, names: list[str] | None = None
+) -> Capture:
     """Merge the per-channel files of one Logic 2 export into one capture."""
     ps = [Path(p) for p in paths]
     if not ps:
@@ -194,11 +217,17 @@ def read_files(paths: list[str | Path], *, tick: Any = None,
         name = names[k] if names else p.stem
         chan, gaps, t0, t1 = _channel(p, chunks, tick_s, name)
         if cap is None:
-            cap = Capture(tick_s=tick_s, gaps=gaps, t_start=t0, t_end=t1,
-                          metadata={"saleae_version": 0 if chunks[0].rate is None else 1})
+            cap = Capture(
+                tick_s=tick_s,
+                gaps=gaps,
+                t_start=t0,
+                t_end=t1,
+                metadata={"saleae_version": 0 if chunks[0].rate is None else 1},
+            )
         elif not np.array_equal(gaps, cap.gaps):
-            raise FormatError(p, "its chunks (gaps) differ from the other files': "
-                              "load the files separately")
+            raise FormatError(
+                p, "its chunks (gaps) differ from the other files': load the files separately"
+            )
         else:
             cap.t_start, cap.t_end = min(cap.t_start or t0, t0), max(cap.t_end or t1, t1)
         if name in cap.channels:
@@ -208,8 +237,7 @@ def read_files(paths: list[str | Path], *, tick: Any = None,
     return cap
 
 
-def read(path: str | Path, *, tick: Any = None, name: str | None = None,
-         **_: Any) -> Capture:
+def read(path: str | Path, *, tick: Any = None, name: str | None = None, **_: Any) -> Capture:
     """One `digital_N.bin` file (one channel), or a directory of them merged."""
     p = Path(path)
     if p.is_dir():

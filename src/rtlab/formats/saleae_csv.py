@@ -2,6 +2,8 @@
 `Time [s],Channel 0,Channel 1,…` then one row per time at which any channel changes,
 with `0`, `1` or `X` (no data: channel off or a gap) per channel.
 
+A file whose last row lacks its newline is taken as truncated and refused.
+
 Times are decimal text, read exactly (no float): one tick is 10^-d s where d is the
 largest number of decimals in the file (9 in Logic 2 exports: 1 ns), or `tick=`
 (every time must then be a whole number of ticks). Parsing is vectorized: the rows
@@ -189,6 +191,9 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
     if not data.strip():
         raise FormatError(p, "file is empty, expected a Saleae CSV header", offset=0)
+    if not data.endswith(b"\n"):  # exports end their last row: this one was cut
+        raise FormatError(p, "the file ends in the middle of a row: truncated",
+                          line=data.count(b"\n") + 1)
     data = data.replace(b"\r\n", b"\n")
     head, _, body = data.partition(b"\n")
     names = _header(p, head.rstrip(b"\r"))

@@ -267,6 +267,30 @@ def _header(path: Path) -> bytes:
         return fh.read(_HEADER_BYTES)
 
 
+_FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
+               4: "hierarchy", 5: "value changes", 6: "hierarchy", 7: "hierarchy",
+               8: "value changes", 255: "skip"}
+
+
+def _check_fst_blocks(path: Path, size: int) -> None:
+    """FST is a chain of blocks (type byte, big-endian u64 length): they must tile the
+    file exactly, or it is truncated or corrupt (the Rust parser may not notice)."""
+    pos = 0
+    with open(path, "rb") as fh:
+        while pos < size:
+            fh.seek(pos)
+            head = fh.read(9)
+            if len(head) < 9:
+                raise FormatError(path, "truncated: expected an FST block header", offset=pos)
+            kind, length = head[0], int.from_bytes(head[1:9], "big")
+            if kind not in _FST_BLOCKS:
+                raise FormatError(path, f"unknown FST block type {kind}", offset=pos)
+            if length < 8 or pos + 1 + length > size:
+                raise FormatError(path, f"FST {_FST_BLOCKS[kind]} block of {length} bytes "
+                                  "runs past the end of the file: truncated", offset=pos)
+            pos += 1 + length
+
+
 def _check_complete(path: Path, size: int) -> None:
     """A VCD writer ends its last line; a file cut mid-line is truncated."""
     with open(path, "rb") as fh:
@@ -322,6 +346,8 @@ def read(
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
     if size == 0:
         raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
+    if _sniff_fst(head, p):
+        _check_fst_blocks(p, size)
     res = _run_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     tick = _timescale_s(p, res["timescale"])
     sigs = res["signals"]
