@@ -44,6 +44,7 @@
  *       --sleeps=US,...    requests of sleep mode (default 1,10,100,1000)
  *       --periods=US,...   candidates of search mode (default 1000,500,200,100,50,20,10)
  *       --bound=US         jitter bound of search mode (default 10)
+ *       --bound-pct=P      ... or P % of each period tried (instead of --bound)
  *       --quantile=Q       quantile of search mode (default 0.99)
  *       --search-time=MS   time per candidate period (default 300)
  *   -q, --quiet            no human summary on stderr
@@ -110,6 +111,7 @@ struct opts {
     long long periods_us[MAX_LIST];
     int n_periods;
     long long bound_us;
+    double bound_pct; /* > 0: the bound is this percentage of each period */
     double quantile;
     long long search_ms;
 };
@@ -151,8 +153,8 @@ static void usage(FILE *f)
             "usage: rtlab-latency [--mode cyclic|sleep|search] [-i US] [-l N] [-D TIME]\n"
             "         [-w abs|rel|usleep|timerfd|busy] [-p PRIO] [--policy other|fifo|rr]\n"
             "         [--strict] [-a CPUS] [-m] [--slack NS] [--latency US] [-h] [--binary]\n"
-            "         [--crc] [--sleeps US,..] [--periods US,..] [--bound US] [--quantile Q]\n"
-            "         [--search-time MS] [-q]\n"
+            "         [--crc] [--sleeps US,..] [--periods US,..] [--bound US|--bound-pct P]\n"
+            "         [--quantile Q] [--search-time MS] [-q]\n"
             "Timer wake-up latency of a periodic thread; every sample on stdout in the\n"
             "rtlab protocol v1. See the comment at the top of src/main.c or\n"
             "docs/rtlab-latency.md.\n");
@@ -231,7 +233,7 @@ static long long parse_duration(const char *s)
 static void parse_args(int argc, char **argv, struct opts *o)
 {
     enum { O_POLICY = 256, O_STRICT, O_SLACK, O_LATENCY, O_BINARY, O_CRC, O_SLEEPS,
-           O_PERIODS, O_BOUND, O_QUANTILE, O_SEARCH, O_MODE, O_HELP };
+           O_PERIODS, O_BOUND, O_BOUND_PCT, O_QUANTILE, O_SEARCH, O_MODE, O_HELP };
     static const struct option longopts[] = {
         {"interval", required_argument, 0, 'i'}, {"loops", required_argument, 0, 'l'},
         {"duration", required_argument, 0, 'D'}, {"method", required_argument, 0, 'w'},
@@ -243,6 +245,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"crc", no_argument, 0, O_CRC},          {"sleeps", required_argument, 0, O_SLEEPS},
         {"periods", required_argument, 0, O_PERIODS},
         {"bound", required_argument, 0, O_BOUND},
+        {"bound-pct", required_argument, 0, O_BOUND_PCT},
         {"quantile", required_argument, 0, O_QUANTILE},
         {"search-time", required_argument, 0, O_SEARCH},
         {"mode", required_argument, 0, O_MODE},  {"quiet", no_argument, 0, 'q'},
@@ -305,6 +308,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case O_PERIODS:
             o->n_periods = parse_list("--periods", optarg, o->periods_us, 1); break;
         case O_BOUND: o->bound_us = parse_ll("--bound", optarg, 0, 1000LL * 1000 * 1000); break;
+        case O_BOUND_PCT: {
+            char *end;
+            o->bound_pct = strtod(optarg, &end);
+            if (end == optarg || *end || o->bound_pct <= 0 || o->bound_pct > 1000)
+                die_usage("--bound-pct: a percentage in (0, 1000], got '%s'", optarg);
+            break;
+        }
         case O_QUANTILE: {
             char *end;
             o->quantile = strtod(optarg, &end);
@@ -736,7 +746,9 @@ int main(int argc, char **argv)
             proto_counter(&P, name, jit == INT64_MAX ? -1 : jit, "ns"); /* -1: unbounded */
             snprintf(name, sizeof name, "overruns_%lldus", o.periods_us[k]);
             proto_counter(&P, name, r.overruns, "count");
-            int pass = np && !stop && jit <= o.bound_us * 1000;
+            int64_t bound = o.bound_pct > 0 ? (int64_t)((double)per * o.bound_pct / 100)
+                                            : o.bound_us * 1000;
+            int pass = np && !stop && jit <= bound;
             if (!o.quiet) {
                 char jtxt[32];
                 if (jit == INT64_MAX)
@@ -755,7 +767,10 @@ int main(int argc, char **argv)
             free(wake);
         }
         getrusage(RUSAGE_SELF, &ru1);
-        proto_meta_i(&P, "bound_ns", o.bound_us * 1000);
+        if (o.bound_pct > 0)
+            proto_meta(&P, "bound", "percent_of_period");
+        else
+            proto_meta_i(&P, "bound_ns", o.bound_us * 1000);
         proto_counter(&P, "min_period_ns", best, "ns");
         proto_counter(&P, "samples", total, "count");
     }
