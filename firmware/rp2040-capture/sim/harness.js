@@ -128,6 +128,7 @@ function main() {
     if (sync === 1 && b === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
     sync = b === 0xa5 ? 1 : 0;
   };
+  process.stdout.on('error', () => process.exit(0)); // the host went away
   const input = [];
   process.stdin.on('data', (d) => { for (const b of d) input.push(b); });
   let stdinOpen = true;

@@ -9,7 +9,7 @@ static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), alig
 
 #define MARGIN 8u        /* words kept clear of the DMA write pointer */
 #define MAX_BATCH 100u   /* edges per EDGES frame (<= 255 bytes payload) */
-#define STATUS_US 20000u /* a STATUS frame every 20 ms */
+#define STATUS_US 5000u /* a STATUS frame every 5 ms (live display, host-side stop) */
 
 typedef struct {
     uint32_t pio, sm, dma;
@@ -81,7 +81,7 @@ static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
             return;
         }
         uint32_t end = w;
-        if ((int32_t)(c->limit - end) < 0) {
+        if (c->limit != 0xffffffffu && (int32_t)(c->limit - end) < 0) {
             end = c->limit;
         }
         uint32_t avail = end - c->consumed;
@@ -267,7 +267,11 @@ static void halt_machines(void)
         abort |= 1u << ch[i].dma;
     }
     DMA_CHAN_ABORT = abort;
-    while (DMA_CHAN_ABORT & abort) {
+    /* Wait on each channel's BUSY bit (rp2040js does not implement reading CHAN_ABORT). */
+    for (uint32_t i = 0; i < cfg.nch; i++) {
+        for (uint32_t spin = 0; spin < 100000u && (DMA_AL1_CTRL(ch[i].dma) & DMA_CTRL_BUSY);
+             spin++) {
+        }
     }
     for (uint32_t i = 0; i < cfg.nch; i++) {
         chan_t *c = &ch[i];
