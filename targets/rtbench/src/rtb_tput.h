@@ -13,7 +13,8 @@
 typedef struct rtb_tput rtb_tput;
 
 typedef struct {
-    rtb_tput *tp;
+    /* 64-byte aligned: two cores' workers never share a cache line. */
+    _Alignas(64) rtb_tput *tp;
     volatile uint64_t count; /* written by the worker only, read after the join */
     int core;
     int idx;      /* index among workers of the same core */

@@ -33,6 +33,7 @@
 
 #include "rtbench.h"
 #include "rtbench_port.h"
+#include "rtb_posix.h"
 
 #define FIFO_BASE 10
 #define FIFO_STEP 4
@@ -99,6 +100,29 @@ void rtb_free(void *p)
     hdr_t *h = (hdr_t *)p - 1;
     heap_sub(h->size);
     free(h);
+}
+
+#define CACHE_LINE 64
+
+void *rtb_posix_obj_alloc(size_t size)
+{
+    /* The size sits in a header line of its own so the object starts a line. */
+    size_t n = (size + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    void *p = NULL;
+    if (posix_memalign(&p, CACHE_LINE, CACHE_LINE + n) != 0)
+        return NULL;
+    *(size_t *)p = n;
+    heap_add(n);
+    return (char *)p + CACHE_LINE;
+}
+
+void rtb_posix_obj_free(void *p)
+{
+    if (!p)
+        return;
+    char *base = (char *)p - CACHE_LINE;
+    heap_sub(*(size_t *)base);
+    free(base);
 }
 
 int rtb_heap_stats(size_t *used, size_t *peak)
@@ -213,14 +237,14 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, int fifo
 
 rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int prio, int core)
 {
-    rtb_thread *t = rtb_malloc(sizeof *t);
+    rtb_thread *t = rtb_posix_obj_alloc(sizeof *t);
     if (!t)
         return NULL;
     t->fn = fn;
     t->arg = arg;
     t->level = prio;
     if (start_thread(&t->tid, thread_main, t, fifo_prio(prio), core) != 0) {
-        rtb_free(t);
+        rtb_posix_obj_free(t);
         return NULL;
     }
     heap_add(STACK_SIZE); /* an RTOS takes the stack from its heap: count it alike */
@@ -236,7 +260,7 @@ void rtb_thread_join(rtb_thread *t)
 {
     pthread_join(t->tid, NULL);
     heap_sub(STACK_SIZE);
-    rtb_free(t);
+    rtb_posix_obj_free(t);
 }
 
 void rtb_yield(void) { sched_yield(); }
@@ -322,7 +346,7 @@ rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
     }
     if (slot < 0)
         return NULL;
-    rtb_swi *i = rtb_malloc(sizeof *i);
+    rtb_swi *i = rtb_posix_obj_alloc(sizeof *i);
     if (!i) {
         atomic_store(&P.swi_used[slot], 0);
         return NULL;
@@ -333,7 +357,7 @@ rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
     i->quit = 0;
     if (start_thread(&i->tid, swi_main, i, FIFO_SWI, core) != 0) {
         atomic_store(&P.swi_used[slot], 0);
-        rtb_free(i);
+        rtb_posix_obj_free(i);
         return NULL;
     }
     return i;
@@ -347,5 +371,5 @@ void rtb_swi_delete(rtb_swi *i)
     pthread_kill(i->tid, SIGRTMIN + i->slot);
     pthread_join(i->tid, NULL);
     atomic_store(&P.swi_used[i->slot], 0);
-    rtb_free(i);
+    rtb_posix_obj_free(i);
 }

@@ -1,8 +1,9 @@
 /*
  * POSIX port: semaphores (sem_t), queues and event flags (a priority-inheritance mutex
- * with condition variables), mutexes. Objects come from rtb_malloc so the heap figures
- * include them. "_from_isr" variants are the plain calls: the port's interrupt stand-in
- * is a thread, so a short lock wait there is allowed (it would not be on an MCU).
+ * with condition variables), mutexes. Objects take whole cache lines
+ * (rtb_posix_obj_alloc) and count in the heap figures. "_from_isr" variants are the
+ * plain calls: the port's interrupt stand-in is a thread, so a short lock wait there is
+ * allowed (it would not be on an MCU).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 
 #include "rtbench_port.h"
+#include "rtb_posix.h"
 
 static void abs_deadline(clockid_t clk, uint32_t us, struct timespec *ts)
 {
@@ -71,12 +73,12 @@ struct rtb_sem {
 
 rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
 {
-    rtb_sem *s = rtb_malloc(sizeof *s);
+    rtb_sem *s = rtb_posix_obj_alloc(sizeof *s);
     if (!s)
         return NULL;
     s->max = (int)max;
     if (sem_init(&s->s, 0, initial) != 0) {
-        rtb_free(s);
+        rtb_posix_obj_free(s);
         return NULL;
     }
     return s;
@@ -85,7 +87,7 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
 void rtb_sem_delete(rtb_sem *s)
 {
     sem_destroy(&s->s);
-    rtb_free(s);
+    rtb_posix_obj_free(s);
 }
 
 int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
@@ -137,7 +139,7 @@ struct rtb_queue {
 
 rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
 {
-    rtb_queue *q = rtb_malloc(sizeof *q + (size_t)depth * item_size);
+    rtb_queue *q = rtb_posix_obj_alloc(sizeof *q + (size_t)depth * item_size);
     if (!q)
         return NULL;
     pi_mutex_init(&q->m);
@@ -154,7 +156,7 @@ void rtb_queue_delete(rtb_queue *q)
     pthread_cond_destroy(&q->not_empty);
     pthread_cond_destroy(&q->not_full);
     pthread_mutex_destroy(&q->m);
-    rtb_free(q);
+    rtb_posix_obj_free(q);
 }
 
 int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
@@ -202,7 +204,7 @@ struct rtb_event {
 
 rtb_event *rtb_event_create(void)
 {
-    rtb_event *e = rtb_malloc(sizeof *e);
+    rtb_event *e = rtb_posix_obj_alloc(sizeof *e);
     if (!e)
         return NULL;
     pi_mutex_init(&e->m);
@@ -215,7 +217,7 @@ void rtb_event_delete(rtb_event *e)
 {
     pthread_cond_destroy(&e->changed);
     pthread_mutex_destroy(&e->m);
-    rtb_free(e);
+    rtb_posix_obj_free(e);
 }
 
 void rtb_event_set(rtb_event *e, uint32_t bits)
@@ -257,7 +259,7 @@ struct rtb_mutex {
 
 rtb_mutex *rtb_mutex_create(void)
 {
-    rtb_mutex *m = rtb_malloc(sizeof *m);
+    rtb_mutex *m = rtb_posix_obj_alloc(sizeof *m);
     if (m)
         pi_mutex_init(&m->m);
     return m;
@@ -266,7 +268,7 @@ rtb_mutex *rtb_mutex_create(void)
 void rtb_mutex_delete(rtb_mutex *m)
 {
     pthread_mutex_destroy(&m->m);
-    rtb_free(m);
+    rtb_posix_obj_free(m);
 }
 
 void rtb_mutex_lock(rtb_mutex *m) { pthread_mutex_lock(&m->m); }
