@@ -31,6 +31,7 @@ from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
 _MAX_DIGITS = 18  # int64 holds 18 decimal digits safely
 _MAX_CHANNELS = 4096
+_MAX_TIME_CHARS = 40  # sign, 18 digits, a dot and some zeros to spare
 
 
 def _header(path: Path, line: bytes) -> list[str]:
@@ -204,9 +205,14 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
         raise FormatError(p, "no data rows after the header", line=2)
     if any(b"\x00" in r for r in rows[:1]) or b"\x00" in body:
         raise FormatError(p, "NUL byte in the data: not a text CSV", offset=data.index(b"\x00"))
+    longest = 2 * len(names) + _MAX_TIME_CHARS
+    too_long = np.array([len(r) > longest for r in rows])
+    if too_long.any():  # also bounds the byte matrix: n rows x a short width
+        raise _fail(p, rows, too_long, f"row longer than {longest} bytes")
     mat, lens = _matrix(p, rows)
     states = _states(p, rows, mat, lens, len(names))
-    raw, d = _times(p, rows, mat, lens - 2 * len(names))
+    tlen = lens - 2 * len(names)
+    raw, d = _times(p, rows, mat[:, : max(int(tlen.max()), 1)], tlen)
     bad = raw[1:] <= raw[:-1]
     if bad.any():
         raise _fail(p, rows[1:], bad, "times must increase from row to row", 3)

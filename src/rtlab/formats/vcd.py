@@ -144,6 +144,13 @@ def _fork_and_collect(path: Path, timeout: float, errfd: int) -> tuple[int, list
 
 
 def _run_isolated(path: Path, timeout: float) -> dict[str, Any]:
+    if not hasattr(os, "fork"):  # no fork (Windows): in-process, exceptions only
+        try:
+            return _extract(str(path))
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            raise _located(path, f"not a readable VCD/FST file: {exc}") from None
     with tempfile.TemporaryFile() as errf:
         status, chunks, timed_out = _fork_and_collect(path, timeout, errf.fileno())
         errf.seek(0)
