@@ -193,6 +193,7 @@ def test_options(rtbench_build) -> None:
     assert run_posix(rtbench_build, "--iterations", "x").returncode == 2
     assert run_posix(rtbench_build, "--scenarios", "nope").returncode == 2
     assert run_posix(rtbench_build, "--tests", "9").returncode == 2
+    assert run_posix(rtbench_build, "--clock", "sundial").returncode == 2
     proc = run_posix(
         rtbench_build,
         "--scenarios",
@@ -213,3 +214,16 @@ def test_options(rtbench_build) -> None:
         "heap_peak",
         "heap_used_end",
     }
+
+
+def test_cpu_counter_clock(rtbench_build) -> None:
+    proc = run_posix(
+        rtbench_build, "--clock", "tsc", "--scenarios", "primitives", "--iterations", "100"
+    )
+    if proc.returncode == 2:
+        pytest.skip("no CPU counter on this architecture")
+    (r,) = parse(proc.stdout, source="tsc")
+    assert r.complete and r.meta["clock"] == "cpu_counter"
+    assert int(r.meta["clock_hz"]) == int(r.meta["cpu_hz"]) > 10**6
+    med = {n: np.median(r.series[n].values) for n in ("sem_give", "preempt_sem")}
+    assert med["preempt_sem"] > med["sem_give"]

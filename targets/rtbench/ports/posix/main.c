@@ -5,6 +5,7 @@
 
 #include "rtbench.h"
 #include "rtbench_port.h"
+#include "rtb_posix.h"
 
 static const char usage[] =
     "usage: rtbench-posix [options]\n"
@@ -17,7 +18,8 @@ static const char usage[] =
     "  --tests LIST       Thread-Metric tests 1..8 (default all)\n"
     "  --shared           T6/T7 share one object across cores\n"
     "  --crc              append CRC-32 to every protocol line\n"
-    "  --seed N           contention PRNG seed\n";
+    "  --seed N           contention PRNG seed\n"
+    "  --clock NAME       monotonic_raw (default, ns) or tsc (CPU counter, cycles)\n";
 
 static int parse_u32(const char *s, uint32_t *out)
 {
@@ -68,6 +70,14 @@ static int parse_scenarios(const char *s, unsigned *out)
 int main(int argc, char **argv)
 {
     rtbench_config cfg;
+    /* The clock is the port's business and must be chosen before rtb_port_init. */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--clock") == 0 && rtb_posix_set_clock(argv[i + 1]) != 0) {
+            fprintf(stderr, "rtbench-posix: unknown or unavailable clock %s\n%s", argv[i + 1],
+                    usage);
+            return 2;
+        }
+    }
     if (rtb_port_init() != 0) {
         fprintf(stderr, "rtbench-posix: port initialisation failed\n");
         return 1;
@@ -96,6 +106,8 @@ int main(int argc, char **argv)
             bad = parse_u32(val, &cfg.window_ms) || !cfg.window_ms || cfg.window_ms > 600000;
         } else if (strcmp(opt, "--period-us") == 0) {
             bad = parse_u32(val, &cfg.period_us) || !cfg.period_us;
+        } else if (strcmp(opt, "--clock") == 0) {
+            bad = 0; /* handled above */
         } else if (strcmp(opt, "--seed") == 0) {
             bad = parse_u32(val, &cfg.seed);
         } else if (strcmp(opt, "--cores") == 0) {

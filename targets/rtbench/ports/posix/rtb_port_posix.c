@@ -4,7 +4,8 @@
  *
  * - Priorities: SCHED_FIFO 10 + 4 * level when permitted; otherwise SCHED_OTHER with a
  *   warning (then a wake-up does not preempt at once and rtb_preemptive() says 0).
- * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW) in ns.
+ * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW) in ns, or
+ *   with rtb_posix_set_clock("tsc") the CPU counter (cycle-level resolution).
  * - Software interrupt: a dedicated thread above every level (SCHED_FIFO 90) pinned to
  *   the interrupt's core, blocked in sigwaitinfo() on its own real-time signal;
  *   rtb_swi_trigger is pthread_kill. The handler runs in that thread: "interrupt
@@ -54,6 +55,57 @@ static struct {
     atomic_size_t heap_used, heap_peak;
     atomic_int swi_used[MAX_SWI];
 } P;
+
+static int use_tsc;
+static uint32_t tsc_hz;
+
+#if defined(__x86_64__) || defined(__i386__)
+#define HAVE_CPU_COUNTER 1
+static inline uint64_t cpu_counter(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+#elif defined(__aarch64__)
+#define HAVE_CPU_COUNTER 1
+static inline uint64_t cpu_counter(void)
+{
+    uint64_t v;
+    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+}
+#else
+#define HAVE_CPU_COUNTER 0
+static inline uint64_t cpu_counter(void) { return 0; }
+#endif
+
+static uint64_t raw_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int rtb_posix_set_clock(const char *name)
+{
+    if (strcmp(name, "monotonic_raw") == 0) {
+        use_tsc = 0;
+        return 0;
+    }
+    if (strcmp(name, "tsc") != 0 || !HAVE_CPU_COUNTER)
+        return -1;
+    uint64_t n0 = raw_ns(), c0 = cpu_counter();
+    struct timespec d = {0, 20000000};
+    nanosleep(&d, NULL);
+    uint64_t n1 = raw_ns(), c1 = cpu_counter();
+    double hz = (double)(c1 - c0) * 1e9 / (double)(n1 - n0);
+    if (hz < 1e6 || hz > 4.2e9) /* must fit rtb_ts_hz()'s 32 bits */
+        return -1;
+    tsc_hz = (uint32_t)(hz / 1000.0 + 0.5) * 1000u; /* kHz-rounded: calibration noise */
+    use_tsc = 1;
+    return 0;
+}
 
 static _Thread_local int my_level = RTB_PRIO_MAIN;
 
@@ -152,8 +204,8 @@ int rtb_port_init(void)
     P.release[k] = 0;
     P.info.rtos_version = P.release;
     P.info.board = "host";
-    P.info.clock = "clock_monotonic_raw";
-    P.info.cpu_hz = 0;
+    P.info.clock = use_tsc ? "cpu_counter" : "clock_monotonic_raw";
+    P.info.cpu_hz = use_tsc ? tsc_hz : 0; /* invariant TSC: nominal clock, not turbo */
 
     pthread_mutexattr_t ma;
     pthread_mutexattr_init(&ma);
@@ -179,6 +231,18 @@ int rtb_port_init(void)
         warn("no_mlock", "mlockall failed: page faults may show up in samples");
 #ifdef __linux__
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* 1 ns slack: short sleeps stay short */
+    FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+    long rt_runtime = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &rt_runtime) != 1)
+            rt_runtime = -1;
+        fclose(f);
+    }
+    if (P.fifo && rt_runtime >= 0)
+        warn("rt_throttling", "sched_rt_runtime_us limits SCHED_FIFO to 95% of each "
+                              "second: a busy troublemaker pass longer than ~0.95 s "
+                              "(iterations x period) stalls every FIFO thread of its core "
+                              "for ~50 ms; write -1 there to measure longer");
 #endif
     my_level = RTB_PRIO_MAIN;
     return 0;
@@ -283,14 +347,9 @@ int rtb_prio_get(void)
 }
 
 /* --- time and board ----------------------------------------------------------------- */
-uint32_t rtb_ts(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return (uint32_t)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
-}
+uint32_t rtb_ts(void) { return (uint32_t)(use_tsc ? cpu_counter() : raw_ns()); }
 
-uint32_t rtb_ts_hz(void) { return 1000000000u; }
+uint32_t rtb_ts_hz(void) { return use_tsc ? tsc_hz : 1000000000u; }
 uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
 
 uint64_t rtb_time_us(void)
