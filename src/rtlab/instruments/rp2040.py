@@ -246,10 +246,12 @@ def _gap_levels(n: np.ndarray, k: np.ndarray, total: int, gaps: np.ndarray) -> n
     """Level at each gap's end: the parity of the records before it, when known."""
     levels = np.full(len(gaps), UNKNOWN_LEVEL, dtype=np.int64)
     for g, (_, hi) in enumerate(gaps):
-        j = int(np.searchsorted(k, hi, side="left"))  # records known before hi: j
+        j = int(np.searchsorted(k, hi, side="left"))  # known records before hi: j
+        if j < len(n) and int(k[j]) == hi:
+            levels[g] = int(n[j]) & 1  # every record before n[j], lost or not, is < hi
+            continue
         m = int(n[j - 1]) + 1 if j > 0 else 0  # index of the next record after them
-        nxt_known = (j < len(n) and int(n[j]) == m) or m == total
-        if nxt_known:
+        if (j < len(n) and int(n[j]) == m) or m == total:
             levels[g] = m & 1
     return levels
 

@@ -6,7 +6,6 @@ type..payload. The same framing carries host commands (their seq is ignored).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 SYNC = 0xA5
@@ -103,9 +102,12 @@ class FrameReader:
         self.seq_gaps = 0
         self._next_seq: int | None = None
 
-    def feed(self, data: bytes) -> Iterator[Frame]:
+    def feed(self, data: bytes) -> list[Frame]:
+        """All frames completed by `data` (a list, so that a caller who stops early
+        cannot leave consumed bytes in the buffer)."""
         self.buf += data
         buf = self.buf
+        frames: list[Frame] = []
         pos = 0
         while True:
             start = buf.find(SYNC, pos)
@@ -132,7 +134,8 @@ class FrameReader:
             if self._next_seq is not None and seq != self._next_seq:
                 self.seq_gaps += 1
             self._next_seq = (seq + 1) & 0xFFFF
-            yield Frame(body[0], seq, body[4:], self.offset + start)
+            frames.append(Frame(body[0], seq, body[4:], self.offset + start))
             pos = end
         del buf[:pos]
         self.offset += pos
+        return frames
