@@ -67,12 +67,12 @@ def _fail(path: Path, rows: list[bytes], bad: np.ndarray, what: str,
 
 def _matrix(path: Path, rows: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Rows as a zero-padded (n, width) uint8 matrix, and each row's length."""
-    if any(not r for r in rows):
-        i = next(k for k, r in enumerate(rows) if not r)
-        raise FormatError(path, "empty line, expected a data row", line=i + 2)
+    lens = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    if not lens.all():
+        raise FormatError(path, "empty line, expected a data row",
+                          line=int(np.argmin(lens)) + 2)
     arr = np.array(rows, dtype=bytes)
     mat = arr.view(np.uint8).reshape(len(rows), arr.dtype.itemsize)
-    lens = np.array([len(r) for r in rows], dtype=np.int64)
     return mat, lens
 
 
@@ -121,17 +121,16 @@ def _times(
     d = int(frac.max())
     if d > _MAX_DIGITS:
         raise _fail(path, rows, frac == d, f"more than {_MAX_DIGITS} decimals")
-    # weight of each digit: 10^(position left of the dot, shifted by d)
-    exp = np.where(col < dpos[:, None], dpos[:, None] - 1 - col + d, d - (col - dpos[:, None]))
-    exp = np.where(digit, exp, 0)
-    if np.any(exp[digit] > _MAX_DIGITS):
-        raise _fail(
-            path,
-            rows,
-            np.any(digit & (exp > _MAX_DIGITS), axis=1),
-            "time too large for the number of decimals",
-        )
-    vals = np.where(digit, (mat.astype(np.int64) - ord("0")) * 10**exp, 0).sum(axis=1)
+    too_big = (dpos - start) + d > _MAX_DIGITS
+    if too_big.any():
+        raise _fail(path, rows, too_big, "time too large for the number of decimals")
+    # Horner over the columns (digits only), then shift each row to d decimals
+    vals = np.zeros(len(rows), dtype=np.int64)
+    for c in range(width):
+        m = digit[:, c]
+        if m.any():
+            vals = np.where(m, vals * 10 + (mat[:, c].astype(np.int64) - ord("0")), vals)
+    vals *= (10 ** np.arange(_MAX_DIGITS + 1, dtype=np.int64))[d - frac]
     return np.where(neg, -vals, vals), d
 
 
@@ -206,7 +205,7 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
     if any(b"\x00" in r for r in rows[:1]) or b"\x00" in body:
         raise FormatError(p, "NUL byte in the data: not a text CSV", offset=data.index(b"\x00"))
     longest = 2 * len(names) + _MAX_TIME_CHARS
-    too_long = np.array([len(r) > longest for r in rows])
+    too_long = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)) > longest
     if too_long.any():  # also bounds the byte matrix: n rows x a short width
         raise _fail(p, rows, too_long, f"row longer than {longest} bytes")
     mat, lens = _matrix(p, rows)
