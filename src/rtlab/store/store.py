@@ -308,7 +308,12 @@ class Store:
         names = list(w.series)
         lengths = [w.series[n].values.size for n in names]
         codes = np.repeat(np.arange(len(names), dtype=np.int32), lengths)
+        n = int(codes.size)
         table = pa.table({
+            # run_id in every row (dictionary: almost free) so that queries over all
+            # files filter runs by a column, with row-group statistics, not by file name.
+            "run_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)),
+                                                     pa.array([w.run_id])),
             "series": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)),
             "value": pa.array(np.concatenate([w.series[n].values for n in names])
                               if names else np.zeros(0, np.int64)),
@@ -385,8 +390,8 @@ class Store:
         return {k: int(n) for k, n in rows}
 
     def sql(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Any query; `samples` is a view over every run's Parquet file (series, value,
-        run_id)."""
+        """Any query; `samples` is a view over every committed run's Parquet file
+        (run_id, series, value)."""
         self._samples_view()
         return self.db.execute(query, list(params)).fetchall()
 
@@ -397,9 +402,9 @@ class Store:
                             "NULL::VARCHAR AS run_id, NULL::VARCHAR AS series, "
                             "NULL::BIGINT AS value WHERE false")
             return
-        # run_id from the file name: only files a committed run points at are visible.
+        # Only rows of committed runs: a file of a run cut short is never visible.
         self.db.execute(
-            "CREATE OR REPLACE TEMP VIEW samples AS SELECT s.run_id, p.series, p.value "
-            f"FROM read_parquet('{pattern}', filename=true) p JOIN runs s "
-            "ON s.samples_file = 'samples/' || regexp_extract(p.filename, '[^/]+$')")
+            "CREATE OR REPLACE TEMP VIEW samples AS SELECT p.run_id::VARCHAR AS run_id, "
+            f"p.series::VARCHAR AS series, p.value FROM read_parquet('{pattern}') p "
+            "WHERE p.run_id IN (SELECT run_id FROM runs WHERE samples_file IS NOT NULL)")
 
