@@ -4,6 +4,16 @@
 #include "rtb_measure.h"
 #include "rtbench_port.h"
 
+static size_t run_peak; /* the run's peak across heap sections */
+
+void rtb_run_heap_section(void)
+{
+    size_t used, peak;
+    if (rtb_heap_stats(&used, &peak) == 0 && peak > run_peak)
+        run_peak = peak;
+    rtb_heap_peak_reset();
+}
+
 void rtb_run_begin(const rtbench_config *cfg, const char *scenario, unsigned cores)
 {
     const rtb_port_info *pi = rtb_port_describe();
@@ -32,6 +42,7 @@ void rtb_run_begin(const rtbench_config *cfg, const char *scenario, unsigned cor
             break;
         rtb_emit_warn(code, msg);
     }
+    run_peak = 0;
     rtb_heap_peak_reset();
 }
 
@@ -46,7 +57,7 @@ int rtb_run_end(int err, const char *msg)
 {
     size_t used, peak;
     if (rtb_heap_stats(&used, &peak) == 0) {
-        rtb_emit_counter("heap_peak", (int64_t)peak, "bytes");
+        rtb_emit_counter("heap_peak", (int64_t)(peak > run_peak ? peak : run_peak), "bytes");
         rtb_emit_counter("heap_used_end", (int64_t)used, "bytes");
     }
     rtb_emit_end(err ? "error" : "ok", err ? msg : 0);

@@ -255,7 +255,7 @@ int rtb_sc_threadmetric(const rtbench_config *cfg, unsigned cores)
         rtb_tput_init(&tp);
         o.n_sems = o.n_queues = o.n_swis = 0;
         o.err = 0;
-        rtb_heap_peak_reset();
+        rtb_run_heap_section();
         if (setup(&tp, &o, t, cores, cfg->shared) == 0)
             err = rtb_tput_run(&tp, cfg->window_ms, release_sems);
         else

@@ -186,6 +186,20 @@ int rtb_heap_stats(size_t *used, size_t *peak)
 
 void rtb_heap_peak_reset(void) { atomic_store(&P.heap_peak, atomic_load(&P.heap_used)); }
 
+/* "cpu MHz" of the first CPU in /proc/cpuinfo (Linux), 0 when absent. */
+static uint32_t cpuinfo_hz(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    double mhz = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return mhz > 0 && mhz < 4290 ? (uint32_t)(mhz * 1e6 + 0.5) : 0;
+}
+
 /* --- platform ----------------------------------------------------------------------- */
 int rtb_port_init(void)
 {
@@ -205,7 +219,7 @@ int rtb_port_init(void)
     P.info.rtos_version = P.release;
     P.info.board = "host";
     P.info.clock = use_tsc ? "cpu_counter" : "clock_monotonic_raw";
-    P.info.cpu_hz = use_tsc ? tsc_hz : 0; /* invariant TSC: nominal clock, not turbo */
+    P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
 
     pthread_mutexattr_t ma;
     pthread_mutexattr_init(&ma);

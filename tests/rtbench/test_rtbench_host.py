@@ -1,0 +1,112 @@
+"""rtlab.bench.rtbench: study-style tables from parsed rtbench runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtlab.bench import rtbench
+from rtlab.bench.protocol import Run, parse
+
+
+def run_text(scenario: str, body: list[str], cores: int = 1, meta: str = "") -> str:
+    lines = [
+        "@rtl1 hello workload=rtbench version=0.1.0",
+        f"@rtl1 meta scenario={scenario} cores={cores} {meta}".rstrip(),
+        *body,
+    ]
+    lines.append(f"@rtl1 end records={len(lines)} status=ok")
+    return "\n".join(lines) + "\n"
+
+
+def series(name: str, values: list[int], unit: str = "ns") -> list[str]:
+    return [f"@rtl1 series {name} unit={unit}", f"@rtl1 s {name} 0 {','.join(map(str, values))}"]
+
+
+def tput(name: str, count: int, elapsed_us: int = 1_000_000) -> list[str]:
+    return [
+        f"@rtl1 c {name} {count} unit=count",
+        f"@rtl1 c {name}.elapsed_us {elapsed_us} unit=us",
+    ]
+
+
+def test_primitive_table_matches_study_units() -> None:
+    # The STM32 study's Table 1 at 8 MHz: 1.625 us = 13 cycles, 21.5 us = 172 cycles.
+    body = [
+        *series("gpio_set", [1625, 1625, 1625]),
+        "@rtl1 c gpio_set.cold 3000 unit=ticks",
+        *series("sem_give", [21500, 21000, 22000]),
+    ]
+    (run,) = parse(run_text("primitives", body))
+    rows = {r.name: r for r in rtbench.primitive_table(run, cpu_hz=8e6)}
+    assert rows["gpio_set"].median_us == pytest.approx(1.625)
+    assert rows["gpio_set"].median_cycles == pytest.approx(13)
+    assert rows["gpio_set"].cold_us == pytest.approx(3.0)
+    assert rows["sem_give"].median_cycles == pytest.approx(172)
+    assert rows["sem_give"].min_us == pytest.approx(21.0)
+    assert list(rows) == ["gpio_set", "sem_give"]  # study order, absent ones skipped
+
+
+def test_ticks_convert_with_tick_hz_and_run_clock() -> None:
+    body = [*series("sem_take", [25, 25], unit="ticks tick_hz=25000000")]
+    (run,) = parse(run_text("primitives", body, meta="cpu_hz=25000000"))
+    (row,) = rtbench.primitive_table(run)
+    assert row.median_us == pytest.approx(1.0)
+    assert row.median_cycles == pytest.approx(25)
+    (run,) = parse(run_text("primitives", body))
+    assert rtbench.primitive_table(run)[0].median_cycles is None
+
+
+def test_scalability_normalized_to_single_core() -> None:
+    text = run_text("scalability", tput("p1", 1000) + tput("p4", 400), cores=1)
+    text += run_text("scalability", tput("p1", 1500) + tput("p4", 800, 2_000_000), cores=2)
+    runs = parse(text)
+    per_core = rtbench.scalability(runs)
+    assert per_core["p1"] == {1: 100.0, 2: 75.0}
+    assert per_core["p4"][2] == pytest.approx(50.0)  # rate, not raw count
+    assert rtbench.scalability(runs, basis="total")["p1"][2] == pytest.approx(150.0)
+    with pytest.raises(rtbench.RtbenchError):
+        rtbench.scalability(parse(run_text("scalability", tput("p1", 5), cores=2)))
+
+
+def test_contention_normalized_to_level_zero() -> None:
+    body = tput("contention_0", 1000) + tput("contention_10", 500) + tput("contention_70", 100)
+    (run,) = parse(run_text("contention", body, cores=2, meta="levels=0,10,70"))
+    assert rtbench.contention(run) == {0: 100.0, 10: 50.0, 70: 10.0}
+    (bad,) = parse(run_text("irq", []))
+    with pytest.raises(rtbench.RtbenchError):
+        rtbench.contention(bad)
+
+
+def test_threadmetric_and_heap() -> None:
+    body = [
+        *tput("t1", 100),
+        *series("t1.per_thread", [60, 40], unit="count"),
+        "@rtl1 c t1.heap_peak 4096 unit=bytes",
+        "@rtl1 c heap_peak 8192 unit=bytes",
+    ]
+    runs = parse(run_text("threadmetric", body, cores=2))
+    tm = rtbench.threadmetric_counts(runs)
+    assert tm[2]["t1"].count == 100 and tm[2]["t1"].per_thread == (60, 40)
+    assert tm[2]["t1"].per_second == pytest.approx(100.0)
+    assert rtbench.heap_peaks(runs) == {"threadmetric@2": 8192, "threadmetric@2/t1": 4096}
+    with pytest.raises(rtbench.RtbenchError):
+        rtbench.threadmetric_counts(parse(run_text("irq", [])))
+
+
+def test_tables_from_a_real_run(suite_runs: list[Run]) -> None:
+    md = rtbench.markdown(suite_runs)
+    for title in (
+        "### primitives",
+        "### irq",
+        "### Thread-Metric",
+        "### Scalability",
+        "### Contention",
+        "### Heap peak",
+    ):
+        assert title in md
+    prim = rtbench.primitive_table(rtbench.scenario_runs(suite_runs, "primitives")[0])
+    assert len(prim) == len(rtbench.PRIMITIVES)
+    sc = rtbench.scalability(suite_runs)
+    assert all(v[1] == pytest.approx(100.0) for v in sc.values())
+    ct = rtbench.contention(rtbench.scenario_runs(suite_runs, "contention")[0])
+    assert ct[0] == 100.0 and len(ct) == 8
