@@ -237,3 +237,51 @@ def test_million_samples_parse_fast(encoding: str) -> None:
     elapsed = time.perf_counter() - t0
     assert np.array_equal(run.series["lat"].values, v)
     assert elapsed < 0.8, f"{encoding}: {elapsed:.3f} s for 10^6 samples"
+
+
+def _mutants(text: str, rng: np.random.Generator, n: int) -> list[str]:
+    alphabet = "0123456789-,=* %@rtl1abcdefAZ+/\r\n"
+    out = []
+    for _ in range(n):
+        t = list(text)
+        for _ in range(int(rng.integers(1, 4))):
+            if not t:
+                break
+            i = int(rng.integers(0, len(t)))
+            op = rng.integers(0, 4)
+            if op == 0:
+                t[i] = alphabet[int(rng.integers(0, len(alphabet)))]
+            elif op == 1:
+                del t[i]
+            elif op == 2:
+                t.insert(i, alphabet[int(rng.integers(0, len(alphabet)))])
+            else:
+                t = t[:i]  # truncation
+        out.append("".join(t))
+    return out
+
+
+@pytest.mark.parametrize("encoding", ["s", "sd", "sb"])
+@pytest.mark.parametrize("crc", [False, True])
+def test_fuzz_mutations_never_crash_the_parser(encoding: str, crc: bool) -> None:
+    """Any mutation either parses (maybe incomplete) or raises ProtocolError with a line."""
+    v = np.array([5, -3, 10**12, 0, 7, I64.max, I64.min, 42] * 8, dtype=np.int64)
+    w = Writer(crc=crc)
+    w.hello("t", "1", note="a b")
+    w.series("lat", v, encoding=encoding, chunk=16)
+    w.counter("n", 1)
+    w.histogram("h", [(0, 10, 1)])
+    w.warn("x", "y")
+    w.end()
+    rng = np.random.default_rng(zlib.crc32(f"{encoding}{crc}".encode()))
+    for m in _mutants(w.text(), rng, 400):
+        try:
+            runs = parse(m, source="fuzz")
+        except ProtocolError as e:
+            assert e.line is not None and str(e).startswith("fuzz:")
+            continue
+        for r in runs:
+            for s in r.series.values():
+                assert s.values.dtype == np.int64
+            if crc and r.complete:  # with CRCs, a complete run is exactly the original
+                assert np.array_equal(r.series["lat"].values, v)

@@ -122,6 +122,7 @@ class _RunBuilder:
         self.run = Run(workload=workload, version=version, first_line=line, last_line=line)
         self.acc: dict[str, _SeriesAcc] = {}
         self.records = 0
+        self.crc_required = False
 
     def err(self, line: int, msg: str) -> ProtocolError:
         return ProtocolError(self.src, msg, line=line)
@@ -164,17 +165,19 @@ def parse(data: str | bytes | Iterable[str | bytes] | Path, source: str = "<inpu
             raise ProtocolError(
                 source, f"protocol version {ver} not supported (this parser reads 1)", line=lineno
             )
-        body, crc_ok = _check_crc(source, lineno, line)
+        body, crc_ok, has_crc = _check_crc(source, lineno, line)
         fields = body.split(" ")[1:]
         if "" in fields:
-            raise ProtocolError(source, "empty field (fields are separated by single spaces)",
-                                line=lineno)
+            raise ProtocolError(
+                source, "empty field (fields are separated by single spaces)", line=lineno
+            )
         rtype = fields[0] if fields else ""
         if rtype == "hello" and crc_ok:
             if cur is not None:
                 cur.run.problems.append(f"line {lineno}: new hello before this run's end")
                 runs.append(cur.finish(lineno - 1))
             cur = _RunBuilder(source, lineno)
+            cur.crc_required = has_crc
             _hello(cur, lineno, fields[1:])
             cur.records = 1
             continue
@@ -183,9 +186,12 @@ def parse(data: str | bytes | Iterable[str | bytes] | Path, source: str = "<inpu
             cur.run.problems.append(
                 f"line {lineno}: records without a hello (the start of the run is missing)"
             )
-        if not crc_ok:
-            cur.records += 1  # it was sent; its content is lost
-            cur.run.problems.append(f"line {lineno}: bad CRC, record dropped")
+        if not crc_ok or (cur.crc_required and not has_crc):
+            # It was sent; its content is lost. A run whose hello has a CRC has it on
+            # every line: a line without one lost its tail (a split or cut line).
+            cur.records += 1
+            what = "bad CRC" if not crc_ok else "CRC missing"
+            cur.run.problems.append(f"line {lineno}: {what}, record dropped")
             continue
         if rtype == "end":
             _end(cur, lineno, fields[1:])
@@ -212,19 +218,20 @@ def parse_one(data: str | bytes | Iterable[str | bytes] | Path, source: str = "<
     return runs[0]
 
 
-def _check_crc(src: str, lineno: int, line: str) -> tuple[str, bool]:
-    """The line without its CRC field, and whether the CRC (if any) matches."""
+def _check_crc(src: str, lineno: int, line: str) -> tuple[str, bool, bool]:
+    """The line without its CRC field, whether the CRC (if any) matches, and if any."""
     star = line.rfind(" *")
     if star < 0:
         if "*" in line:
             raise ProtocolError(src, "'*' outside a CRC field", line=lineno)
-        return line, True
+        return line, True, False
     crc = line[star + 2 :]
     body = line[:star]
     if not _CRC_RE.fullmatch(crc) or "*" in body:
-        raise ProtocolError(src, f"bad CRC field {crc!r} (expected 8 lowercase hex digits)",
-                            line=lineno)
-    return body, zlib.crc32(body.encode("utf-8", "surrogateescape")) == int(crc, 16)
+        raise ProtocolError(
+            src, f"bad CRC field {crc!r} (expected 8 lowercase hex digits)", line=lineno
+        )
+    return body, zlib.crc32(body.encode("utf-8", "surrogateescape")) == int(crc, 16), True
 
 
 def _int(b: _RunBuilder, line: int, text: str, what: str) -> int:
@@ -486,8 +493,11 @@ def _csv_ints(src: str, chunks: list[_Chunk], total: int) -> np.ndarray:
     except (ValueError, DeprecationWarning):
         arr = None
     # fromstring saturates on overflow: any extreme value gets the exact slow check.
-    if arr is None or arr.size != total or (arr.size and (arr.max() == _I64_MAX
-                                                          or arr.min() == _I64_MIN)):
+    if (
+        arr is None
+        or arr.size != total
+        or (arr.size and (arr.max() == _I64_MAX or arr.min() == _I64_MIN))
+    ):
         return _csv_ints_slow(src, chunks)
     return arr
 
@@ -614,8 +624,9 @@ def encode_series(
     for seq, i in enumerate(range(0, n, chunk)):
         part = v[i : i + chunk]
         if encoding == "s":
-            lines.append(encode_line("s", name, str(seq), ",".join(map(str, part.tolist())),
-                                     crc=crc))
+            lines.append(
+                encode_line("s", name, str(seq), ",".join(map(str, part.tolist())), crc=crc)
+            )
         else:
             fields = [str(int(part[0]))]
             if part.size > 1:
@@ -635,6 +646,7 @@ class Writer:
         self._write = write or self.lines.append
         self.crc = crc
         self.records = 0
+        self.crc_required = False
 
     def _emit(self, rtype: str, *fields: str) -> None:
         self._write(encode_line(rtype, *fields, crc=self.crc))
@@ -654,8 +666,9 @@ class Writer:
     def counter(self, name: str, value: int, unit: str | None = None) -> None:
         self._emit("c", name, str(int(value)), *_kv_fields({"unit": unit}))
 
-    def histogram(self, name: str, buckets: Iterable[tuple[int, int, int]],
-                  unit: str = "ns") -> None:
+    def histogram(
+        self, name: str, buckets: Iterable[tuple[int, int, int]], unit: str = "ns"
+    ) -> None:
         for lo, hi, n in buckets:
             self._emit("h", name, *_kv_fields({"unit": unit, "lo": lo, "hi": hi, "count": n}))
 
@@ -663,8 +676,13 @@ class Writer:
         self._emit("warn", *_kv_fields({"code": code, "msg": msg}))
 
     def end(self, status: str = "ok", msg: str | None = None) -> None:
-        self._write(encode_line("end", *_kv_fields(
-            {"records": self.records, "status": status, "msg": msg}), crc=self.crc))
+        self._write(
+            encode_line(
+                "end",
+                *_kv_fields({"records": self.records, "status": status, "msg": msg}),
+                crc=self.crc,
+            )
+        )
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
