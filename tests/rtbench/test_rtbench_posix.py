@@ -227,3 +227,24 @@ def test_cpu_counter_clock(rtbench_build) -> None:
     assert int(r.meta["clock_hz"]) == int(r.meta["cpu_hz"]) > 10**6
     med = {n: np.median(r.series[n].values) for n in ("sem_give", "preempt_sem")}
     assert med["preempt_sem"] > med["sem_give"]
+
+
+@pytest.mark.skipif(CORES < 2, reason="needs two cores")
+def test_shared_objects_across_cores(rtbench_build) -> None:
+    proc = run_posix(
+        rtbench_build,
+        "--scenarios",
+        "threadmetric",
+        "--tests",
+        "6,7",
+        "--shared",
+        "--cores",
+        "2",
+        "--window-ms",
+        "20",
+    )
+    assert proc.returncode == 0, proc.stderr
+    (r,) = parse(proc.stdout, source="shared")
+    assert r.complete and r.meta["shared"] == "1"
+    assert r.counters["t6"][0] > 0 and r.counters["t7"][0] > 0
+    assert len(r.series["t7.per_thread"].values) == 2

@@ -57,7 +57,7 @@ uint64_t rtb_tput_report(const rtb_tput *tp, const char *name)
     for (const char *p = name; *p && k < 24; p++)
         key[k++] = *p;
     uint64_t total = 0;
-    int64_t per[RTB_MAX_WORKERS];
+    static int64_t per[RTB_MAX_WORKERS];
     unsigned m = 0;
     for (unsigned i = 0; i < tp->n; i++) {
         if (!tp->w[i].counted)

@@ -73,14 +73,19 @@ int rtb_sc_scalability(const rtbench_config *cfg, unsigned cores)
     static rtb_tput tp;
     static const rtb_entry fns[5] = {p1, p23, p4, p5, p6};
     static const char *const names[5] = {"p1", "p23", "p4", "p5", "p6"};
-    rtb_sem *sems[RTB_MAX_WORKERS] = {0};
-    rtb_queue *queues[RTB_MAX_WORKERS] = {0};
-    rtb_event *events[RTB_MAX_WORKERS] = {0};
+    static rtb_sem *sems[RTB_MAX_WORKERS];
+    static rtb_queue *queues[RTB_MAX_WORKERS];
+    static rtb_event *events[RTB_MAX_WORKERS];
     int err = 0;
 
     rtb_run_begin(cfg, "scalability", cores);
     if (cores > RTB_MAX_WORKERS)
-        cores = RTB_MAX_WORKERS;
+        return rtb_run_end(1, "more cores than RTB_MAX_WORKERS");
+    for (unsigned c = 0; c < cores; c++) {
+        sems[c] = 0;
+        queues[c] = 0;
+        events[c] = 0;
+    }
     for (unsigned c = 0; c < cores && !err; c++) {
         sems[c] = rtb_sem_create(1, 1);
         queues[c] = rtb_queue_create(1, sizeof(uint32_t));

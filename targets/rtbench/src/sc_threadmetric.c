@@ -194,16 +194,18 @@ static int setup(rtb_tput *tp, objs_t *o, int t, unsigned cores, int shared)
         rtb_worker *w;
         switch (t) {
         case 1:
-            rtb_tput_add(tp, t1_basic, RTB_PRIO_BENCH, core, 0, 1);
+            o->err |= !rtb_tput_add(tp, t1_basic, RTB_PRIO_BENCH, core, 0, 1);
             break;
         case 2:
             for (int k = 0; k < T2_TASKS; k++)
-                rtb_tput_add(tp, t2_coop, RTB_PRIO_BENCH, core, k, 1);
+                o->err |= !rtb_tput_add(tp, t2_coop, RTB_PRIO_BENCH, core, k, 1);
             break;
         case 3: {
             rtb_worker *ring[T3_TASKS];
             for (int k = 0; k < T3_TASKS; k++) {
                 ring[k] = rtb_tput_add(tp, t3_preempt, RTB_PRIO_BENCH + k, core, k, 1);
+                if (!ring[k])
+                    return o->err = 1;
                 ring[k]->obj[0] = ring[k]->obj[2] = new_sem(o, 0);
             }
             for (int k = 0; k < T3_TASKS; k++)
@@ -211,27 +213,32 @@ static int setup(rtb_tput *tp, objs_t *o, int t, unsigned cores, int shared)
             break;
         }
         case 4:
-            w = rtb_tput_add(tp, t4_irq, RTB_PRIO_BENCH, core, 0, 1);
+            if (!(w = rtb_tput_add(tp, t4_irq, RTB_PRIO_BENCH, core, 0, 1)))
+                return o->err = 1;
             w->obj[0] = new_sem(o, 0);
             w->obj[1] = new_swi(o, w->obj[0], core);
             break;
         case 5: {
             rtb_worker *hi = rtb_tput_add(tp, t5_high, RTB_PRIO_BENCH + 1, core, 0, 1);
-            hi->obj[0] = hi->obj[2] = new_sem(o, 0);
             w = rtb_tput_add(tp, t5_low, RTB_PRIO_BENCH, core, 1, 0);
+            if (!hi || !w)
+                return o->err = 1;
+            hi->obj[0] = hi->obj[2] = new_sem(o, 0);
             w->obj[1] = new_swi(o, hi->obj[0], core);
             break;
         }
         case 6:
-            w = rtb_tput_add(tp, t6_msg, RTB_PRIO_BENCH, core, 0, 1);
+            if (!(w = rtb_tput_add(tp, t6_msg, RTB_PRIO_BENCH, core, 0, 1)))
+                return o->err = 1;
             w->obj[0] = sq ? sq : new_queue(o);
             break;
         case 7:
-            w = rtb_tput_add(tp, t7_sem, RTB_PRIO_BENCH, core, 0, 1);
+            if (!(w = rtb_tput_add(tp, t7_sem, RTB_PRIO_BENCH, core, 0, 1)))
+                return o->err = 1;
             w->obj[0] = ss ? ss : new_sem(o, 1);
             break;
         case 8:
-            rtb_tput_add(tp, t8_alloc, RTB_PRIO_BENCH, core, 0, 1);
+            o->err |= !rtb_tput_add(tp, t8_alloc, RTB_PRIO_BENCH, core, 0, 1);
             break;
         }
     }
@@ -266,5 +273,6 @@ int rtb_sc_threadmetric(const rtbench_config *cfg, unsigned cores)
             rtb_report_heap_peak(peaks[t - 1]);
         }
     }
-    return rtb_run_end(err, "could not create an object or a thread");
+    return rtb_run_end(err, "could not create an object or a thread (or more workers "
+                            "than RTB_MAX_WORKERS)");
 }

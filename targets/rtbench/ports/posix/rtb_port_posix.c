@@ -40,7 +40,7 @@
 #define FIFO_STEP 4
 #define FIFO_SWI 90
 #define STACK_SIZE (64 * 1024)
-#define MAX_SWI 8
+#define MAX_SWI 16 /* SIGRTMIN .. SIGRTMIN+15 */
 #define MAX_WARN 4
 
 static struct {
