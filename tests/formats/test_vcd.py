@@ -164,3 +164,13 @@ def test_bad_vcd_names_the_line(tmp_path: Path, text: str, line: int, message: s
     with pytest.raises(FormatError, match=message) as exc:
         vcd.read(path)
     assert exc.value.line == line
+
+
+def test_read_after_the_parent_used_pywellen(sim_dumps: dict[str, Path]) -> None:
+    """A rayon pool started in this process must not deadlock the forked parser."""
+    import pywellen
+
+    wave = pywellen.Waveform(str(sim_dumps["vcd"]))  # multi-threaded, in-process
+    assert len(list(next(iter(wave.all_vars())).signal)) > 0
+    cap = vcd.read(sim_dumps["vcd"], timeout=30)
+    assert len(cap["tb.clk"]) == 40

@@ -17,6 +17,7 @@ one FormatError.
 from __future__ import annotations
 
 import faulthandler
+import itertools
 import os
 import pickle
 import re
@@ -50,22 +51,23 @@ _ROOT = "rtlab"  # top scope the writer adds; the reader strips it back off
 # -- the child side: everything that touches pywellen ------------------------------
 def _values(sig: Any) -> tuple[np.ndarray, np.ndarray]:
     """(times int64, levels int8 with -1 for unknown) of one 1-bit signal."""
-    lst = list(sig)
-    if not lst:
-        return np.zeros(0, np.int64), np.zeros(0, np.int8)
-    try:
-        arr = np.array(lst, dtype=np.int64)
-        return np.ascontiguousarray(arr[:, 0]), arr[:, 1].astype(np.int8)
+    lst = list(sig)  # pywellen has no array export: (time, value) tuples it is
+    n = len(lst)
+    try:  # all values known (ints): one flat pass, the fast path
+        flat = np.fromiter(itertools.chain.from_iterable(lst), dtype=np.int64, count=2 * n)
+        return flat[0::2].copy(), flat[1::2].astype(np.int8)
     except (ValueError, TypeError):  # x/z come as strings
-        times = np.fromiter((t for t, _ in lst), dtype=np.int64, count=len(lst))
-        lv = np.fromiter((_LEVELS.get(v, -1) for _, v in lst), dtype=np.int8, count=len(lst))
+        times = np.fromiter((t for t, _ in lst), dtype=np.int64, count=n)
+        lv = np.fromiter((_LEVELS.get(v, -1) for _, v in lst), dtype=np.int8, count=n)
         return times, lv
 
 
 def _extract(path: str) -> dict[str, Any]:
     import pywellen
 
-    wave = pywellen.Waveform(path)
+    # single-threaded: a rayon pool inherited through fork (the parent used pywellen)
+    # would deadlock, and two cores gain little
+    wave = pywellen.Waveform(path, multi_threaded=False)
     ts = wave.timescale
     out: dict[str, Any] = {
         "format": str(wave.file_format),
