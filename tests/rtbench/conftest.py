@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,9 +31,13 @@ def _build() -> Path:
         "-DCMAKE_BUILD_TYPE=Release",
         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
     ]
-    for cmd in (cfg, ["cmake", "--build", str(BUILD), "-j2"]):
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
+    BUILD.parent.mkdir(parents=True, exist_ok=True)
+    # Several engineers run the tests at once: one build at a time in this directory.
+    with open(BUILD.parent / ".rtbench-test.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for cmd in (cfg, ["cmake", "--build", str(BUILD), "-j2"]):
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
     return BUILD
 
 

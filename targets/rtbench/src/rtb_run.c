@@ -27,7 +27,10 @@ void rtb_run_begin(const rtbench_config *cfg, const char *scenario, unsigned cor
     rtb_emit_meta("board", pi->board);
     rtb_emit_meta("clock", pi->clock);
     rtb_emit_meta_u64("clock_hz", rtb_ts_hz());
-    rtb_emit_meta_u64("clock_bits", rtb_ts_mask() == 0xFFFFFFFFu ? 32 : 0);
+    unsigned bits = 0;
+    for (uint32_t m = rtb_ts_mask(); m; m >>= 1)
+        bits++;
+    rtb_emit_meta_u64("clock_bits", bits);
     if (pi->cpu_hz)
         rtb_emit_meta_u64("cpu_hz", pi->cpu_hz);
     rtb_emit_meta_u64("cores", cores);
