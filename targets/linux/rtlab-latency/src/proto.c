@@ -35,9 +35,11 @@ void proto_init(proto_t *p, FILE *out, int crc)
 
 static void put(proto_t *p, const char *s, size_t n)
 {
-    /* Callers keep lines short; truncating here would corrupt, so clip loudly. */
-    if (p->len + n > PROTO_MAX_LINE - 12)
-        n = PROTO_MAX_LINE - 12 - p->len;
+    /* Callers keep lines short; a longer one is clipped (the host then sees a bad
+     * field or CRC) rather than overflowing the buffer. */
+    size_t room = PROTO_MAX_LINE - 12 > p->len ? PROTO_MAX_LINE - 12 - p->len : 0;
+    if (n > room)
+        n = room;
     memcpy(p->line + p->len, s, n);
     p->len += n;
 }
