@@ -83,6 +83,34 @@ function patchStateMachine(stats) {
   };
 }
 
+// Frames: 0xA5, type, len, seq (2), payload, CRC-8 (poly 0x07) of type..payload.
+function frameWatcher(onFrame) {
+  const crcTable = [];
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let b = 0; b < 8; b++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+    crcTable.push(c);
+  }
+  let buf = [];
+  return (byte) => {
+    if (buf.length === 0 && byte !== 0xa5) return;
+    buf.push(byte);
+    while (buf.length >= 6 && buf.length >= 6 + buf[2]) {
+      const n = 6 + buf[2];
+      let crc = 0;
+      for (let i = 1; i < n - 1; i++) crc = crcTable[crc ^ buf[i]];
+      if (crc === buf[n - 1]) {
+        onFrame(buf[1]);
+        buf = buf.slice(n);
+      } else {
+        buf = buf.slice(1); // resynchronise on the next sync byte
+      }
+      const next = buf.indexOf(0xa5);
+      buf = next < 0 ? [] : buf.slice(next);
+    }
+  };
+}
+
 function loadEdges(path) {
   if (!path) return { initial: {}, events: [] };
   const spec = JSON.parse(fs.readFileSync(path, 'utf8'));
@@ -119,16 +147,16 @@ function main() {
     mcu.gpio[out].addListener(() => mcu.gpio[inp].setInputValue(mcu.gpio[out].outputValue));
   }
 
-  // Watch the TX stream for a STOPPED frame (0xA5 0x07 ...) to end the run on request.
+  // Watch the TX stream for a STOPPED frame (type 7) to end the run on request.
   let out = [];
-  let sync = 0;
+  const watch = frameWatcher((type) => {
+    if (type === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
+  });
   mcu.uart[0].onByte = (b) => {
     out.push(b);
     stats.txBytes++;
-    if (sync === 1 && b === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
-    sync = b === 0xa5 ? 1 : 0;
+    watch(b);
   };
-  process.stdout.on('error', () => process.exit(0)); // the host went away
   const input = [];
   process.stdin.on('data', (d) => { for (const b of d) input.push(b); });
   let stdinOpen = true;
@@ -146,12 +174,26 @@ function main() {
     const summary = { ...stats, wall_s: wall, emulated_mhz: stats.cycle / wall / 1e6,
                       edges_driven: ev, edges_total: events.length };
     if (args.summary) fs.writeFileSync(args.summary, JSON.stringify(summary));
-    process.stdout.write('', () => process.exit(0));
+    process.exit(0);
   }
+  // Synchronous writes with retry: a pty master is non-blocking and fills up (EAGAIN).
+  const pause = new Int32Array(new SharedArrayBuffer(4));
   function flush() {
-    if (out.length) {
-      process.stdout.write(Buffer.from(out));
-      out = [];
+    const buf = Buffer.from(out);
+    out = [];
+    let off = 0;
+    while (off < buf.length) {
+      try {
+        off += fs.writeSync(1, buf, off);
+      } catch (e) {
+        if (e.code === 'EAGAIN') {
+          Atomics.wait(pause, 0, 0, 1);
+        } else if (e.code === 'EPIPE') {
+          process.exit(0);
+        } else {
+          throw e;
+        }
+      }
     }
   }
   function runChunk() {
