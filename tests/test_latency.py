@@ -87,8 +87,9 @@ def test_usleep_slack_warning_and_effect(exe: Path) -> None:
 
 
 def test_search_mode(exe: Path) -> None:
+    # FIFO and q90: on a loaded 2-core VM SCHED_OTHER skips >1 % of 1 ms periods.
     r = run(exe, "--mode", "search", "--periods", "2000,1000", "--bound", "100000",
-            "--search-time", "100")
+            "--search-time", "100", "-p", "80", "--quantile", "0.9")
     assert r.complete
     assert r.counters["min_period_ns"] == (1_000_000, "ns")  # a 100 ms bound always holds
     per = r.series["period_1000us"].values
