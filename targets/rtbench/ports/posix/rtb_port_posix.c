@@ -4,7 +4,8 @@
  *
  * - Priorities: SCHED_FIFO 10 + 4 * level when permitted; otherwise SCHED_OTHER with a
  *   warning (then a wake-up does not preempt at once and rtb_preemptive() says 0).
- * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW) in ns, or
+ * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW, or
+ *   CLOCK_MONOTONIC where there is no RAW, as on NuttX) in ns, or
  *   with rtb_posix_set_clock("tsc") the CPU counter (cycle-level resolution).
  * - Software interrupt: a dedicated thread above every level (SCHED_FIFO 90) pinned to
  *   the interrupt's core, blocked in sigwaitinfo() on its own real-time signal;
@@ -21,6 +22,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,16 @@
 
 #include "rtbench.h"
 #include "rtbench_port.h"
+
+/* NuttX and other POSIX systems without Linux's extras: plain CLOCK_MONOTONIC, no
+ * affinity query (sysconf instead). */
+#ifdef CLOCK_MONOTONIC_RAW
+#define RAW_CLOCK CLOCK_MONOTONIC_RAW
+#define RAW_CLOCK_NAME "clock_monotonic_raw"
+#else
+#define RAW_CLOCK CLOCK_MONOTONIC
+#define RAW_CLOCK_NAME "clock_monotonic"
+#endif
 #include "rtb_posix.h"
 
 #define FIFO_BASE 10
@@ -83,7 +95,7 @@ static inline uint64_t cpu_counter(void) { return 0; }
 static uint64_t raw_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    clock_gettime(RAW_CLOCK, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -107,7 +119,10 @@ int rtb_posix_set_clock(const char *name)
     return 0;
 }
 
-static _Thread_local int my_level = RTB_PRIO_MAIN;
+/* The caller's level for rtb_prio_get without SCHED_FIFO (pthread key: no TLS needed). */
+static pthread_key_t level_key;
+
+static void set_my_level(int level) { pthread_setspecific(level_key, (void *)(intptr_t)level); }
 
 static void warn(const char *code, const char *msg)
 {
@@ -205,9 +220,15 @@ int rtb_port_init(void)
 {
     struct utsname u;
     P.ncores = 1;
+#ifdef CPU_COUNT
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
         P.ncores = CPU_COUNT(&set);
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    P.ncores = n > 0 ? (int)n : 1;
+#endif
+    pthread_key_create(&level_key, NULL);
     P.info.port = "posix";
     P.info.rtos = "linux";
     /* A release with a space or longer than the buffer is cut: it is only a label. */
@@ -218,7 +239,7 @@ int rtb_port_init(void)
     P.release[k] = 0;
     P.info.rtos_version = P.release;
     P.info.board = "host";
-    P.info.clock = use_tsc ? "cpu_counter" : "clock_monotonic_raw";
+    P.info.clock = use_tsc ? "cpu_counter" : RAW_CLOCK_NAME;
     P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
 
     pthread_mutexattr_t ma;
@@ -241,8 +262,10 @@ int rtb_port_init(void)
         warn("no_sched_fifo", "SCHED_FIFO not permitted (run as root or grant "
                               "CAP_SYS_NICE / rtprio): SCHED_OTHER fallback, no strict "
                               "priorities, preemption figures are not comparable");
+#if defined(_POSIX_MEMLOCK) && _POSIX_MEMLOCK > 0
     if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
         warn("no_mlock", "mlockall failed: page faults may show up in samples");
+#endif
 #ifdef __linux__
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* 1 ns slack: short sleeps stay short */
     FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
@@ -258,7 +281,7 @@ int rtb_port_init(void)
                               "(iterations x period) stalls every FIFO thread of its core "
                               "for ~50 ms; write -1 there to measure longer");
 #endif
-    my_level = RTB_PRIO_MAIN;
+    set_my_level(RTB_PRIO_MAIN);
     return 0;
 }
 
@@ -286,7 +309,7 @@ struct rtb_thread {
 static void *thread_main(void *p)
 {
     rtb_thread *t = p;
-    my_level = t->level;
+    set_my_level(t->level);
     t->fn(t->arg);
     return NULL;
 }
@@ -302,12 +325,16 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, int fifo
         pthread_attr_setschedpolicy(&a, SCHED_FIFO);
         pthread_attr_setschedparam(&a, &sp);
     }
+#ifdef CPU_SET
     if (core >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
         CPU_SET(core, &set);
         pthread_attr_setaffinity_np(&a, sizeof set, &set);
     }
+#else
+    (void)core; /* a single-core system: nothing to pin */
+#endif
     int rc = pthread_create(tid, &a, fn, arg);
     pthread_attr_destroy(&a);
     return rc;
@@ -353,7 +380,7 @@ void rtb_sleep_us(uint32_t us)
 int rtb_prio_get(void)
 {
     if (!P.fifo)
-        return my_level;
+        return (int)(intptr_t)pthread_getspecific(level_key);
     struct sched_param sp;
     int policy;
     pthread_getschedparam(pthread_self(), &policy, &sp); /* the call pattern 6 measures */
