@@ -492,6 +492,11 @@ def _csv_ints(src: str, chunks: list[_Chunk], total: int) -> np.ndarray:
             arr = np.fromstring(text, dtype=np.int64, sep=",")
     except (ValueError, DeprecationWarning):
         arr = None
+    except (AttributeError, TypeError):  # a numpy without text-mode fromstring
+        try:
+            arr = np.array(text.split(","), dtype=np.int64)
+        except (ValueError, OverflowError):
+            arr = None
     # fromstring saturates on overflow: any extreme value gets the exact slow check.
     if (
         arr is None
