@@ -38,12 +38,14 @@ def test_roundtrip_of_a_protocol_run(tmp_path: Path) -> None:
     with Store(db) as st, st.run(workload="rtlab-latency", spec_name="host", cell_key="abs",
                                  params={"interval_us": 1000}, fingerprint={"k": 1}) as r:
         r.add_protocol_run(protocol_run(v))
+        r.load = {"cpu_busy": 0.5}
         run_id = r.run_id
     with Store(db, read_only=True) as st:
         (info,) = st.runs()
         assert info["run_id"] == run_id and info["status"] == "ok"
         assert info["params"] == {"interval_us": 1000} and info["fingerprint"] == {"k": 1}
         assert info["meta"]["method"] == "clock_nanosleep"
+        assert info["load"] == {"cpu_busy": 0.5}
         assert np.array_equal(st.samples(run_id, "latency"), v)
         (s,) = st.summaries([run_id])
         assert s["n"] == 5000 and s["unit"] == "ns"

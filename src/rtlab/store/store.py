@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS runs (
     params VARCHAR,            -- JSON
     target VARCHAR,            -- JSON
     fingerprint VARCHAR,       -- JSON: rtlab.bench.fingerprint
+    load VARCHAR,              -- JSON: rtlab.bench.fingerprint.LoadMonitor during the run
     meta VARCHAR,              -- JSON: the workload's own metadata
     samples_file VARCHAR,      -- relative to the store directory, NULL without samples
     started_at DOUBLE,         -- unix seconds
@@ -142,6 +143,7 @@ class RunWriter:
         self.problems: list[str] = []
         self.status: str = "ok"
         self.message: str | None = None
+        self.load: dict[str, Any] | None = None  # LoadMonitor.result() of the run
 
     def add_series(self, name: str, values: Sequence[int] | np.ndarray, *, unit: str = "ns",
                    tick_s: Fraction | None = Fraction(1, 10**9),
@@ -273,10 +275,10 @@ class Store:
             for code, msg in w.warnings:
                 db.execute("INSERT INTO warnings VALUES (?, ?, ?)", [w.run_id, code, msg])
             db.execute(
-                "UPDATE runs SET status=?, message=?, problems=?, meta=?, samples_file=?, "
-                "finished_at=? WHERE run_id=?",
-                [w.status, w.message, _json(w.problems), _json(w.meta), rel, time.time(),
-                 w.run_id])
+                "UPDATE runs SET status=?, message=?, problems=?, meta=?, load=?, "
+                "samples_file=?, finished_at=? WHERE run_id=?",
+                [w.status, w.message, _json(w.problems), _json(w.meta), _json(w.load), rel,
+                 time.time(), w.run_id])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -343,7 +345,7 @@ class Store:
         out = []
         for row in cur.fetchall():
             d = dict(zip(cols, row, strict=True))
-            for k in ("problems", "spec", "params", "target", "fingerprint", "meta"):
+            for k in ("problems", "spec", "params", "target", "fingerprint", "meta", "load"):
                 if d[k] is not None:
                     d[k] = json.loads(d[k])
             out.append(d)
