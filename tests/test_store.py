@@ -176,3 +176,27 @@ def test_million_samples_write_and_read_fast(tmp_path: Path) -> None:
     assert np.array_equal(back, v)
     assert t1 - t0 < 5 and t2 - t1 < 2, (t1 - t0, t2 - t1)
     assert os.path.getsize(st.samples_dir / f"{r.run_id}.parquet") < 8 * 10**6
+
+
+def test_latency_run_end_to_end(tmp_path: Path) -> None:
+    """What the runner does for one cell: build, run, parse, fingerprint, store."""
+    from rtlab.bench.build import build_c_target
+    from rtlab.bench.fingerprint import LoadMonitor, fingerprint
+
+    exe = build_c_target("rtlab-latency")
+    with LoadMonitor() as load:
+        out = subprocess.run([str(exe), "-q", "-i", "500", "-l", "300", "-w", "usleep"],
+                             capture_output=True, text=True, check=True).stdout
+    run = parse_one(out, source="rtlab-latency")
+    with Store(tmp_path / "rtlab.duckdb") as st:
+        with st.run(workload=run.workload, spec_name="host", cell_key="usleep/other/idle",
+                    params={"method": "usleep"}, target={"kind": "local"},
+                    fingerprint=fingerprint(run.meta)) as w:
+            w.add_protocol_run(run)
+            w.load = load.result()
+        (info,) = st.runs(spec_name="host")
+        assert info["status"] == "ok" and info["load"]["seconds"] > 0
+        assert "timer_slack" in {x["code"] for x in info["fingerprint"]["warnings"]}
+        assert st.samples(info["run_id"], "latency").size == 300
+        (s,) = st.summaries()
+        assert s["series"] == "latency" and s["p50"] > 0
