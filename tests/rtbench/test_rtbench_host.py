@@ -110,3 +110,47 @@ def test_tables_from_a_real_run(suite_runs: list[Run]) -> None:
     assert all(v[1] == pytest.approx(100.0) for v in sc.values())
     ct = rtbench.contention(rtbench.scenario_runs(suite_runs, "contention")[0])
     assert ct[0] == 100.0 and len(ct) == 8
+
+
+def test_params_and_argv() -> None:
+    p = rtbench.params_from_mapping(
+        {
+            "scenarios": ["primitives", "contention"],
+            "iterations": 300,
+            "cores": [1, 2],
+            "levels": [0, 70],
+            "shared": True,
+            "clock": "tsc",
+        }
+    )
+    assert rtbench.posix_argv(p) == [
+        "--scenarios",
+        "primitives,contention",
+        "--iterations",
+        "300",
+        "--cores",
+        "1,2",
+        "--levels",
+        "0,70",
+        "--clock",
+        "tsc",
+        "--shared",
+    ]
+    assert rtbench.posix_argv(rtbench.params_from_mapping({})) == ["--scenarios", "all"]
+    for bad in (
+        {"scenario": "irq"},
+        {"scenarios": ["irk"]},
+        {"levels": [0, 170]},
+        {"iterations": "many"},
+        {"shared": 1},
+        {"clock": "sundial"},
+        {"cores": []},
+    ):
+        with pytest.raises(rtbench.RtbenchError):
+            rtbench.params_from_mapping(bad)
+
+
+def test_run_posix(rtbench_build) -> None:
+    p = rtbench.params_from_mapping({"scenarios": "scalability", "cores": [1], "window_ms": 10})
+    (run,) = rtbench.run_posix(p, exe=rtbench_build / "rtbench-posix", timeout=60)
+    assert run.complete and run.counters["p1"][0] > 0
