@@ -91,12 +91,33 @@ def test_every_edge_within_one_cycle(tmp_path: Path) -> None:
     assert cap.t_end is not None and cap.t_end >= max(int(ch.edges[-1]) for ch in cap)
 
 
+def test_eight_channels_both_pios_share_one_time_base(tmp_path: Path) -> None:
+    rng = random.Random(8)
+    common = random_toggles(rng, 50, 100, 2, 5000)  # the same edges on every pin
+    toggles = {pin: common + random_toggles(rng, 100, common[-1] + 10, 2, 500)
+               for pin in range(6, 14)}
+    cap, _ = capture(tmp_path, 6, 8, Fraction(2, 1000), toggles=toggles)
+    assert len(cap.gaps) == 0 and cap.metadata["ring_words"] == 4096
+    for pin, cyc in toggles.items():
+        check_channel(cap, f"GP{pin}", cyc)
+    first = {int(ch.edges[0]) for ch in cap}
+    assert len(first) == 1, "PIO0 and PIO1 channels must start in the same cycle"
+
+
+def test_burst_of_50k_edges_at_full_rate_is_lossless(tmp_path: Path) -> None:
+    burst = [1000 + 2 * i for i in range(50_000)]  # an edge on every sample, 100k cycles
+    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), toggles={2: burst})
+    assert len(cap.gaps) == 0 and cap.metadata["records_lost"]["GP2"] == 0
+    check_channel(cap, "GP2", burst)
+
+
 def test_burst_overflow_becomes_gap(tmp_path: Path) -> None:
-    burst = [10_000 + 2 * i for i in range(30_000)]  # full PIO rate: an edge per sample
+    burst = [10_000 + 2 * i for i in range(60_000)]  # full PIO rate: an edge per sample
     after = [burst[-1] + 1000 * (i + 1) for i in range(200)]
     slow = [777 * (i + 1) for i in range(400)]
     toggles = {2: burst + after, 3: slow}
     cap, _ = capture(tmp_path, 2, 2, Fraction(3, 1000), toggles=toggles)
+    assert cap.metadata["ring_words"] == 28672
     lost = cap.metadata["records_lost"]
     assert lost["GP2"] > 0 and len(cap.gaps) >= 1, "the burst must overflow the ring"
     # Nothing silently dropped: driven = decoded + inside a declared gap.

@@ -4,8 +4,11 @@
 #include "proto.h"
 #include "rp2040_regs.h"
 
-/* Word rings the DMA writes into (ring wrap needs size alignment). */
+/* Word rings the DMA writes into. Up to 4 channels: one ring each from the whole pool,
+ * re-armed by a control DMA channel (any size). 5-8 channels: 16 KB rings using the DMA
+ * ring wrap (which needs size alignment, hence the 32 KB aligned pool). */
 static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), aligned(32768)));
+static uint32_t ring_base_addr[4]; /* what the control channels copy into WRITE_ADDR_TRIG */
 
 #define MARGIN 8u        /* words kept clear of the DMA write pointer */
 #define MAX_BATCH 100u   /* edges per EDGES frame (<= 255 bytes payload) */
@@ -15,6 +18,9 @@ typedef struct {
     uint32_t pio, sm, dma;
     volatile uint32_t *ring;
     uint32_t ring_words;
+    uint32_t slot;     /* ring position of record `consumed` */
+    int chained;       /* ring re-armed by a control channel (else DMA ring wrap) */
+    uint32_t laps, last_pos; /* chained mode: completed passes over the ring */
     uint32_t consumed; /* index n of the next record to encode */
     uint32_t limit;    /* records at or past this index are not trusted (after a stall) */
     uint32_t safe_w;   /* written count seen while no stall was flagged */
@@ -30,9 +36,31 @@ static int state = ST_IDLE;
 static uint64_t start_us, next_status_us;
 static uint32_t stall_mask;
 static uint64_t end_k;
-static uint32_t cpu_cycles, max_fill_pct;
+static uint32_t cpu_cycles, encode_cycles, max_fill_pct;
 
-static uint32_t written(const chan_t *c) { return 0xffffffffu - DMA_TRANS_COUNT(c->dma); }
+/* Records the DMA has written so far (monotonic; polled at least once per ring pass). */
+static uint32_t written(chan_t *c)
+{
+    if (!c->chained) {
+        return 0xffffffffu - DMA_TRANS_COUNT(c->dma);
+    }
+    uint32_t pos = c->ring_words - DMA_TRANS_COUNT(c->dma); /* == ring_words at a pass end */
+    if (pos < c->last_pos) {
+        c->laps++;
+    }
+    c->last_pos = pos;
+    return c->laps * c->ring_words + pos;
+}
+
+static void advance(chan_t *c, uint32_t count)
+{
+    c->consumed += count;
+    c->slot += count;
+    if (c->slot >= c->ring_words) {
+        c->slot = c->slot < 2u * c->ring_words ? c->slot - c->ring_words
+                                                 : c->slot % c->ring_words; /* rare */
+    }
+}
 
 int capture_running(void) { return state != ST_IDLE; }
 
@@ -68,7 +96,7 @@ static void check_overrun(chan_t *c, uint32_t w)
     uint32_t first_valid = w + MARGIN - c->ring_words;
     if (w + MARGIN > c->ring_words && (int32_t)(first_valid - c->consumed) > 0) {
         add_loss(c, c->consumed, first_valid - c->consumed);
-        c->consumed = first_valid;
+        advance(c, first_valid - c->consumed);
     }
 }
 
@@ -89,9 +117,13 @@ static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
             return;
         }
         uint32_t n = avail < MAX_BATCH ? avail : MAX_BATCH;
-        uint32_t mask = c->ring_words - 1u;
+        uint32_t t0 = SYST_CVR;
+        uint32_t slot = c->slot;
         for (uint32_t j = 0; j < n; j++) {
-            words[j] = c->ring[(c->consumed + j) & mask];
+            words[j] = c->ring[slot];
+            if (++slot == c->ring_words) {
+                slot = 0;
+            }
         }
         /* Re-check after copying: a word the DMA overwrote meanwhile is lost, not used. */
         uint32_t w2 = written(c);
@@ -103,7 +135,7 @@ static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
                 skip = n;
             }
             add_loss(c, c->consumed, skip);
-            c->consumed += skip;
+            advance(c, skip);
             if (flush_loss(i, c) != 0) {
                 return;
             }
@@ -129,8 +161,9 @@ static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
             c->dlast = dl;
             frame_send(&f); /* room was checked above */
             c->edges += n - skip;
-            c->consumed += n - skip;
+            advance(c, n - skip);
         }
+        encode_cycles += (t0 - SYST_CVR) & 0xffffffu;
         w = written(c);
     }
 }
@@ -183,8 +216,9 @@ int capture_start(const capture_cfg_t *c_in)
     if (cfg.st_gpio != 0xff) {
         selftest_start();
     }
-    uint32_t ring_words = RING_POOL_WORDS / (cfg.nch <= 4 ? 4u : 8u);
-    uint32_t ring_bits = cfg.nch <= 4 ? 15u : 14u; /* log2 of the ring size in bytes */
+    int chained = cfg.nch <= 4;
+    uint32_t ring_words = chained ? (RING_POOL_WORDS / cfg.nch) & ~7u : 4096u;
+    uint32_t ring_bits = 14u; /* ring-wrap mode: log2 of 16 KB */
     uint32_t en0 = 0, en1 = 0;
     for (uint32_t i = 0; i < cfg.nch; i++) {
         chan_t *c = &ch[i];
@@ -195,6 +229,7 @@ int capture_start(const capture_cfg_t *c_in)
         c->dma = i;
         c->ring = &ring_pool[i * ring_words];
         c->ring_words = ring_words;
+        c->chained = chained;
         c->limit = 0xffffffffu;
         pad_input(pin);
         PIO_SM_CLKDIV(c->pio, c->sm) = 1u << 16;
@@ -208,13 +243,29 @@ int capture_start(const capture_cfg_t *c_in)
         PIO_SM_INSTR(c->pio, c->sm) = 0x0000u; /* jmp 0: the start gate */
         DMA_READ_ADDR(c->dma) = PIO_RXF_ADDR(c->pio, c->sm);
         DMA_WRITE_ADDR(c->dma) = (uint32_t)(uintptr_t)c->ring;
-        DMA_TRANS_COUNT(c->dma) = 0xffffffffu;
         uint32_t dreq = (i < 4 ? DREQ_PIO0_RX0 : DREQ_PIO1_RX0) + c->sm;
-        DMA_CTRL_TRIG(c->dma) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
-                                DMA_CTRL_INCR_WRITE | DMA_CTRL_RING_SEL_WRITE |
-                                (ring_bits << DMA_CTRL_RING_SIZE_LSB) |
-                                (c->dma << DMA_CTRL_CHAIN_TO_LSB) |
-                                (dreq << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+        if (chained) {
+            /* Control channel 4+i: one word, ring base -> data channel's WRITE_ADDR_TRIG. */
+            uint32_t ctl = 4u + i;
+            ring_base_addr[i] = (uint32_t)(uintptr_t)c->ring;
+            DMA_READ_ADDR(ctl) = (uint32_t)(uintptr_t)&ring_base_addr[i];
+            DMA_WRITE_ADDR(ctl) = DMA_BASE + 0x40u * c->dma + 0x2cu; /* AL2_WRITE_ADDR_TRIG */
+            DMA_TRANS_COUNT(ctl) = 1;
+            DMA_AL1_CTRL(ctl) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
+                                (ctl << DMA_CTRL_CHAIN_TO_LSB) |
+                                (0x3fu << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+            DMA_TRANS_COUNT(c->dma) = ring_words;
+            DMA_CTRL_TRIG(c->dma) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
+                                    DMA_CTRL_INCR_WRITE | (ctl << DMA_CTRL_CHAIN_TO_LSB) |
+                                    (dreq << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+        } else {
+            DMA_TRANS_COUNT(c->dma) = 0xffffffffu;
+            DMA_CTRL_TRIG(c->dma) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
+                                    DMA_CTRL_INCR_WRITE | DMA_CTRL_RING_SEL_WRITE |
+                                    (ring_bits << DMA_CTRL_RING_SIZE_LSB) |
+                                    (c->dma << DMA_CTRL_CHAIN_TO_LSB) |
+                                    (dreq << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+        }
         if (i < 4) {
             en0 |= 1u << c->sm;
         } else {
@@ -227,6 +278,7 @@ int capture_start(const capture_cfg_t *c_in)
     SYST_CVR = 0;
     SYST_CSR = 5u; /* processor clock, no interrupt: cycle counts for the bench */
     cpu_cycles = 0;
+    encode_cycles = 0;
     max_fill_pct = 0;
     stall_mask = 0;
     end_k = 0;
@@ -265,6 +317,10 @@ static void halt_machines(void)
     uint32_t abort = 0;
     for (uint32_t i = 0; i < cfg.nch; i++) {
         abort |= 1u << ch[i].dma;
+        if (ch[i].chained) {
+            DMA_AL1_CTRL(4u + i) = 0; /* no re-arm after the abort */
+            abort |= 1u << (4u + i);
+        }
     }
     DMA_CHAN_ABORT = abort;
     /* Wait on each channel's BUSY bit (rp2040js does not implement reading CHAN_ABORT). */
@@ -310,6 +366,7 @@ static void send_status(uint64_t now)
     frame_u8(&f, max_fill_pct);
     frame_u8(&f, out_used() * 100u / (out_used() + out_free()));
     frame_varint32(&f, cpu_cycles);
+    frame_varint32(&f, encode_cycles);
     if (frame_send(&f) == 0) {
         max_fill_pct = 0;
     }
@@ -334,6 +391,7 @@ static int finish(void)
     frame_begin(&f, F_STOPPED);
     frame_varint(&f, end_k);
     frame_varint32(&f, cpu_cycles);
+    frame_varint32(&f, encode_cycles);
     for (uint32_t i = 0; i < cfg.nch; i++) {
         frame_varint32(&f, ch[i].consumed);
     }
@@ -381,9 +439,9 @@ int capture_poll(void)
     uint64_t dfloor = est > (1ull << 31) ? est - (1ull << 31) : 0;
     for (uint32_t i = 0; i < cfg.nch; i++) {
         chan_t *c = &ch[i];
-        uint32_t fill = (w[i] - c->consumed) * 100u / c->ring_words;
-        if (fill > max_fill_pct) {
-            max_fill_pct = fill > 100u ? 100u : fill;
+        uint32_t used = w[i] - c->consumed;
+        if (used * 100u > max_fill_pct * c->ring_words) { /* no division on the fast path */
+            max_fill_pct = used >= c->ring_words ? 100u : used * 100u / c->ring_words;
         }
         encode_channel(i, c, w[i], dfloor > c->consumed ? dfloor - c->consumed : 0);
     }

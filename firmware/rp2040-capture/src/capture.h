@@ -5,7 +5,7 @@
 
 #define MAX_CHANNELS 8u
 #define SAMPLE_CYCLES 2u /* the PIO program samples every 2 system clocks */
-#define RING_POOL_WORDS (128u * 1024u / 4u)
+#define RING_POOL_WORDS (224u * 1024u / 4u) /* 57344 edges of buffer in total */
 
 typedef struct {
     uint8_t base_pin, nch, st_gpio, st_div;

@@ -64,7 +64,8 @@ class Status:
     lost: int
     ring_fill_pct: int
     out_fill_pct: int
-    cpu_cycles: int
+    cpu_cycles: int  # system clocks spent in the capture poll (SysTick)
+    encode_cycles: int  # of which copying and encoding edges
 
 
 @dataclass
@@ -86,6 +87,7 @@ class CaptureDecoder:
         self.started: dict[str, Any] | None = None
         self.end_k: int | None = None
         self.cpu_cycles = 0
+        self.encode_cycles = 0
         self.last_status: Status | None = None
         self.errors: list[str] = []
 
@@ -122,12 +124,14 @@ class CaptureDecoder:
                 edges, pos = p.read_varint(pl, pos)
                 lost, pos = p.read_varint(pl, pos)
                 ring, out = pl[pos], pl[pos + 1]
-                cyc, _ = p.read_varint(pl, pos + 2)
-                self.last_status = Status(k, edges, lost, ring, out, cyc)
+                cyc, pos = p.read_varint(pl, pos + 2)
+                enc, _ = p.read_varint(pl, pos)
+                self.last_status = Status(k, edges, lost, ring, out, cyc, enc)
                 return self.last_status
             elif f.type == p.F_STOPPED:
                 end_k, pos = p.read_varint(pl, 0)
                 self.cpu_cycles, pos = p.read_varint(pl, pos)
+                self.encode_cycles, pos = p.read_varint(pl, pos)
                 for ch in self.chans:
                     ch.total, pos = p.read_varint(pl, pos)
                 self.end_k = end_k
@@ -219,6 +223,7 @@ class CaptureDecoder:
             "records_lost": lost,
             "stalled": [f"GP{c.pin}" for c in self.chans if c.stall_from is not None],
             "cpu_cycles": self.cpu_cycles,
+            "encode_cycles": self.encode_cycles,
         }
 
 
