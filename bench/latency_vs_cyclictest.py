@@ -1,12 +1,14 @@
 """rtlab-latency next to the real cyclictest (rt-tests): same interval, priority, duration.
 
     .venv/bin/python bench/latency_vs_cyclictest.py [--seconds 10] [--interval 1000]
-        [--priority 80] [--reps 2] [--default-system]
+        [--priority 80] [--reps 2] [--default-system] [--stress N]
 
 Prints, per tool and repetition, the median, p99, p99.9 and max wake-up latency and the
 measurement loop's cost in CPU ns per sample (the child's CPU time from wait4, the same
 for both tools: kernel timer and wake-up path included). Both tools hold
 /dev/cpu_dma_latency at 0 as cyclictest does by default (--default-system: neither does).
+--stress N runs `stress-ng --cpu N` (SCHED_OTHER) around every measurement: the "load"
+condition.
 tests/test_latency_vs_cyclictest.py imports the functions below.
 """
 
@@ -110,6 +112,29 @@ def run_rtlab_latency(seconds: float, interval_us: int, priority: int,
     return Result("rtlab-latency", vals, cpu, int(vals.size))
 
 
+class Stress:
+    """stress-ng --cpu N for the duration of a `with` block (none when N == 0)."""
+
+    def __init__(self, cpus: int) -> None:
+        self.cpus = cpus
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Stress:
+        if self.cpus:
+            exe = shutil.which("stress-ng")
+            if exe is None:
+                raise RuntimeError("stress-ng not found (Debian package stress-ng)")
+            self.proc = subprocess.Popen([exe, "--cpu", str(self.cpus), "--timeout", "600",
+                                          "--quiet"], stdout=subprocess.DEVNULL)
+            time.sleep(0.5)  # let the workers start
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10)
@@ -117,16 +142,20 @@ def main() -> None:
     ap.add_argument("--priority", type=int, default=80)
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--default-system", action="store_true")
+    ap.add_argument("--stress", type=int, default=0, metavar="N",
+                    help="stress-ng --cpu N during the runs")
     a = ap.parse_args()
     la = os.getloadavg()
     print(f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
           f"cpu_dma_latency {'untouched' if a.default_system else '0'}, "
+          f"{f'stress-ng --cpu {a.stress}' if a.stress else 'no added load'}, "
           f"loadavg {la[0]:.2f} {la[1]:.2f} {la[2]:.2f}")
     results: list[Result] = []
     t0 = time.monotonic()
     for _ in range(a.reps):  # alternate so that drifting background load hits both
         for fn in (run_cyclictest, run_rtlab_latency):
-            r = fn(a.seconds, a.interval, a.priority, a.default_system)
+            with Stress(a.stress):
+                r = fn(a.seconds, a.interval, a.priority, a.default_system)
             results.append(r)
             print(r.line(), flush=True)
     print(f"--- pooled ({time.monotonic() - t0:.0f} s)")
