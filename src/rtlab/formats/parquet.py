@@ -11,6 +11,7 @@ edge table directly: `SELECT * FROM 'run.parquet'`.
 from __future__ import annotations
 
 import json
+import mmap
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec
+from rtlab.formats.isolate import run_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -86,57 +88,41 @@ def _jsonable(obj: Any) -> Any:
 
 
 def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
+    """Read a capture. The Parquet library runs in forked children (see isolate.py):
+    on some corrupt files it aborts the process, which must not take the caller's
+    program down. The first child reports the footer, the second decodes the edges
+    straight into shared memory that becomes the channels' arrays."""
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head != _MAGIC:
         raise FormatError(path, "not a Parquet file (no PAR1 magic)", offset=0)
-    try:
-        pf = pq.ParquetFile(path)
-        kv = pf.schema_arrow.metadata or {}
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise FormatError(path, f"corrupt Parquet file: {exc}") from None
-    if META_KEY not in kv:
+    plan = run_isolated(path, _footer, str(path), what="Parquet footer")
+    if plan["meta"] is None:
         raise FormatError(path, "a Parquet file, but not an rtlab capture (no rtlab.capture)")
-    meta = _parse_meta(path, kv[META_KEY])
+    if plan["names"] != ["channel", "time"]:
+        found = ",".join(map(str, plan["names"]))
+        raise FormatError(path, f"expected columns channel,time; found {found}")
+    meta = _parse_meta(path, plan["meta"])
     chans = meta["channels"]
-    wanted = set(channels) if channels else None
+    groups = _check_groups(path, plan["groups"], chans)
+    wanted = [i for i, c in enumerate(chans) if not channels or c["name"] in set(channels)]
+    # The footer's row counts matched the declared edge counts before this allocation,
+    # so a corrupt count cannot ask for terabytes.
+    total = sum(chans[i]["n_edges"] for i in wanted)
     try:
-        names = pf.schema_arrow.names
-        if names != ["channel", "time"]:
-            raise FormatError(path, f"expected columns channel,time; found {','.join(names)}")
-        # The footer's row counts are checked against the declared edge counts before
-        # anything is allocated, so a corrupt count cannot ask for terabytes.
-        groups = [_row_group_channel(path, pf, rg, len(chans)) for rg in range(pf.num_row_groups)]
-        stored = [0] * len(chans)
-        for rg, index in enumerate(groups):
-            stored[index] += pf.metadata.row_group(rg).num_rows
-        for index, c in enumerate(chans):
-            if stored[index] != c["n_edges"]:
-                raise FormatError(
-                    path,
-                    f"channel {c['name']!r}: {stored[index]} edges stored, {c['n_edges']} declared",
-                )
-        out = {
-            i: np.empty(c["n_edges"], dtype=np.int64)
-            for i, c in enumerate(chans)
-            if wanted is None or c["name"] in wanted
-        }
-        filled = dict.fromkeys(out, 0)
-        for index in out:
-            # All of a channel's row groups at once: Arrow decodes them on every core.
-            rgs = [rg for rg, i in enumerate(groups) if i == index]
-            if rgs:
-                col = pf.read_row_groups(rgs, columns=["time"], use_threads=True).column(0)
-                _fill(path, out[index], filled, index, col, rgs[0])
-                del col
-                pa.default_memory_pool().release_unused()
-    except (pa.ArrowException, OSError) as exc:
-        raise FormatError(path, f"corrupt Parquet data: {exc}") from None
-    except MemoryError:
+        shared = mmap.mmap(-1, max(total, 1) * 8)
+    except (OSError, OverflowError, MemoryError):
         raise FormatError(path, "declared edge counts do not fit in memory") from None
-    finally:
-        # Arrow's allocator keeps decoded pages for reuse; give them back (~1x the edges).
-        pa.default_memory_pool().release_unused()
+    slots: dict[int, tuple[int, int]] = {}
+    pos = 0
+    for i in wanted:
+        slots[i] = (pos, chans[i]["n_edges"])
+        pos += chans[i]["n_edges"]
+    jobs = [
+        (off, n, [rg for rg, c in enumerate(groups) if c == i]) for i, (off, n) in slots.items()
+    ]
+    run_isolated(path, _decode, str(path), jobs, shared, what="Parquet data")
+    everything = np.frombuffer(shared, dtype=np.int64, count=total)
     cap = Capture(
         tick_s=meta["tick"],
         t_start=meta["t_start"],
@@ -145,12 +131,9 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
         resolution_s=meta["resolution"],
         metadata=dict(meta.get("metadata") or {}),
     )
-    for i, arr in out.items():
+    for i, (off, n) in slots.items():
         c = chans[i]
-        if filled[i] != arr.size:
-            raise FormatError(
-                path, f"channel {c['name']!r}: {filled[i]} edges stored, {arr.size} declared"
-            )
+        arr = everything[off : off + n]
         if arr.size > 1 and bool(np.any(arr[1:] < arr[:-1])):
             raise FormatError(path, f"channel {c['name']!r}: edge times are not sorted")
         gl = c.get("gap_levels")
@@ -162,8 +145,8 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
                 None if gl is None else np.asarray(gl, dtype=np.int8),
             )
         )
-    if wanted:
-        missing = wanted - set(cap.channels)
+    if channels:
+        missing = set(channels) - set(cap.channels)
         if missing:
             raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
     try:
@@ -173,43 +156,76 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     return cap
 
 
-def _row_group_channel(path: Path, pf: pq.ParquetFile, rg: int, n_channels: int) -> int:
-    stats = pf.metadata.row_group(rg).column(0).statistics
-    if stats is not None and stats.has_min_max and stats.min == stats.max:
-        index = int(stats.min)
-    else:
-        col = pf.read_row_group(rg, columns=["channel"]).column(0).to_numpy()
-        if col.size == 0 or np.any(col != col[0]):
+def _footer(path: str) -> dict[str, Any]:
+    """In the child: column names, rtlab metadata, and (channel, rows) per row group."""
+    pf = pq.ParquetFile(path)
+    kv = pf.schema_arrow.metadata or {}
+    names = list(pf.schema_arrow.names)
+    raw = kv.get(META_KEY)
+    meta = None if raw is None else raw.decode("utf-8", "replace")
+    if names != ["channel", "time"]:
+        return {"names": names, "meta": meta, "groups": []}
+    md = pf.metadata
+    groups = []
+    for rg in range(md.num_row_groups):
+        col = md.row_group(rg).column(0)
+        stats = col.statistics
+        if stats is not None and stats.has_min_max and stats.min == stats.max:
+            index = int(stats.min)
+        else:
+            values = pf.read_row_group(rg, columns=["channel"]).column(0).to_numpy()
+            same = values.size > 0 and bool(np.all(values == values[0]))
+            index = int(values[0]) if same else -1  # -1: the group mixes channels
+        groups.append((index, md.row_group(rg).num_rows))
+    return {"names": names, "meta": meta, "groups": groups}
+
+
+def _decode(path: str, jobs: list[tuple[int, int, list[int]]], shared: mmap.mmap) -> None:
+    """In the child: decode each channel's row groups into its slot of shared memory."""
+    pf = pq.ParquetFile(path)
+    dest_all = np.frombuffer(shared, dtype=np.int64)
+    for off, n, rgs in jobs:
+        dest = dest_all[off : off + n]
+        pos = 0
+        if rgs:
+            # All of a channel's row groups at once: Arrow decodes them on every core.
+            col = pf.read_row_groups(rgs, columns=["time"], use_threads=True).column(0)
+            for chunk in col.chunks:
+                if chunk.null_count:
+                    raise ValueError("null edge times")
+                part = chunk.to_numpy(zero_copy_only=False)
+                if pos + part.size > n:
+                    raise ValueError("more edges than the channel declares")
+                dest[pos : pos + part.size] = part
+                pos += part.size
+        if pos != n:
+            raise ValueError(f"{pos} edges stored where {n} were declared")
+
+
+def _check_groups(path: Path, groups: list, chans: list[dict[str, Any]]) -> list[int]:
+    stored = [0] * len(chans)
+    out = []
+    for rg, (index, rows) in enumerate(groups):
+        if index == -1:
             raise FormatError(path, f"row group {rg} mixes channels")
-        index = int(col[0])
-    if not 0 <= index < n_channels:
-        raise FormatError(path, f"row group {rg}: channel index {index} out of range")
-    return index
-
-
-def _fill(
-    path: Path,
-    dest: np.ndarray,
-    filled: dict[int, int],
-    index: int,
-    col: pa.ChunkedArray,
-    rg: int,
-) -> None:
-    pos = filled[index]
-    for chunk in col.chunks:
-        if chunk.null_count:
-            raise FormatError(path, f"row group {rg}: null edge times")
-        part = chunk.to_numpy(zero_copy_only=False)
-        if pos + part.size > dest.size:
-            raise FormatError(path, f"row group {rg}: more edges than the channel declares")
-        dest[pos : pos + part.size] = part
-        pos += part.size
-    filled[index] = pos
+        if not 0 <= index < len(chans):
+            raise FormatError(path, f"row group {rg}: channel index {index} out of range")
+        stored[index] += rows
+        out.append(index)
+    for index, c in enumerate(chans):
+        if stored[index] != c["n_edges"]:
+            raise FormatError(
+                path,
+                f"channel {c['name']!r}: {stored[index]} edges stored, {c['n_edges']} declared",
+            )
+    return out
 
 
 def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
     try:
         meta = json.loads(raw)
+        if not isinstance(meta, dict) or not isinstance(meta.get("channels"), list):
+            raise ValueError("expected an object with a channels list")
         if meta.get("version") != FORMAT_VERSION:
             raise FormatError(path, f"unsupported rtlab capture version {meta.get('version')!r}")
         meta["tick"] = Fraction(meta["tick_s"])
@@ -219,7 +235,11 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
         gaps = np.asarray(meta.get("gaps") or [], dtype=np.int64).reshape(-1, 2)
         meta["gaps"] = gaps
         for c in meta["channels"]:
-            if not isinstance(c["name"], str) or c["initial_level"] not in (0, 1, UNKNOWN_LEVEL):
+            if (
+                not isinstance(c, dict)
+                or not isinstance(c["name"], str)
+                or c["initial_level"] not in (0, 1, UNKNOWN_LEVEL)
+            ):
                 raise ValueError("bad channel entry")
             n = int(c["n_edges"])
             if n < 0 or n > (1 << 40):
@@ -229,13 +249,22 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
             if gl is not None and len(gl) != len(gaps):
                 raise ValueError("gap_levels length differs from gaps")
         for key in ("t_start", "t_end"):
-            if meta.get(key) is not None:
-                meta[key] = int(meta[key])
+            value = meta.get(key)
+            meta[key] = None if value is None else int(value)
+        if not isinstance(meta.get("metadata") or {}, dict):
+            raise ValueError("metadata must be an object")
         if meta["tick"] <= 0:
             raise ValueError("tick must be positive")
     except FormatError:
         raise
-    except (ValueError, KeyError, TypeError, ZeroDivisionError, OverflowError) as exc:
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        ZeroDivisionError,
+        OverflowError,
+        AttributeError,
+    ) as exc:
         raise FormatError(path, f"bad rtlab.capture metadata: {exc}") from None
     return meta
 
