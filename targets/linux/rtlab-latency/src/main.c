@@ -117,6 +117,7 @@ struct opts {
 };
 
 static volatile sig_atomic_t stop;
+static int mlocked; /* mlockall in force: allocations count against RLIMIT_MEMLOCK */
 static proto_t P;
 static int timer_fd = -1;
 
@@ -404,6 +405,7 @@ static int setup(struct opts *o)
         proto_warn(&P, "mlock_failed", strerror(errno));
         o->mlock = 0;
     }
+    mlocked = o->mlock;
     if (o->dma_latency_us >= 0) {
         /* The request holds only while the file stays open: never closed. */
         int fd = open("/dev/cpu_dma_latency", O_RDWR);
@@ -590,7 +592,8 @@ static int64_t *alloc_samples(long long n)
              MAX_SAMPLES);
     int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
     if (!v)
-        fail("out of memory for %lld samples", n);
+        fail("out of memory for %lld samples%s", n,
+             mlocked ? " (memory is locked by -m: RLIMIT_MEMLOCK, ulimit -l, applies)" : "");
     memset(v, 0, (size_t)(n ? n : 1) * sizeof *v); /* fault the pages in now, not mid-run */
     return v;
 }
