@@ -208,7 +208,7 @@ def bench_vcd(tmp: Path, n_changes: int) -> None:
         return
     t_ref, _, out = run([sys.executable, "-c", VCDVCD_SCRIPT, str(path)], stdout=None)
     t_rt, _, _ = run([*RTLAB, "analyze", str(path), "--json"])
-    t_imp, t_lib = in_process(path)
+    _, t_lib = in_process(path)
     print(f"\n== VCD, {n_changes:.3g} changes ==")
     print(f"vcdvcd + Python periods {t_ref:7.3f} s   ({out.decode().split()[0]} periods)")
     print(f"rtlab analyze (CLI)    {t_rt:8.3f} s   (full analysis)   ratio {t_ref / t_rt:6.1f}x")
