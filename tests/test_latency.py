@@ -82,9 +82,10 @@ def test_usleep_slack_warning_and_effect(exe: Path) -> None:
                 "--slack", "1")
     assert "timer_slack" not in dict(tight.warnings)
     assert tight.meta["timer_slack_ns"] == "1"
-    # 50 us of default slack shows in the median (FACTS.md: ~57 us vs ~4 us).
-    d = np.median(default.series["actual_1us"].values)
-    t = np.median(tight.series["actual_1us"].values)
+    # 50 us of default slack shifts the whole distribution (FACTS.md: median ~57 us vs
+    # ~4 us); the lower quartile, as CPU contention from other work delays the top part.
+    d = np.quantile(default.series["actual_1us"].values, 0.25)
+    t = np.quantile(tight.series["actual_1us"].values, 0.25)
     assert d > t + 20_000, (d, t)
 
 
@@ -118,9 +119,14 @@ def test_fifo_not_permitted_falls_back_or_fails(exe: Path) -> None:
 def test_sigint_marks_run_interrupted_and_keeps_samples(exe: Path) -> None:
     p = subprocess.Popen([str(exe), "-q", "-i", "1000", "-D", "30"], stdout=subprocess.PIPE,
                          text=True)
+    assert p.stdout is not None
+    # The first output is flushed after the signal handlers are installed: wait for it,
+    # or on a loaded machine the signal could arrive before and simply kill the process.
+    first = p.stdout.readline()
     time.sleep(0.4)
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=10)
+    rest, _ = p.communicate(timeout=10)
+    out = first + rest
     assert p.returncode == 130
     r = parse_one(out)
     assert r.status == "interrupted" and r.complete  # complete: nothing lost, but cut short
