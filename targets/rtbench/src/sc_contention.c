@@ -70,6 +70,7 @@ int rtb_sc_contention(const rtbench_config *cfg, unsigned cores)
     levels[k] = 0;
     rtb_run_begin(cfg, "contention", cores);
     rtb_emit_meta("levels", levels);
+    rtb_emit_meta_u64("seed", cfg->seed);
     int stress_core = cores > 1 ? 1 : 0;
     if (cores < 2)
         rtb_emit_warn("one_core", "stress and target share one core: contention only "

@@ -256,6 +256,7 @@ int rtb_sc_threadmetric(const rtbench_config *cfg, unsigned cores)
     int err = 0;
     rtb_run_begin(cfg, "threadmetric", cores);
     rtb_emit_meta_u64("shared", cfg->shared);
+    rtb_emit_meta_u64("tests_mask", cfg->tm_mask); /* bit 0 = T1 */
     for (int t = 1; t <= 8 && !err; t++) {
         if (!(cfg->tm_mask & (1u << (t - 1))))
             continue;
