@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, vcd_scan
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -281,6 +281,17 @@ _FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
                8: "value changes", 255: "skip"}
 
 
+_SCAN_MAX_BYTES = 256 << 20  # the scanner holds the file and its token list in memory
+
+
+def _scan(path: Path) -> dict[str, Any] | None:
+    """The numpy fast path; None sends the file to pywellen."""
+    try:
+        return vcd_scan.scan(path.read_bytes())
+    except (MemoryError, ValueError, IndexError, OverflowError):
+        return None
+
+
 def _check_fst_blocks(path: Path, size: int) -> None:
     """FST is a chain of blocks (type byte, big-endian u64 length): they must tile the
     file exactly, or it is truncated or corrupt (the Rust parser may not notice)."""
@@ -344,9 +355,17 @@ def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
 
 
 def read(
-    path: str | Path, *, channels: list[str] | None = None, timeout: float | None = None, **_: Any
+    path: str | Path,
+    *,
+    channels: list[str] | None = None,
+    timeout: float | None = None,
+    engine: str = "auto",
+    **_: Any,
 ) -> Capture:
-    """Read the 1-bit signals of a VCD or FST file (see the module doc)."""
+    """Read the 1-bit signals of a VCD or FST file (see the module doc).
+
+    `engine`: "auto" (the numpy scanner for plain VCD up to 256 MB, else pywellen),
+    "wellen" (always pywellen) or "scan" (the scanner or an error)."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -355,9 +374,16 @@ def read(
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
     if size == 0:
         raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
+    res = None
     if _sniff_fst(head, p):
         _check_fst_blocks(p, size)
-    res = _run_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
+    elif engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p):
+        _check_complete(p, size)
+        res = _scan(p)
+    if res is None:
+        if engine == "scan":
+            raise FormatError(p, "not a plain VCD that the numpy scanner reads")
+        res = _run_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     tick = _timescale_s(p, res["timescale"])
     sigs = res["signals"]
     if not sigs:
