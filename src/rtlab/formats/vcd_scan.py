@@ -68,7 +68,9 @@ def _commands(head: bytes) -> list[tuple[bytes, list[bytes]]]:
         elif tok == b"$end":
             out.append((cmd, args))
             cmd = None
-        elif tok.startswith(b"$") and cmd != b"comment" and not (cmd == b"var" and len(args) == 2):
+        elif tok.startswith(b"$end") or (
+            tok.startswith(b"$") and cmd != b"comment" and not (cmd == b"var" and len(args) == 2)
+        ):
             return [(b"?", [])]  # `$` only starts a var's id code; else an $end is missing
         else:
             args.append(tok)
