@@ -16,6 +16,7 @@ from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
 from rtlab.analysis.summary import analyze as run_analysis
 from rtlab.analysis.summary import channel_metric, parse_latency_pair
 from rtlab.errors import RtlabError
+from rtlab.model import parse_duration
 
 app = typer.Typer(
     name="rtlab",
@@ -94,6 +95,12 @@ def analyze(
         str | None, typer.Option(help="quantiles, e.g. '0.5 0.99 0.999' or 'p50,p99.9'")
     ] = None,
     edge: EdgeOpt = "rising",
+    tie: Annotated[
+        bool, typer.Option("--tie", help="add the time interval error against a fitted clock")
+    ] = False,
+    nominal: Annotated[
+        str | None, typer.Option(help="nominal frequency for the TIE offset, e.g. 1kHz")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV, one row per metric")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Markdown table")] = False,
@@ -112,7 +119,10 @@ def analyze(
         qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
         pairs = [parse_latency_pair(p) for p in latency]
         cap = formats.load(file, format, **_reader_options(tick, first_level, opt))
-        an = run_analysis(cap, channel or None, pairs, qs, edge)  # type: ignore[arg-type]
+        nominal_hz = 1 / float(parse_duration(nominal)) if nominal else None
+        an = run_analysis(
+            cap, channel or None, pairs, qs, edge, tie or nominal_hz is not None, nominal_hz
+        )  # type: ignore[arg-type]
         if plot is not None:
             _analysis_plots(cap, an, plot, edge)
         if as_json:

@@ -99,3 +99,15 @@ def test_user_mistakes_give_one_line_and_exit_2(
     assert "Traceback" not in r.stderr
     assert message.replace("line 3", ":3") in r.stderr.replace("\n", "") or message in r.stderr
     assert r.stdout == ""
+
+
+def test_tie_against_a_nominal_frequency(tmp_path: Path) -> None:
+    # A perfect 1 MHz clock (500 ns levels, 1 ns ticks) measured against 1.001 MHz.
+    f = tmp_path / "clk.csv"
+    f.write_text("\n".join(["500"] * 2000) + "\n")
+    r = rtlab("analyze", str(f), "--tick", "1ns", "--nominal", "1.001MHz", "--json")
+    assert r.returncode == 0, r.stderr
+    ch = json.loads(r.stdout)["channels"]["D0"]
+    assert ch["tie"]["max_dev_ns"] == 0
+    assert ch["tie_fitted_frequency_hz"] == pytest.approx(1e6)
+    assert ch["tie_offset_ppm"] == pytest.approx(-999.0, abs=0.01)

@@ -74,7 +74,12 @@ def analyze(
     latency_pairs: Sequence[tuple[str, str]] = (),
     quantiles: tuple[float, ...] = DEFAULT_QUANTILES,
     edge: Edge = "rising",
+    tie: bool = False,
+    nominal_hz: float | None = None,
 ) -> Analysis:
+    """Every metric of every channel (or of `channels`), the latency of each pair,
+    and with tie=True the time interval error against the fitted ideal clock (its
+    frequency offset in ppm against `nominal_hz` when given)."""
     names = list(channels) if channels else list(cap.channels)
     for n in names:
         cap[n]  # raises a clear KeyError for an unknown channel
@@ -94,6 +99,11 @@ def analyze(
         del scratch
         per_channel[name] = m
         derived[name] = _derived(m)
+        if tie:
+            t = ea.tie(cap, ch, edge, nominal_hz)
+            m["tie"] = t.samples.stats(quantiles, scratch=True)
+            derived[name]["tie_fitted_frequency_hz"] = t.frequency_hz
+            derived[name]["tie_offset_ppm"] = t.offset_ppm
     lats: dict[str, tuple[Stats, dict[str, int]]] = {}
     for a, b in latency_pairs:
         r = latency(cap, a, b, edge)
