@@ -11,7 +11,7 @@ static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), alig
 static uint32_t ring_base_addr[4]; /* what the control channels copy into WRITE_ADDR_TRIG */
 
 #define MARGIN 8u        /* words kept clear of the DMA write pointer */
-#define MAX_BATCH 100u   /* edges per EDGES frame (<= 255 bytes payload) */
+#define MAX_BATCH 250u   /* records per EDGES frame at most (payload <= 255 bytes) */
 #define STATUS_US 5000u /* a STATUS frame every 5 ms (live display, host-side stop) */
 
 typedef struct {
@@ -100,9 +100,41 @@ static void check_overrun(chan_t *c, uint32_t w)
     }
 }
 
+/* Encode up to one frame of records straight from the ring. Deltas stay 32-bit: for
+ * consecutive records k' - k = (X - X') + 1 exactly (they are < 2^32 samples apart). */
+static uint32_t encode_frame(uint32_t i, chan_t *c, uint32_t n, uint64_t dfloor, frame_t *f)
+{
+    const volatile uint32_t *src = &c->ring[c->slot];
+    uint32_t first = src[0];
+    uint64_t dl = c->dlast;
+    if (dl < dfloor) {
+        dl = dfloor; /* > 2^32 samples since the last record: re-anchor */
+    }
+    dl += (uint32_t)(~first - (uint32_t)dl);
+    frame_begin(f, F_EDGES);
+    frame_u8(f, i);
+    frame_varint32(f, c->consumed);
+    frame_varint(f, dl + c->consumed); /* absolute sample index of the first record */
+    uint8_t *out = &f->buf[f->len];
+    const uint8_t *limit = &f->buf[FRAME_MAX_PAYLOAD - 5u];
+    uint32_t prev = first, j = 1;
+    for (; j < n && out <= limit; j++) {
+        uint32_t x = src[j];
+        uint32_t delta = prev - x + 1u;
+        prev = x;
+        while (delta >= 0x80u) {
+            *out++ = (uint8_t)(delta | 0x80u);
+            delta >>= 7;
+        }
+        *out++ = (uint8_t)delta;
+    }
+    f->len = (uint8_t)(out - f->buf);
+    c->dlast = dl + (uint32_t)(first - prev); /* extended decrements of the last record */
+    return j;
+}
+
 static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
 {
-    uint32_t words[MAX_BATCH];
     for (;;) {
         check_overrun(c, w);
         if (flush_loss(i, c) != 0) {
@@ -117,54 +149,27 @@ static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
             return;
         }
         uint32_t n = avail < MAX_BATCH ? avail : MAX_BATCH;
+        if (n > c->ring_words - c->slot) {
+            n = c->ring_words - c->slot; /* contiguous part; the rest next round */
+        }
         uint32_t t0 = SYST_CVR;
-        uint32_t slot = c->slot;
-        for (uint32_t j = 0; j < n; j++) {
-            words[j] = c->ring[slot];
-            if (++slot == c->ring_words) {
-                slot = 0;
-            }
-        }
-        /* Re-check after copying: a word the DMA overwrote meanwhile is lost, not used. */
+        uint64_t dlast = c->dlast;
+        frame_t f;
+        uint32_t used = encode_frame(i, c, n, dfloor, &f);
+        /* Re-check after reading: if the DMA may have overwritten any of them meanwhile,
+         * drop the frame, report the overwritten part lost and go round again. */
         uint32_t w2 = written(c);
-        uint32_t first_valid = w2 + MARGIN - c->ring_words;
-        uint32_t skip = 0;
-        if (w2 + MARGIN > c->ring_words && (int32_t)(first_valid - c->consumed) > 0) {
-            skip = first_valid - c->consumed;
-            if (skip > n) {
-                skip = n;
-            }
-            add_loss(c, c->consumed, skip);
-            advance(c, skip);
-            if (flush_loss(i, c) != 0) {
-                return;
-            }
+        if (w2 + MARGIN > c->ring_words &&
+            (int32_t)(w2 + MARGIN - c->ring_words - c->consumed) > 0) {
+            c->dlast = dlast;
+            w = w2;
+            continue;
         }
-        if (skip < n) {
-            frame_t f;
-            frame_begin(&f, F_EDGES);
-            frame_u8(&f, i);
-            frame_varint32(&f, c->consumed);
-            uint64_t dl = c->dlast;
-            if (dl < dfloor) {
-                dl = dfloor; /* > 2^32 samples since the last record: re-anchor */
-            }
-            uint32_t idx = c->consumed;
-            uint64_t kprev = 0;
-            for (uint32_t j = skip; j < n; j++) {
-                uint32_t d32 = ~words[j];
-                dl += (uint32_t)(d32 - (uint32_t)dl);
-                uint64_t k = dl + idx++;
-                frame_varint(&f, k - kprev); /* first one absolute (kprev = 0) */
-                kprev = k;
-            }
-            c->dlast = dl;
-            frame_send(&f); /* room was checked above */
-            c->edges += n - skip;
-            advance(c, n - skip);
-        }
+        frame_send(&f); /* room was checked above */
+        c->edges += used;
+        advance(c, used);
         encode_cycles += (t0 - SYST_CVR) & 0xffffffu;
-        w = written(c);
+        w = w2;
     }
 }
 

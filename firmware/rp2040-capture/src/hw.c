@@ -81,9 +81,6 @@ int uart_getc(void)
     return (int)(UART0_DR & 0xffu);
 }
 
-int uart_tx_ready(void) { return !(UART0_FR & UART_FR_TXFF); }
-
-void uart_putc_raw(uint8_t c) { UART0_DR = c; }
 
 void pad_input(uint32_t gpio)
 {

@@ -10,8 +10,6 @@
 void hw_init(void);
 uint64_t hw_time_us(void);
 int uart_getc(void);             /* -1 when nothing received */
-int uart_tx_ready(void);
-void uart_putc_raw(uint8_t c);
 void pad_input(uint32_t gpio);   /* input enable + Schmitt, output disabled */
 void gpio_inover(uint32_t gpio, uint32_t mode); /* 0 normal, 2 force low, 3 force high */
 #endif

@@ -1,5 +1,6 @@
 #include "proto.h"
 #include "hw.h"
+#include "rp2040_regs.h"
 
 #define OUT_SIZE 16384u /* power of two */
 static uint8_t out_ring[OUT_SIZE];
@@ -78,11 +79,14 @@ int frame_send(const frame_t *f)
     return 0;
 }
 
+/* Fill the UART FIFO: register access inlined, this runs for every byte sent. */
 void out_drain(void)
 {
-    while (out_tail != out_head && uart_tx_ready()) {
-        uart_putc_raw(out_ring[out_tail++ & (OUT_SIZE - 1u)]);
+    uint32_t tail = out_tail, head = out_head;
+    while (tail != head && !(UART0_FR & UART_FR_TXFF)) {
+        UART0_DR = out_ring[tail++ & (OUT_SIZE - 1u)];
     }
+    out_tail = tail;
 }
 
 /* Commands use the same framing; their seq is ignored. */
