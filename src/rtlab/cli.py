@@ -231,12 +231,22 @@ def list_formats() -> None:
 
 
 def _mount_optional() -> None:
-    """Sub-commands of instruments that may not be built yet."""
+    """Command groups that live in their own modules: the lab (run, runs, report,
+    compare) and the instruments (capture)."""
+    try:
+        from rtlab.cli_lab import register
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.cli_lab":
+            raise
+    else:
+        register(app, guarded)
     try:
         from rtlab.instruments.rp2040_cli import capture_app
-    except ImportError:
-        return
-    app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.instruments.rp2040_cli":
+            raise
+    else:
+        app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
 
 
 _mount_optional()
