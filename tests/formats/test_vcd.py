@@ -227,3 +227,17 @@ def test_scanner_matches_pywellen_on_mutated_files(sim_dumps: dict[str, Path],
         same_capture(fast, vcd.read(path, engine="wellen"))  # raises if pywellen refuses
         compared += 1
     assert compared >= 5
+
+
+@pytest.mark.parametrize("comment", [
+    "tick_s=99999999999999999999/1 t_start=0 t_end=10",
+    "tick_s=1/1000000000 t_start=-99999999999999999999 t_end=10",
+    "tick_s=1/3 t_start=0 t_end=10",
+])
+def test_forged_rtlab_comment_is_an_error(tmp_path: Path, comment: str) -> None:
+    path = tmp_path / "c.vcd"
+    path.write_text(f"$comment rtlab {comment} $end\n$timescale 1ns $end\n"
+                    "$scope module rtlab $end\n$var wire 1 ! a $end\n$upscope $end\n"
+                    "$enddefinitions $end\n#0\n0!\n#10\n1!\n")
+    with pytest.raises(FormatError, match=r"rtlab header comment|not on the rtlab tick grid"):
+        vcd.read(path)

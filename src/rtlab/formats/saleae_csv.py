@@ -249,8 +249,8 @@ def _scale(
     if ratio.numerator > 10**_MAX_DIGITS:
         raise FormatError(path, f"tick {tick} too coarse")
     if ratio.denominator != 1:  # tick finer than the decimals: scale up
-        up = ratio.denominator // ratio.numerator if ratio.numerator == 1 else None
-        if up is None or np.any(np.abs(raw) > 2**62 // up):
+        up = ratio.denominator if ratio.numerator == 1 else None
+        if up is None or up > 2**62 or np.any(np.abs(raw) > 2**62 // up):
             raise FormatError(path, f"tick {tick} does not divide 10^-{d} s")
         return tick_s, raw * up
     k = ratio.numerator

@@ -64,8 +64,9 @@ def _read_member(zf: zipfile.ZipFile, path: Path, name: str, limit: int) -> byte
     except KeyError:
         raise FormatError(path, f"missing member {name!r}: not a sigrok session file") from None
     if info.file_size > limit:
-        raise FormatError(path, f"member is {info.file_size} bytes, expected at most {limit}",
-                          member=name)
+        raise FormatError(
+            path, f"member is {info.file_size} bytes, expected at most {limit}", member=name
+        )
     try:
         with zf.open(info) as fh:
             return fh.read(limit + 1)[:limit]
@@ -82,8 +83,9 @@ def _parse_metadata(path: Path, text: str) -> tuple[str, dict[str, str]]:
     except configparser.Error as exc:
         line = getattr(exc, "lineno", None)
         msg = str(exc).splitlines()[0]
-        raise FormatError(path, f"metadata is not an INI file: {msg}", member="metadata",
-                          line=line) from None
+        raise FormatError(
+            path, f"metadata is not an INI file: {msg}", member="metadata", line=line
+        ) from None
     devices = [s for s in parser.sections() if s.startswith("device ")]
     if not devices:
         raise FormatError(path, "metadata has no [device N] section", member="metadata")
@@ -93,10 +95,12 @@ def _parse_metadata(path: Path, text: str) -> tuple[str, dict[str, str]]:
     sec = devices[0]
     keys = dict(parser[sec])
     if any(k.startswith("analog") for k in keys):
-        raise FormatError(path, "analog-only session: rtlab reads logic channels only",
-                          member="metadata")
-    raise FormatError(path, f"[{sec}] has no capturefile: no logic data in this session",
-                      member="metadata")
+        raise FormatError(
+            path, "analog-only session: rtlab reads logic channels only", member="metadata"
+        )
+    raise FormatError(
+        path, f"[{sec}] has no capturefile: no logic data in this session", member="metadata"
+    )
 
 
 def _int_key(path: Path, keys: dict[str, str], key: str, lo: int, hi: int) -> int:
@@ -121,8 +125,9 @@ def _probes(path: Path, keys: dict[str, str], unitsize: int) -> list[tuple[int, 
             continue
         bit = int(m.group(1)) - 1
         if not 0 <= bit < unitsize * 8:
-            raise FormatError(path, f"{key} does not fit in unitsize={unitsize} bytes",
-                              member="metadata")
+            raise FormatError(
+                path, f"{key} does not fit in unitsize={unitsize} bytes", member="metadata"
+            )
         probes.append((bit, val.strip() or f"D{bit}"))
     if not probes:
         raise FormatError(path, "metadata names no logic channel (probeN=)", member="metadata")
@@ -142,13 +147,14 @@ def _logic_members(zf: zipfile.ZipFile, path: Path, capturefile: str) -> list[st
         if m:
             found.append((int(m.group(1)) if m.group(1) else 0, name))
     if not found:
-        raise FormatError(path, f"no logic data: no member {capturefile!r} or "
-                          f"{capturefile + '-1'!r}")
+        raise FormatError(
+            path, f"no logic data: no member {capturefile!r} or {capturefile + '-1'!r}"
+        )
     found.sort()
     numbered = [n for n, _ in found if n]
-    if numbered and numbered != list(range(1, len(numbered) + 1)):
-        missing = sorted(set(range(1, numbered[-1] + 1)) - set(numbered))
-        raise FormatError(path, f"logic chunk {capturefile}-{missing[0]} is missing")
+    for k, n in enumerate(numbered, 1):  # numbered from 1, none missing
+        if n != k:
+            raise FormatError(path, f"logic chunk {capturefile}-{k} is missing")
     return [name for _, name in found]
 
 
@@ -168,8 +174,15 @@ def _batches(zf: zipfile.ZipFile, path: Path, members: list[str]) -> Iterator[by
                     if size >= _BATCH_BYTES:
                         yield b"".join(buf)
                         buf, size = [], 0
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError,
-                NotImplementedError, RuntimeError) as exc:
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            EOFError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+            RuntimeError,
+        ) as exc:
             raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
     if buf:
         yield b"".join(buf)
@@ -235,8 +248,7 @@ class _EdgeFinder:
         return int((int(self.first[col]) >> sh) & 1)
 
 
-def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None,
-         **_: Any) -> Capture:
+def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None, **_: Any) -> Capture:
     """Read the logic channels of a sigrok session file.
 
     `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate.
@@ -248,14 +260,16 @@ def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None,
         except UnicodeDecodeError:
             raise FormatError(p, "version is not text", member="version") from None
         if version not in ("1", "2"):
-            raise FormatError(p, f"session file version {version!r}, expected 1 or 2",
-                              member="version")
+            raise FormatError(
+                p, f"session file version {version!r}, expected 1 or 2", member="version"
+            )
         raw_meta = _read_member(zf, p, "metadata", _MAX_META_BYTES)
         try:
             meta_text = raw_meta.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise FormatError(p, "metadata is not UTF-8 text", member="metadata",
-                              offset=exc.start) from None
+            raise FormatError(
+                p, "metadata is not UTF-8 text", member="metadata", offset=exc.start
+            ) from None
         section, keys = _parse_metadata(p, meta_text)
         tick_s = _tick(p, keys, samplerate, tick)
         unitsize = _int_key(p, keys, "unitsize", 1, _MAX_UNITSIZE)
@@ -265,13 +279,24 @@ def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None,
         for batch in _batches(zf, p, members):
             finder.feed(batch)
     if finder.rest:
-        raise FormatError(p, f"logic data ends inside a sample ({len(finder.rest)} of "
-                          f"{unitsize} bytes): truncated", member=members[-1])
+        raise FormatError(
+            p,
+            f"logic data ends inside a sample ({len(finder.rest)} of {unitsize} bytes): truncated",
+            member=members[-1],
+        )
     if finder.n == 0:
         raise FormatError(p, "the session holds no samples", member=members[0])
-    cap = Capture(tick_s=tick_s, t_start=0, t_end=finder.n,
-                  metadata={"samplerate_hz": str(1 / tick_s), "samples": finder.n,
-                            "unitsize": unitsize, "sigrok_device": section})
+    cap = Capture(
+        tick_s=tick_s,
+        t_start=0,
+        t_end=finder.n,
+        metadata={
+            "samplerate_hz": str(1 / tick_s),
+            "samples": finder.n,
+            "unitsize": unitsize,
+            "sigrok_device": section,
+        },
+    )
     for k, (bit, name) in enumerate(probes):
         parts = finder.edges[k]
         edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
@@ -289,8 +314,9 @@ def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -
         raise FormatError(path, f"bad option: {exc}") from None
     raw = keys.get("samplerate")
     if raw is None:
-        raise FormatError(path, "metadata has no samplerate; give samplerate= or tick=",
-                          member="metadata")
+        raise FormatError(
+            path, "metadata has no samplerate; give samplerate= or tick=", member="metadata"
+        )
     try:
         return 1 / parse_samplerate(raw)
     except ValueError as exc:
