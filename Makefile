@@ -5,7 +5,7 @@ RTLAB := $(VENV)/bin/rtlab
 STAMP := $(VENV)/.setup-done
 SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh)
 
-.PHONY: setup run test bench lint clean
+.PHONY: setup run test bench fuzz lint clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,9 @@ test: setup
 
 bench: setup
 	$(PY) bench/run_all.py
+
+fuzz: setup
+	$(PY) bench/fuzz_parsers.py --seconds 300
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench
