@@ -77,17 +77,34 @@ def _run(cmd: list[str]) -> tuple[str, int]:
     return out, int((ru.ru_utime + ru.ru_stime) * 1e9)
 
 
+_CT_BUCKET = re.compile(r"^(\d{6,}) (\d+)\s*$", re.M)
+_CT_OVERFLOW = re.compile(r"^# Histogram Overflows: (\d+)", re.M)
+_CT_MAX = re.compile(r"^# Max Latencies: (\d+)", re.M)
+
+
 def run_cyclictest(seconds: float, interval_us: int, priority: int,
-                   default_system: bool = False) -> Result:
+                   default_system: bool = False, histogram: bool = False) -> Result:
+    """histogram=False: -v -N, every sample in ns (its main thread prints them while the
+    test runs); True: -h, 1 us buckets printed at the end (bucket midpoints returned)."""
     exe = shutil.which("cyclictest")
     if exe is None:
         raise RuntimeError("cyclictest not found (Debian package rt-tests)")
-    # -d 0: one thread at exactly -i; -v -N: every sample in ns; -q: no live status.
+    # -d 0: one thread at exactly -i; -q: no live status line.
     cmd = [exe, "-m", "-p", str(priority), "-i", str(interval_us), "-d", "0",
-           "-D", f"{int(seconds)}", "-v", "-N", "-q"]
+           "-D", f"{int(seconds)}", "-q"]
+    cmd += ["-h", "20000"] if histogram else ["-v", "-N"]
     if default_system:
         cmd.append("--default-system")
     out, cpu = _run(cmd)
+    if histogram:
+        b = np.array([(int(u), int(n)) for u, n in _CT_BUCKET.findall(out)], dtype=np.int64)
+        vals = np.repeat(b[:, 0] * 1000 + 500, b[:, 1]) if b.size else np.zeros(0, np.int64)
+        over = _CT_OVERFLOW.search(out)
+        mx = _CT_MAX.search(out)
+        if over and int(over.group(1)):  # beyond the histogram: only the max is known
+            vals = np.concatenate([vals, np.full(int(over.group(1)),
+                                                 int(mx.group(1)) * 1000 if mx else 0)])
+        return Result("cyclictest -h", vals, cpu, int(vals.size))
     vals = np.array([int(m.group(3)) for m in _CT_SAMPLE.finditer(out)
                      if m.group(1) == "0"], dtype=np.int64)
     if vals.size == 0:
@@ -144,6 +161,9 @@ def main() -> None:
     ap.add_argument("--default-system", action="store_true")
     ap.add_argument("--stress", type=int, default=0, metavar="N",
                     help="stress-ng --cpu N during the runs")
+    ap.add_argument("--ct-histogram", action="store_true",
+                    help="also run cyclictest -h (1 us buckets, nothing printed during "
+                         "the run) to see whether -v's printing changes its figures")
     a = ap.parse_args()
     la = os.getloadavg()
     print(f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
@@ -153,13 +173,16 @@ def main() -> None:
     results: list[Result] = []
     t0 = time.monotonic()
     for _ in range(a.reps):  # alternate so that drifting background load hits both
-        for fn in (run_cyclictest, run_rtlab_latency):
+        runners = [run_cyclictest, run_rtlab_latency]
+        if a.ct_histogram:
+            runners.append(lambda *args: run_cyclictest(*args, histogram=True))
+        for fn in runners:
             with Stress(a.stress):
                 r = fn(a.seconds, a.interval, a.priority, a.default_system)
             results.append(r)
             print(r.line(), flush=True)
     print(f"--- pooled ({time.monotonic() - t0:.0f} s)")
-    for tool in ("cyclictest", "rtlab-latency"):
+    for tool in dict.fromkeys(r.tool for r in results):
         rs = [r for r in results if r.tool == tool]
         pooled = Result(tool, np.concatenate([r.latency_ns for r in rs]),
                         sum(r.cpu_ns for r in rs), sum(r.loops for r in rs))
