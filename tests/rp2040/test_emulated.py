@@ -8,6 +8,7 @@ t = ceil(c / 2), i.e. 0 <= 2t - c <= 1: within one PIO cycle.
 from __future__ import annotations
 
 import random
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -142,3 +143,21 @@ def test_selftest_square_wave(tmp_path: Path) -> None:
     assert len(rises) > 100
     assert set(np.diff(rises).tolist()) == {period // 2}  # ticks of 2 cycles
     assert cap.metadata["selftest_period_cycles"] == period
+
+
+def test_session_start_stop_around_a_workload(tmp_path: Path) -> None:
+    from rtlab.instruments.rp2040_session import CaptureSession
+
+    toggles = {2: [100 + 400 * i for i in range(2000)]}
+    proc = h.start(tmp_path, toggles=toggles)
+    try:
+        mod = RP2040Module(h.PipePort(proc), timeout_s=30)
+        with CaptureSession(mod, 2, 1) as session:
+            while session.status is None or session.status.k < 100_000:  # the "workload"
+                time.sleep(0.01)
+            cap = session.stop()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(cap.gaps) == 0 and len(cap["GP2"]) > 200
+    assert set(np.diff(cap["GP2"].edges).tolist()) == {200}
