@@ -36,8 +36,9 @@ CONDITIONS = {
 
 def rtlab_latency(*args: str) -> Run:
     exe = build_c_target("rtlab-latency")
-    out = subprocess.run([str(exe), "-q", "-m", *args], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [str(exe), "-q", "-m", *args], capture_output=True, text=True, check=True
+    ).stdout
     return parse_one(out, source="rtlab-latency")
 
 
@@ -47,8 +48,17 @@ def programmed_vs_actual(loops: int, method: str = "usleep") -> None:
     print(f"{'condition':22s}" + "".join(f"{'R=' + str(r):>26s}" for r in sleeps))
     print(f"{'':22s}" + "   median    p99 overshoot" * len(sleeps))
     for name, extra in CONDITIONS.items():
-        run = rtlab_latency("--mode", "sleep", "-w", method, "-l", str(loops),
-                            "--sleeps", ",".join(map(str, sleeps)), *extra)
+        run = rtlab_latency(
+            "--mode",
+            "sleep",
+            "-w",
+            method,
+            "-l",
+            str(loops),
+            "--sleeps",
+            ",".join(map(str, sleeps)),
+            *extra,
+        )
         cells = []
         for r in sleeps:
             v = run.series[f"actual_{r}us"].values / 1e3
@@ -60,18 +70,33 @@ def programmed_vs_actual(loops: int, method: str = "usleep") -> None:
 def smallest_period(bound: list[str], seconds_each: float) -> None:
     periods = "1000,500,200,100,50,20,10"
     what = f"{bound[1]} us" if bound[0] == "--bound" else f"{bound[1]} % of the period"
-    print(f"\nsmallest period whose q99 |T - P| <= {what} ({periods} us tried, "
-          f"{seconds_each:g} s each; the table: q99 in us by period)")
+    print(
+        f"\nsmallest period whose q99 |T - P| <= {what} ({periods} us tried, "
+        f"{seconds_each:g} s each; the table: q99 in us by period)"
+    )
     for method in ("abs", "usleep"):
         for name, extra in (("OTHER", []), ("FIFO 80", ["-p", "80"])):
-            run = rtlab_latency("--mode", "search", "-w", method, "--periods", periods,
-                                *bound, "--search-time",
-                                str(int(seconds_each * 1000)), *extra)
+            run = rtlab_latency(
+                "--mode",
+                "search",
+                "-w",
+                method,
+                "--periods",
+                periods,
+                *bound,
+                "--search-time",
+                str(int(seconds_each * 1000)),
+                *extra,
+            )
             best = run.counters["min_period_ns"][0]
-            jit = {k[len("jitter_"):]: v for k, (v, _) in run.counters.items()
-                   if k.startswith("jitter_")}
-            cells = "  ".join(f"{p[:-2]}:{'miss' if j < 0 else f'{j / 1e3:.0f}'}"
-                              for p, j in jit.items())
+            jit = {
+                k[len("jitter_") :]: v
+                for k, (v, _) in run.counters.items()
+                if k.startswith("jitter_")
+            }
+            cells = "  ".join(
+                f"{p[:-2]}:{'miss' if j < 0 else f'{j / 1e3:.0f}'}" for p, j in jit.items()
+            )
             held = f"{best / 1e3:.0f} us" if best else "none"
             print(f"  {method:7s} {name:8s} held: {held:7s} {cells}")
 

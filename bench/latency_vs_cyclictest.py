@@ -58,9 +58,11 @@ class Result:
 
     def line(self) -> str:
         v = self.latency_ns
-        return (f"{self.tool:14s} n={v.size:6d}  median={self.median / 1e3:8.2f} us  "
-                f"p99={self.q(0.99) / 1e3:8.2f} us  p99.9={self.q(0.999) / 1e3:8.2f} us  "
-                f"max={v.max() / 1e3:9.2f} us  loop cost={self.cpu_per_sample:8.0f} CPU ns/sample")
+        return (
+            f"{self.tool:14s} n={v.size:6d}  median={self.median / 1e3:8.2f} us  "
+            f"p99={self.q(0.99) / 1e3:8.2f} us  p99.9={self.q(0.999) / 1e3:8.2f} us  "
+            f"max={v.max() / 1e3:9.2f} us  loop cost={self.cpu_per_sample:8.0f} CPU ns/sample"
+        )
 
 
 def _run(cmd: list[str]) -> tuple[str, int]:
@@ -82,16 +84,32 @@ _CT_OVERFLOW = re.compile(r"^# Histogram Overflows: (\d+)", re.M)
 _CT_MAX = re.compile(r"^# Max Latencies: (\d+)", re.M)
 
 
-def run_cyclictest(seconds: float, interval_us: int, priority: int,
-                   default_system: bool = False, histogram: bool = False) -> Result:
+def run_cyclictest(
+    seconds: float,
+    interval_us: int,
+    priority: int,
+    default_system: bool = False,
+    histogram: bool = False,
+) -> Result:
     """histogram=False: -v -N, every sample in ns (its main thread prints them while the
     test runs); True: -h, 1 us buckets printed at the end (bucket midpoints returned)."""
     exe = shutil.which("cyclictest")
     if exe is None:
         raise RuntimeError("cyclictest not found (Debian package rt-tests)")
     # -d 0: one thread at exactly -i; -q: no live status line.
-    cmd = [exe, "-m", "-p", str(priority), "-i", str(interval_us), "-d", "0",
-           "-D", f"{int(seconds)}", "-q"]
+    cmd = [
+        exe,
+        "-m",
+        "-p",
+        str(priority),
+        "-i",
+        str(interval_us),
+        "-d",
+        "0",
+        "-D",
+        f"{int(seconds)}",
+        "-q",
+    ]
     cmd += ["-h", "20000"] if histogram else ["-v", "-N"]
     if default_system:
         cmd.append("--default-system")
@@ -102,11 +120,13 @@ def run_cyclictest(seconds: float, interval_us: int, priority: int,
         over = _CT_OVERFLOW.search(out)
         mx = _CT_MAX.search(out)
         if over and int(over.group(1)):  # beyond the histogram: only the max is known
-            vals = np.concatenate([vals, np.full(int(over.group(1)),
-                                                 int(mx.group(1)) * 1000 if mx else 0)])
+            vals = np.concatenate(
+                [vals, np.full(int(over.group(1)), int(mx.group(1)) * 1000 if mx else 0)]
+            )
         return Result("cyclictest -h", vals, cpu, int(vals.size))
-    vals = np.array([int(m.group(3)) for m in _CT_SAMPLE.finditer(out)
-                     if m.group(1) == "0"], dtype=np.int64)
+    vals = np.array(
+        [int(m.group(3)) for m in _CT_SAMPLE.finditer(out) if m.group(1) == "0"], dtype=np.int64
+    )
     if vals.size == 0:
         raise RuntimeError(f"no samples in cyclictest output: {out[:300]!r}")
     summ = _CT_SUMMARY.search(out)
@@ -114,11 +134,21 @@ def run_cyclictest(seconds: float, interval_us: int, priority: int,
     return Result("cyclictest", vals, cpu, loops)
 
 
-def run_rtlab_latency(seconds: float, interval_us: int, priority: int,
-                      default_system: bool = False) -> Result:
+def run_rtlab_latency(
+    seconds: float, interval_us: int, priority: int, default_system: bool = False
+) -> Result:
     exe = build_c_target("rtlab-latency")
-    cmd = [str(exe), "-q", "-m", "-p", str(priority), "-i", str(interval_us),
-           "-D", f"{int(seconds)}"]
+    cmd = [
+        str(exe),
+        "-q",
+        "-m",
+        "-p",
+        str(priority),
+        "-i",
+        str(interval_us),
+        "-D",
+        f"{int(seconds)}",
+    ]
     if not default_system:
         cmd += ["--latency", "0"]  # what cyclictest does unless --default-system
     out, cpu = _run(cmd)
@@ -141,8 +171,10 @@ class Stress:
             exe = shutil.which("stress-ng")
             if exe is None:
                 raise RuntimeError("stress-ng not found (Debian package stress-ng)")
-            self.proc = subprocess.Popen([exe, "--cpu", str(self.cpus), "--timeout", "600",
-                                          "--quiet"], stdout=subprocess.DEVNULL)
+            self.proc = subprocess.Popen(
+                [exe, "--cpu", str(self.cpus), "--timeout", "600", "--quiet"],
+                stdout=subprocess.DEVNULL,
+            )
             time.sleep(0.5)  # let the workers start
         return self
 
@@ -159,17 +191,23 @@ def main() -> None:
     ap.add_argument("--priority", type=int, default=80)
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--default-system", action="store_true")
-    ap.add_argument("--stress", type=int, default=0, metavar="N",
-                    help="stress-ng --cpu N during the runs")
-    ap.add_argument("--ct-histogram", action="store_true",
-                    help="also run cyclictest -h (1 us buckets, nothing printed during "
-                         "the run) to see whether -v's printing changes its figures")
+    ap.add_argument(
+        "--stress", type=int, default=0, metavar="N", help="stress-ng --cpu N during the runs"
+    )
+    ap.add_argument(
+        "--ct-histogram",
+        action="store_true",
+        help="also run cyclictest -h (1 us buckets, nothing printed during "
+        "the run) to see whether -v's printing changes its figures",
+    )
     a = ap.parse_args()
     la = os.getloadavg()
-    print(f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
-          f"cpu_dma_latency {'untouched' if a.default_system else '0'}, "
-          f"{f'stress-ng --cpu {a.stress}' if a.stress else 'no added load'}, "
-          f"loadavg {la[0]:.2f} {la[1]:.2f} {la[2]:.2f}")
+    print(
+        f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
+        f"cpu_dma_latency {'untouched' if a.default_system else '0'}, "
+        f"{f'stress-ng --cpu {a.stress}' if a.stress else 'no added load'}, "
+        f"loadavg {la[0]:.2f} {la[1]:.2f} {la[2]:.2f}"
+    )
     results: list[Result] = []
     t0 = time.monotonic()
     for _ in range(a.reps):  # alternate so that drifting background load hits both
@@ -184,8 +222,12 @@ def main() -> None:
     print(f"--- pooled ({time.monotonic() - t0:.0f} s)")
     for tool in dict.fromkeys(r.tool for r in results):
         rs = [r for r in results if r.tool == tool]
-        pooled = Result(tool, np.concatenate([r.latency_ns for r in rs]),
-                        sum(r.cpu_ns for r in rs), sum(r.loops for r in rs))
+        pooled = Result(
+            tool,
+            np.concatenate([r.latency_ns for r in rs]),
+            sum(r.cpu_ns for r in rs),
+            sum(r.loops for r in rs),
+        )
         meds = ", ".join(f"{r.median / 1e3:.2f}" for r in rs)
         print(pooled.line(), f" (run medians: {meds} us)")
 

@@ -43,19 +43,25 @@ def main() -> None:
         assert np.array_equal(back, v)
 
         t0 = time.perf_counter()
-        (row,) = st.sql("SELECT count(*), quantile_disc(value, 0.5), quantile_disc(value, 0.99),"
-                        " quantile_disc(value, 0.999), max(value) FROM samples WHERE run_id=?",
-                        [r.run_id])
+        (row,) = st.sql(
+            "SELECT count(*), quantile_disc(value, 0.5), quantile_disc(value, 0.99),"
+            " quantile_disc(value, 0.999), max(value) FROM samples WHERE run_id=?",
+            [r.run_id],
+        )
         t_query = time.perf_counter() - t0
         t0 = time.perf_counter()
         st.summaries([r.run_id])
         t_summary = time.perf_counter() - t0
     print(f"{n:,} samples")
-    print(f"write (Parquet zstd + summary + commit): {t_write:6.2f} s  "
-          f"{n / t_write / 1e6:6.1f} M samples/s  file {size / 1e6:.1f} MB "
-          f"({size * 8 / n:.1f} bits/sample)")
-    print(f"read back to numpy:                     {t_read:6.2f} s  "
-          f"{n / t_read / 1e6:6.1f} M samples/s")
+    print(
+        f"write (Parquet zstd + summary + commit): {t_write:6.2f} s  "
+        f"{n / t_write / 1e6:6.1f} M samples/s  file {size / 1e6:.1f} MB "
+        f"({size * 8 / n:.1f} bits/sample)"
+    )
+    print(
+        f"read back to numpy:                     {t_read:6.2f} s  "
+        f"{n / t_read / 1e6:6.1f} M samples/s"
+    )
     print(f"DuckDB count/median/p99/p99.9/max:      {t_query:6.2f} s  -> {row}")
     print(f"summary row lookup:                     {t_summary * 1e3:6.1f} ms")
 

@@ -64,20 +64,30 @@ def test_fingerprint_of_a_real_latency_run() -> None:
     from rtlab.bench.protocol import parse_one
 
     exe = build_c_target("rtlab-latency")
-    out = subprocess.run([str(exe), "-q", "-l", "20", "-i", "200", "-w", "usleep"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [str(exe), "-q", "-l", "20", "-i", "200", "-w", "usleep"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     run = parse_one(out)
     assert "timer_slack" in codes(fingerprint(run.meta)["warnings"])
 
 
 def test_parse_cmdline_and_preemption_model() -> None:
     cmd = "ro quiet isolcpus=2,3 nohz_full=2-3 idle=poll threadirqs -- isolcpus=9"
-    assert parse_cmdline(cmd) == {"isolcpus": "2,3", "nohz_full": "2-3", "idle": "poll",
-                                  "threadirqs": True}
+    assert parse_cmdline(cmd) == {
+        "isolcpus": "2,3",
+        "nohz_full": "2-3",
+        "idle": "poll",
+        "threadirqs": True,
+    }
     assert preemption_model("#1 SMP PREEMPT_RT Debian", None) == "PREEMPT_RT"
     assert preemption_model("#1 SMP PREEMPT_DYNAMIC", None) == "PREEMPT_DYNAMIC"
-    assert preemption_model("#1 SMP PREEMPT_DYNAMIC", None, "none voluntary (full) lazy") == \
-        "PREEMPT_DYNAMIC(full)"
+    assert (
+        preemption_model("#1 SMP PREEMPT_DYNAMIC", None, "none voluntary (full) lazy")
+        == "PREEMPT_DYNAMIC(full)"
+    )
     assert preemption_model("#1 SMP", "1") == "PREEMPT_RT"
     assert preemption_model("#1 SMP PREEMPT Tue", None) == "PREEMPT"
 
@@ -85,9 +95,10 @@ def test_parse_cmdline_and_preemption_model() -> None:
 def test_load_monitor_sees_a_busy_cpu() -> None:
     # A child burns one CPU for 0.5 s: at least ~1/ncpu of the machine was busy.
     with LoadMonitor() as load:
-        subprocess.run([sys.executable, "-c",
-                        "import time\nt=time.time()\nwhile time.time()-t<0.5: pass"],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-c", "import time\nt=time.time()\nwhile time.time()-t<0.5: pass"],
+            check=True,
+        )
     r = load.result()
     assert r["seconds"] >= 0.5
     assert r["cpu_busy"] is not None and r["cpu_busy"] > 0.7 / (os.cpu_count() or 1)

@@ -78,8 +78,9 @@ def test_sleep_mode_programmed_vs_actual(exe: Path) -> None:
 def test_usleep_slack_warning_and_effect(exe: Path) -> None:
     default = run(exe, "--mode", "sleep", "--sleeps", "1", "-l", "100", "-w", "usleep")
     assert "timer_slack" in dict(default.warnings)
-    tight = run(exe, "--mode", "sleep", "--sleeps", "1", "-l", "100", "-w", "usleep",
-                "--slack", "1")
+    tight = run(
+        exe, "--mode", "sleep", "--sleeps", "1", "-l", "100", "-w", "usleep", "--slack", "1"
+    )
     assert "timer_slack" not in dict(tight.warnings)
     assert tight.meta["timer_slack_ns"] == "1"
     # 50 us of default slack shifts the whole distribution (FACTS.md: median ~57 us vs
@@ -91,34 +92,64 @@ def test_usleep_slack_warning_and_effect(exe: Path) -> None:
 
 def test_search_mode(exe: Path) -> None:
     # FIFO and q90: on a loaded 2-core VM SCHED_OTHER skips >1 % of 1 ms periods.
-    r = run(exe, "--mode", "search", "--periods", "2000,1000", "--bound", "100000",
-            "--search-time", "100", "-p", "80", "--quantile", "0.9")
+    r = run(
+        exe,
+        "--mode",
+        "search",
+        "--periods",
+        "2000,1000",
+        "--bound",
+        "100000",
+        "--search-time",
+        "100",
+        "-p",
+        "80",
+        "--quantile",
+        "0.9",
+    )
     assert r.complete
     assert r.counters["min_period_ns"] == (1_000_000, "ns")  # a 100 ms bound always holds
     per = r.series["period_1000us"].values
     assert per.size > 50 and abs(int(np.median(per)) - 1_000_000) < 200_000
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
-                    reason="needs root to drop privileges with setpriv")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="needs root to drop privileges with setpriv",
+)
 def test_fifo_not_permitted_falls_back_or_fails(exe: Path) -> None:
-    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-            "--inh-caps=-all", "--bounding-set=-all"]
-    p = subprocess.run([*drop, str(exe), "-q", "-p", "80", "-l", "20", "-i", "100"],
-                       capture_output=True, text=True, timeout=30)
+    drop = [
+        "setpriv",
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+    ]
+    p = subprocess.run(
+        [*drop, str(exe), "-q", "-p", "80", "-l", "20", "-i", "100"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     r = parse_one(p.stdout)
     assert p.returncode == 0 and r.complete
     assert r.meta["policy"] == "other" and r.meta["policy_requested"] == "fifo"
     assert "sched_fallback" in dict(r.warnings)
-    p = subprocess.run([*drop, str(exe), "-q", "-p", "80", "-l", "20", "--strict"],
-                       capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [*drop, str(exe), "-q", "-p", "80", "-l", "20", "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     r = parse_one(p.stdout)
     assert p.returncode == 1 and r.status == "error" and "SCHED_FIFO" in (r.message or "")
 
 
 def test_sigint_marks_run_interrupted_and_keeps_samples(exe: Path) -> None:
-    p = subprocess.Popen([str(exe), "-q", "-i", "1000", "-D", "30"], stdout=subprocess.PIPE,
-                         text=True)
+    p = subprocess.Popen(
+        [str(exe), "-q", "-i", "1000", "-D", "30"], stdout=subprocess.PIPE, text=True
+    )
     assert p.stdout is not None
     # The first output is flushed after the signal handlers are installed: wait for it,
     # or on a loaded machine the signal could arrive before and simply kill the process.

@@ -49,12 +49,15 @@ def test_medians_agree_with_cyclictest() -> None:
             assert r.latency_ns.min() >= 0
 
     med = {t: [r.median for r in rs] for t, rs in runs.items()}
-    pooled = {t: float(np.median(np.concatenate([r.latency_ns for r in rs])))
-              for t, rs in runs.items()}
+    pooled = {
+        t: float(np.median(np.concatenate([r.latency_ns for r in rs]))) for t, rs in runs.items()
+    }
     noise = max(abs(m[0] - m[1]) for m in med.values())
     tolerance = max(2 * noise, 0.2 * max(pooled.values()))
     diff = abs(pooled["cyclictest"] - pooled["rtlab-latency"])
-    report = (f"run medians (ns): {med}; pooled: {pooled}; diff {diff:.0f} ns; "
-              f"noise {noise:.0f} ns; tolerance {tolerance:.0f} ns")
+    report = (
+        f"run medians (ns): {med}; pooled: {pooled}; diff {diff:.0f} ns; "
+        f"noise {noise:.0f} ns; tolerance {tolerance:.0f} ns"
+    )
     print(report)
     assert diff <= tolerance, report

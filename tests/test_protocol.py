@@ -60,8 +60,10 @@ def test_roundtrip_extremes(encoding: str, crc: bool) -> None:
 def test_mixed_encodings_in_one_series() -> None:
     v = np.arange(-50, 700, 7, dtype=np.int64)
     lines = ["@rtl1 hello workload=t version=1", "@rtl1 series x unit=count"]
-    parts = [encode_series("x", v[i : i + 20], encoding=enc, declare=False)[0]
-             for i, enc in zip(range(0, 60, 20), ["sb", "s", "sd"], strict=True)]
+    parts = [
+        encode_series("x", v[i : i + 20], encoding=enc, declare=False)[0]
+        for i, enc in zip(range(0, 60, 20), ["sb", "s", "sd"], strict=True)
+    ]
     # renumber the chunks 0, 1, 2
     for seq, p in enumerate(parts):
         f = p.split(" ")

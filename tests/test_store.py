@@ -35,8 +35,16 @@ def protocol_run(values: np.ndarray, *, end: bool = True):
 def test_roundtrip_of_a_protocol_run(tmp_path: Path) -> None:
     v = np.random.default_rng(3).integers(10_000, 90_000, 5000)
     db = tmp_path / "r" / "rtlab.duckdb"
-    with Store(db) as st, st.run(workload="rtlab-latency", spec_name="host", cell_key="abs",
-                                 params={"interval_us": 1000}, fingerprint={"k": 1}) as r:
+    with (
+        Store(db) as st,
+        st.run(
+            workload="rtlab-latency",
+            spec_name="host",
+            cell_key="abs",
+            params={"interval_us": 1000},
+            fingerprint={"k": 1},
+        ) as r,
+    ):
         r.add_protocol_run(protocol_run(v))
         r.load = {"cpu_busy": 0.5}
         run_id = r.run_id
@@ -55,8 +63,7 @@ def test_roundtrip_of_a_protocol_run(tmp_path: Path) -> None:
         assert st.sql("SELECT code FROM warnings") == [("no_mlockall",)]
         assert st.sql("SELECT sum(count) FROM histograms") == [(7,)]
         # DuckDB over the Parquet files agrees with numpy.
-        (q,) = st.sql("SELECT quantile_disc(value, 0.99) FROM samples WHERE run_id=?",
-                      [run_id])
+        (q,) = st.sql("SELECT quantile_disc(value, 0.99) FROM samples WHERE run_id=?", [run_id])
         assert q[0] == np.quantile(v, 0.99, method="inverted_cdf")
         with pytest.raises(StoreError, match="no series"):
             st.samples(run_id, "nope")
@@ -104,8 +111,12 @@ CHILD = textwrap.dedent("""
 
 
 def child(db: Path, mode: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(db), mode],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db), mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("mode", ["kill", "kill-after-samples"])
@@ -185,13 +196,22 @@ def test_latency_run_end_to_end(tmp_path: Path) -> None:
 
     exe = build_c_target("rtlab-latency")
     with LoadMonitor() as load:
-        out = subprocess.run([str(exe), "-q", "-i", "500", "-l", "300", "-w", "usleep"],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [str(exe), "-q", "-i", "500", "-l", "300", "-w", "usleep"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     run = parse_one(out, source="rtlab-latency")
     with Store(tmp_path / "rtlab.duckdb") as st:
-        with st.run(workload=run.workload, spec_name="host", cell_key="usleep/other/idle",
-                    params={"method": "usleep"}, target={"kind": "local"},
-                    fingerprint=fingerprint(run.meta)) as w:
+        with st.run(
+            workload=run.workload,
+            spec_name="host",
+            cell_key="usleep/other/idle",
+            params={"method": "usleep"},
+            target={"kind": "local"},
+            fingerprint=fingerprint(run.meta),
+        ) as w:
             w.add_protocol_run(run)
             w.load = load.result()
         (info,) = st.runs(spec_name="host")

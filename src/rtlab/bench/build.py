@@ -30,8 +30,9 @@ def find_c_target(name: str, root: Path = REPO_ROOT) -> Path:
     for c in candidates:
         if (c / "CMakeLists.txt").is_file():
             return c
-    raise BuildError(f"no C target {name!r} (no CMakeLists.txt in targets/{name} or "
-                     f"targets/*/{name})")
+    raise BuildError(
+        f"no C target {name!r} (no CMakeLists.txt in targets/{name} or targets/*/{name})"
+    )
 
 
 def _run(cmd: list[str], what: str) -> None:
@@ -55,8 +56,10 @@ def build_c_target(name: str, *, build_type: str = "Release", root: Path = REPO_
     with open(root / "build" / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # concurrent callers wait, then find it built
         if not _configured_for(out, src):
-            _run(["cmake", "-S", str(src), "-B", str(out), f"-DCMAKE_BUILD_TYPE={build_type}"],
-                 f"configuring {name}")
+            _run(
+                ["cmake", "-S", str(src), "-B", str(out), f"-DCMAKE_BUILD_TYPE={build_type}"],
+                f"configuring {name}",
+            )
         jobs = str(max(1, min(4, os.cpu_count() or 1)))
         _run(["cmake", "--build", str(out), "--parallel", jobs], f"building {name}")
     exe = out / name

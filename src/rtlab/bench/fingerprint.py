@@ -29,10 +29,26 @@ from typing import Any
 CPU_SYS = Path("/sys/devices/system/cpu")
 # Boot parameters that change timing (isolation, tick, idle, IRQ threading, mitigations).
 CMDLINE_KEYS = (
-    "isolcpus", "nohz_full", "nohz", "rcu_nocbs", "irqaffinity", "idle", "threadirqs",
-    "preempt", "processor.max_cstate", "intel_idle.max_cstate", "intel_pstate",
-    "cpuidle.off", "nosmt", "mitigations", "skew_tick", "tsc", "clocksource", "nosoftlockup",
-    "cpuidle_haltpoll.force", "haltpoll.guest_halt_poll_ns",
+    "isolcpus",
+    "nohz_full",
+    "nohz",
+    "rcu_nocbs",
+    "irqaffinity",
+    "idle",
+    "threadirqs",
+    "preempt",
+    "processor.max_cstate",
+    "intel_idle.max_cstate",
+    "intel_pstate",
+    "cpuidle.off",
+    "nosmt",
+    "mitigations",
+    "skew_tick",
+    "tsc",
+    "clocksource",
+    "nosoftlockup",
+    "cpuidle_haltpoll.force",
+    "haltpoll.guest_halt_poll_ns",
 )
 DEFAULT_SLACK_NS = 50_000
 DMA_LATENCY_DEFAULT_US = 2_000_000_000  # the kernel's "no constraint" value
@@ -64,8 +80,9 @@ def parse_cmdline(cmdline: str) -> dict[str, str | bool]:
     return out
 
 
-def preemption_model(uname_version: str, realtime_flag: str | None,
-                     dynamic_mode: str | None = None) -> str:
+def preemption_model(
+    uname_version: str, realtime_flag: str | None, dynamic_mode: str | None = None
+) -> str:
     """PREEMPT_RT, PREEMPT_DYNAMIC(<mode>), PREEMPT, VOLUNTARY or NONE (best guess)."""
     if realtime_flag == "1" or "PREEMPT_RT" in uname_version:
         return "PREEMPT_RT"
@@ -125,13 +142,14 @@ def _cpus() -> dict[str, Any]:
 
 def _idle() -> dict[str, Any]:
     states = []
-    for s in sorted((CPU_SYS / "cpu0" / "cpuidle").glob("state*"),
-                    key=lambda p: int(p.name[5:])):
-        states.append({
-            "name": _read(s / "name"),
-            "latency_us": _int(_read(s / "latency")),
-            "disabled": _read(s / "disable") == "1",
-        })
+    for s in sorted((CPU_SYS / "cpu0" / "cpuidle").glob("state*"), key=lambda p: int(p.name[5:])):
+        states.append(
+            {
+                "name": _read(s / "name"),
+                "latency_us": _int(_read(s / "latency")),
+                "disabled": _read(s / "disable") == "1",
+            }
+        )
     dma = None
     with contextlib.suppress(OSError):
         fd = os.open("/dev/cpu_dma_latency", os.O_RDONLY)
@@ -147,15 +165,18 @@ def _idle() -> dict[str, Any]:
         "states_cpu0": states,
         "cpu_dma_latency_us": dma,
         "haltpoll_guest_halt_poll_ns": _int(
-            _read("/sys/module/haltpoll/parameters/guest_halt_poll_ns")),
+            _read("/sys/module/haltpoll/parameters/guest_halt_poll_ns")
+        ),
     }
 
 
 def _clocksource() -> dict[str, Any]:
     base = "/sys/devices/system/clocksource/clocksource0"
     avail = _read(f"{base}/available_clocksource")
-    return {"current": _read(f"{base}/current_clocksource"),
-            "available": avail.split() if avail else None}
+    return {
+        "current": _read(f"{base}/current_clocksource"),
+        "available": avail.split() if avail else None,
+    }
 
 
 def _detect_virt(tool: str | None, flag: str) -> str | None:
@@ -176,8 +197,14 @@ def _virtualization(hypervisor_flag: bool) -> dict[str, Any]:
     dmi = {k: _read(f"/sys/class/dmi/id/{k}") for k in ("sys_vendor", "product_name")}
     hyp = _read("/sys/hypervisor/type")
     virtual = hypervisor_flag or bool(hyp) or (vm not in (None, "none"))
-    return {"virtual": virtual, "vm": vm, "container": container, "hypervisor_type": hyp,
-            "cpuinfo_hypervisor_flag": hypervisor_flag, **{f"dmi_{k}": v for k, v in dmi.items()}}
+    return {
+        "virtual": virtual,
+        "vm": vm,
+        "container": container,
+        "hypervisor_type": hyp,
+        "cpuinfo_hypervisor_flag": hypervisor_flag,
+        **{f"dmi_{k}": v for k, v in dmi.items()},
+    }
 
 
 def _process() -> dict[str, Any]:
@@ -185,8 +212,13 @@ def _process() -> dict[str, Any]:
     status = _read("/proc/self/status") or ""
     vmlck = re.search(r"^VmLck:\s*(\d+)\s*kB", status, re.M)
     policy = os.sched_getscheduler(0)
-    names = {os.SCHED_OTHER: "other", os.SCHED_FIFO: "fifo", os.SCHED_RR: "rr",
-             os.SCHED_BATCH: "batch", os.SCHED_IDLE: "idle"}
+    names = {
+        os.SCHED_OTHER: "other",
+        os.SCHED_FIFO: "fifo",
+        os.SCHED_RR: "rr",
+        os.SCHED_BATCH: "batch",
+        os.SCHED_IDLE: "idle",
+    }
     import resource
 
     def lim(r: int) -> int | None:
@@ -223,8 +255,12 @@ def _software() -> dict[str, Any]:
 
     osr = _read("/etc/os-release") or ""
     pretty = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', osr, re.M)
-    return {"os": pretty.group(1) if pretty else None, "python": sys.version.split()[0],
-            "rtlab": ver("rtlab"), "numpy": ver("numpy")}
+    return {
+        "os": pretty.group(1) if pretty else None,
+        "python": sys.version.split()[0],
+        "rtlab": ver("rtlab"),
+        "numpy": ver("numpy"),
+    }
 
 
 def fingerprint(run_meta: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -262,23 +298,43 @@ def pitfalls(fp: Mapping[str, Any], meta: Mapping[str, str]) -> list[dict[str, s
     out: list[dict[str, str]] = []
     k, idle, virt = fp["kernel"], fp["idle"], fp["virtualization"]
     if not k["preempt_rt"]:
-        _warn(out, "no_preempt_rt", f"kernel is {k['preemption']}, not PREEMPT_RT: worst "
-              "cases of milliseconds are expected under load")
+        _warn(
+            out,
+            "no_preempt_rt",
+            f"kernel is {k['preemption']}, not PREEMPT_RT: worst "
+            "cases of milliseconds are expected under load",
+        )
     if virt["virtual"]:
-        what = (virt["vm"] if virt["vm"] not in (None, "none") else None) or \
-            virt["hypervisor_type"] or "a hypervisor"
-        _warn(out, "vm", f"virtual machine ({what}): an idle vCPU wakes slowly (tens of us, "
-              "so idle can be worse than loaded) and host preemption adds ms outliers")
+        what = (
+            (virt["vm"] if virt["vm"] not in (None, "none") else None)
+            or virt["hypervisor_type"]
+            or "a hypervisor"
+        )
+        _warn(
+            out,
+            "vm",
+            f"virtual machine ({what}): an idle vCPU wakes slowly (tens of us, "
+            "so idle can be worse than loaded) and host preemption adds ms outliers",
+        )
     govs = {g for g in fp["cpu"]["governors"].values() if g}
     if govs - {"performance"}:
-        _warn(out, "cpufreq_governor", f"CPU governor {', '.join(sorted(govs))}: frequency "
-              "changes add latency; use performance for measurements")
-    deep = [s["name"] for s in idle["states_cpu0"]
-            if not s["disabled"] and (s["latency_us"] or 0) > 10]
+        _warn(
+            out,
+            "cpufreq_governor",
+            f"CPU governor {', '.join(sorted(govs))}: frequency "
+            "changes add latency; use performance for measurements",
+        )
+    deep = [
+        s["name"] for s in idle["states_cpu0"] if not s["disabled"] and (s["latency_us"] or 0) > 10
+    ]
     dma = idle["cpu_dma_latency_us"]
     if deep and (dma is None or dma >= DMA_LATENCY_DEFAULT_US):
-        _warn(out, "idle_states", f"idle states with exit latency > 10 us enabled "
-              f"({', '.join(map(str, deep))}) and no /dev/cpu_dma_latency request")
+        _warn(
+            out,
+            "idle_states",
+            f"idle states with exit latency > 10 us enabled "
+            f"({', '.join(map(str, deep))}) and no /dev/cpu_dma_latency request",
+        )
     if k["transparent_hugepage"] == "always":
         _warn(out, "thp_always", "transparent hugepages 'always': compaction can stall")
     cs = fp["clocksource"]["current"]
@@ -286,8 +342,12 @@ def pitfalls(fp: Mapping[str, Any], meta: Mapping[str, str]) -> list[dict[str, s
         _warn(out, "clocksource", f"clocksource {cs}: clock reads may be slow (not in vDSO)")
     la = fp.get("loadavg")
     if la and la[0] > 0.5 * (fp["cpu"]["count"] or 1):
-        _warn(out, "busy_host", f"load average {la[0]} before the run on "
-              f"{fp['cpu']['count']} CPUs: other work competes with the measurement")
+        _warn(
+            out,
+            "busy_host",
+            f"load average {la[0]} before the run on "
+            f"{fp['cpu']['count']} CPUs: other work competes with the measurement",
+        )
     _run_pitfalls(out, meta)
     return out
 
@@ -299,11 +359,14 @@ def _run_pitfalls(out: list[dict[str, str]], meta: Mapping[str, str]) -> None:
     sleeping = method in ("clock_nanosleep", "nanosleep", "usleep")
     if policy == "other" and sleeping and (slack is None or slack > 1000):
         s = slack if slack is not None else DEFAULT_SLACK_NS
-        _warn(out, "timer_slack", f"SCHED_OTHER + {method} with {s} ns timer slack: each "
-              f"sleep may end up to {s} ns late (usleep(1) is about the slack)")
+        _warn(
+            out,
+            "timer_slack",
+            f"SCHED_OTHER + {method} with {s} ns timer slack: each "
+            f"sleep may end up to {s} ns late (usleep(1) is about the slack)",
+        )
     if meta.get("mlockall") == "0":
-        _warn(out, "no_mlockall", "workload did not lock its memory: page faults can add "
-              "latency")
+        _warn(out, "no_mlockall", "workload did not lock its memory: page faults can add latency")
 
 
 class LoadMonitor:
@@ -322,8 +385,9 @@ class LoadMonitor:
         self._start = (self._cpu_times(), _loadavg(), time.monotonic())
         return self
 
-    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
         assert self._start is not None
         t0, la0, m0 = self._start
         t1 = self._cpu_times()

@@ -122,8 +122,12 @@ def summarize(values: np.ndarray, tick_s: Fraction | None) -> dict[str, float | 
     scale = float(tick_s * 10**9) if tick_s is not None else 1.0
     qs = np.quantile(v, list(SUMMARY_QUANTILES.values()), method="inverted_cdf")
     mean = float(v.mean(dtype=np.float64))
-    out.update(min=float(v.min()) * scale, mean=mean * scale,
-               rms=float(v.std(dtype=np.float64)) * scale, max=float(v.max()) * scale)
+    out.update(
+        min=float(v.min()) * scale,
+        mean=mean * scale,
+        rms=float(v.std(dtype=np.float64)) * scale,
+        max=float(v.max()) * scale,
+    )
     for k, q in zip(SUMMARY_QUANTILES, qs, strict=True):
         out[k] = float(q) * scale
     return out
@@ -145,13 +149,20 @@ class RunWriter:
         self.message: str | None = None
         self.load: dict[str, Any] | None = None  # LoadMonitor.result() of the run
 
-    def add_series(self, name: str, values: Sequence[int] | np.ndarray, *, unit: str = "ns",
-                   tick_s: Fraction | None = Fraction(1, 10**9),
-                   attrs: Mapping[str, str] | None = None) -> None:
+    def add_series(
+        self,
+        name: str,
+        values: Sequence[int] | np.ndarray,
+        *,
+        unit: str = "ns",
+        tick_s: Fraction | None = Fraction(1, 10**9),
+        attrs: Mapping[str, str] | None = None,
+    ) -> None:
         if name in self.series:
             raise StoreError(f"run {self.run_id}: series {name!r} added twice")
-        self.series[name] = SeriesData(name, np.asarray(values, dtype=np.int64), unit, tick_s,
-                                       dict(attrs or {}))
+        self.series[name] = SeriesData(
+            name, np.asarray(values, dtype=np.int64), unit, tick_s, dict(attrs or {})
+        )
 
     def add_protocol_run(self, run: Any) -> None:
         """Everything of a parsed rtlab.bench.protocol.Run, and its status."""
@@ -219,7 +230,9 @@ class Store:
             self.db.execute(
                 "UPDATE runs SET status='interrupted', finished_at=?, message=coalesce("
                 "message, 'the writing process ended before the run was complete') "
-                "WHERE run_id=?", [time.time(), rid])
+                "WHERE run_id=?",
+                [time.time(), rid],
+            )
             with contextlib.suppress(FileNotFoundError):
                 (self.samples_dir / f"{rid}.parquet").unlink()
         # Temporary files of writes cut short (fsutil.atomic_path names them .*.part).
@@ -229,17 +242,39 @@ class Store:
         return stale
 
     # -- writing --------------------------------------------------------------------
-    def begin_run(self, *, workload: str, spec_name: str | None = None,
-                  cell_key: str | None = None, repetition: int = 0, spec: Any = None,
-                  params: Any = None, target: Any = None, fingerprint: Any = None) -> str:
+    def begin_run(
+        self,
+        *,
+        workload: str,
+        spec_name: str | None = None,
+        cell_key: str | None = None,
+        repetition: int = 0,
+        spec: Any = None,
+        params: Any = None,
+        target: Any = None,
+        fingerprint: Any = None,
+    ) -> str:
         run_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:10]
         self.db.execute(
             "INSERT INTO runs (run_id, spec_name, cell_key, repetition, workload, status, "
             "spec, params, target, fingerprint, started_at, owner_pid, owner_host, owner_boot)"
             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
-            [run_id, spec_name, cell_key, repetition, workload, _json(spec), _json(params),
-             _json(target), _json(fingerprint), time.time(), os.getpid(),
-             socket.gethostname(), _boot_id()])
+            [
+                run_id,
+                spec_name,
+                cell_key,
+                repetition,
+                workload,
+                _json(spec),
+                _json(params),
+                _json(target),
+                _json(fingerprint),
+                time.time(),
+                os.getpid(),
+                socket.gethostname(),
+                _boot_id(),
+            ],
+        )
         return run_id
 
     def finish_run(self, w: RunWriter) -> None:
@@ -256,29 +291,62 @@ class Store:
         try:
             for s in w.series.values():
                 tick = s.tick_s
-                db.execute("INSERT INTO series VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [w.run_id, s.name, s.unit, tick.numerator if tick else None,
-                            tick.denominator if tick else None, int(s.values.size),
-                            _json(s.attrs)])
+                db.execute(
+                    "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        w.run_id,
+                        s.name,
+                        s.unit,
+                        tick.numerator if tick else None,
+                        tick.denominator if tick else None,
+                        int(s.values.size),
+                        _json(s.attrs),
+                    ],
+                )
                 sm = summarize(s.values, tick)
                 unit = "ns" if tick is not None and s.unit != "count" else s.unit
                 db.execute(
                     "INSERT INTO summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [w.run_id, s.name, unit, sm["n"], sm["min"], sm["mean"], sm["rms"],
-                     sm["p50"], sm["p90"], sm["p99"], sm["p999"], sm["max"]])
+                    [
+                        w.run_id,
+                        s.name,
+                        unit,
+                        sm["n"],
+                        sm["min"],
+                        sm["mean"],
+                        sm["rms"],
+                        sm["p50"],
+                        sm["p90"],
+                        sm["p99"],
+                        sm["p999"],
+                        sm["max"],
+                    ],
+                )
             for name, (value, unit) in w.counters.items():
-                db.execute("INSERT INTO counters VALUES (?, ?, ?, ?)",
-                           [w.run_id, name, int(value), unit])
+                db.execute(
+                    "INSERT INTO counters VALUES (?, ?, ?, ?)", [w.run_id, name, int(value), unit]
+                )
             for name, (unit, buckets) in w.histograms.items():
-                db.executemany("INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
-                               [[w.run_id, name, unit, lo, hi, n] for lo, hi, n in buckets])
+                db.executemany(
+                    "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
+                    [[w.run_id, name, unit, lo, hi, n] for lo, hi, n in buckets],
+                )
             for code, msg in w.warnings:
                 db.execute("INSERT INTO warnings VALUES (?, ?, ?)", [w.run_id, code, msg])
             db.execute(
                 "UPDATE runs SET status=?, message=?, problems=?, meta=?, load=?, "
                 "samples_file=?, finished_at=? WHERE run_id=?",
-                [w.status, w.message, _json(w.problems), _json(w.meta), _json(w.load), rel,
-                 time.time(), w.run_id])
+                [
+                    w.status,
+                    w.message,
+                    _json(w.problems),
+                    _json(w.meta),
+                    _json(w.load),
+                    rel,
+                    time.time(),
+                    w.run_id,
+                ],
+            )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -288,8 +356,10 @@ class Store:
         """End a run without data (interrupted, error) in one committed update."""
         if status not in STATUSES:
             raise StoreError(f"unknown status {status!r}")
-        self.db.execute("UPDATE runs SET status=?, message=?, finished_at=? WHERE run_id=?",
-                        [status, message, time.time(), run_id])
+        self.db.execute(
+            "UPDATE runs SET status=?, message=?, finished_at=? WHERE run_id=?",
+            [status, message, time.time(), run_id],
+        )
 
     @contextlib.contextmanager
     def run(self, **begin: Any) -> Iterator[RunWriter]:
@@ -311,18 +381,27 @@ class Store:
         lengths = [w.series[n].values.size for n in names]
         codes = np.repeat(np.arange(len(names), dtype=np.int32), lengths)
         n = int(codes.size)
-        table = pa.table({
-            # run_id in every row (dictionary: almost free) so that queries over all
-            # files filter runs by a column, with row-group statistics, not by file name.
-            "run_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)),
-                                                     pa.array([w.run_id])),
-            "series": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)),
-            "value": pa.array(np.concatenate([w.series[n].values for n in names])
-                              if names else np.zeros(0, np.int64)),
-        })
-        md = {b"rtlab.run_id": w.run_id.encode(),
-              b"rtlab.series": json.dumps({n: {"unit": s.unit, "tick_s": str(s.tick_s)}
-                                           for n, s in w.series.items()}).encode()}
+        table = pa.table(
+            {
+                # run_id in every row (dictionary: almost free) so that queries over all
+                # files filter runs by a column, with row-group statistics, not by file name.
+                "run_id": pa.DictionaryArray.from_arrays(
+                    pa.array(np.zeros(n, np.int32)), pa.array([w.run_id])
+                ),
+                "series": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)),
+                "value": pa.array(
+                    np.concatenate([w.series[n].values for n in names])
+                    if names
+                    else np.zeros(0, np.int64)
+                ),
+            }
+        )
+        md = {
+            b"rtlab.run_id": w.run_id.encode(),
+            b"rtlab.series": json.dumps(
+                {n: {"unit": s.unit, "tick_s": str(s.tick_s)} for n, s in w.series.items()}
+            ).encode(),
+        }
         table = table.replace_schema_metadata(md)
         with atomic_path(path) as tmp:
             pq.write_table(table, tmp, compression="zstd")
@@ -330,8 +409,9 @@ class Store:
                 os.fsync(f.fileno())  # on disk before the commit that points at it
 
     # -- reading ----------------------------------------------------------------------
-    def runs(self, *, spec_name: str | None = None, status: str | None = None
-             ) -> list[dict[str, Any]]:
+    def runs(
+        self, *, spec_name: str | None = None, status: str | None = None
+    ) -> list[dict[str, Any]]:
         sql = "SELECT * FROM runs WHERE 1=1"
         args: list[Any] = []
         if spec_name is not None:
@@ -364,15 +444,20 @@ class Store:
             raise StoreError(f"no run {run_id!r} in {self.path}")
         if row[0] is None:
             raise StoreError(f"run {run_id} has no samples")
-        table = pq.read_table(self.root / row[0], filters=[("series", "==", series)],
-                              columns=["value"])
+        table = pq.read_table(
+            self.root / row[0], filters=[("series", "==", series)], columns=["value"]
+        )
         if table.num_rows == 0 and not self._has_series(run_id, series):
             raise StoreError(f"run {run_id} has no series {series!r}")
         return table.column("value").to_numpy().astype(np.int64, copy=False)
 
     def _has_series(self, run_id: str, series: str) -> bool:
-        return self.db.execute("SELECT 1 FROM series WHERE run_id=? AND name=?",
-                               [run_id, series]).fetchone() is not None
+        return (
+            self.db.execute(
+                "SELECT 1 FROM series WHERE run_id=? AND name=?", [run_id, series]
+            ).fetchone()
+            is not None
+        )
 
     def summaries(self, run_ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
         sql = "SELECT * FROM summaries"
@@ -388,7 +473,9 @@ class Store:
         """cell_key → number of `ok` runs: what a resumed spec need not run again."""
         rows = self.db.execute(
             "SELECT cell_key, count(*) FROM runs WHERE spec_name=? AND status='ok' "
-            "GROUP BY cell_key", [spec_name]).fetchall()
+            "GROUP BY cell_key",
+            [spec_name],
+        ).fetchall()
         return {k: int(n) for k, n in rows}
 
     def sql(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -400,13 +487,15 @@ class Store:
     def _samples_view(self) -> None:
         pattern = str(self.samples_dir / "*.parquet").replace("'", "''")
         if not any(self.samples_dir.glob("*.parquet")):
-            self.db.execute("CREATE OR REPLACE TEMP VIEW samples AS SELECT "
-                            "NULL::VARCHAR AS run_id, NULL::VARCHAR AS series, "
-                            "NULL::BIGINT AS value WHERE false")
+            self.db.execute(
+                "CREATE OR REPLACE TEMP VIEW samples AS SELECT "
+                "NULL::VARCHAR AS run_id, NULL::VARCHAR AS series, "
+                "NULL::BIGINT AS value WHERE false"
+            )
             return
         # Only rows of committed runs: a file of a run cut short is never visible.
         self.db.execute(
             "CREATE OR REPLACE TEMP VIEW samples AS SELECT p.run_id::VARCHAR AS run_id, "
             f"p.series::VARCHAR AS series, p.value FROM read_parquet('{pattern}') p "
-            "WHERE p.run_id IN (SELECT run_id FROM runs WHERE samples_file IS NOT NULL)")
-
+            "WHERE p.run_id IN (SELECT run_id FROM runs WHERE samples_file IS NOT NULL)"
+        )
