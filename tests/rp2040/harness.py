@@ -19,6 +19,8 @@ def missing_reason() -> str | None:
     """Why the emulator tests cannot run here, or None."""
     if shutil.which("node") is None:
         return "node is not installed (needed for the rp2040js emulator)"
+    if shutil.which("arm-none-eabi-gcc") is None:
+        return "arm-none-eabi-gcc is not installed (deps/apt.txt; run make setup)"
     return None
 
 
@@ -59,8 +61,9 @@ class PipePort:
 def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
           initial: dict[int, int] | None = None, loop: tuple[int, int] | None = None,
           max_cycles: int = 60_000_000, stdin: int | None = None,
-          stdout: int | None = None) -> subprocess.Popen[bytes]:
-    """Start the harness; toggles are cycles relative to the capture origin."""
+          stdout: int | None = None, usb: bool = False) -> subprocess.Popen[bytes]:
+    """Start the harness; toggles are cycles relative to the capture origin. With usb,
+    stdin/stdout are the firmware's USB CDC data pipe instead of its UART."""
     spec = {"initial": {str(k): v for k, v in (initial or {}).items()},
             "toggles": {str(k): v for k, v in (toggles or {}).items()}}
     edges = tmp / "edges.json"
@@ -70,6 +73,8 @@ def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
            "--summary", str(tmp / "summary.json")]
     if loop:
         cmd += ["--loop", f"{loop[0]}:{loop[1]}"]
+    if usb:
+        cmd.append("--usb")  # the host side is rp2040js's USBCDC helper
     return subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.PIPE,
                             stdout=stdout if stdout is not None else subprocess.PIPE)
 

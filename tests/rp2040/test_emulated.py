@@ -134,6 +134,19 @@ def test_burst_overflow_becomes_gap(tmp_path: Path) -> None:
     assert cap["GP2"].edges[-1] == expected_ticks([after[-1]])[0]
 
 
+def test_usb_cdc_stream(tmp_path: Path) -> None:
+    """The same capture over the firmware's own USB CDC device, enumerated by rp2040js's
+    host-side helper (simplified enumeration: this does not prove a Linux host accepts
+    it)."""
+    rng = random.Random(3)
+    toggles = {2: random_toggles(rng, 2000, 1000, 2, 400), 3: [5000, 5002, 5004]}
+    cap, summ = capture(tmp_path, 2, 2, Fraction(3, 1000), toggles=toggles, usb=True)
+    assert summ["usbConnectedCycle"] > 0
+    assert len(cap.gaps) == 0
+    for pin, cyc in toggles.items():
+        check_channel(cap, f"GP{pin}", cyc)
+
+
 def test_selftest_square_wave(tmp_path: Path) -> None:
     period = 1250  # cycles: 10 us
     div, top = selftest_params(period)

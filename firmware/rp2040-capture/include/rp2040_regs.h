@@ -25,6 +25,8 @@
 #define RST_PWM (1u << 14)
 #define RST_TIMER (1u << 21)
 #define RST_UART0 (1u << 22)
+#define RST_PLL_USB (1u << 13)
+#define RST_USBCTRL (1u << 24)
 
 /* XOSC */
 #define XOSC_BASE 0x40024000u
@@ -42,6 +44,8 @@
 #define CLK_SYS_DIV REG(CLOCKS_BASE + 0x40)
 #define CLK_SYS_SELECTED REG(CLOCKS_BASE + 0x44)
 #define CLK_PERI_CTRL REG(CLOCKS_BASE + 0x48)
+#define CLK_USB_CTRL REG(CLOCKS_BASE + 0x54)
+#define CLK_USB_DIV REG(CLOCKS_BASE + 0x58)
 #define CLK_SYS_RESUS_CTRL REG(CLOCKS_BASE + 0x78)
 
 /* PLL_SYS */
@@ -50,6 +54,7 @@
 #define PLL_SYS_PWR REG(PLL_SYS_BASE + 0x4)
 #define PLL_SYS_FBDIV REG(PLL_SYS_BASE + 0x8)
 #define PLL_SYS_PRIM REG(PLL_SYS_BASE + 0xc)
+#define PLL_USB_BASE 0x4002c000u
 #define PLL_CS_LOCK (1u << 31)
 #define PLL_PWR_PD (1u << 0)
 #define PLL_PWR_POSTDIVPD (1u << 3)
@@ -140,6 +145,35 @@
 #define DMA_CTRL_BUSY (1u << 24)
 #define DREQ_PIO0_RX0 4u
 #define DREQ_PIO1_RX0 12u
+
+/* USB controller (device mode) and its dual-port RAM */
+#define USB_DPRAM_BASE 0x50100000u
+#define USB_REGS_BASE 0x50110000u
+#define USB_ADDR_ENDP REG(USB_REGS_BASE + 0x00)
+#define USB_MAIN_CTRL REG(USB_REGS_BASE + 0x40)
+#define USB_SIE_CTRL REG(USB_REGS_BASE + 0x4c)
+#define USB_SIE_STATUS REG(USB_REGS_BASE + 0x50)
+#define USB_BUFF_STATUS REG(USB_REGS_BASE + 0x58)
+#define USB_EP_STALL_ARM REG(USB_REGS_BASE + 0x68)
+#define USB_MUXING REG(USB_REGS_BASE + 0x74)
+#define USB_PWR REG(USB_REGS_BASE + 0x78)
+#define USB_SIE_SETUP_REC (1u << 17)
+#define USB_SIE_BUS_RESET (1u << 19)
+#define USB_SIE_CTRL_PULLUP_EN (1u << 16)
+#define USB_SIE_CTRL_EP0_INT_1BUF (1u << 29)
+/* DPRAM: endpoint control (EP1..15) and buffer control (EP0..15) words */
+#define USB_EP_CTRL_IN(n) REG(USB_DPRAM_BASE + 0x08 + 8u * ((n) - 1u))
+#define USB_EP_CTRL_OUT(n) REG(USB_DPRAM_BASE + 0x0c + 8u * ((n) - 1u))
+#define USB_BUF_CTRL_IN(n) REG(USB_DPRAM_BASE + 0x80 + 8u * (n))
+#define USB_BUF_CTRL_OUT(n) REG(USB_DPRAM_BASE + 0x84 + 8u * (n))
+#define USB_EP_ENABLE (1u << 31)
+#define USB_EP_INT_PER_BUFF (1u << 29)
+#define USB_EP_TYPE_LSB 26
+#define USB_BUF_FULL (1u << 15)
+#define USB_BUF_LAST (1u << 14)
+#define USB_BUF_DATA1 (1u << 13)
+#define USB_BUF_STALL (1u << 11)
+#define USB_BUF_AVAILABLE (1u << 10)
 
 /* SysTick (core-private, for cycle counts in the bench build) */
 #define SYST_CSR REG(0xe000e010u)

@@ -8,16 +8,19 @@
 // capture origin: the cycle of the first sample after the start gate (GPIO 29) opens.
 //
 //   node harness.js --bin fw.bin [--edges edges.json] [--loop OUT:IN]
-//                   [--max-cycles N] [--exit-after-stopped] [--summary out.json]
-// UART0 TX bytes go to stdout, stdin bytes go to UART0 RX (a pty works as well).
+//                   [--max-cycles N] [--exit-after-stopped] [--summary out.json] [--usb]
+// UART0 TX bytes go to stdout, stdin bytes go to UART0 RX (a pty works as well). With
+// --usb the host side is rp2040js's USBCDC helper instead: it enumerates the firmware's
+// own CDC-ACM device, and the CDC data pipe is connected to stdin/stdout.
 'use strict';
 const fs = require('fs');
-const { RP2040, StateMachine, ConsoleLogger, LogLevel } = require('rp2040js');
+const { RP2040, StateMachine, ConsoleLogger, LogLevel, USBCDC } = require('rp2040js');
 
 const SYNC_GPIO = 29;
 
 function parseArgs(argv) {
-  const a = { bin: null, edges: null, loop: [], maxCycles: 2e9, exitAfterStopped: false, summary: null };
+  const a = { bin: null, edges: null, loop: [], maxCycles: 2e9, exitAfterStopped: false, summary: null,
+             usb: false };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => argv[++i];
@@ -27,6 +30,7 @@ function parseArgs(argv) {
     else if (k === '--max-cycles') a.maxCycles = Number(v());
     else if (k === '--exit-after-stopped') a.exitAfterStopped = true;
     else if (k === '--summary') a.summary = v();
+    else if (k === '--usb') a.usb = true;
     else throw new Error(`unknown option ${k}`);
   }
   if (!a.bin) throw new Error('--bin is required');
@@ -152,11 +156,21 @@ function main() {
   const watch = frameWatcher((type) => {
     if (type === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
   });
-  mcu.uart[0].onByte = (b) => {
+  const fromDevice = (b) => {
     out.push(b);
     stats.txBytes++;
     watch(b);
   };
+  let cdc = null;
+  stats.usbConnectedCycle = -1;
+  if (args.usb) {
+    cdc = new USBCDC(mcu.usbCtrl);
+    cdc.onDeviceConnected = () => { stats.usbConnectedCycle = stats.cycle; };
+    cdc.onSerialData = (buf) => { for (const b of buf) fromDevice(b); };
+    mcu.uart[0].onByte = () => {};
+  } else {
+    mcu.uart[0].onByte = fromDevice;
+  }
   const input = [];
   process.stdin.on('data', (d) => { for (const b of d) input.push(b); });
   let stdinOpen = true;
@@ -198,8 +212,12 @@ function main() {
   }
   function runChunk() {
     // Host bytes: at most what the 32-byte RX FIFO takes.
-    const rx = mcu.uart[0].rxFIFO;
-    while (input.length && !rx.full) mcu.uart[0].feedByte(input.shift());
+    if (cdc) {
+      while (input.length && cdc.txFIFO.itemCount < 256) cdc.sendSerialByte(input.shift());
+    } else {
+      const rx = mcu.uart[0].rxFIFO;
+      while (input.length && !rx.full) mcu.uart[0].feedByte(input.shift());
+    }
     const end = stats.cycle + CHUNK;
     while (stats.cycle < end) {
       const n = core.executeInstruction();

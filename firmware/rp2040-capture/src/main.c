@@ -1,8 +1,9 @@
-/* rtlab capture module: command loop. Polling only, no interrupts: every cycle the CPU
+/* rtlab capture module: command loop (UART and USB CDC). Polling only, no interrupts: every cycle the CPU
  * spends is either encoding edges or feeding the UART, which keeps the timing simple. */
 #include "capture.h"
 #include "hw.h"
 #include "proto.h"
+#include "usb.h"
 
 static void send_hello(void)
 {
@@ -70,13 +71,19 @@ static void handle(const cmd_parser_t *p)
 int main(void)
 {
     hw_init();
+    usb_init();
     out_reset();
     send_hello(); /* unsolicited once at boot; the host asks again anyway */
-    cmd_parser_t parser = {0};
+    cmd_parser_t uart_cmd = {0}, usb_cmd = {0}; /* one parser per link */
     for (;;) {
         int c = uart_getc();
-        if (c >= 0 && cmd_feed(&parser, (uint8_t)c)) {
-            handle(&parser);
+        if (c >= 0 && cmd_feed(&uart_cmd, (uint8_t)c)) {
+            handle(&uart_cmd);
+        }
+        usb_poll();
+        c = usb_getc();
+        if (c >= 0 && cmd_feed(&usb_cmd, (uint8_t)c)) {
+            handle(&usb_cmd);
         }
         capture_poll();
         out_drain();

@@ -1,6 +1,7 @@
 #include "proto.h"
 #include "hw.h"
 #include "rp2040_regs.h"
+#include "usb.h"
 
 #define OUT_SIZE 16384u /* power of two */
 static uint8_t out_ring[OUT_SIZE];
@@ -79,10 +80,23 @@ int frame_send(const frame_t *f)
     return 0;
 }
 
-/* Fill the UART FIFO: register access inlined, this runs for every byte sent. */
+/* Send queued bytes: over USB once a host opened the CDC port, else over the UART.
+ * UART register access is inlined: this runs for every byte sent. */
 void out_drain(void)
 {
     uint32_t tail = out_tail, head = out_head;
+    if (usb_active()) {
+        if (tail != head && usb_tx_ready()) {
+            uint8_t pkt[64];
+            uint32_t n = 0;
+            while (n < sizeof pkt && tail != head) {
+                pkt[n++] = out_ring[tail++ & (OUT_SIZE - 1u)];
+            }
+            usb_send(pkt, n);
+            out_tail = tail;
+        }
+        return;
+    }
     while (tail != head && !(UART0_FR & UART_FR_TXFF)) {
         UART0_DR = out_ring[tail++ & (OUT_SIZE - 1u)];
     }
