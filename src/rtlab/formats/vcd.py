@@ -374,6 +374,11 @@ def read(
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
     if size == 0:
         raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
+    body = head.lstrip()
+    if not (_sniff_fst(head, p) or head[:1] == b"\xfe" or head.startswith(b"GHDLwave")
+            or body.startswith(b"$")):  # what pywellen would say, without the fork
+        raise FormatError(p, "not a VCD or FST file: expected a $command (VCD) or an FST "
+                          "header", line=head[: len(head) - len(body)].count(b"\n") + 1)
     res = None
     if _sniff_fst(head, p):
         _check_fst_blocks(p, size)
