@@ -1,0 +1,262 @@
+"""Where workloads run: a registry of target kinds (`local`, `ssh`; more plug in).
+
+A target runs an argv to completion (`run`), starts a background argv (`start`, for
+load generators), names the path of a workload program (`program`) and describes its
+environment (`fingerprint`). Another kind registers itself with `register_target` from a
+module `rtlab.bench.targets_<kind>`, imported the first time a spec names that kind
+(e.g. `targets_qemu`): nothing here needs to change for it.
+
+No shell strings are built from spec values: local argvs go to exec as lists; over ssh
+each argument is quoted with shlex.quote, because ssh hands the remote side one command
+line that its login shell splits again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import re
+import shlex
+import signal
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rtlab.bench.fingerprint import fingerprint
+
+
+class TargetError(ValueError):
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass
+class Completed:
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+
+class Background(Protocol):
+    def stop(self) -> None: ...
+
+
+class Target(Protocol):
+    kind: str
+
+    def describe(self) -> dict[str, Any]: ...
+    def program(self, name: str) -> str: ...
+    def run(self, argv: Sequence[str], timeout: float) -> Completed: ...
+    def start(self, argv: Sequence[str]) -> Background: ...
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class TargetKind:
+    name: str
+    keys: tuple[str, ...]
+    check: Callable[[Mapping[str, Any]], None]
+    make: Callable[[Mapping[str, Any]], Target]
+
+
+TARGET_KINDS: dict[str, TargetKind] = {}
+
+
+def register_target(kind: TargetKind) -> None:
+    TARGET_KINDS[kind.name] = kind
+
+
+def target_kind(name: str) -> TargetKind:
+    if name not in TARGET_KINDS and re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"rtlab.bench.targets_{name}")  # registers itself
+    if name not in TARGET_KINDS:
+        raise TargetError("kind", f"unknown target kind {name!r}; one of {', '.join(TARGET_KINDS)}")
+    return TARGET_KINDS[name]
+
+
+def check_target(t: Mapping[str, Any]) -> None:
+    kind = target_kind(str(t.get("kind", "local")))
+    for key in t:
+        if key not in ("kind", *kind.keys):
+            raise TargetError(
+                key,
+                f"unknown key for a {kind.name} target; known: {', '.join(('kind', *kind.keys))}",
+            )
+    kind.check(t)
+
+
+def make_target(t: Mapping[str, Any]) -> Target:
+    check_target(t)
+    return target_kind(str(t.get("kind", "local"))).make(t)
+
+
+# ------------------------------------------------------------------ processes
+
+
+def _kill_group(proc: subprocess.Popen[str], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def run_process(argv: Sequence[str], timeout: float) -> Completed:
+    """Run to completion in its own process group. Ctrl-C (KeyboardInterrupt) or a
+    timeout stop the whole group; the interrupt is re-raised once it is gone."""
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,  # our Ctrl-C handling decides, not the terminal's
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return Completed(proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc, signal.SIGKILL)
+        out, err = proc.communicate()
+        return Completed(proc.returncode, out, err, timed_out=True)
+    except BaseException:
+        _kill_group(proc, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            proc.communicate(timeout=5)
+        raise
+
+
+class _Group:
+    """A background process group: SIGTERM on stop, SIGKILL if it lingers."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def stop(self) -> None:
+        _kill_group(self.proc, signal.SIGTERM)  # type: ignore[arg-type]
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            _kill_group(self.proc, signal.SIGKILL)  # type: ignore[arg-type]
+            self.proc.wait()
+
+
+# ------------------------------------------------------------------ local
+
+_LOCAL_BUILDS = {
+    "rtlab-latency": ("rtlab-latency", ""),
+    "rtbench-posix": ("rtbench", "rtbench-posix"),
+}
+
+
+class LocalTarget:
+    kind = "local"
+
+    def __init__(self, t: Mapping[str, Any]) -> None:
+        self.programs = dict(t.get("programs", {}))
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "local", "host": os.uname().nodename}
+
+    def program(self, name: str) -> str:
+        if name in self.programs:
+            return str(self.programs[name])
+        from rtlab.bench.build import build_c_target
+
+        target, exe = _LOCAL_BUILDS.get(name, (name, ""))
+        built = build_c_target(target)
+        return str(built / exe if exe else built)
+
+    def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        return run_process(argv, timeout)
+
+    def start(self, argv: Sequence[str]) -> Background:
+        return _Group(argv)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return fingerprint()
+
+
+def _check_programs(t: Mapping[str, Any]) -> None:
+    progs = t.get("programs", {})
+    if not isinstance(progs, dict) or not all(isinstance(v, str) for v in progs.values()):
+        raise TargetError("programs", 'expected a table: program name = "path"')
+
+
+# ------------------------------------------------------------------ ssh
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.:@%-]*")
+
+
+def _check_ssh(t: Mapping[str, Any]) -> None:
+    _check_programs(t)
+    for key in ("host", "user"):
+        v = t.get(key)
+        if key == "host" and v is None:
+            raise TargetError("host", 'an ssh target needs host = "name or address"')
+        # a leading '-' would be read by ssh as an option
+        if v is not None and (not isinstance(v, str) or not _SAFE_NAME.fullmatch(v)):
+            raise TargetError(key, f"{key} = {v!r}: not a host or user name")
+    port = t.get("port", 22)
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise TargetError("port", "expected a port number 1..65535")
+    if "identity" in t and not isinstance(t["identity"], str):
+        raise TargetError("identity", "expected the path of a private key")
+
+
+class SshTarget:
+    kind = "ssh"
+
+    def __init__(self, t: Mapping[str, Any]) -> None:
+        self.host = str(t["host"])
+        self.user = t.get("user")
+        self.port = int(t.get("port", 22))
+        self.identity = t.get("identity")
+        self.programs = dict(t.get("programs", {}))
+
+    def ssh_argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
+        argv = ["ssh", "-o", "BatchMode=yes", "-p", str(self.port)]
+        if self.identity:
+            argv += ["-i", os.path.expanduser(self.identity)]
+        if self.user:
+            argv += ["-l", str(self.user)]
+        if tty:
+            argv.append("-tt")  # closing the connection hangs up the remote process
+        return [*argv, "--", self.host, " ".join(shlex.quote(a) for a in remote)]
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "ssh", "host": self.host, "user": self.user, "port": self.port}
+
+    def program(self, name: str) -> str:
+        return str(self.programs.get(name, name))  # else found on the remote PATH
+
+    def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        return run_process(self.ssh_argv(argv), timeout)
+
+    def start(self, argv: Sequence[str]) -> Background:
+        return _Group(self.ssh_argv(argv, tty=True))
+
+    def fingerprint(self) -> dict[str, Any]:
+        r = self.run(["sh", "-c", "uname -srvm; cat /proc/cmdline"], timeout=30)
+        lines = r.stdout.splitlines()
+        return {
+            "hostname": self.host,
+            "kernel": {"uname": lines[0] if lines else None},
+            "cmdline": lines[1] if len(lines) > 1 else None,
+            "warnings": [],
+        }
+
+
+register_target(TargetKind("local", ("programs",), _check_programs, LocalTarget))
+register_target(
+    TargetKind("ssh", ("host", "user", "port", "identity", "programs"), _check_ssh, SshTarget)
+)
