@@ -31,11 +31,12 @@ def firmware() -> Path:
 
 def capture(tmp: Path, base: int, nch: int, duration: Fraction, **kw) -> tuple[Capture, dict]:
     selftest = kw.pop("selftest", None)
+    flags = kw.pop("flags", 0)
     proc = h.start(tmp, **kw)
     try:
         mod = RP2040Module(h.PipePort(proc), timeout_s=30)
         mod.hello()
-        cap = mod.capture(base, nch, duration, selftest=selftest)
+        cap = mod.capture(base, nch, duration, selftest=selftest, flags=flags)
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait(timeout=30)
@@ -174,3 +175,25 @@ def test_session_start_stop_around_a_workload(tmp_path: Path) -> None:
         proc.wait()
     assert len(cap.gaps) == 0 and len(cap["GP2"]) > 200
     assert set(np.diff(cap["GP2"].edges).tolist()) == {200}
+
+
+def test_counter_wrap_costs_no_cycle(tmp_path: Path) -> None:
+    """X starts at 2^16 (test flag), so it wraps ~1 ms into the run instead of after
+    68.7 s: every time comes back shifted by the same constant, across the wrap."""
+    from rtlab.instruments.rp2040_proto import START_TEST_X_WRAP
+
+    rng = random.Random(5)
+    toggles = {2: random_toggles(rng, 2500, 100, 2, 200),
+               3: random_toggles(rng, 300, 100, 300, 400)}
+    toggles[3] += random_toggles(rng, 4000, 128_000, 4, 6)  # edges around X's wrap
+    cap, _ = capture(tmp_path, 2, 2, Fraction(3, 1000), toggles=toggles,
+                     flags=START_TEST_X_WRAP)
+    shift = 2**32 - 1 - 2**16  # ~X0 with X0 = 2^16 instead of 0xFFFFFFFF
+    assert len(cap.gaps) == 0
+    for pin, cyc in toggles.items():
+        want = expected_ticks(cyc)
+        got = cap[f"GP{pin}"].edges
+        assert len(got) == len(want)
+        assert set((got - want).tolist()) == {shift}
+    # both counters really wrapped: decrements (samples minus edges) passed 2^16
+    assert all(int(ch.edges[-1]) - shift - (len(ch) - 1) > 2**16 for ch in cap)

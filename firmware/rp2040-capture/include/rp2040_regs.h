@@ -108,6 +108,7 @@
 #define PIO_FSTAT(p) REG((p) + 0x004)
 #define PIO_FDEBUG(p) REG((p) + 0x008)
 #define PIO_RXF_ADDR(p, sm) ((p) + 0x020 + 4u * (sm))
+#define PIO_TXF(p, sm) REG((p) + 0x010 + 4u * (sm))
 #define PIO_INSTR_MEM(p, i) REG((p) + 0x048 + 4u * (i))
 #define PIO_SM_CLKDIV(p, sm) REG((p) + 0x0c8 + 0x18u * (sm))
 #define PIO_SM_EXECCTRL(p, sm) REG((p) + 0x0cc + 0x18u * (sm))

@@ -245,6 +245,13 @@ int capture_start(const capture_cfg_t *c_in)
             SHIFTCTRL_FJOIN_RX | SHIFTCTRL_AUTOPUSH | SHIFTCTRL_IN_SHIFTDIR; /* 32-bit push */
         PIO_SM_PINCTRL(c->pio, c->sm) = pin << PINCTRL_IN_BASE_LSB;
         PIO_SM_INSTR(c->pio, c->sm) = 0xa02bu; /* mov x, ~null: X = 0xffffffff */
+        if (cfg.flags & CFG_TEST_X_WRAP) {
+            /* X = 2^16: all times shift by a constant and X wraps 1 ms into the run,
+             * which exercises the wrap paths of the program and of the encoder. */
+            PIO_TXF(c->pio, c->sm) = 1u << 16;
+            PIO_SM_INSTR(c->pio, c->sm) = 0x80a0u; /* pull block */
+            PIO_SM_INSTR(c->pio, c->sm) = 0xa027u; /* mov x, osr */
+        }
         PIO_SM_INSTR(c->pio, c->sm) = 0x0000u; /* jmp 0: the start gate */
         DMA_READ_ADDR(c->dma) = PIO_RXF_ADDR(c->pio, c->sm);
         DMA_WRITE_ADDR(c->dma) = (uint32_t)(uintptr_t)c->ring;

@@ -49,6 +49,7 @@ static void handle(const cmd_parser_t *p)
             .st_gpio = p->payload[2],
             .st_div = p->payload[3],
             .st_top = (uint16_t)(p->payload[4] | (p->payload[5] << 8)),
+            .flags = p->len > 6 ? p->payload[6] : 0u,
         };
         int err = capture_start(&cfg);
         if (err) {

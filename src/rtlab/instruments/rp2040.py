@@ -295,11 +295,11 @@ class RP2040Module:
     def capture(self, base_pin: int, nch: int, duration_s: Fraction, *,
                 selftest: tuple[int, int, int] | None = None,
                 on_status: Callable[[Status, CaptureDecoder], None] | None = None,
-                names: list[str] | None = None) -> Capture:
+                names: list[str] | None = None, flags: int = 0) -> Capture:
         """Capture `nch` pins from `base_pin` for `duration_s` of device time."""
         info = self.info or self.hello()
         st_gpio, st_div, st_top = selftest if selftest else (None, 1, 1)
-        self.port.write(p.cmd_start(base_pin, nch, st_gpio, st_div, st_top))
+        self.port.write(p.cmd_start(base_pin, nch, st_gpio, st_div, st_top, flags))
         dec = CaptureDecoder(info)
         want_k = int(duration_s / info.tick_s)
         stop_sent = False

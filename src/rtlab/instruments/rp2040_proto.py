@@ -55,10 +55,15 @@ def encode_frame(ftype: int, payload: bytes = b"", seq: int = 0) -> bytes:
     return bytes([SYNC]) + body + bytes([crc8(body)])
 
 
+START_TEST_X_WRAP = 0x01  # flags: start the PIO counters near their wrap (tests)
+
+
 def cmd_start(base_pin: int, nch: int, st_gpio: int | None = None, st_div: int = 1,
-              st_top: int = 1) -> bytes:
+              st_top: int = 1, flags: int = 0) -> bytes:
     payload = bytes([base_pin, nch, 0xFF if st_gpio is None else st_gpio, st_div,
                      st_top & 0xFF, (st_top >> 8) & 0xFF])
+    if flags:
+        payload += bytes([flags])
     return encode_frame(C_START, payload)
 
 
