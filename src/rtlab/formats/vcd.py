@@ -372,6 +372,33 @@ def read(
         head = _header(p)
     except OSError as exc:
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
+    res = _parse(p, size, head, engine, timeout)
+    sigs = res["signals"]
+    if not sigs:
+        raise FormatError(
+            p, f"no 1-bit signal in this {res['format']} file ({res['skipped']} other variables)"
+        )
+    is_vcd = res["format"].upper() == "VCD"
+    if is_vcd:
+        _check_complete(p, size)
+    rt = _RTLAB_RE.search(head) if is_vcd else None
+    tick = _timescale_s(p, res["timescale"])
+    t_start, t_end = _window(p, sigs, is_vcd)
+    ratio = Fraction(1)
+    if rt is not None:  # our own file: exact tick, window and channel order
+        ratio, tick, t_start, t_end = _apply_rtlab(p, rt, tick)
+        order = {n: k for k, n in enumerate(_declared_order(head))}
+        sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
+    cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
+                  metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
+                            "skipped_vars": res["skipped"]})
+    _add_channels(p, cap, sigs, channels, ratio if rt is not None else None)
+    return cap
+
+
+def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None
+           ) -> dict[str, Any]:
+    """The signals of the file: the numpy scanner if it can, else pywellen (forked)."""
     if size == 0:
         raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
     body = head.lstrip()
@@ -389,16 +416,11 @@ def read(
         if engine == "scan":
             raise FormatError(p, "not a plain VCD that the numpy scanner reads")
         res = _run_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
-    tick = _timescale_s(p, res["timescale"])
-    sigs = res["signals"]
-    if not sigs:
-        raise FormatError(
-            p, f"no 1-bit signal in this {res['format']} file ({res['skipped']} other variables)"
-        )
-    is_vcd = res["format"].upper() == "VCD"
-    if is_vcd:
-        _check_complete(p, size)
-    rt = _RTLAB_RE.search(head) if is_vcd else None
+    return res
+
+
+def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
+    """First change to the last time stamp (a VCD's final `#t` counts)."""
     firsts = [int(t[0]) for _, _, t, _ in sigs if t.size]
     lasts = [int(t[-1]) for _, _, t, _ in sigs if t.size]
     t_start = min(firsts) if firsts else 0
@@ -407,34 +429,28 @@ def read(
         end = _vcd_end_time(p)
         if end is not None and end > t_end:
             t_end = end
+    return t_start, t_end
+
+
+def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | None,
+                  ratio: Fraction | None) -> None:
+    """One channel per signal (selected by full or short name); `ratio` is set for
+    rtlab's own files, whose times are timescale units relative to t_start."""
     shortcount: dict[str, int] = {}
     for _, short, _, _ in sigs:
         shortcount[short] = shortcount.get(short, 0) + 1
-    ratio = Fraction(1)
-    if rt is not None:
-        ratio, tick, t_start, t_end = _apply_rtlab(p, rt, tick)
-    cap = Capture(
-        tick_s=tick,
-        t_start=t_start,
-        t_end=t_end,
-        metadata={
-            "vcd_format": res["format"],
-            "aliases": {},
-            "xz_changes": {},
-            "skipped_vars": res["skipped"],
-        },
-    )
     want = set(channels) if channels else None
-    if rt is not None:  # our own file: keep the written channel order
-        order = {n: k for k, n in enumerate(_declared_order(head))}
-        sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
     for full, short, times, lv in sigs:
-        name = full[len(_ROOT) + 1 :] if rt is not None and full.startswith(_ROOT + ".") else full
+        name = full
+        if ratio is not None and full.startswith(_ROOT + "."):
+            name = full[len(_ROOT) + 1 :]
         if want is not None and name not in want and short not in want:
             continue
+        if name in cap.channels:
+            raise FormatError(p, f"two 1-bit signals are named {name!r}")
         edges, level, xz = _to_edges(times, lv)
-        if rt is not None:  # written by write(): times are relative to t_start
-            edges = _from_units(p, name, edges, ratio) + t_start
+        if ratio is not None:
+            edges = _from_units(p, name, edges, ratio) + cap.t_start
         cap.add(Channel(name, edges, initial_level=level))
         if xz:
             cap.metadata["xz_changes"][name] = xz
@@ -444,7 +460,6 @@ def read(
         missing = want - set(cap.channels) - set(cap.metadata["aliases"])
         if missing:
             raise FormatError(p, f"no 1-bit signal named {sorted(missing)[0]!r}")
-    return cap
 
 
 def _declared_order(head: bytes) -> list[str]:
