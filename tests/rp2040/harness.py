@@ -7,6 +7,7 @@ import os
 import select
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,10 @@ def missing_reason() -> str | None:
 
 
 def build_firmware() -> Path:
-    subprocess.run(["make", "-s", "-C", str(FW)], check=True, capture_output=True)
+    res = subprocess.run(["make", "-s", "-C", str(FW), f"PYTHON={sys.executable}"],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"firmware build failed:\n{res.stdout}\n{res.stderr}")
     if not (SIM / "node_modules" / "rp2040js").is_dir():
         subprocess.run(["bash", str(ROOT / "deps/setup.d/rp2040-sim.sh")], check=True)
     return BIN
