@@ -1,0 +1,82 @@
+/*
+ * Start-up for QEMU mps2 (Cortex-M3/M4F): vector table, .data copy, .bss clear, FPU on
+ * for the M4F build, then main(). Faults print a line and exit QEMU with status 3 so a
+ * test sees a crash as a failure, not as a hang.
+ */
+#include <stdint.h>
+
+#include "mps2.h"
+
+extern uint32_t __StackTop, __data_load, __data_start, __data_end, __bss_start, __bss_end;
+extern int main(void);
+
+void Reset_Handler(void);
+void Default_Handler(void);
+void HardFault_Handler(void);
+/* The RTOS glue overrides these; FreeRTOSConfig.h maps the kernel's names onto them so
+ * its handler-installation check sees its own functions in the table. */
+void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IRQ28_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IRQ29_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IRQ30_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IRQ31_Handler(void) __attribute__((weak, alias("Default_Handler")));
+
+typedef void (*vector)(void);
+
+__attribute__((section(".vectors"), used)) const vector vector_table[16 + 32] = {
+    (vector)(uintptr_t)&__StackTop,
+    Reset_Handler,
+    Default_Handler,   /* NMI */
+    HardFault_Handler, /* HardFault */
+    HardFault_Handler, /* MemManage */
+    HardFault_Handler, /* BusFault */
+    HardFault_Handler, /* UsageFault */
+    0, 0, 0, 0,
+    SVC_Handler,
+    Default_Handler, /* DebugMon */
+    0,
+    PendSV_Handler,
+    SysTick_Handler,
+    [16 ... 16 + 27] = Default_Handler,
+    [16 + 28] = IRQ28_Handler,
+    [16 + 29] = IRQ29_Handler,
+    [16 + 30] = IRQ30_Handler,
+    [16 + 31] = IRQ31_Handler,
+};
+
+void Reset_Handler(void)
+{
+#if defined(__ARM_FP)
+    *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20; /* CPACR: CP10/CP11 full access */
+    __asm__ volatile("dsb\n isb" ::: "memory");
+#endif
+    uint32_t *src = &__data_load;
+    for (uint32_t *dst = &__data_start; dst < &__data_end;)
+        *dst++ = *src++;
+    for (uint32_t *dst = &__bss_start; dst < &__bss_end;)
+        *dst++ = 0;
+    mps2_exit(main());
+}
+
+static void fail(const char *msg, uint32_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[12];
+    mps2_uart_write(msg, __builtin_strlen(msg));
+    for (int i = 0; i < 8; i++)
+        buf[i] = hex[(n >> (28 - 4 * i)) & 15u];
+    buf[8] = '\n';
+    mps2_uart_write(buf, 9);
+    mps2_exit(3);
+}
+
+void HardFault_Handler(void) { fail("\nmps2: fault, CFSR=", *(volatile uint32_t *)0xE000ED28u); }
+
+void Default_Handler(void)
+{
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    fail("\nmps2: unexpected exception ", ipsr);
+}

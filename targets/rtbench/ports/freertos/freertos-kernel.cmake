@@ -1,0 +1,37 @@
+# The FreeRTOS kernel the user brings (FREERTOS_KERNEL_PATH), as a static library built
+# with the board's FreeRTOSConfig.h, and the rtbench core + FreeRTOS port on top of it.
+#
+#   include(<rtbench>/ports/freertos/freertos-kernel.cmake)
+#   rtb_freertos_kernel(kernel_m3 PORT GCC/ARM_CM3 CONFIG_DIR <dir> OPTIONS -mcpu=...)
+#   rtb_freertos_rtbench(rtbench_m3 KERNEL kernel_m3 OPTIONS -mcpu=...)
+#
+# The kernel's own sources build with -Wall only (they are not ours to fix); the suite
+# and the port build with -Wall -Wextra -Werror.
+set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
+
+function(rtb_freertos_kernel name)
+  cmake_parse_arguments(K "" "PORT;CONFIG_DIR;HEAP" "OPTIONS;DEFINITIONS" ${ARGN})
+  if(NOT K_HEAP)
+    set(K_HEAP heap_4)
+  endif()
+  set(k ${FREERTOS_KERNEL_PATH})
+  add_library(${name} STATIC
+    ${k}/tasks.c ${k}/queue.c ${k}/list.c ${k}/timers.c ${k}/event_groups.c
+    ${k}/portable/MemMang/${K_HEAP}.c ${k}/portable/${K_PORT}/port.c)
+  target_include_directories(${name} PUBLIC ${k}/include ${k}/portable/${K_PORT}
+                                            ${K_CONFIG_DIR})
+  target_compile_options(${name} PRIVATE -Wall -Wno-error)
+  target_compile_options(${name} PUBLIC ${K_OPTIONS})
+  target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS})
+endfunction()
+
+function(rtb_freertos_rtbench name)
+  cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
+  file(GLOB core ${RTBENCH_DIR}/src/*.c)
+  add_library(${name} STATIC ${core} ${RTBENCH_DIR}/ports/freertos/rtb_port_freertos.c)
+  target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
+                                            ${RTBENCH_DIR}/ports/freertos)
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)
+  target_compile_definitions(${name} PUBLIC ${R_DEFINITIONS})
+  target_link_libraries(${name} PUBLIC ${R_KERNEL})
+endfunction()

@@ -1,0 +1,490 @@
+/*
+ * rtbench porting layer on FreeRTOS (single core and SMP, V11 API).
+ *
+ * - Priorities: level L runs at FreeRTOS priority L (idle is 0, below level 1); the
+ *   timer service task sits above every level (configMAX_PRIORITIES - 1).
+ * - Threads: dynamic tasks. FreeRTOS has no join, so a trampoline runs fn, gives a
+ *   per-thread binary semaphore and suspends itself; rtb_thread_join takes it and
+ *   deletes the task from the joiner. Deleting another (not running) task frees its TCB
+ *   and stack at once, so heap_used_end does not depend on when the idle task runs.
+ * - Interrupt context: *_from_isr calls OR their xHigherPriorityTaskWoken into a per-core
+ *   flag; the board's IRQ handler calls rtb_freertos_swi_dispatch, which runs the
+ *   scenario's handler and then portYIELD_FROM_ISR on that flag.
+ * - Heap: heap_4 through pvPortMalloc; traceMALLOC (FreeRTOSConfig.h) notes every
+ *   allocation, so the peak covers TCBs, stacks and queue storage as well. Figures are
+ *   relative to the heap in use when the main task started (kernel's own tasks, main).
+ * - Event groups hold 24 bits (the top byte is the kernel's): bits above are dropped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "event_groups.h"
+#include "queue.h"
+#include "semphr.h"
+#include "task.h"
+
+#include "rtb_freertos.h"
+#include "rtbench_port.h"
+
+#if configMAX_PRIORITIES < RTB_PRIO_LEVELS + 2
+#error "configMAX_PRIORITIES must be >= 18: levels 1..16, idle below, timer task above"
+#endif
+#if configSUPPORT_DYNAMIC_ALLOCATION != 1
+#error "the FreeRTOS port of rtbench allocates its objects from the FreeRTOS heap"
+#endif
+#if INCLUDE_vTaskSuspend != 1 || INCLUDE_vTaskDelete != 1 || INCLUDE_eTaskGetState != 1
+#error "rtbench needs INCLUDE_vTaskSuspend, INCLUDE_vTaskDelete, INCLUDE_eTaskGetState"
+#endif
+
+#define EVENT_BITS 0x00FFFFFFu
+#define MAX_SWI 8
+#define THREAD_STACK_WORDS 512 /* 2 KiB: workers hold no large locals */
+
+static struct {
+    rtb_port_info info;
+    const char *warn_code[2];
+    const char *warn_msg[2];
+    int nwarn;
+    size_t heap_base; /* heap in use when the main task started */
+    size_t heap_peak; /* absolute, since the last reset */
+} P;
+
+/* One per core: set by *_from_isr, consumed by the dispatcher of that core. */
+static volatile BaseType_t isr_woken[configNUMBER_OF_CORES];
+
+static TickType_t us_to_ticks(uint32_t us)
+{
+    if (us == RTB_FOREVER)
+        return portMAX_DELAY;
+    uint64_t t = ((uint64_t)us * configTICK_RATE_HZ + 999999u) / 1000000u; /* round up */
+    return t >= portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)t;
+}
+
+/* --- lifecycle and platform ---------------------------------------------------------- */
+int rtb_port_init(void)
+{
+    rtb_board_init();
+    P.info.port = "freertos";
+    P.info.rtos = "freertos";
+    P.info.rtos_version = tskKERNEL_VERSION_NUMBER;
+    P.info.board = rtb_board_name();
+    P.info.clock = rtb_board_clock();
+    P.info.cpu_hz = rtb_board_cpu_hz();
+    const char *msg = NULL;
+    const char *code = rtb_board_warning(&msg);
+    if (code) {
+        P.warn_code[P.nwarn] = code;
+        P.warn_msg[P.nwarn++] = msg;
+    }
+    return 0;
+}
+
+const rtb_port_info *rtb_port_describe(void) { return &P.info; }
+
+const char *rtb_port_warning(int i, const char **msg)
+{
+    if (i < 0 || i >= P.nwarn)
+        return NULL;
+    *msg = P.warn_msg[i];
+    return P.warn_code[i];
+}
+
+int rtb_core_count(void) { return configNUMBER_OF_CORES; }
+int rtb_preemptive(void) { return configUSE_PREEMPTION; }
+
+/* --- threads ------------------------------------------------------------------------- */
+struct rtb_thread {
+    TaskHandle_t h;
+    SemaphoreHandle_t done;
+    rtb_entry fn;
+    void *arg;
+};
+
+static void trampoline(void *p)
+{
+    rtb_thread *t = p;
+    t->fn(t->arg);
+    xSemaphoreGive(t->done);
+    vTaskSuspend(NULL); /* the joiner deletes us: our memory is freed at once */
+}
+
+rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int prio, int core)
+{
+    rtb_thread *t = pvPortMalloc(sizeof *t);
+    if (!t)
+        return NULL;
+    t->fn = fn;
+    t->arg = arg;
+    t->h = NULL;
+    t->done = xSemaphoreCreateBinary();
+    if (!t->done) {
+        vPortFree(t);
+        return NULL;
+    }
+    BaseType_t rc;
+#if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
+    /* Created pinned: it must never start on another core, even for an instant. */
+    UBaseType_t mask = core >= 0 ? (UBaseType_t)1 << core : tskNO_AFFINITY;
+    rc = xTaskCreateAffinitySet(trampoline, name, THREAD_STACK_WORDS, t, (UBaseType_t)prio,
+                                mask, &t->h);
+#else
+    (void)core; /* one core: nothing to pin */
+    rc = xTaskCreate(trampoline, name, THREAD_STACK_WORDS, t, (UBaseType_t)prio, &t->h);
+#endif
+    if (rc != pdPASS) {
+        vSemaphoreDelete(t->done);
+        vPortFree(t);
+        return NULL;
+    }
+    return t;
+}
+
+void rtb_thread_join(rtb_thread *t)
+{
+    xSemaphoreTake(t->done, portMAX_DELAY);
+    /* SMP: it may still be between its give and its suspend on another core. */
+    while (eTaskGetState(t->h) == eRunning)
+        taskYIELD();
+    vTaskDelete(t->h);
+    vSemaphoreDelete(t->done);
+    vPortFree(t);
+}
+
+void rtb_yield(void) { taskYIELD(); }
+
+void rtb_sleep_us(uint32_t us)
+{
+    /* vTaskDelay(n) ends on the n-th tick boundary, i.e. after n-1..n ticks: top up
+     * with single ticks until at least `us` passed. */
+    uint64_t end = rtb_board_time_us() + us;
+    vTaskDelay(us_to_ticks(us));
+    while (rtb_board_time_us() < end)
+        vTaskDelay(1);
+}
+
+int rtb_prio_get(void) { return (int)uxTaskPriorityGet(NULL); }
+
+/* --- semaphores ---------------------------------------------------------------------- */
+rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
+{
+    return (rtb_sem *)xSemaphoreCreateCounting(max ? max : 1, initial);
+}
+void rtb_sem_delete(rtb_sem *s) { vSemaphoreDelete((SemaphoreHandle_t)s); }
+int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+{
+    return xSemaphoreTake((SemaphoreHandle_t)s, us_to_ticks(timeout_us)) == pdTRUE ? 0 : -1;
+}
+void rtb_sem_give(rtb_sem *s) { (void)xSemaphoreGive((SemaphoreHandle_t)s); }
+void rtb_sem_give_from_isr(rtb_sem *s)
+{
+    BaseType_t w = pdFALSE;
+    (void)xSemaphoreGiveFromISR((SemaphoreHandle_t)s, &w);
+    if (w)
+        isr_woken[portGET_CORE_ID()] = pdTRUE;
+}
+int rtb_sem_count(rtb_sem *s) { return (int)uxSemaphoreGetCount((SemaphoreHandle_t)s); }
+
+/* --- queues -------------------------------------------------------------------------- */
+rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
+{
+    return (rtb_queue *)xQueueCreate(depth, item_size);
+}
+void rtb_queue_delete(rtb_queue *q) { vQueueDelete((QueueHandle_t)q); }
+int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+{
+    return xQueueSend((QueueHandle_t)q, item, us_to_ticks(timeout_us)) == pdPASS ? 0 : -1;
+}
+int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
+{
+    BaseType_t w = pdFALSE;
+    BaseType_t rc = xQueueSendFromISR((QueueHandle_t)q, item, &w);
+    if (w)
+        isr_woken[portGET_CORE_ID()] = pdTRUE;
+    return rc == pdPASS ? 0 : -1;
+}
+int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+{
+    return xQueueReceive((QueueHandle_t)q, item, us_to_ticks(timeout_us)) == pdPASS ? 0 : -1;
+}
+
+/* --- event flags --------------------------------------------------------------------- */
+rtb_event *rtb_event_create(void) { return (rtb_event *)xEventGroupCreate(); }
+void rtb_event_delete(rtb_event *e) { vEventGroupDelete((EventGroupHandle_t)e); }
+void rtb_event_set(rtb_event *e, uint32_t bits)
+{
+    (void)xEventGroupSetBits((EventGroupHandle_t)e, (EventBits_t)(bits & EVENT_BITS));
+}
+void rtb_event_set_from_isr(rtb_event *e, uint32_t bits)
+{
+    /* Deferred to the timer service task by FreeRTOS itself; no scenario times it. */
+    BaseType_t w = pdFALSE;
+    (void)xEventGroupSetBitsFromISR((EventGroupHandle_t)e, (EventBits_t)(bits & EVENT_BITS),
+                                    &w);
+    if (w)
+        isr_woken[portGET_CORE_ID()] = pdTRUE;
+}
+void rtb_event_clear(rtb_event *e, uint32_t bits)
+{
+    (void)xEventGroupClearBits((EventGroupHandle_t)e, (EventBits_t)(bits & EVENT_BITS));
+}
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+{
+    EventBits_t want = (EventBits_t)(bits & EVENT_BITS);
+    if (!want)
+        return 0;
+    EventBits_t r = xEventGroupWaitBits((EventGroupHandle_t)e, want, clear ? pdTRUE : pdFALSE,
+                                        pdFALSE, us_to_ticks(timeout_us));
+    return (r & want) ? (uint32_t)r : 0; /* on timeout FreeRTOS returns the current bits */
+}
+
+/* --- mutexes ------------------------------------------------------------------------- */
+rtb_mutex *rtb_mutex_create(void) { return (rtb_mutex *)xSemaphoreCreateMutex(); }
+void rtb_mutex_delete(rtb_mutex *m) { vSemaphoreDelete((SemaphoreHandle_t)m); }
+void rtb_mutex_lock(rtb_mutex *m) { (void)xSemaphoreTake((SemaphoreHandle_t)m, portMAX_DELAY); }
+void rtb_mutex_unlock(rtb_mutex *m) { (void)xSemaphoreGive((SemaphoreHandle_t)m); }
+
+/* --- memory -------------------------------------------------------------------------- */
+void *rtb_malloc(size_t size) { return pvPortMalloc(size); }
+void rtb_free(void *p) { vPortFree(p); }
+
+static size_t heap_in_use(void) { return configTOTAL_HEAP_SIZE - xPortGetFreeHeapSize(); }
+
+/* Called by heap_4 with the scheduler suspended, after the free count dropped. */
+void rtb_freertos_heap_note(void)
+{
+    size_t now = heap_in_use();
+    if (now > P.heap_peak)
+        P.heap_peak = now;
+}
+
+int rtb_heap_stats(size_t *used, size_t *peak)
+{
+    size_t now = heap_in_use();
+    *used = now > P.heap_base ? now - P.heap_base : 0;
+    *peak = P.heap_peak > P.heap_base ? P.heap_peak - P.heap_base : 0;
+    return 0;
+}
+
+void rtb_heap_peak_reset(void)
+{
+    vTaskSuspendAll(); /* heap_4 updates the peak under the same lock */
+    P.heap_peak = heap_in_use();
+    (void)xTaskResumeAll();
+}
+
+/* --- software interrupt -------------------------------------------------------------- */
+struct rtb_swi {
+    int slot;
+    void (*handler)(void *);
+    void *arg;
+};
+static rtb_swi swi_pool[MAX_SWI];
+static rtb_swi *volatile swi_by_slot[MAX_SWI];
+
+void rtb_freertos_swi_dispatch(int slot)
+{
+    UBaseType_t core = (UBaseType_t)portGET_CORE_ID();
+    isr_woken[core] = pdFALSE;
+    rtb_swi *i = (slot >= 0 && slot < MAX_SWI) ? swi_by_slot[slot] : NULL;
+    if (i)
+        i->handler(i->arg);
+    portYIELD_FROM_ISR(isr_woken[core]);
+}
+
+rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
+{
+    int n = rtb_board_swi_slots();
+    rtb_swi *i = NULL;
+    taskENTER_CRITICAL();
+    for (int k = 0; k < n && k < MAX_SWI && !i; k++) {
+        if (!swi_by_slot[k]) {
+            i = &swi_pool[k];
+            i->slot = k;
+            i->handler = handler;
+            i->arg = arg;
+            swi_by_slot[k] = i;
+        }
+    }
+    taskEXIT_CRITICAL();
+    if (i)
+        rtb_board_swi_enable(i->slot, core < 0 ? 0 : core);
+    return i;
+}
+
+void rtb_swi_delete(rtb_swi *i)
+{
+    rtb_board_swi_disable(i->slot);
+    swi_by_slot[i->slot] = NULL;
+}
+
+void rtb_swi_trigger(rtb_swi *i) { rtb_board_swi_pend(i->slot); }
+
+/* --- time and board ------------------------------------------------------------------ */
+uint32_t rtb_ts(void) { return rtb_board_ts(); }
+uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
+uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
+uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
+void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
+void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
+void rtb_critical_enter(void) { taskENTER_CRITICAL(); }
+void rtb_critical_exit(void) { taskEXIT_CRITICAL(); }
+void rtb_out_write(const char *line, size_t len) { rtb_board_out(line, len); }
+void rtb_out_flush(void) {}
+
+/* --- start-up ------------------------------------------------------------------------ */
+static void (*main_body)(void *);
+static void *main_arg;
+
+static void main_task(void *p)
+{
+    (void)p;
+    P.heap_base = heap_in_use();
+    P.heap_peak = P.heap_base;
+    main_body(main_arg);
+    vTaskSuspend(NULL);
+}
+
+void rtb_freertos_start(void (*body)(void *), void *arg, uint32_t stack_words)
+{
+    main_body = body;
+    main_arg = arg;
+    if (xTaskCreate(main_task, "main", stack_words, NULL, RTB_PRIO_MAIN, NULL) != pdPASS) {
+        static const char msg[] = "rtbench: cannot create the main task\n";
+        rtb_board_out(msg, sizeof msg - 1);
+        for (;;) {
+        }
+    }
+    vTaskStartScheduler();
+    for (;;) {
+    }
+}
+
+/* --- options ------------------------------------------------------------------------- */
+static int parse_u32(const char *s, size_t n, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0 || n > 10)
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] < '0' || s[k] > '9')
+            return -1;
+        v = v * 10u + (uint64_t)(s[k] - '0');
+    }
+    if (v > 0xFFFFFFFFu)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Comma-separated numbers in [lo, hi] into out (cap items); returns the count or -1. */
+static int parse_list(const char *s, size_t n, uint8_t *out, int cap, unsigned lo, unsigned hi)
+{
+    int m = 0;
+    size_t a = 0;
+    while (a < n) {
+        size_t b = a;
+        while (b < n && s[b] != ',')
+            b++;
+        uint32_t v;
+        if (m >= cap || parse_u32(s + a, b - a, &v) || v < lo || v > hi)
+            return -1;
+        out[m++] = (uint8_t)v;
+        a = b + 1;
+    }
+    return m ? m : -1;
+}
+
+static int word_is(const char *s, size_t n, const char *w)
+{
+    return strlen(w) == n && memcmp(s, w, n) == 0;
+}
+
+static int parse_scenarios(const char *s, size_t n, unsigned *out)
+{
+    static const char *const names[] = {"primitives", "irq", "threadmetric", "scalability",
+                                        "contention"};
+    size_t a = 0;
+    *out = 0;
+    while (a < n) {
+        size_t b = a;
+        while (b < n && s[b] != ',')
+            b++;
+        unsigned bit = word_is(s + a, b - a, "all") ? RTB_SC_ALL : 0;
+        for (unsigned i = 0; i < 5; i++)
+            if (word_is(s + a, b - a, names[i]))
+                bit = 1u << i;
+        if (!bit)
+            return -1;
+        *out |= bit;
+        a = b + 1;
+    }
+    return *out ? 0 : -1;
+}
+
+int rtb_freertos_parse_args(const char *cmdline, rtbench_config *cfg, const char **bad)
+{
+    const char *p = cmdline ? cmdline : "";
+    *bad = NULL;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return 0;
+        const char *opt = p;
+        while (*p && *p != ' ')
+            p++;
+        size_t on = (size_t)(p - opt);
+        if (on < 2 || opt[0] != '-' || opt[1] != '-')
+            continue; /* the program name (semihosting puts it first): skipped */
+        *bad = opt;
+        if (word_is(opt, on, "--shared")) {
+            cfg->shared = 1;
+            continue;
+        }
+        if (word_is(opt, on, "--crc")) {
+            cfg->crc = 1;
+            continue;
+        }
+        while (*p == ' ')
+            p++;
+        const char *val = p;
+        while (*p && *p != ' ')
+            p++;
+        size_t vn = (size_t)(p - val);
+        uint8_t list[8];
+        int m, err;
+        if (vn == 0)
+            return -1;
+        if (word_is(opt, on, "--scenarios")) {
+            err = parse_scenarios(val, vn, &cfg->scenarios);
+        } else if (word_is(opt, on, "--iterations")) {
+            err = parse_u32(val, vn, &cfg->iterations) || cfg->iterations < 2;
+        } else if (word_is(opt, on, "--window-ms")) {
+            err = parse_u32(val, vn, &cfg->window_ms) || !cfg->window_ms ||
+                  cfg->window_ms > 600000;
+        } else if (word_is(opt, on, "--period-us")) {
+            err = parse_u32(val, vn, &cfg->period_us) || !cfg->period_us;
+        } else if (word_is(opt, on, "--seed")) {
+            err = parse_u32(val, vn, &cfg->seed);
+        } else if (word_is(opt, on, "--cores")) {
+            m = parse_list(val, vn, cfg->core_counts, RTB_MAX_CORE_COUNTS, 1, 255);
+            err = m < 0;
+            cfg->n_core_counts = (uint8_t)(m < 0 ? 0 : m);
+        } else if (word_is(opt, on, "--levels")) {
+            m = parse_list(val, vn, cfg->levels, RTB_MAX_LEVELS, 0, 100);
+            err = m < 0;
+            cfg->n_levels = (uint8_t)(m < 0 ? 0 : m);
+        } else if (word_is(opt, on, "--tests")) {
+            m = parse_list(val, vn, list, 8, 1, 8);
+            err = m < 0;
+            cfg->tm_mask = 0;
+            for (int k = 0; k < m; k++)
+                cfg->tm_mask |= (uint8_t)(1u << (list[k] - 1));
+        } else {
+            err = 1;
+        }
+        if (err)
+            return -1;
+    }
+}
