@@ -89,6 +89,23 @@ def test_v1_chunks_with_holes_become_gaps(tmp_path: Path) -> None:
     cap.validate()
 
 
+def test_v1_edge_at_a_chunk_end_stays_out_of_the_gap(tmp_path: Path) -> None:
+    rate = 1e9
+    chunks = [(0, rate, 0.0, 100e-9, np.array([50e-9, 100e-9])),  # an edge at the end
+              (1, rate, 200e-9, 300e-9, np.array([250e-9]))]
+    cap = saleae_bin.read(bin_v1(tmp_path / "e.bin", chunks))
+    np.testing.assert_array_equal(cap.gaps, [[101, 200]])
+    assert cap["e"].edges.tolist() == [50, 100, 250]
+    cap.validate()
+
+
+def test_v1_touching_chunks_with_a_clashing_edge_are_refused(tmp_path: Path) -> None:
+    chunks = [(0, 1e9, 0.0, 100e-9, np.array([100e-9])),  # ends high, edge at 100
+              (0, 1e9, 100e-9, 200e-9, np.array([150e-9]))]  # starts low at 100
+    with pytest.raises(FormatError, match="chunk 0 has an edge"):
+        saleae_bin.read(bin_v1(tmp_path / "c.bin", chunks))
+
+
 def test_directory_of_files_merges_into_one_capture(tmp_path: Path) -> None:
     d = tmp_path / "export"
     d.mkdir()

@@ -161,11 +161,17 @@ def _channel(
         if k:
             if b < prev_end:
                 raise FormatError(path, f"chunk {k} begins before chunk {k - 1} ends")
-            if b > prev_end:
-                gaps.append((prev_end, b))
+            # an edge exactly at the previous end must not fall inside the gap
+            gap_start = prev_end + 1 if prev_edge == prev_end else prev_end
+            if b > gap_start:
+                gaps.append((gap_start, b))
                 gap_levels.append(ch.initial)
             elif ch.initial != level:  # touching chunks: the level change is an edge
+                if prev_edge is not None and b <= prev_edge:
+                    raise FormatError(path, f"{name}: chunk {k} starts with a level change "
+                                      f"where chunk {k - 1} has an edge")
                 edges.append(np.array([b], dtype=np.int64))
+                prev_edge = b
         t = _to_ticks(path, ch.times, scale, "transition time")
         if t.size:
             first = int(t[0])
