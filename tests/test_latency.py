@@ -109,6 +109,8 @@ def test_search_mode(exe: Path) -> None:
     )
     assert r.complete
     assert r.counters["min_period_ns"] == (1_000_000, "ns")  # a 100 ms bound always holds
+    mean = r.counters["mean_period_1000us"][0]
+    assert abs(mean - 1_000_000) < 200_000 and r.counters["spread_1000us"][0] >= 0
     per = r.series["period_1000us"].values
     assert per.size > 50 and abs(int(np.median(per)) - 1_000_000) < 200_000
 
