@@ -17,10 +17,26 @@ from rtlab.cli import app
 
 from . import harness as h
 
-pytestmark = pytest.mark.skipif(h.missing_reason() is not None,
-                                reason=h.missing_reason() or "")
+needs_emulator = pytest.mark.skipif(h.missing_reason() is not None,
+                                    reason=h.missing_reason() or "")
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--port", "/nonexistent/tty"], "cannot open /nonexistent/tty"),
+    (["--channels", "0-3"], "at most 8 GPIOs within 2..28"),
+    (["--channels", "2,4"], "consecutive"),
+    (["--channels", "2-3", "--names", "a"], "1 names for 2 channels"),
+    (["--duration", "10"], "duration needs a unit"),
+])
+def test_cli_user_mistakes_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    res = CliRunner().invoke(app, ["capture", "rp2040", "-o", str(tmp_path / "x.parquet"),
+                                   *args])
+    assert res.exit_code == 2
+    assert message in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "x.parquet").exists()
+
+
+@needs_emulator
 def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
     h.build_firmware()
     half = 500  # cycles: a 1000-cycle (8 us) period on GP2, 3000 cycles (24 us) on GP3
@@ -42,7 +58,10 @@ def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
         os.close(slave)
     cap = formats.load(out)
     assert cap.tick_s * 10**9 == 16
-    assert cap.metadata.get("instrument", "rtlab-rp2040") == "rtlab-rp2040"
+    assert cap.metadata["instrument"] == "rtlab-rp2040"
+    assert cap.resolution_s is not None and cap.resolution_s * 10**9 == 16
+    assert cap.metadata["records_lost"] == {"clk": 0, "slow": 0}
+    assert cap.metadata["pins"] == [2, 3]
     assert set(cap["clk"].periods().values.tolist()) == {half}  # 500 ticks = 8 us
     assert set(cap["slow"].periods().values.tolist()) == {1500}
     res = CliRunner().invoke(app, ["analyze", str(out), "--json"])

@@ -190,10 +190,11 @@ class CaptureDecoder:
                 gaps.append((int(last[-1]) + 1 if last.size else 0, end + 1))
             per_ch.append((ch, n, k, total))
         gap_arr = _merge(gaps)
+        labels = names or [f"GP{c.pin}" for c in self.chans]
         cap = Capture(tick_s=tick, gaps=gap_arr, t_start=0, t_end=end, resolution_s=tick,
-                      metadata=self._metadata())
+                      metadata=self._metadata(labels))
         dropped = 0
-        for i, (ch, n, k, total) in enumerate(per_ch):
+        for i, (_ch, n, k, total) in enumerate(per_ch):
             inside = _inside(k, gap_arr)
             dropped += int(inside.sum())
             initial = 0
@@ -202,15 +203,14 @@ class CaptureDecoder:
                 initial = 1  # high at the first sample: a level, not an edge
                 is_edge[0] = False
             levels = _gap_levels(n, k, total, gap_arr)
-            name = names[i] if names else f"GP{ch.pin}"
-            cap.add(Channel(name, k[is_edge], initial_level=initial, gap_levels=levels))
+            cap.add(Channel(labels[i], k[is_edge], initial_level=initial, gap_levels=levels))
         cap.metadata["edges_dropped_in_gaps"] = dropped
         cap.validate()
         return cap
 
-    def _metadata(self) -> dict[str, Any]:
+    def _metadata(self, labels: list[str]) -> dict[str, Any]:
         s = self.started or {}
-        lost = {f"GP{c.pin}": sum(b - a for a, b in c.lost) for c in self.chans}
+        lost = {n: sum(b - a for a, b in c.lost) for n, c in zip(labels, self.chans, strict=True)}
         return {
             "instrument": INSTRUMENT,
             "firmware": self.info.fw_version,
@@ -221,7 +221,8 @@ class CaptureDecoder:
             "selftest_gpio": s.get("selftest_gpio"),
             "selftest_period_cycles": s.get("selftest_period_cycles"),
             "records_lost": lost,
-            "stalled": [f"GP{c.pin}" for c in self.chans if c.stall_from is not None],
+            "stalled": [n for n, c in zip(labels, self.chans, strict=True)
+                        if c.stall_from is not None],
             "cpu_cycles": self.cpu_cycles,
             "encode_cycles": self.encode_cycles,
         }
