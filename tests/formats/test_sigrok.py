@@ -206,3 +206,16 @@ def test_bad_metadata_is_named(demo_sr: Path, tmp_path: Path, meta: str, message
     with pytest.raises(FormatError, match=message) as exc:
         sigrok.read(bad)
     assert exc.value.member == "metadata"
+
+
+def test_only_stored_or_deflated_members(demo_sr: Path, tmp_path: Path) -> None:
+    """bzip2 could unpack a tiny file into endless zeros: sigrok never writes it."""
+    data = logic_bytes(demo_sr)
+    bomb = tmp_path / "bz.sr"
+    with zipfile.ZipFile(demo_sr) as zin, zipfile.ZipFile(bomb, "w") as zout:
+        zout.writestr("version", zin.read("version"))
+        zout.writestr("metadata", zin.read("metadata"))
+        zout.writestr("logic-1-1", data, compress_type=zipfile.ZIP_BZIP2)
+    with pytest.raises(FormatError, match="compression method 12") as exc:
+        sigrok.read(bomb)
+    assert exc.value.member == "logic-1-1"

@@ -67,11 +67,23 @@ def _read_member(zf: zipfile.ZipFile, path: Path, name: str, limit: int) -> byte
         raise FormatError(
             path, f"member is {info.file_size} bytes, expected at most {limit}", member=name
         )
+    _check_method(path, info)
     try:
         with zf.open(info) as fh:
-            return fh.read(limit + 1)[:limit]
+            data = fh.read(limit + 1)
     except Exception as exc:  # zlib.error, BadZipFile (CRC), EOFError, …
         raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
+    if len(data) > limit:
+        raise FormatError(path, f"member holds more than {limit} bytes", member=name)
+    return data
+
+
+def _check_method(path: Path, info: zipfile.ZipInfo) -> None:
+    """sigrok stores or deflates; deflate expands at most ~1000x, so a small file
+    cannot unpack into endless data (bzip2 or lzma could)."""
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise FormatError(path, f"compression method {info.compress_type}, expected stored "
+                          "or deflated as sigrok writes", member=info.filename)
 
 
 def _parse_metadata(path: Path, text: str) -> tuple[str, dict[str, str]]:
@@ -163,6 +175,7 @@ def _batches(zf: zipfile.ZipFile, path: Path, members: list[str]) -> Iterator[by
     buf: list[bytes] = []
     size = 0
     for name in members:
+        _check_method(path, zf.getinfo(name))
         try:
             with zf.open(name) as fh:
                 while True:

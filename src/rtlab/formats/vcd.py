@@ -281,7 +281,7 @@ _FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
                8: "value changes", 255: "skip"}
 
 
-_SCAN_MAX_BYTES = 256 << 20  # the scanner holds the file and its token list in memory
+_SCAN_MAX_BYTES = 128 << 20  # the scanner's arrays take about 10x the file in memory
 
 
 def _scan(path: Path) -> dict[str, Any] | None:
@@ -364,7 +364,7 @@ def read(
 ) -> Capture:
     """Read the 1-bit signals of a VCD or FST file (see the module doc).
 
-    `engine`: "auto" (the numpy scanner for plain VCD up to 256 MB, else pywellen),
+    `engine`: "auto" (the numpy scanner for plain VCD up to 128 MB, else pywellen),
     "wellen" (always pywellen) or "scan" (the scanner or an error)."""
     p = Path(path)
     try:
