@@ -1,0 +1,192 @@
+"""BASE vs NEW: change of median, p99, p99.9 and max with bootstrap confidence intervals,
+and `--fail-if` gates so a CI job can hold a latency budget.
+
+Selections pair up by cell label (two specs with the same matrix compare cell by cell);
+two single cells (or runs) pair with each other whatever their labels. Repetitions of a
+cell are pooled. The interval is a percentile bootstrap (resampling each side with
+replacement) of the relative change; for the max it only shows how much the max
+depends on a few samples. Gates test the point estimate.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from rich.markup import escape
+from rich.table import Table
+
+from rtlab.bench import results
+from rtlab.store import Store, StoreError
+
+METRICS: dict[str, float] = {"median": 0.5, "p99": 0.99, "p99.9": 0.999, "max": 1.0}
+ALIASES = {"p50": "median", "p999": "p99.9", "p100": "max"}
+BOOT = 400
+BOOT_MAX_N = 50_000  # resample at most this many values per side (the CI, not the estimate)
+_UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+_GATE = re.compile(
+    r"^\s*([a-z0-9.]+)\s*(>=|<=|>|<)\s*([+-]?)\s*([0-9]+(?:\.[0-9]+)?)\s*(%|ns|us|µs|ms|s)\s*$"
+)
+
+
+@dataclass
+class MetricChange:
+    metric: str
+    base_ns: float
+    new_ns: float
+    change_pct: float
+    ci_low_pct: float
+    ci_high_pct: float
+
+
+@dataclass
+class SeriesChange:
+    base: str  # cell labels
+    new: str
+    series: str
+    n_base: int
+    n_new: int
+    metrics: list[MetricChange] = field(default_factory=list)
+
+
+@dataclass
+class Gate:
+    text: str
+    metric: str
+    op: str
+    value: float  # percent (relative) or ns
+    kind: str  # "pct" (relative change), "delta" (signed ns change), "abs" (new value, ns)
+
+    def violated(self, m: MetricChange) -> float | None:
+        """The measured quantity when the gate fails, else None."""
+        x = {"pct": m.change_pct, "delta": m.new_ns - m.base_ns, "abs": m.new_ns}[self.kind]
+        hit = {">": x > self.value, ">=": x >= self.value, "<": x < self.value,
+               "<=": x <= self.value}[self.op]  # fmt: skip
+        return x if hit else None
+
+
+def parse_gate(text: str) -> Gate:
+    m = _GATE.match(text)
+    if not m:
+        raise ValueError(
+            f"gate {text!r}: expected METRIC OP VALUE, e.g. 'p99 > +10%', 'max > 500us', "
+            f"'median > +2us' (metrics: {', '.join(METRICS)})"
+        )
+    metric, op, sign, num, unit = m.groups()
+    metric = ALIASES.get(metric, metric)
+    if metric not in METRICS:
+        raise ValueError(f"gate {text!r}: unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    value = float(num) * (-1 if sign == "-" else 1)
+    if unit == "%":
+        return Gate(text, metric, op, value, "pct")
+    value *= _UNITS[unit]
+    return Gate(text, metric, op, value, "delta" if sign else "abs")
+
+
+def _stats(v: np.ndarray) -> np.ndarray:
+    qs = np.quantile(v, [METRICS[k] for k in METRICS if k != "max"], method="inverted_cdf")
+    return np.append(qs, v.max())
+
+
+def _bootstrap(a: np.ndarray, b: np.ndarray, seed: int) -> np.ndarray:
+    """BOOT x metrics relative changes (percent) of resampled b against resampled a."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((BOOT, len(METRICS)))
+    na, nb = min(a.size, BOOT_MAX_N), min(b.size, BOOT_MAX_N)
+    for i in range(BOOT):
+        sa = _stats(a[rng.integers(0, a.size, na)])
+        sb = _stats(b[rng.integers(0, b.size, nb)])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[i] = (sb / sa - 1) * 100
+    return out
+
+
+def _pairs(
+    base: dict[str, results.CellRuns], new: dict[str, results.CellRuns]
+) -> list[tuple[results.CellRuns, results.CellRuns]]:
+    if len(base) == 1 and len(new) == 1:
+        return [(next(iter(base.values())), next(iter(new.values())))]
+    common = [k for k in base if k in new]
+    if not common:
+        raise StoreError(
+            "BASE and NEW share no cell label: compare two specs with the same matrix, "
+            "or two single cells/runs"
+        )
+    return [(base[k], new[k]) for k in common]
+
+
+def compare(
+    store: Store, base: str, new: str, series: str | None = None, seed: int = 1
+) -> list[SeriesChange]:
+    out = []
+    for cb, cn in _pairs(results.select(store, base), results.select(store, new)):
+        if not cb.ok_ids or not cn.ok_ids:
+            raise StoreError(f"no ok run in {cb.label if not cb.ok_ids else cn.label}")
+        sb = {s[0]: s for s in results.main_series(store, cb.ok_ids)}
+        sn = {s[0]: s for s in results.main_series(store, cn.ok_ids)}
+        names = [n for n in sb if n in sn and (series is None or n == series)]
+        if not names:
+            raise StoreError(
+                f"{cb.label} and {cn.label} have no timing series in common"
+                + (f" named {series!r}" if series else "")
+            )
+        for name in names:
+            a = results.pooled(store, cb.ok_ids, name, sb[name][2])
+            b = results.pooled(store, cn.ok_ids, name, sn[name][2])
+            if not len(a) or not len(b):
+                continue
+            av = a.values * float(a.tick_s * 10**9)
+            bv = b.values * float(b.tick_s * 10**9)
+            pa, pb = _stats(av), _stats(bv)
+            boot = _bootstrap(av, bv, seed)
+            lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b))
+            for i, metric in enumerate(METRICS):
+                pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else float("inf")
+                sc.metrics.append(
+                    MetricChange(
+                        metric, float(pa[i]), float(pb[i]), float(pct), float(lo[i]), float(hi[i])
+                    )
+                )
+            out.append(sc)
+    return out
+
+
+def check_gates(changes: list[SeriesChange], gates: list[Gate]) -> list[str]:
+    failures = []
+    for sc in changes:
+        for g in gates:
+            m = next(m for m in sc.metrics if m.metric == g.metric)
+            x = g.violated(m)
+            if x is not None:
+                got = f"{x:+.1f} %" if g.kind == "pct" else f"{x / 1000:,.2f} µs"
+                failures.append(f"{g.text!r}: {sc.series} {sc.base} → {sc.new}: {g.metric} {got}")
+    return failures
+
+
+def _us(x: float) -> str:
+    return f"{x / 1000:,.2f}"
+
+
+def rich_table(changes: list[SeriesChange]) -> Table:
+    t = Table(title="BASE → NEW (µs; change with 95 % bootstrap interval)", title_justify="left")
+    for col in ("series", "cell", *METRICS):
+        t.add_column(col, justify="left" if col in ("series", "cell") else "right")
+    for sc in changes:
+        cell = sc.base if sc.base == sc.new else f"{sc.base} → {sc.new}"
+        t.add_row(
+            escape(sc.series),
+            escape(cell),
+            *(
+                f"{_us(m.base_ns)} → {_us(m.new_ns)}\n{m.change_pct:+.1f} % "
+                f"[{m.ci_low_pct:+.1f}, {m.ci_high_pct:+.1f}]"
+                for m in sc.metrics
+            ),
+        )
+    return t
+
+
+def to_json(changes: list[SeriesChange], failures: list[str]) -> dict[str, Any]:
+    return {"changes": [asdict(c) for c in changes], "gate_failures": failures}
