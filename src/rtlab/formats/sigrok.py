@@ -214,6 +214,11 @@ class _EdgeFinder:
             self.width = -(-unitsize // 8) * 8
         self.wbits = self.dtype.itemsize * 8
         self.bits = bits
+        words = self.width // self.dtype.itemsize
+        mask = np.zeros(words, dtype=self.dtype)
+        for bit in bits:  # only the named channels' bits count as changes
+            mask[bit // self.wbits] |= self.dtype.type(1 << (bit % self.wbits))
+        self.mask = mask
         self.n = 0  # samples seen
         self.last: np.ndarray | None = None  # last sample row
         self.first: np.ndarray | None = None
@@ -241,17 +246,19 @@ class _EdgeFinder:
             self.first = rows[0].copy()
             self.last = rows[0]
         assert self.last is not None
-        prev = np.concatenate((self.last.reshape(1, -1), rows[:-1]))
-        changed = np.flatnonzero(np.any(rows != prev, axis=1))
+        diff = np.empty_like(rows)  # bits that changed since the sample before
+        diff[0] = rows[0] ^ self.last
+        np.bitwise_xor(rows[1:], rows[:-1], out=diff[1:])
+        diff &= self.mask
+        changed = np.flatnonzero(diff[:, 0] if diff.shape[1] == 1 else diff.any(axis=1))
         if changed.size:
-            new, old = rows[changed], prev[changed]
+            d = diff[changed]
             for k, bit in enumerate(self.bits):
                 col, sh = divmod(bit, self.wbits)
-                mask = self.dtype.type(1 << sh)
-                flip = ((new[:, col] ^ old[:, col]) & mask) != 0
-                hits = changed[flip]
+                hits = changed[(d[:, col] & self.dtype.type(1 << sh)) != 0]
                 if hits.size:
-                    self.edges[k].append(hits.astype(np.int64) + self.n)
+                    hits += self.n
+                    self.edges[k].append(hits)
         self.last = rows[-1].copy()
         self.n += rows.shape[0]
 
