@@ -11,6 +11,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pytest
 
@@ -220,3 +221,15 @@ def test_latency_run_end_to_end(tmp_path: Path) -> None:
         assert st.samples(info["run_id"], "latency").size == 300
         (s,) = st.summaries()
         assert s["series"] == "latency" and s["p50"] > 0
+
+
+def test_failure_while_storing_marks_the_run(tmp_path: Path) -> None:
+    """A commit that fails (here: a counter too big for BIGINT) leaves no half run."""
+    with Store(tmp_path / "s.duckdb") as st:
+        with pytest.raises(duckdb.Error), st.run(workload="w") as r:
+            r.add_series("x", [1, 2])
+            r.counters["huge"] = (2**70, None)
+        (info,) = st.runs()
+        assert info["status"] == "error" and info["samples_file"] is None
+        assert not list(st.samples_dir.glob("*.parquet"))
+        assert st.sql("SELECT count(*) FROM series") == [(0,)]

@@ -368,13 +368,19 @@ class Store:
         w = RunWriter(self, run_id)
         try:
             yield w
+            self.finish_run(w)  # inside: Ctrl-C while storing also marks the run
         except KeyboardInterrupt:
-            self.mark(run_id, "interrupted", "interrupted by the user (Ctrl-C)")
+            self._abandon(run_id, "interrupted", "interrupted by the user (Ctrl-C)")
             raise
         except BaseException as e:
-            self.mark(run_id, "error", f"{type(e).__name__}: {e}"[:2000])
+            self._abandon(run_id, "error", f"{type(e).__name__}: {e}"[:2000])
             raise
-        self.finish_run(w)
+
+    def _abandon(self, run_id: str, status: str, message: str) -> None:
+        """Mark a run that did not finish; its samples file (if written) goes."""
+        self.mark(run_id, status, message)
+        with contextlib.suppress(FileNotFoundError):
+            (self.samples_dir / f"{run_id}.parquet").unlink()
 
     def _write_samples(self, path: Path, w: RunWriter) -> None:
         names = list(w.series)
