@@ -161,6 +161,15 @@ def test_tick_option_overrides_samplerate(demo_sr: Path) -> None:
     assert sigrok.read(demo_sr, samplerate="4 MHz").tick_s == Fraction(1, 4 * 10**6)
 
 
+def test_channels_option_decodes_only_those(demo_sr: Path) -> None:
+    full = sigrok.read(demo_sr)
+    part = sigrok.read(demo_sr, channels=["D2"])
+    assert list(part.channels) == ["D2"]
+    np.testing.assert_array_equal(part["D2"].edges, full["D2"].edges)
+    with pytest.raises(FormatError, match="no logic channel named 'D9'"):
+        sigrok.read(demo_sr, channels=["D9"])
+
+
 def test_analog_only_session_is_refused(analog_sr: Path) -> None:
     with pytest.raises(FormatError, match="analog-only") as exc:
         sigrok.read(analog_sr)

@@ -39,7 +39,7 @@ def _header(path: Path, line: bytes) -> list[str]:
         text = line.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise FormatError(path, "header is not UTF-8 text", line=1, offset=exc.start) from None
-    cols = [c.strip() for c in text.split(",")]
+    cols = [c.strip().strip('"').strip() for c in text.split(",")]
     first = cols[0].replace(" ", "").lower()
     if first == "trigger[s]":
         raise FormatError(path, "analog waveform CSV: rtlab reads digital exports", line=1)

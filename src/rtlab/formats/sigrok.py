@@ -268,10 +268,18 @@ class _EdgeFinder:
         return int((int(self.first[col]) >> sh) & 1)
 
 
-def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None, **_: Any) -> Capture:
+def read(
+    path: str | Path,
+    *,
+    samplerate: str | None = None,
+    tick: Any = None,
+    channels: list[str] | None = None,
+    **_: Any,
+) -> Capture:
     """Read the logic channels of a sigrok session file.
 
-    `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate.
+    `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate;
+    `channels` names the channels to decode (all by default).
     """
     p = Path(path)
     with _open_zip(p) as zf:
@@ -294,6 +302,12 @@ def read(path: str | Path, *, samplerate: str | None = None, tick: Any = None, *
         tick_s = _tick(p, keys, samplerate, tick)
         unitsize = _int_key(p, keys, "unitsize", 1, _MAX_UNITSIZE)
         probes = _probes(p, keys, unitsize)
+        if channels:
+            missing = set(channels) - {n for _, n in probes}
+            if missing:
+                raise FormatError(p, f"no logic channel named {sorted(missing)[0]!r} "
+                                  f"(channels: {', '.join(n for _, n in probes)})")
+            probes = [(b, n) for b, n in probes if n in channels]
         members = _logic_members(zf, p, keys["capturefile"].strip())
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])
         for batch in _batches(zf, p, members):
