@@ -1,0 +1,57 @@
+"""Builds the QEMU mps2 board layer once per session and runs firmware in QEMU briefly.
+
+Without FREERTOS_KERNEL_PATH only the bare-metal smoke test is built and run; the
+FreeRTOS tests skip and say why. The kernel is the developer's own checkout: nothing of
+FreeRTOS is in this repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rtlab.bench import targets_qemu as tq
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL = os.environ.get("FREERTOS_KERNEL_PATH", "")
+# Brief on purpose (2 shared cores): every scenario still runs, ~5 s in QEMU.
+QUICK = "--iterations 100 --window-ms 20 --period-us 1000 --levels 0,70"
+
+
+def _need_tools() -> None:
+    missing = [t for t in ("cmake", "arm-none-eabi-gcc", tq.QEMU) if shutil.which(t) is None]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (deps/apt.txt; make setup)")
+
+
+@pytest.fixture(scope="session")
+def board_build() -> Path:
+    """The board layer without a kernel: the smoke test ELFs."""
+    _need_tools()
+    return tq.build_mps2(kernel=None, out=ROOT / "build" / "rtbench-qemu-test-nokernel")
+
+
+@pytest.fixture(scope="session")
+def freertos_build() -> Path:
+    if not KERNEL:
+        pytest.skip(
+            "FREERTOS_KERNEL_PATH is unset: the FreeRTOS tests need a FreeRTOS-Kernel "
+            "checkout you bring (e.g. FREERTOS_KERNEL_PATH=~/FreeRTOS-Kernel make test)"
+        )
+    if not (Path(KERNEL) / "tasks.c").is_file():
+        pytest.fail(f"FREERTOS_KERNEL_PATH={KERNEL} has no tasks.c: not a FreeRTOS-Kernel")
+    _need_tools()
+    return tq.build_mps2(kernel=KERNEL, out=ROOT / "build" / "rtbench-qemu-test")
+
+
+@pytest.fixture(scope="session")
+def suite_pair(freertos_build: Path) -> tuple[tq.QemuResult, tq.QemuResult]:
+    """The whole suite twice on mps2-an385 (determinism is checked on the pair)."""
+    elf = freertos_build / "rtbench-freertos-an385.elf"
+    return (
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+    )

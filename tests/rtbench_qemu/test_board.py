@@ -1,0 +1,118 @@
+"""The mps2 board layer without an RTOS, in real QEMU: UART output in the protocol,
+TIMER0 as an exact instruction-count model, NVIC software interrupt, semihosting exit."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rtlab.bench import targets_qemu as tq
+from rtlab.bench.protocol import parse
+from rtlab.bench.targets import TargetError, check_target, make_target
+
+
+@pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386"])
+def test_smoke_runs_and_parses(board_build: Path, machine: str) -> None:
+    elf = board_build / f"mps2-smoke-{tq.MACHINES[machine]}.elf"
+    res = tq.run_qemu(elf, machine=machine, timeout_s=30)
+    assert res.exit_status == 0 and not res.timed_out, res.stderr
+    (run,) = res.runs
+    assert run.complete and run.status == "ok", run.problems
+    assert run.meta["board"] == machine
+    assert run.meta["timebase"] == "icount" and run.meta["icount_shift"] == "0"
+    assert run.counters["icount_hz"][0] == 1_000_000_000
+    # 2000 instructions at 1 ns each = 2000 ns = 50 ticks of 40 ns: exactly, every time.
+    assert np.all(run.series["loop_2000_insn"].values == 50)
+    assert run.series["ts_pair"].values.max() <= 1
+    assert run.counters["swi_runs"][0] == 16
+    assert run.series["swi_entry"].values.max() <= 2  # handler entry within 80 insns
+
+
+def test_smoke_is_deterministic(board_build: Path) -> None:
+    elf = board_build / "mps2-smoke-an385.elf"
+    a = tq.run_qemu(elf, timeout_s=30)
+    b = tq.run_qemu(elf, timeout_s=30)
+    assert a.output == b.output
+
+
+def test_exit_status_is_the_guests(board_build: Path) -> None:
+    res = tq.run_qemu(board_build / "mps2-smoke-an385.elf", append="--exit 7", timeout_s=30)
+    assert res.exit_status == 7
+    assert res.runs[0].complete
+
+
+def test_icount_shift_scales_the_model(board_build: Path) -> None:
+    res = tq.run_qemu(board_build / "mps2-smoke-an385.elf", icount_shift=2, timeout_s=30)
+    run = res.runs[0]
+    assert run.counters["icount_hz"][0] == 250_000_000  # 4 ns per instruction
+    v = run.series["loop_2000_insn"].values  # 2000 + the few of the timer reads
+    assert np.all(v == v[0]) and 200 <= v[0] <= 201
+
+
+def test_without_icount_is_labelled_host(board_build: Path) -> None:
+    res = tq.run_qemu(board_build / "mps2-smoke-an385.elf", icount_shift=None, timeout_s=30)
+    assert res.exit_status == 0
+    assert "-icount" not in res.argv
+    assert res.runs[0].meta["timebase"] == "host"
+
+
+def test_timeout_kills_qemu(board_build: Path) -> None:
+    res = tq.run_qemu(board_build / "mps2-smoke-an385.elf", timeout_s=0.01)
+    assert res.timed_out and res.exit_status is None
+
+
+def test_known_good_argv() -> None:
+    argv = tq.qemu_argv("x.elf", append="--a 1")
+    assert argv[:3] == ["qemu-system-arm", "-M", "mps2-an385"]
+    for flag in ("-display none", "-monitor none", "-serial stdio", "-kernel x.elf"):
+        assert flag in " ".join(argv)
+    assert "enable=on,target=native" in argv
+    assert "shift=0,align=off,sleep=off" in argv
+    assert argv[-2:] == ["-append", "--a 1"]
+    with pytest.raises(tq.QemuError, match="machine"):
+        tq.qemu_argv("x.elf", machine="virt")
+    with pytest.raises(tq.QemuError, match="no such ELF"):
+        tq.run_qemu("/nonexistent.elf")
+
+
+def _crc_line(body: str) -> str:
+    line = "@rtl1 " + body
+    return f"{line} *{zlib.crc32(line.encode()):08x}"
+
+
+@pytest.mark.parametrize("crc", [False, True])
+def test_label_output_keeps_runs_complete(crc: bool) -> None:
+    bodies = ["hello workload=x version=1", "c n 3 unit=count", "end records=2 status=ok"]
+    lines = [_crc_line(b) if crc else "@rtl1 " + b for b in bodies]
+    text = "boot noise\n" + "\n".join(lines * 2) + "\n"
+    runs = parse(tq.label_output(text, "mps2-an385", 0))
+    assert len(runs) == 2
+    for r in runs:
+        assert r.complete, r.problems
+        assert r.meta["timebase"] == "icount" and r.meta["qemu_machine"] == "mps2-an385"
+
+
+def test_qemu_target_kind(board_build: Path) -> None:
+    with pytest.raises(TargetError) as e:
+        check_target({"kind": "qemu", "machine": "mps2-an999"})
+    assert e.value.key == "machine"
+    with pytest.raises(TargetError) as e:
+        check_target({"kind": "qemu", "icount_shift": 11})
+    assert e.value.key == "icount_shift"
+    elf = str(board_build / "mps2-smoke-an386.elf")
+    t = make_target({"kind": "qemu", "machine": "mps2-an386", "elf": elf})
+    assert t.describe()["timebase"] == "icount"
+    assert t.program("rtbench-posix") == elf
+    done = t.run([elf, "--exit", "3"], timeout=30)
+    assert done.returncode == 3 and not done.timed_out
+    assert parse(done.stdout)[0].meta["board"] == "mps2-an386"
+
+
+def test_qemu_target_needs_a_kernel_to_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FREERTOS_KERNEL_PATH", raising=False)
+    t = make_target({"kind": "qemu"})
+    with pytest.raises(tq.QemuError, match="FREERTOS_KERNEL_PATH"):
+        t.program("rtbench-posix")
