@@ -1,0 +1,98 @@
+"""Spec errors name file, line and key; the matrix expands with stable cell ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlab.bench.spec import load_spec, parse_spec
+from rtlab.bench.specfile import SpecError
+
+GOOD = """\
+name = "t"
+conditions = ["idle", "load"]
+
+[[workload]]
+kind = "rtlab-latency"
+method = ["abs", "busy"]
+policy = ["other", "fifo"]
+duration = "1s"
+
+[[workload]]
+kind = "rtlab-latency"
+name = "sleep"
+mode = "sleep"
+sleeps = [1, 10]
+"""
+
+
+def _err(text: str, tmp_path: Path) -> str:
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    with pytest.raises(SpecError) as e:
+        load_spec(p)
+    return str(e.value)
+
+
+def test_matrix_and_stable_keys() -> None:
+    spec = parse_spec(GOOD)
+    cells = spec.cells()
+    # 2 methods x 2 policies x 2 conditions + 1 sleep workload x 2 conditions
+    assert len(cells) == 10
+    assert cells[0].label == "rtlab-latency[method=abs,policy=other]@idle"
+    assert cells[-1].label == "sleep@load"
+    assert cells[-1].params["sleeps"] == [1, 10]  # a list parameter, not an axis
+    assert [c.key for c in parse_spec(GOOD).cells()] == [c.key for c in cells]
+    changed = parse_spec(GOOD.replace('"1s"', '"2s"')).cells()
+    assert changed[0].label == cells[0].label and changed[0].key != cells[0].key
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        (GOOD.replace('method = ["abs"', 'methd = ["abs"'), 6, "workload[0].methd"),
+        (GOOD.replace('"busy"', '"spin"'), 6, "workload[0].method"),
+        (GOOD.replace("sleeps = [1, 10]", 'sleeps = ["a"]'), 14, "workload[1].sleeps"),
+        (
+            GOOD.replace('kind = "rtlab-latency"\nname', 'kind = "rtlab-lat"\nname'),
+            11,
+            "workload[1].kind",
+        ),
+        (GOOD.replace('"idle", "load"', '"idle", "storm"'), 2, "conditions"),
+        (GOOD + '\n[target]\nkind = "ssh"\nhost = "-oProxyCommand=x"\n', 18, "target.host"),
+        (GOOD + '\n[condition.load]\nprofile = "cpu"\nworkerz = 2\n', 18, "condition.load.workerz"),
+    ],
+)
+def test_semantic_errors_name_line_and_key(tmp_path: Path, text: str, line: int, key: str) -> None:
+    msg = _err(text, tmp_path)
+    assert msg.startswith(f"{tmp_path / 'bad.toml'}:{line}: {key}:"), msg
+
+
+def test_missing_key_is_named(tmp_path: Path) -> None:
+    msg = _err('name = "t"\n', tmp_path)
+    assert msg == f"{tmp_path / 'bad.toml'}: workload: at least one [[workload]] table is needed"
+
+
+def test_syntax_error_has_line(tmp_path: Path) -> None:
+    msg = _err(GOOD.replace('duration = "1s"', "duration = 1s"), tmp_path)
+    assert msg.startswith(f"{tmp_path / 'bad.toml'}:8: TOML syntax"), msg
+
+
+def test_rtbench_parameter_error(tmp_path: Path) -> None:
+    text = 'name = "r"\n[[workload]]\nkind = "rtbench"\nwindow_ms = 0\n'
+    msg = _err(text, tmp_path)
+    assert ":4: workload[0].window_ms:" in msg, msg
+
+
+def test_cli_spec_error_is_one_line(tmp_path: Path) -> None:
+    from tests.lab.conftest import rtlab
+
+    p = tmp_path / "bad.toml"
+    p.write_text(GOOD.replace("policy =", "polcy ="))
+    r = rtlab("run", str(p), "--store", str(tmp_path / "s.duckdb"))
+    assert r.returncode == 2
+    assert f"{p}:7: workload[0].polcy: unknown rtlab-latency parameter" in " ".join(
+        r.stderr.split()
+    )
+    assert "Traceback" not in r.stderr
