@@ -197,3 +197,21 @@ def test_counter_wrap_costs_no_cycle(tmp_path: Path) -> None:
         assert set((got - want).tolist()) == {shift}
     # both counters really wrapped: decrements (samples minus edges) passed 2^16
     assert all(int(ch.edges[-1]) - shift - (len(ch) - 1) > 2**16 for ch in cap)
+
+
+def test_a_capture_left_running_is_stopped_by_the_next_host(tmp_path: Path) -> None:
+    from rtlab.instruments import rp2040_proto as proto
+
+    toggles = {2: [100 + 400 * i for i in range(10_000)]}  # cycles from the first start
+    proc = h.start(tmp_path, toggles=toggles)
+    try:
+        port = h.PipePort(proc)
+        port.write(proto.cmd_start(2, 1))  # a previous host started and went away
+        mod = RP2040Module(port, timeout_s=30)
+        mod.hello()
+        cap = mod.capture(2, 1, Fraction(1, 1000))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(cap.gaps) == 0 and len(cap["GP2"]) > 100
+    assert set(np.diff(cap["GP2"].edges).tolist()) == {200}

@@ -154,7 +154,7 @@ function main() {
   // Watch the TX stream for a STOPPED frame (type 7) to end the run on request.
   let out = [];
   const watch = frameWatcher((type) => {
-    if (type === 0x07 && stats.stopped < 0) stats.stopped = stats.cycle;
+    if (type === 0x07) stats.stopped = stats.cycle; // the latest STOPPED frame
   });
   const fromDevice = (b) => {
     out.push(b);
@@ -236,8 +236,9 @@ function main() {
       }
     }
     flush();
-    const doneStopped = args.exitAfterStopped && stats.stopped >= 0 && stats.cycle - stats.stopped > 20000;
-    if (stats.cycle >= args.maxCycles || doneStopped || (!stdinOpen && !input.length && args.exitAfterStopped && stats.stopped >= 0)) {
+    // --exit-after-stopped: once the host closed stdin and a capture has been reported.
+    const doneStopped = args.exitAfterStopped && !stdinOpen && !input.length && stats.stopped >= 0;
+    if (stats.cycle >= args.maxCycles || doneStopped) {
       finish();
       return;
     }

@@ -77,14 +77,17 @@ int main(void)
     send_hello(); /* unsolicited once at boot; the host asks again anyway */
     cmd_parser_t uart_cmd = {0}, usb_cmd = {0}; /* one parser per link */
     for (;;) {
-        int c = uart_getc();
-        if (c >= 0 && cmd_feed(&uart_cmd, (uint8_t)c)) {
-            handle(&uart_cmd);
+        int c;
+        while ((c = uart_getc()) >= 0) {
+            if (cmd_feed(&uart_cmd, (uint8_t)c)) {
+                handle(&uart_cmd);
+            }
         }
         usb_poll();
-        c = usb_getc();
-        if (c >= 0 && cmd_feed(&usb_cmd, (uint8_t)c)) {
-            handle(&usb_cmd);
+        while ((c = usb_getc()) >= 0) {
+            if (cmd_feed(&usb_cmd, (uint8_t)c)) {
+                handle(&usb_cmd);
+            }
         }
         capture_poll();
         out_drain();

@@ -285,11 +285,19 @@ class RP2040Module:
                 yield None
 
     def hello(self) -> DeviceInfo:
-        self.port.write(p.encode_frame(p.C_STOP))  # end a capture a previous host left
+        """Handshake. A capture a previous host left running is stopped first: its STOP
+        is answered by ERROR 11 (nothing ran) or, after draining, by STOPPED."""
+        self.port.write(p.encode_frame(p.C_STOP))
         self.port.write(p.encode_frame(p.C_HELLO))
+        stop_done = False
         for f in self._frames(time.monotonic() + self.timeout_s):
-            if f is not None and f.type == p.F_HELLO:
+            if f is None:
+                continue
+            if f.type == p.F_STOPPED or (f.type == p.F_ERROR and f.payload[:1] == b"\x0b"):
+                stop_done = True
+            elif f.type == p.F_HELLO:
                 self.info = parse_hello(f.payload)
+            if stop_done and self.info is not None:
                 return self.info
         raise DeviceError(f"no HELLO from the module within {self.timeout_s:g} s")
 
