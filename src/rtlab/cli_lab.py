@@ -7,6 +7,7 @@ Thin: each command is a call into rtlab.bench / rtlab.report. Exit status: 0 ok,
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,8 +18,9 @@ from rich.markup import escape
 from rich.table import Table
 
 DEFAULT_STORE = "out/store/rtlab.duckdb"
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# Piped (make run, CI logs): wide enough for the summary table instead of rich's 80.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
 
 StoreOpt = Annotated[
     Path | None,
@@ -84,9 +86,13 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
                     )
                 if outcome.interrupted:
                     err.print(
-                        f"interrupted: {len(outcome.runs)} run(s) finished and kept, run "
-                        f"{outcome.interrupted_run} marked interrupted; "
-                        "run the spec again to resume"
+                        f"interrupted: {len(outcome.runs)} run(s) finished and kept"
+                        + (
+                            f", run {outcome.interrupted_run} marked interrupted"
+                            if outcome.interrupted_run
+                            else ""
+                        )
+                        + "; run the spec again to resume"
                     )
                     return 130
                 cells = results.select_many(st, (), sp.name)

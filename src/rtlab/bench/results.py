@@ -7,6 +7,7 @@ cell are pooled: a cell's distribution is all its `ok` runs' samples together.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -100,7 +101,13 @@ def series_of(store: Store, run_ids: Sequence[str]) -> list[tuple[str, str, Frac
         "GROUP BY name, unit, tick_num, tick_den ORDER BY min(run_id), name",
         list(run_ids),
     )
-    return [(n, u, Fraction(a, b) if a is not None else None) for n, u, a, b, _ in rows]
+    found = [(n, u, Fraction(a, b) if a is not None else None) for n, u, a, b, _ in rows]
+    return sorted(found, key=lambda s: _natural(s[0]))
+
+
+def _natural(name: str) -> list[Any]:
+    """actual_1us < actual_10us < actual_100us (numbers compared as numbers)."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
 def main_series(store: Store, run_ids: Sequence[str]) -> list[tuple[str, str, Fraction | None]]:

@@ -63,7 +63,7 @@ class SpecOutcome:
 
     @property
     def interrupted(self) -> bool:
-        return self.interrupted_run is not None
+        return self.interrupted_run is not None  # "" when stopped between two runs
 
 
 def plan(spec: Spec, store: Store, force: bool = False) -> tuple[list[tuple[Cell, int]], int]:
@@ -223,27 +223,33 @@ def run_spec(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    with _sigterm_as_interrupt(), Progress(*columns, console=console, transient=True) as prog:
-        # Progress in expected seconds, not in runs: cells of one spec can differ in
-        # length by orders of magnitude, and the ETA should know it.
-        task = prog.add_task(spec.name, total=total, done=0, runs=len(todo))
-        for cell, rep in todo:
-            prog.update(task, description=escape(f"{cell.label} #{rep}"))
-            try:
+    t_start = time.time()
+    try:
+        with _sigterm_as_interrupt(), Progress(*columns, console=console, transient=True) as prog:
+            # Progress in expected seconds, not in runs: cells of one spec can differ in
+            # length by orders of magnitude, and the ETA should know it.
+            task = prog.add_task(spec.name, total=total, done=0, runs=len(todo))
+            for cell, rep in todo:
+                prog.update(task, description=escape(f"{cell.label} #{rep}"))
                 res = runner.run_cell(cell, rep)
-            except KeyboardInterrupt:
-                rows = store.runs(spec_name=spec.name, status="interrupted")
-                out.interrupted_run = rows[-1]["run_id"] if rows else "?"
-                break
-            out.runs.append(res)
-            prog.update(task, advance=_expected_s(cell) + OVERHEAD_S, done=len(out.runs))
-            mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
-            note = f"  {res.message}" if res.message and res.status != "ok" else ""
-            prog.console.print(
-                f"{mark} {escape(cell.label)} #{rep}  {res.seconds:.1f} s  {res.run_id}"
-                + escape(note),
-                highlight=False,
-            )
-            if on_run is not None:
-                on_run(res)
+                out.runs.append(res)
+                prog.update(task, advance=_expected_s(cell) + OVERHEAD_S, done=len(out.runs))
+                mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
+                note = f"  {res.message}" if res.message and res.status != "ok" else ""
+                prog.console.print(
+                    f"{mark} {escape(cell.label)} #{rep}  {res.seconds:.1f} s  {res.run_id}"
+                    + escape(note),
+                    highlight=False,
+                )
+                if on_run is not None:
+                    on_run(res)
+    except KeyboardInterrupt:
+        # store.run() has marked the run in progress, if one was (Ctrl-C can also land
+        # between two runs).
+        rows = [
+            r
+            for r in store.runs(spec_name=spec.name, status="interrupted")
+            if (r["started_at"] or 0) >= t_start
+        ]
+        out.interrupted_run = rows[-1]["run_id"] if rows else ""
     return out

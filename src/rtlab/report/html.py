@@ -40,6 +40,11 @@ SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 def svg_uri(fig: Figure) -> str:
     """The figure as an SVG data URI (text kept as text: small and searchable)."""
     buf = io.BytesIO()
+    # Fixed margins: constrained layout costs about half of the rendering time, and
+    # a report holds dozens of figures.
+    fig.set_layout_engine("none")
+    if len(fig.axes) == 1:
+        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7))
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rtlab"}):
         fig.savefig(buf, format="svg")
     plt.close(fig)
@@ -101,7 +106,7 @@ def _cell_figures(store: Store, cr: results.CellRuns) -> list[dict[str, str]]:
             {
                 "title": f"{cr.label}: {name}",
                 "hist": svg_uri(plots.histogram([(name, s)], f"{name} histogram", log_y=True)),
-                "cdf": svg_uri(plots.cdf([(name, s)], f"{name} 1 − CDF", tail=True)),
+                # one tail CDF per cell alone adds little: comparisons overlay them
             }
         )
     return figs
@@ -137,8 +142,10 @@ def condition_comparisons(store: Store, cells: dict[str, results.CellRuns]) -> l
             out.append(
                 {
                     "title": f"{base}: {name}",
+                    "cells": [cr.label for cr in crs],
                     "rows": rows,
                     "cdf": svg_uri(plots.cdf(series, f"{base}: {name}, 1 − CDF", tail=True)),
+                    "hist": svg_uri(plots.histogram(series, f"{base}: {name}", log_y=True)),
                 }
             )
     return out
@@ -266,6 +273,8 @@ def _template() -> jinja2.Template:
 def render(store: Store, cells: dict[str, results.CellRuns], title: str = "rtlab") -> str:
     runs = [r for cr in cells.values() for r in cr.runs]
     bad = [r for r in runs if r["status"] != "ok"]
+    comparisons = condition_comparisons(store, cells)
+    compared = {label for c in comparisons for label in c["cells"]}  # histograms shown there
     return _template().render(
         title=title,
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
@@ -278,11 +287,11 @@ def render(store: Store, cells: dict[str, results.CellRuns], title: str = "rtlab
         summary=results.summary_rows(store, cells),
         cols=SUMMARY_COLS,
         bad=[{**r, "label": results.cell_label(r)} for r in bad],
-        comparisons=condition_comparisons(store, cells),
+        comparisons=comparisons,
         cells=[
             {"label": cr.label, "figures": _cell_figures(store, cr)}
             for cr in cells.values()
-            if cr.workload != "rtbench"
+            if cr.workload != "rtbench" and cr.label not in compared
         ],
         rtbench=_rtbench_sections(store, cells),
     )

@@ -1,0 +1,128 @@
+"""The runner with real components: rtlab-latency, stress-ng, a DuckDB file, SIGINT."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from rtlab.bench.runner import run_spec
+from rtlab.bench.spec import parse_spec
+from rtlab.store import Store
+from tests.lab.conftest import RTLAB, rtlab
+
+FOUR_CELLS = """\
+name = "four"
+[[workload]]
+kind = "rtlab-latency"
+name = "w"
+method = ["abs", "rel", "timerfd", "usleep"]
+interval_us = 500
+duration = "700ms"
+"""
+
+
+def test_interrupt_keeps_finished_runs_marks_the_one_in_progress_and_resumes(
+    tmp_path: Path, built: Path
+) -> None:
+    spec = tmp_path / "four.toml"
+    spec.write_text(FOUR_CELLS)
+    store = tmp_path / "s" / "rtlab.duckdb"
+    proc = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    first_ok = ""
+    for line in proc.stderr:  # the runner prints one line per finished run
+        if line.startswith("ok "):
+            first_ok = line
+            break
+    assert first_ok, "no run finished"
+    time.sleep(0.35)  # well inside the second run (0.7 s of measurement)
+    os.kill(proc.pid, signal.SIGINT)  # what Ctrl-C sends
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "marked interrupted" in err and "Traceback" not in err
+
+    with Store(store) as st:
+        runs = st.runs(spec_name="four")
+        statuses = [r["status"] for r in runs]
+        assert statuses.count("interrupted") == 1, statuses
+        assert "running" not in statuses
+        ok = [r for r in runs if r["status"] == "ok"]
+        assert len(ok) >= 1
+        for r in ok:  # finished runs intact: samples readable, summary present
+            assert st.samples(r["run_id"], "latency").size > 500
+        bad = next(r for r in runs if r["status"] == "interrupted")
+        assert bad["samples_file"] is None
+        assert not (store.parent / "samples" / f"{bad['run_id']}.parquet").exists()
+        assert {s["run_id"] for s in st.summaries()} == {r["run_id"] for r in ok}
+        n_ok = len(ok)
+
+    # re-running the spec resumes: only the missing cells run
+    r = rtlab("run", str(spec), "--store", str(store))
+    assert r.returncode == 0, r.stderr
+    assert f"{n_ok} run(s) already in the store" in r.stderr
+    with Store(store) as st:
+        done = st.completed_cells("four")
+        assert len(done) == 4 and set(done.values()) == {1}
+
+
+def test_truncated_output_is_detected_and_marked(tmp_path: Path, built: Path) -> None:
+    # real rtlab-latency output, cut after its first lines (as a dying UART link would)
+    text = f"""\
+name = "cut"
+[[workload]]
+kind = "command"
+argv = ["bash", "-c", "{built} -q -i 200 -l 400 | head -n 6"]
+seconds = 1
+[[workload]]
+kind = "rtlab-latency"
+name = "slow"
+duration = "20s"
+timeout_s = 1
+"""
+    with Store(tmp_path / "s.duckdb") as st:
+        outcome = run_spec(parse_spec(text, tmp_path / "cut.toml"), st)
+        by = {r.cell.workload: r for r in outcome.runs}
+        assert by["command"].status == "incomplete"
+        assert "truncated" in (by["command"].message or "")
+        info = st.run_info(by["command"].run_id)
+        assert any("no end record" in p for p in info["problems"])
+        # a workload killed at its timeout: nothing complete came out
+        assert by["slow"].status == "error" and "timed out" in (by["slow"].message or "")
+        assert by["slow"].seconds < 10
+        assert st.completed_cells("cut") == {}
+
+
+def test_force_runs_again_and_load_is_stopped(tmp_path: Path, built: Path) -> None:
+    text = """\
+name = "f"
+conditions = ["load"]
+[condition.load]
+profile = "cpu"
+workers = 1
+settle_s = 0.1
+[[workload]]
+kind = "rtlab-latency"
+duration = "300ms"
+"""
+    spec = parse_spec(text, tmp_path / "f.toml")
+    with Store(tmp_path / "s.duckdb") as st:
+        assert len(run_spec(spec, st).runs) == 1
+        assert run_spec(spec, st).skipped == 1
+        again = run_spec(spec, st, force=True)
+        assert len(again.runs) == 1 and again.runs[0].status == "ok"
+        run = st.run_info(again.runs[0].run_id)
+        assert run["params"]["load_argv"][:3] == ["stress-ng", "--cpu", "1"]
+        assert run["load"]["cpu_busy"] > 0.3  # the load really ran
+        assert run["fingerprint"]["kernel"]["release"]
+        assert run["meta"]["rtlab_version"]
+    # no stress-ng of ours left behind
+    left = subprocess.run(["pgrep", "-f", "stress-ng --cpu 1 --timeout"], capture_output=True)
+    assert left.returncode == 1, left.stdout
