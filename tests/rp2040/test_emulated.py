@@ -215,3 +215,19 @@ def test_a_capture_left_running_is_stopped_by_the_next_host(tmp_path: Path) -> N
         proc.wait()
     assert len(cap.gaps) == 0 and len(cap["GP2"]) > 100
     assert set(np.diff(cap["GP2"].edges).tolist()) == {200}
+
+
+def test_fine_mode_8ns_exact(tmp_path: Path) -> None:
+    """8 ns mode: two state machines per pin, one clock apart, sample every clock, so
+    every edge comes back at exactly the driven clock, 1-clock pulses included."""
+    from rtlab.instruments.rp2040_proto import START_FINE
+
+    rng = random.Random(88)
+    toggles = {2: random_toggles(rng, 2000, 50, 1, 300),  # spacing down to 1 clock
+               3: [101, 102, 1001, 1003, 2000, 2001, 2002, 2003]
+               + [3000 + i for i in range(40)]}  # a clk/2 pulse train: every clock an edge
+    cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), toggles=toggles, flags=START_FINE)
+    assert cap.tick_s == Fraction(8, 10**9) and cap.metadata["phases"] == 2
+    assert len(cap.gaps) == 0
+    for pin, cyc in toggles.items():
+        assert cap[f"GP{pin}"].edges.tolist() == cyc

@@ -34,7 +34,8 @@ typedef struct {
 } chan_t;
 
 enum { ST_IDLE, ST_RUNNING, ST_DRAINING };
-static chan_t ch[MAX_CHANNELS];
+static chan_t ch[MAX_STREAMS]; /* one per state machine (record stream) */
+static uint32_t nstreams, phases;
 static capture_cfg_t cfg;
 static int state = ST_IDLE;
 static uint64_t start_us, next_status_us;
@@ -206,7 +207,9 @@ int capture_start(const capture_cfg_t *c_in)
         return 1;
     }
     cfg = *c_in;
-    if (cfg.nch < 1 || cfg.nch > MAX_CHANNELS || cfg.base_pin < 2 ||
+    phases = (cfg.flags & CFG_FINE) ? 2u : 1u;
+    nstreams = cfg.nch * phases;
+    if (cfg.nch < 1 || nstreams > MAX_STREAMS || cfg.base_pin < 2 ||
         cfg.base_pin + cfg.nch > SYNC_GPIO) {
         return 2;
     }
@@ -227,13 +230,14 @@ int capture_start(const capture_cfg_t *c_in)
     if (cfg.st_gpio != 0xff) {
         selftest_start();
     }
-    int chained = cfg.nch <= 4;
-    uint32_t ring_words = chained ? (RING_POOL_WORDS / cfg.nch) & ~7u : 4096u;
+    int chained = nstreams <= 4; /* control DMA channels 4..7 are free */
+    uint32_t ring_words = chained ? (RING_POOL_WORDS / nstreams) & ~7u : 4096u;
     uint32_t ring_bits = 14u; /* ring-wrap mode: log2 of 16 KB */
     uint32_t en0 = 0, en1 = 0;
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         chan_t *c = &ch[i];
-        uint32_t pin = cfg.base_pin + i;
+        uint32_t pin = cfg.base_pin + i / phases;
+        uint32_t entry = (i % phases) ? edge_ts_length - 2u : 0u; /* odd phase: entry_odd */
         *c = (chan_t){0};
         c->pio = i < 4 ? PIO0_BASE : PIO1_BASE;
         c->sm = i & 3u;
@@ -258,7 +262,7 @@ int capture_start(const capture_cfg_t *c_in)
             PIO_SM_INSTR(c->pio, c->sm) = 0x80a0u; /* pull block */
             PIO_SM_INSTR(c->pio, c->sm) = 0xa027u; /* mov x, osr */
         }
-        PIO_SM_INSTR(c->pio, c->sm) = 0x0000u; /* jmp 0: the start gate */
+        PIO_SM_INSTR(c->pio, c->sm) = entry; /* jmp entry: its start gate */
         DMA_READ_ADDR(c->dma) = PIO_RXF_ADDR(c->pio, c->sm);
         DMA_WRITE_ADDR(c->dma) = (uint32_t)(uintptr_t)c->ring;
         uint32_t dreq = (i < 4 ? DREQ_PIO0_RX0 : DREQ_PIO1_RX0) + c->sm;
@@ -316,6 +320,7 @@ int capture_start(const capture_cfg_t *c_in)
     frame_u32(&f, cfg.st_gpio == 0xff ? 0u : (uint32_t)cfg.st_div * (cfg.st_top + 1u));
     frame_u32(&f, (uint32_t)start_us);
     frame_u32(&f, (uint32_t)(start_us >> 32));
+    frame_u8(&f, phases);
     frame_send(&f);
     return 0;
 }
@@ -325,7 +330,7 @@ static void halt_machines(void)
 {
     PIO_CTRL(PIO0_BASE) = 0;
     PIO_CTRL(PIO1_BASE) = 0;
-    for (uint32_t i = 0; i < cfg.nch; i++) { /* let the DMA empty each RX FIFO */
+    for (uint32_t i = 0; i < nstreams; i++) { /* let the DMA empty each RX FIFO */
         for (uint32_t spin = 0; spin < 1000u; spin++) {
             if (PIO_FSTAT(ch[i].pio) & (1u << (8u + ch[i].sm))) {
                 break;
@@ -333,7 +338,7 @@ static void halt_machines(void)
         }
     }
     uint32_t abort = 0;
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         abort |= 1u << ch[i].dma;
         if (ch[i].chained) {
             DMA_AL1_CTRL(4u + i) = 0; /* no re-arm after the abort */
@@ -342,12 +347,12 @@ static void halt_machines(void)
     }
     DMA_CHAN_ABORT = abort;
     /* Wait on each channel's BUSY bit (rp2040js does not implement reading CHAN_ABORT). */
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         for (uint32_t spin = 0; spin < 100000u && (DMA_AL1_CTRL(ch[i].dma) & DMA_CTRL_BUSY);
              spin++) {
         }
     }
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         chan_t *c = &ch[i];
         uint32_t w = written(c);
         PIO_SM_INSTR(c->pio, c->sm) = 0x4020u; /* in x, 32: autopush X */
@@ -373,7 +378,7 @@ static void send_status(uint64_t now)
 {
     frame_t f;
     uint32_t edges = 0, lost = 0;
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         edges += ch[i].edges;
         lost += ch[i].lost;
     }
@@ -396,7 +401,7 @@ static int finish(void)
     if (stall_mask) {
         frame_begin(&f, F_STALL);
         frame_u8(&f, stall_mask);
-        for (uint32_t i = 0; i < cfg.nch; i++) {
+        for (uint32_t i = 0; i < nstreams; i++) {
             if (stall_mask & (1u << i)) {
                 frame_varint32(&f, ch[i].limit);
             }
@@ -410,7 +415,7 @@ static int finish(void)
     frame_varint(&f, end_k);
     frame_varint32(&f, cpu_cycles);
     frame_varint32(&f, encode_cycles);
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         frame_varint32(&f, ch[i].consumed);
     }
     if (frame_send(&f) != 0) {
@@ -427,8 +432,8 @@ int capture_poll(void)
         return 0;
     }
     uint32_t t0 = SYST_CVR;
-    uint32_t w[MAX_CHANNELS];
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    uint32_t w[MAX_STREAMS];
+    for (uint32_t i = 0; i < nstreams; i++) {
         w[i] = written(&ch[i]);
     }
     if (state == ST_RUNNING) {
@@ -436,7 +441,7 @@ int capture_poll(void)
          * before we last saw FDEBUG clear are good, later ones are not trusted. */
         uint32_t fd0 = PIO_FDEBUG(PIO0_BASE) & 0xfu, fd1 = PIO_FDEBUG(PIO1_BASE) & 0xfu;
         uint32_t stalled = 0;
-        for (uint32_t i = 0; i < cfg.nch; i++) {
+        for (uint32_t i = 0; i < nstreams; i++) {
             uint32_t bit = 1u << ch[i].sm;
             if ((i < 4 ? fd0 : fd1) & bit) {
                 stalled |= 1u << i;
@@ -455,7 +460,7 @@ int capture_poll(void)
     /* Lower bound for the decrement count of any record still in a ring (see encode). */
     uint64_t est = (now - start_us) * (SYS_CLK_HZ / 1000000u) / SAMPLE_CYCLES;
     uint64_t dfloor = est > (1ull << 31) ? est - (1ull << 31) : 0;
-    for (uint32_t i = 0; i < cfg.nch; i++) {
+    for (uint32_t i = 0; i < nstreams; i++) {
         chan_t *c = &ch[i];
         uint32_t used = w[i] - c->consumed;
         if (used * 100u > max_fill_pct * c->ring_words) { /* no division on the fast path */
@@ -484,7 +489,7 @@ int capture_poll(void)
     }
     if (state == ST_DRAINING) {
         int done = 1;
-        for (uint32_t i = 0; i < cfg.nch; i++) {
+        for (uint32_t i = 0; i < nstreams; i++) {
             uint32_t end = ch[i].limit != 0xffffffffu ? ch[i].limit : written(&ch[i]);
             if (ch[i].consumed != end || ch[i].lost_count) {
                 done = 0;

@@ -8,6 +8,8 @@
 #define RING_POOL_WORDS (224u * 1024u / 4u) /* 57344 edges of buffer in total */
 
 #define CFG_TEST_X_WRAP 1u /* start X at 2^16 so it wraps after 65536 samples (tests) */
+#define CFG_FINE 2u        /* 8 ns: two state machines per pin on alternate cycles */
+#define MAX_STREAMS 8u     /* state machines, i.e. record streams */
 
 typedef struct {
     uint8_t base_pin, nch, st_gpio, st_div;

@@ -90,6 +90,7 @@ class CaptureDecoder:
         self.encode_cycles = 0
         self.last_status: Status | None = None
         self.errors: list[str] = []
+        self.phases = 1  # state machines per channel (2: 8 ns interleaved sampling)
 
     @property
     def stopped(self) -> bool:
@@ -106,7 +107,8 @@ class CaptureDecoder:
                                 "selftest_gpio": None if st_gpio == 0xFF else st_gpio,
                                 "selftest_period_cycles": st_period,
                                 "start_us": lo | (hi << 32)}
-                self.chans = [_Chan(base + i) for i in range(nch)]
+                self.phases = pl[24] if len(pl) > 24 else 1
+                self.chans = [_Chan(base + i // self.phases) for i in range(nch * self.phases)]
             elif f.type == p.F_EDGES:
                 self._edges(pl)
             elif f.type == p.F_OVERFLOW:
@@ -162,55 +164,62 @@ class CaptureDecoder:
     def capture(self, names: list[str] | None = None) -> Capture:
         if self.started is None or self.end_k is None:
             raise DeviceError("capture incomplete: no STARTED/STOPPED frame received")
-        tick = Fraction(self.started["sample_cycles"], self.started["clk_hz"])
-        end = self.end_k
-        per_ch = []
+        ph = self.phases
+        # One tick = sample_cycles / phases clocks: 16 ns, or 8 ns with two phases.
+        tick = Fraction(self.started["sample_cycles"], self.started["clk_hz"] * ph)
+        end = self.end_k * ph + ph - 1
+        streams = []
         gaps: list[tuple[int, int]] = []
-        for ch in self.chans:
+        for s_idx, ch in enumerate(self.chans):
             n = np.asarray(ch.n, dtype=np.int64)
-            k = np.asarray(ch.k, dtype=np.int64)
+            t = np.asarray(ch.k, dtype=np.int64) * ph + s_idx % ph
             order = np.argsort(n, kind="stable")
-            n, k = n[order], k[order]
+            n, t = n[order], t[order]
             total = ch.total if ch.total is not None else (int(n[-1]) + 1 if n.size else 0)
             keep = n < total
-            n, k = n[keep], k[keep]
+            n, t = n[keep], t[keep]
             if n.size > 1 and np.any(np.diff(n) <= 0):
                 raise DeviceError(f"GP{ch.pin}: duplicate record numbers in the stream")
-            # Every hole in 0..total-1 is missing data: gap from the last known edge.
-            expect = np.concatenate(([0], n + 1))
-            have_next = np.concatenate((n, [total]))
-            for a, b in zip(expect, have_next, strict=True):
-                if b > a:
-                    lo = int(k[np.searchsorted(n, a) - 1]) + 1 if a > 0 else 0
-                    hi = int(k[np.searchsorted(n, b)]) if b < total else end
-                    gaps.append((lo, hi))
+            gaps += _stream_gaps(n, t, total, end)
             if ch.stall_from is not None:
                 # The state machine's clock froze: nothing after its last good record.
-                last = k[n < ch.stall_from]
+                last = t[n < ch.stall_from]
                 gaps.append((int(last[-1]) + 1 if last.size else 0, end + 1))
-            per_ch.append((ch, n, k, total))
+            streams.append((n, t, total))
+        nch = len(self.chans) // ph
+        merged = []
+        if ph == 2:  # merge each pin's two phases first: aliasing runs may add gaps
+            for i in range(nch):
+                edges, initial, extra = _merge_phases(streams[2 * i], streams[2 * i + 1], end)
+                merged.append((edges, initial))
+                gaps += extra
         gap_arr = _merge(gaps)
-        labels = names or [f"GP{c.pin}" for c in self.chans]
+        labels = names or [f"GP{self.chans[i * ph].pin}" for i in range(nch)]
         cap = Capture(tick_s=tick, gaps=gap_arr, t_start=0, t_end=end, resolution_s=tick,
                       metadata=self._metadata(labels))
         dropped = 0
-        for i, (_ch, n, k, total) in enumerate(per_ch):
-            inside = _inside(k, gap_arr)
+        for i in range(nch):
+            if ph == 1:
+                n, t, total = streams[i]
+                initial = 1 if n.size and n[0] == 0 and t[0] == 0 else 0  # high at sample 0
+                edges = t[1:] if initial else t
+                levels = _gap_levels(n, t, total, gap_arr)
+            else:
+                edges, initial = merged[i]
+                levels = _phase_gap_levels(streams[2 * i], streams[2 * i + 1], gap_arr, end)
+            inside = _inside(edges, gap_arr)
             dropped += int(inside.sum())
-            initial = 0
-            is_edge = ~inside
-            if n.size and n[0] == 0 and k[0] == 0:
-                initial = 1  # high at the first sample: a level, not an edge
-                is_edge[0] = False
-            levels = _gap_levels(n, k, total, gap_arr)
-            cap.add(Channel(labels[i], k[is_edge], initial_level=initial, gap_levels=levels))
+            cap.add(Channel(labels[i], edges[~inside], initial_level=initial,
+                            gap_levels=levels))
         cap.metadata["edges_dropped_in_gaps"] = dropped
         cap.validate()
         return cap
 
     def _metadata(self, labels: list[str]) -> dict[str, Any]:
         s = self.started or {}
-        lost = {n: sum(b - a for a, b in c.lost) for n, c in zip(labels, self.chans, strict=True)}
+        ph = self.phases
+        lost = {n: sum(b - a for c in self.chans[i * ph : (i + 1) * ph] for a, b in c.lost)
+                for i, n in enumerate(labels)}
         return {
             "instrument": INSTRUMENT,
             "firmware": self.info.fw_version,
@@ -221,11 +230,77 @@ class CaptureDecoder:
             "selftest_gpio": s.get("selftest_gpio"),
             "selftest_period_cycles": s.get("selftest_period_cycles"),
             "records_lost": lost,
-            "stalled": [n for n, c in zip(labels, self.chans, strict=True)
-                        if c.stall_from is not None],
+            "stalled": [n for i, n in enumerate(labels) if any(
+                c.stall_from is not None for c in self.chans[i * ph : (i + 1) * ph])],
+            "phases": ph,
             "cpu_cycles": self.cpu_cycles,
             "encode_cycles": self.encode_cycles,
         }
+
+
+def _stream_gaps(n: np.ndarray, t: np.ndarray, total: int, end: int) -> list[tuple[int, int]]:
+    """Every hole in the record numbers 0..total-1: a gap from the last known edge to the
+    next known one."""
+    out = []
+    expect = np.concatenate(([0], n + 1))
+    have_next = np.concatenate((n, [total]))
+    for a, b in zip(expect, have_next, strict=True):
+        if b > a:
+            lo = int(t[np.searchsorted(n, a) - 1]) + 1 if a > 0 else 0
+            hi = int(t[np.searchsorted(n, b)]) if b < total else end
+            out.append((lo, hi))
+    return out
+
+
+def _level_at(n: np.ndarray, t: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """A stream's level at times `at`: the parity of the records up to then (lost ones
+    included, their numbers are known); the state machines start low."""
+    i = np.searchsorted(t, at, side="right") - 1
+    lev = np.zeros(at.shape, dtype=np.int64)
+    ok = i >= 0
+    lev[ok] = (n[i[ok]] + 1) & 1
+    return lev
+
+
+MAX_ALIAS_RUN = 1 << 16  # clocks of even/odd disagreement expanded into edges
+
+
+def _merge_phases(even: tuple, odd: tuple,
+                  end: int) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
+    """8 ns mode: the even stream samples the pin at even clocks, the odd one at odd
+    clocks, so together they give its level at every clock; the edges are where that
+    level changes. While the two disagree (a pulse train at clk/2 that one machine sees
+    high and the other low) the level alternates every clock: every clock is an edge.
+    Longer disagreements than MAX_ALIAS_RUN clocks are returned as gaps instead."""
+    (na, ta, _), (nb, tb, _) = even, odd
+
+    def level(at: np.ndarray) -> np.ndarray:
+        return np.where(at % 2 == 0, _level_at(na, ta, at), _level_at(nb, tb, at))
+
+    cand = np.unique(np.concatenate((ta, ta + 1, tb, tb + 1)))
+    cand = cand[(cand >= 1) & (cand <= end)]
+    parts = [cand[level(cand) != level(cand - 1)]]
+    bounds = np.unique(np.concatenate((ta, tb, [end + 1])))
+    bounds = bounds[bounds <= end + 1]
+    starts, stops = bounds[:-1], bounds[1:]
+    differ = _level_at(na, ta, starts) != _level_at(nb, tb, starts)
+    gaps: list[tuple[int, int]] = []
+    for u, v in zip(starts[differ], stops[differ], strict=True):
+        if v - u > MAX_ALIAS_RUN:
+            gaps.append((int(u) + 1, int(v)))
+        elif v - u > 2:
+            parts.append(np.arange(u + 2, v, dtype=np.int64))
+    edges = np.unique(np.concatenate(parts))
+    initial = int(level(np.zeros(1, dtype=np.int64))[0])
+    return edges, initial, gaps
+
+
+def _phase_gap_levels(even: tuple, odd: tuple, gaps: np.ndarray, end: int) -> np.ndarray:
+    """Level at each gap's end from the merged streams (unknown past the capture's end)."""
+    (na, ta, _), (nb, tb, _) = even, odd
+    his = gaps[:, 1] if gaps.size else np.zeros(0, dtype=np.int64)
+    lev = np.where(his % 2 == 0, _level_at(na, ta, his), _level_at(nb, tb, his))
+    return np.where(his <= end, lev, UNKNOWN_LEVEL).astype(np.int64)
 
 
 def _merge(gaps: list[tuple[int, int]]) -> np.ndarray:

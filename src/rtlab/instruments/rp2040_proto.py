@@ -56,6 +56,7 @@ def encode_frame(ftype: int, payload: bytes = b"", seq: int = 0) -> bytes:
 
 
 START_TEST_X_WRAP = 0x01  # flags: start the PIO counters near their wrap (tests)
+START_FINE = 0x02  # flags: 8 ns, two state machines per pin on alternate clocks
 
 
 def cmd_start(base_pin: int, nch: int, st_gpio: int | None = None, st_div: int = 1,
