@@ -27,6 +27,8 @@ needs_emulator = pytest.mark.skipif(h.missing_reason() is not None,
     (["--channels", "2,4"], "consecutive"),
     (["--channels", "2-3", "--names", "a"], "1 names for 2 channels"),
     (["--duration", "10"], "duration needs a unit"),
+    (["--channels", "2-6", "--resolution", "8ns"], "4 channels at most"),
+    (["--resolution", "4ns"], "16ns or 8ns"),
 ])
 def test_cli_user_mistakes_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["capture", "rp2040", "-o", str(tmp_path / "x.parquet"),
@@ -49,7 +51,8 @@ def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
     try:
         res = CliRunner().invoke(app, [
             "capture", "rp2040", "--port", os.ttyname(slave), "--channels", "2-3",
-            "--duration", "3ms", "--names", "clk,slow", "-o", str(out), "--timeout", "30"])
+            "--duration", "3ms", "--names", "clk,slow", "-o", str(out), "--timeout", "30",
+            "--resolution", "8ns"])
         assert res.exit_code == 0, res.output
     finally:
         proc.kill()
@@ -57,13 +60,13 @@ def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
         os.close(master)
         os.close(slave)
     cap = formats.load(out)
-    assert cap.tick_s * 10**9 == 16
+    assert cap.tick_s * 10**9 == 8
     assert cap.metadata["instrument"] == "rtlab-rp2040"
-    assert cap.resolution_s is not None and cap.resolution_s * 10**9 == 16
+    assert cap.resolution_s is not None and cap.resolution_s * 10**9 == 8
     assert cap.metadata["records_lost"] == {"clk": 0, "slow": 0}
     assert cap.metadata["pins"] == [2, 3]
-    assert set(cap["clk"].periods().values.tolist()) == {half}  # 500 ticks = 8 us
-    assert set(cap["slow"].periods().values.tolist()) == {1500}
+    assert set(cap["clk"].periods().values.tolist()) == {2 * half}  # 1000 ticks = 8 us
+    assert set(cap["slow"].periods().values.tolist()) == {3000}
     res = CliRunner().invoke(app, ["analyze", str(out), "--json"])
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
@@ -71,4 +74,4 @@ def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
     assert "clk" in text and "slow" in text
     st = cap["clk"].periods().stats()
     assert st.unit == "ns" and np.isclose(st.mean, 8000.0) and st.rms == 0
-    assert st.resolution is not None and np.isclose(st.resolution, 16.0)
+    assert st.resolution is not None and np.isclose(st.resolution, 8.0)

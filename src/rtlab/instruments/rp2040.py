@@ -225,7 +225,7 @@ class CaptureDecoder:
             "firmware": self.info.fw_version,
             "clk_hz": s.get("clk_hz"),
             "sample_cycles": s.get("sample_cycles"),
-            "pins": [c.pin for c in self.chans],
+            "pins": [c.pin for c in self.chans[::ph]],
             "ring_words": s.get("ring_words"),
             "selftest_gpio": s.get("selftest_gpio"),
             "selftest_period_cycles": s.get("selftest_period_cycles"),

@@ -57,11 +57,14 @@ def _status_table(st, dec, rate: float, elapsed_s: float) -> Table:
 
 def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
                 selftest_pin: int | None, selftest_period: Fraction | None,
-                names: list[str] | None, timeout_s: float, live: bool) -> Capture:
+                names: list[str] | None, timeout_s: float, live: bool,
+                fine: bool = False) -> Capture:
     import serial
 
     from rtlab.instruments.rp2040 import RP2040Module, selftest_params
+    from rtlab.instruments.rp2040_proto import START_FINE
 
+    flags = START_FINE if fine else 0
     try:
         ser = serial.Serial(port, baudrate=baud, timeout=0.05)
     except (serial.SerialException, OSError) as exc:
@@ -92,9 +95,9 @@ def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
         if display is not None:
             with display:
                 return mod.capture(pins[0], len(pins), duration, selftest=selftest,
-                                   on_status=on_status, names=names)
+                                   on_status=on_status, names=names, flags=flags)
         return mod.capture(pins[0], len(pins), duration, selftest=selftest,
-                           on_status=on_status, names=names)
+                           on_status=on_status, names=names, flags=flags)
 
 
 @capture_app.command("rp2040")
@@ -110,6 +113,8 @@ def rp2040(
         help="drive a square wave on this GPIO (loop it to a channel)")] = None,
     selftest_period: Annotated[str, typer.Option(help="self-test period")] = "100us",
     timeout: Annotated[float, typer.Option(help="seconds of silence that end in error")] = 5.0,
+    resolution: Annotated[str, typer.Option(
+        help="16ns, or 8ns (at most 4 channels; half the buffer and link rate)")] = "16ns",
 ) -> None:
     """Capture edges on up to 8 consecutive GPIOs with the rtlab RP2040 module."""
     from rtlab.cli import guarded
@@ -118,13 +123,19 @@ def rp2040(
         from rtlab import formats
 
         pins = parse_channels(channels)
+        if resolution.replace(" ", "") not in ("16ns", "8ns"):
+            raise RtlabError(f"--resolution must be 16ns or 8ns, not {resolution!r}")
+        fine = resolution.replace(" ", "") == "8ns"
+        if fine and len(pins) > 4:
+            raise RtlabError("--resolution 8ns uses two state machines per pin: "
+                             "4 channels at most")
         dur = parse_duration(duration)
         name_list = [n.strip() for n in names.split(",")] if names else None
         if name_list is not None and len(name_list) != len(pins):
             raise RtlabError(f"--names gives {len(name_list)} names for {len(pins)} channels")
         period = parse_duration(selftest_period) if selftest_pin is not None else None
         cap = run_capture(port, pins, dur, baud, selftest_pin, period, name_list, timeout,
-                          live=sys.stderr.isatty())
+                          live=sys.stderr.isatty(), fine=fine)
         formats.save(cap, output)
         lost = sum(cap.metadata["records_lost"].values())
         err.print(f"{output}: {cap.n_edges} edges on {len(cap)} channels, "

@@ -17,10 +17,10 @@ class CaptureSession:
 
     def __init__(self, module: RP2040Module, base_pin: int, nch: int, *,
                  selftest: tuple[int, int, int] | None = None,
-                 names: list[str] | None = None) -> None:
+                 names: list[str] | None = None, flags: int = 0) -> None:
         self.mod = module
         self.base_pin, self.nch = base_pin, nch
-        self.selftest, self.names = selftest, names
+        self.selftest, self.names, self.flags = selftest, names, flags
         self.decoder: CaptureDecoder | None = None
         self.status: Status | None = None
         self._error: BaseException | None = None
@@ -32,7 +32,8 @@ class CaptureSession:
         info = self.mod.info or self.mod.hello()
         self.decoder = CaptureDecoder(info)
         st_gpio, st_div, st_top = self.selftest if self.selftest else (None, 1, 1)
-        self.mod.port.write(p.cmd_start(self.base_pin, self.nch, st_gpio, st_div, st_top))
+        self.mod.port.write(p.cmd_start(self.base_pin, self.nch, st_gpio, st_div, st_top,
+                                        self.flags))
         self._thread = threading.Thread(target=self._read, name="rp2040-reader", daemon=True)
         self._thread.start()
         if not self._started.wait(self.mod.timeout_s):
