@@ -21,6 +21,7 @@
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
 #define configIDLE_SHOULD_YIELD 1
 #define configUSE_TASK_NOTIFICATIONS 1
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2 /* index 1: the port's thread join */
 #define configUSE_MUTEXES 1
 #define configUSE_RECURSIVE_MUTEXES 0
 #define configUSE_COUNTING_SEMAPHORES 1
@@ -55,6 +56,7 @@
 #define INCLUDE_eTaskGetState 1
 #define INCLUDE_xTimerPendFunctionCall 1
 #define INCLUDE_xTaskGetSchedulerState 1
+#define INCLUDE_xTaskGetCurrentTaskHandle 1
 
 /* Interrupt priorities, 8 bits implemented in QEMU: the kernel (SysTick, PendSV) at the
  * lowest 0xFF; FromISR calls are legal at 0x20 and numerically above. The rtbench

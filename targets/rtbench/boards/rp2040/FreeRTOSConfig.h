@@ -26,6 +26,7 @@
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
 #define configIDLE_SHOULD_YIELD 1
 #define configUSE_TASK_NOTIFICATIONS 1
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2 /* index 1: the port's thread join */
 #define configUSE_MUTEXES 1
 #define configUSE_RECURSIVE_MUTEXES 1 /* the SDK's sync interop uses them */
 #define configUSE_COUNTING_SEMAPHORES 1

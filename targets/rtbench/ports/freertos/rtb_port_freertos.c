@@ -3,10 +3,12 @@
  *
  * - Priorities: level L runs at FreeRTOS priority L (idle is 0, below level 1); the
  *   timer service task sits above every level (configMAX_PRIORITIES - 1).
- * - Threads: dynamic tasks. FreeRTOS has no join, so a trampoline runs fn, gives a
- *   per-thread binary semaphore and suspends itself; rtb_thread_join takes it and
- *   deletes the task from the joiner. Deleting another (not running) task frees its TCB
- *   and stack at once, so heap_used_end does not depend on when the idle task runs.
+ * - Threads: dynamic tasks. FreeRTOS has no join, so a trampoline runs fn, marks the
+ *   thread done, notifies its creator (task notification index 1, so the suite's own
+ *   use of index 0 is untouched) and suspends itself; rtb_thread_join (the creator, per
+ *   the contract) waits for the mark and deletes the task. Deleting another (not
+ *   running) task frees its TCB and stack at once, so heap_used_end does not depend on
+ *   when the idle task runs.
  * - Interrupt context: *_from_isr calls OR their xHigherPriorityTaskWoken into a per-core
  *   flag; the board's IRQ handler calls rtb_freertos_swi_dispatch, which runs the
  *   scenario's handler and then portYIELD_FROM_ISR on that flag.
@@ -32,6 +34,9 @@
 #endif
 #if configSUPPORT_DYNAMIC_ALLOCATION != 1
 #error "the FreeRTOS port of rtbench allocates its objects from the FreeRTOS heap"
+#endif
+#if configUSE_TASK_NOTIFICATIONS != 1 || configTASK_NOTIFICATION_ARRAY_ENTRIES < 2
+#error "rtbench's join waits on task notification index 1"
 #endif
 #if INCLUDE_vTaskSuspend != 1 || INCLUDE_vTaskDelete != 1 || INCLUDE_eTaskGetState != 1
 #error "rtbench needs INCLUDE_vTaskSuspend, INCLUDE_vTaskDelete, INCLUDE_eTaskGetState"
@@ -94,9 +99,12 @@ int rtb_core_count(void) { return configNUMBER_OF_CORES; }
 int rtb_preemptive(void) { return configUSE_PREEMPTION; }
 
 /* --- threads ------------------------------------------------------------------------- */
+#define JOIN_INDEX 1
+
 struct rtb_thread {
     TaskHandle_t h;
-    SemaphoreHandle_t done;
+    TaskHandle_t creator;
+    volatile int done;
     rtb_entry fn;
     void *arg;
 };
@@ -105,7 +113,8 @@ static void trampoline(void *p)
 {
     rtb_thread *t = p;
     t->fn(t->arg);
-    xSemaphoreGive(t->done);
+    t->done = 1;
+    xTaskNotifyGiveIndexed(t->creator, JOIN_INDEX);
     vTaskSuspend(NULL); /* the joiner deletes us: our memory is freed at once */
 }
 
@@ -117,11 +126,8 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
     t->fn = fn;
     t->arg = arg;
     t->h = NULL;
-    t->done = xSemaphoreCreateBinary();
-    if (!t->done) {
-        vPortFree(t);
-        return NULL;
-    }
+    t->creator = xTaskGetCurrentTaskHandle();
+    t->done = 0;
     BaseType_t rc;
 #if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
     /* Created pinned: it must never start on another core, even for an instant. */
@@ -133,7 +139,6 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
     rc = xTaskCreate(trampoline, name, THREAD_STACK_WORDS, t, (UBaseType_t)prio, &t->h);
 #endif
     if (rc != pdPASS) {
-        vSemaphoreDelete(t->done);
         vPortFree(t);
         return NULL;
     }
@@ -142,12 +147,13 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
 
 void rtb_thread_join(rtb_thread *t)
 {
-    xSemaphoreTake(t->done, portMAX_DELAY);
+    /* A notification may come from another thread the caller created: re-check. */
+    while (!t->done)
+        (void)ulTaskNotifyTakeIndexed(JOIN_INDEX, pdFALSE, portMAX_DELAY);
     /* SMP: it may still be between its give and its suspend on another core. */
     while (eTaskGetState(t->h) == eRunning)
         taskYIELD();
     vTaskDelete(t->h);
-    vSemaphoreDelete(t->done);
     vPortFree(t);
 }
 
