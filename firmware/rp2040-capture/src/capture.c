@@ -225,6 +225,9 @@ int capture_start(const capture_cfg_t *c_in)
     }
     pio_load(PIO0_BASE);
     pio_load(PIO1_BASE);
+    /* Restart every state machine and its clock divider (the emulator ignores RESETS). */
+    PIO_CTRL(PIO0_BASE) = 0xff0u;
+    PIO_CTRL(PIO1_BASE) = 0xff0u;
     pad_input(SYNC_GPIO);
     gpio_inover(SYNC_GPIO, 2); /* hold the start gate closed */
     if (cfg.st_gpio != 0xff) {
@@ -251,17 +254,19 @@ int capture_start(const capture_cfg_t *c_in)
         PIO_SM_EXECCTRL(c->pio, c->sm) = (pin << EXECCTRL_JMP_PIN_LSB) |
                                          (edge_ts_wrap << EXECCTRL_WRAP_TOP_LSB) |
                                          (edge_ts_wrap_target << EXECCTRL_WRAP_BOTTOM_LSB);
-        PIO_SM_SHIFTCTRL(c->pio, c->sm) =
-            SHIFTCTRL_FJOIN_RX | SHIFTCTRL_AUTOPUSH | SHIFTCTRL_IN_SHIFTDIR; /* 32-bit push */
         PIO_SM_PINCTRL(c->pio, c->sm) = pin << PINCTRL_IN_BASE_LSB;
         PIO_SM_INSTR(c->pio, c->sm) = 0xa02bu; /* mov x, ~null: X = 0xffffffff */
         if (cfg.flags & CFG_TEST_X_WRAP) {
             /* X = 2^16: all times shift by a constant and X wraps 1 ms into the run,
-             * which exercises the wrap paths of the program and of the encoder. */
+             * which exercises the wrap paths of the program and of the encoder.
+             * (Before FJOIN_RX: a joined state machine has no TX FIFO.) */
+            PIO_SM_SHIFTCTRL(c->pio, c->sm) = 0;
             PIO_TXF(c->pio, c->sm) = 1u << 16;
             PIO_SM_INSTR(c->pio, c->sm) = 0x80a0u; /* pull block */
             PIO_SM_INSTR(c->pio, c->sm) = 0xa027u; /* mov x, osr */
         }
+        PIO_SM_SHIFTCTRL(c->pio, c->sm) =
+            SHIFTCTRL_FJOIN_RX | SHIFTCTRL_AUTOPUSH | SHIFTCTRL_IN_SHIFTDIR; /* 32-bit push */
         PIO_SM_INSTR(c->pio, c->sm) = entry; /* jmp entry: its start gate */
         DMA_READ_ADDR(c->dma) = PIO_RXF_ADDR(c->pio, c->sm);
         DMA_WRITE_ADDR(c->dma) = (uint32_t)(uintptr_t)c->ring;

@@ -209,6 +209,17 @@ static void handle_setup(void)
     case 0x0b: /* SET_INTERFACE (alternate 0 only) */
         ep0_status_in();
         break;
+    case 0x01: /* CLEAR_FEATURE: ENDPOINT_HALT restarts the data toggle */
+    case 0x03: /* SET_FEATURE: nothing to do (no remote wakeup, no halting) */
+        if (req == 0x01 && (req_type & 0x1fu) == 2u && (s[4] & 0x0fu) == 2u) {
+            if (s[4] & 0x80u) {
+                tx_pid = 0;
+            } else {
+                rx_pid = 0;
+            }
+        }
+        ep0_status_in();
+        break;
     default:
         ep0_stall();
     }
