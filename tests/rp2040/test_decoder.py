@@ -7,6 +7,8 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rtlab.instruments import rp2040_proto as p
 from rtlab.instruments.rp2040 import CaptureDecoder, DeviceError, DeviceInfo, parse_hello
@@ -128,3 +130,38 @@ def test_reader_survives_random_noise() -> None:
     noise = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
     frames = p.FrameReader().feed(noise + started() + edges(0, 0, [1, 2]))
     assert [f.type for f in frames][-2:] == [p.F_STARTED, p.F_EDGES]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=600))
+def test_random_bytes_never_crash_the_decoder(data: bytes) -> None:
+    """Whatever arrives on the link: frames or nothing, DeviceError at worst."""
+    reader, dec = p.FrameReader(), CaptureDecoder(INFO)
+    try:
+        for f in reader.feed(started() + data):
+            dec.handle(f)
+        dec.capture()
+    except DeviceError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 5000), min_size=1, max_size=60), st.data())
+def test_any_loss_pattern_gives_a_valid_capture(deltas: list[int], data) -> None:
+    """Random edges, random frames lost on the link: the capture validates, every edge it
+    keeps is a real one, and every real edge is kept or inside a gap."""
+    ks = list(itertools.accumulate(deltas))
+    frames, n = [], 0
+    while n < len(ks):
+        m = data.draw(st.integers(1, 8))
+        frames.append(edges(0, n, ks[n : n + m]))
+        n += m
+    keep = data.draw(st.lists(st.booleans(), min_size=len(frames), max_size=len(frames)))
+    stream = started() + b"".join(f for f, k in zip(frames, keep, strict=True) if k)
+    cap = decode(stream + stopped(ks[-1] + 10, [len(ks)]))[0].capture()
+    cap.validate()
+    got = set(cap["GP2"].edges.tolist())
+    assert got <= set(ks)
+    for k in ks:
+        inside = any(lo <= k < hi for lo, hi in cap.gaps.tolist())
+        assert (k in got) != inside

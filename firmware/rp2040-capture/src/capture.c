@@ -228,6 +228,8 @@ int capture_start(const capture_cfg_t *c_in)
     /* Restart every state machine and its clock divider (the emulator ignores RESETS). */
     PIO_CTRL(PIO0_BASE) = 0xff0u;
     PIO_CTRL(PIO1_BASE) = 0xff0u;
+    PIO_FDEBUG(PIO0_BASE) = 0xffffffffu; /* sticky stall flags: write 1 to clear */
+    PIO_FDEBUG(PIO1_BASE) = 0xffffffffu;
     pad_input(SYNC_GPIO);
     gpio_inover(SYNC_GPIO, 2); /* hold the start gate closed */
     if (cfg.st_gpio != 0xff) {
