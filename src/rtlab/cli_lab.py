@@ -36,6 +36,16 @@ def _store_path(opt: Path | None, spec_store: str | None = None) -> Path:
     return Path(spec_store or os.environ.get("RTLAB_STORE") or DEFAULT_STORE)
 
 
+def _open_store(path: Path, read_only: bool = False) -> Any:
+    """The store, with a bad path (a file where a directory should be) as one line."""
+    from rtlab.store import Store, StoreError
+
+    try:
+        return Store(path, read_only=read_only)
+    except OSError as e:
+        raise StoreError(f"{path}: cannot open the store ({e.strerror}: {e.filename})") from None
+
+
 def _us(x: float | None) -> str:
     return "–" if x is None else f"{x / 1000:,.1f}"
 
@@ -73,12 +83,11 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
         from rtlab.bench import results
         from rtlab.bench.runner import run_spec
         from rtlab.bench.spec import load_spec
-        from rtlab.store import Store
 
         def body() -> int:
             sp = load_spec(spec)
             path = _store_path(store, sp.store)
-            with Store(path) as st:
+            with _open_store(path) as st:
                 outcome = run_spec(sp, st, force=force, console=err)
                 if outcome.skipped:
                     err.print(
@@ -115,10 +124,9 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
     ) -> None:
         """List the runs in the store."""
         from rtlab.bench.results import cell_label
-        from rtlab.store import Store
 
         def body() -> None:
-            with Store(_store_path(store), read_only=True) as st:
+            with _open_store(_store_path(store), read_only=True) as st:
                 t = Table()
                 for col in ("run id", "spec", "cell", "rep", "status", "started", "s", "note"):
                     t.add_column(col)
@@ -159,14 +167,13 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
         """A report of stored runs: one self-contained HTML file, or --md/--csv/--json."""
         from rtlab.bench import results
         from rtlab.report import html
-        from rtlab.store import Store
 
         def body() -> None:
             if sum((md, csv, as_json)) > 1:
                 raise ValueError("choose one of --md, --csv, --json")
             if not (md or csv or as_json) and output is None:
                 raise ValueError("the HTML report needs -o FILE.html")
-            with Store(_store_path(store), read_only=True) as st:
+            with _open_store(_store_path(store), read_only=True) as st:
                 cells = results.select_many(st, runs or (), spec)
                 if md or csv or as_json:
                     fmt = "md" if md else "csv" if csv else "json"
@@ -201,10 +208,9 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
         from rtlab.report import compare
 
         def body() -> int:
-            from rtlab.store import Store
 
             gates = [compare.parse_gate(g) for g in fail_if or []]
-            with Store(_store_path(store), read_only=True) as st:
+            with _open_store(_store_path(store), read_only=True) as st:
                 result = compare.compare(st, base, new, series=series)
             failures = compare.check_gates(result, gates)
             if as_json:
