@@ -62,8 +62,12 @@ class Gate:
     def violated(self, m: MetricChange) -> float | None:
         """The measured quantity when the gate fails, else None."""
         x = {"pct": m.change_pct, "delta": m.new_ns - m.base_ns, "abs": m.new_ns}[self.kind]
-        hit = {">": x > self.value, ">=": x >= self.value, "<": x < self.value,
-               "<=": x <= self.value}[self.op]  # fmt: skip
+        hit = {
+            ">": x > self.value,
+            ">=": x >= self.value,
+            "<": x < self.value,
+            "<=": x <= self.value,
+        }[self.op]
         return x if hit else None
 
 
