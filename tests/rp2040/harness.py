@@ -63,7 +63,8 @@ class PipePort:
 
 
 def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
-          initial: dict[int, int] | None = None, loop: tuple[int, int] | None = None,
+          initial: dict[int, int] | None = None,
+          loop: tuple[int, int] | list[tuple[int, int]] | None = None,
           max_cycles: int = 60_000_000, stdin: int | None = None,
           stdout: int | None = None, usb: bool = False) -> subprocess.Popen[bytes]:
     """Start the harness; toggles are cycles relative to the capture origin. With usb,
@@ -75,8 +76,8 @@ def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
     cmd = ["node", str(SIM / "harness.js"), "--bin", str(BIN), "--edges", str(edges),
            "--max-cycles", str(max_cycles), "--exit-after-stopped",
            "--summary", str(tmp / "summary.json")]
-    if loop:
-        cmd += ["--loop", f"{loop[0]}:{loop[1]}"]
+    for out_pin, in_pin in ([loop] if isinstance(loop, tuple) else loop or []):
+        cmd += ["--loop", f"{out_pin}:{in_pin}"]
     if usb:
         cmd.append("--usb")  # the host side is rp2040js's USBCDC helper
     return subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.PIPE,

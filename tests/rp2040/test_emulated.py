@@ -135,6 +135,16 @@ def test_burst_overflow_becomes_gap(tmp_path: Path) -> None:
     assert cap["GP2"].edges[-1] == expected_ticks([after[-1]])[0]
 
 
+def test_selftest_two_channels_from_one_wire_have_no_skew(tmp_path: Path) -> None:
+    """The self-test looped to two channels at once: the instrument's own channel-to-
+    channel offset, which must be zero (one clock, one start cycle)."""
+    div, top = selftest_params(2000)
+    cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), loop=[(15, 2), (15, 3)],
+                     selftest=(15, div, top))
+    a, b = cap["GP2"].edges, cap["GP3"].edges
+    assert len(a) > 100 and a.tolist() == b.tolist()
+
+
 def test_usb_cdc_stream(tmp_path: Path) -> None:
     """The same capture over the firmware's own USB CDC device, enumerated by rp2040js's
     host-side helper (simplified enumeration: this does not prove a Linux host accepts
