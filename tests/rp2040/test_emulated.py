@@ -99,7 +99,7 @@ def test_eight_channels_both_pios_share_one_time_base(tmp_path: Path) -> None:
     toggles = {pin: common + random_toggles(rng, 100, common[-1] + 10, 2, 500)
                for pin in range(6, 14)}
     cap, _ = capture(tmp_path, 6, 8, Fraction(2, 1000), toggles=toggles)
-    assert len(cap.gaps) == 0 and cap.metadata["ring_words"] == 4096
+    assert len(cap.gaps) == 0 and cap.metadata["ring_words"] == 4096  # 8 streams: 16 KB
     for pin, cyc in toggles.items():
         check_channel(cap, f"GP{pin}", cyc)
     first = {int(ch.edges[0]) for ch in cap}

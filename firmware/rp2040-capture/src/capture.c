@@ -4,9 +4,9 @@
 #include "proto.h"
 #include "rp2040_regs.h"
 
-/* Word rings the DMA writes into. Up to 4 channels: one ring each from the whole pool,
- * re-armed by a control DMA channel (any size). 5-8 channels: 16 KB rings using the DMA
- * ring wrap (which needs size alignment, hence the 32 KB aligned pool). */
+/* Word rings the DMA writes into. Up to 4 streams: one ring each from the whole pool,
+ * re-armed by a control DMA channel (any size). 5-8 streams: 32 or 16 KB rings using the
+ * DMA ring wrap (which needs size alignment, hence the 32 KB aligned pool). */
 static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), aligned(32768)));
 static uint32_t ring_base_addr[4]; /* what the control channels copy into WRITE_ADDR_TRIG */
 
@@ -236,8 +236,10 @@ int capture_start(const capture_cfg_t *c_in)
         selftest_start();
     }
     int chained = nstreams <= 4; /* control DMA channels 4..7 are free */
-    uint32_t ring_words = chained ? (RING_POOL_WORDS / nstreams) & ~7u : 4096u;
-    uint32_t ring_bits = 14u; /* ring-wrap mode: log2 of 16 KB */
+    /* Ring-wrap mode: 32 KB rings (the largest the DMA can wrap) while 7 fit in the pool,
+     * 16 KB for 8. */
+    uint32_t ring_bits = nstreams <= 7 ? 15u : 14u;
+    uint32_t ring_words = chained ? (RING_POOL_WORDS / nstreams) & ~7u : (1u << ring_bits) / 4u;
     uint32_t en0 = 0, en1 = 0;
     for (uint32_t i = 0; i < nstreams; i++) {
         chan_t *c = &ch[i];
