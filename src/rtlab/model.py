@@ -203,11 +203,14 @@ class Capture:
 
     # -- access ---------------------------------------------------------------------
     def __getitem__(self, name: str) -> Channel:
-        try:
+        if name in self.channels:
             return self.channels[name]
-        except KeyError:
-            known = ", ".join(self.channels) or "none"
-            raise KeyError(f"no channel {name!r} in capture (channels: {known})") from None
+        # Readers may give short names for hierarchical ones (VCD: "clk" for "tb.clk").
+        alias = (self.metadata.get("aliases") or {}).get(name)
+        if isinstance(alias, str) and alias in self.channels:
+            return self.channels[alias]
+        known = ", ".join(self.channels) or "none"
+        raise KeyError(f"no channel {name!r} in capture (channels: {known})")
 
     def __iter__(self) -> Iterator[Channel]:
         return iter(self.channels.values())

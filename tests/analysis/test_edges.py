@@ -117,3 +117,11 @@ def test_square_wave_helper() -> None:
     np.testing.assert_array_equal(
         square_wave(np.array([2, 2]), np.array([3, 3]), 0), [0, 2, 5, 7, 10]
     )
+
+
+def test_short_channel_names_through_reader_aliases() -> None:
+    cap = Capture(tick_s=Fraction(1, 10**9), metadata={"aliases": {"clk": "tb.u.clk"}})
+    cap.add(Channel("tb.u.clk", np.arange(0, 100, 10), 0))
+    assert cap["clk"] is cap["tb.u.clk"]
+    with pytest.raises(KeyError, match="no channel 'clock'"):
+        cap["clock"]
