@@ -241,3 +241,17 @@ def test_fine_mode_8ns_exact(tmp_path: Path) -> None:
     assert len(cap.gaps) == 0
     for pin, cyc in toggles.items():
         assert cap[f"GP{pin}"].edges.tolist() == cyc
+
+
+def test_four_channels_bursting_together_lap_their_rings(tmp_path: Path) -> None:
+    """Four 14 336-record rings filled at full rate at once, several passes each while
+    the CPU is busy with the others: whatever survives must be exact."""
+    toggles = {pin: [1000 + (pin - 2) + 2 * i for i in range(40_000)] for pin in range(2, 6)}
+    # afterwards a slow tail, which must all come through
+    for pin in toggles:
+        toggles[pin] += [toggles[pin][-1] + 1000 * (i + 1) for i in range(50)]
+    cap, _ = capture(tmp_path, 2, 4, Fraction(2, 1000), toggles=toggles)
+    assert cap.metadata["ring_words"] == 14336 and len(cap.gaps) >= 1
+    for pin, cyc in toggles.items():
+        check_channel(cap, f"GP{pin}", cyc)
+        assert cap[f"GP{pin}"].edges[-1] == expected_ticks([cyc[-1]])[0]

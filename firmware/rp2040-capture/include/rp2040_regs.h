@@ -137,6 +137,7 @@
 #define DMA_CTRL_EN (1u << 0)
 #define DMA_CTRL_HIGH_PRIORITY (1u << 1)
 #define DMA_CTRL_SIZE_WORD (2u << 2)
+#define DMA_CTRL_INCR_READ (1u << 4)
 #define DMA_CTRL_INCR_WRITE (1u << 5)
 #define DMA_CTRL_RING_SIZE_LSB 6
 #define DMA_CTRL_RING_SEL_WRITE (1u << 10)

@@ -9,6 +9,7 @@
  * DMA ring wrap (which needs size alignment, hence the 32 KB aligned pool). */
 static uint32_t ring_pool[RING_POOL_WORDS] __attribute__((section(".ring"), aligned(32768)));
 static uint32_t ring_base_addr[4]; /* what the control channels copy into WRITE_ADDR_TRIG */
+static volatile uint32_t pass_sink;  /* where the pass counters write their word */
 
 #define MARGIN 8u        /* words kept clear of the DMA write pointer */
 #define MAX_BATCH 250u   /* records per EDGES frame at most (payload <= 255 bytes) */
@@ -23,7 +24,7 @@ typedef struct {
     uint32_t ring_words;
     uint32_t slot;     /* ring position of record `consumed` */
     int chained;       /* ring re-armed by a control channel (else DMA ring wrap) */
-    uint32_t laps, last_pos; /* chained mode: completed passes over the ring */
+    uint32_t laps, last_pos; /* chained mode: passes over the ring, and that mod 8192 */
     uint32_t consumed; /* index n of the next record to encode */
     uint32_t limit;    /* records at or past this index are not trusted (after a stall) */
     uint32_t safe_w;   /* written count seen while no stall was flagged */
@@ -43,18 +44,30 @@ static uint32_t stall_mask;
 static uint64_t end_k;
 static uint32_t cpu_cycles, encode_cycles, max_fill_pct;
 
-/* Records the DMA has written so far (monotonic; polled at least once per ring pass). */
+/* Records the DMA has written so far. Chained rings: at the end of each pass the data
+ * channel triggers a counter channel (8+i) whose READ_ADDR steps 4 bytes through a 32 KB
+ * read ring, then the control channel (4+i) re-arms the data channel. So READ_ADDR counts
+ * passes modulo 8192, whatever the CPU was doing; it only has to look once per 8192
+ * passes (>= 7.5 s at the full PIO rate). */
 static uint32_t written(chan_t *c)
 {
     if (!c->chained) {
         return 0xffffffffu - DMA_TRANS_COUNT(c->dma);
     }
-    uint32_t pos = c->ring_words - DMA_TRANS_COUNT(c->dma); /* == ring_words at a pass end */
-    if (pos < c->last_pos) {
-        c->laps++;
+    for (;;) {
+        uint32_t tc = DMA_TRANS_COUNT(c->dma);
+        uint32_t cnt = DMA_READ_ADDR(8u + (c->dma & 3u));
+        uint32_t tc2 = DMA_TRANS_COUNT(c->dma);
+        int idle = tc2 == 0 && !(DMA_AL1_CTRL(c->dma) & DMA_CTRL_BUSY);
+        if (tc2 > tc || (idle && state == ST_RUNNING)) {
+            continue; /* a pass ended between the reads, or it is being re-armed */
+        }
+        uint32_t passes = ((cnt - (uint32_t)(uintptr_t)ring_pool) >> 2) & 8191u;
+        c->laps += (passes - c->last_pos) & 8191u; /* last_pos: pass count mod 8192 */
+        c->last_pos = passes;
+        /* idle after halt_machines: the pass just ended and the counter has counted it */
+        return c->laps * c->ring_words + (idle ? 0u : c->ring_words - tc2);
     }
-    c->last_pos = pos;
-    return c->laps * c->ring_words + pos;
 }
 
 static void advance(chan_t *c, uint32_t count)
@@ -285,9 +298,19 @@ int capture_start(const capture_cfg_t *c_in)
             DMA_AL1_CTRL(ctl) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
                                 (ctl << DMA_CTRL_CHAIN_TO_LSB) |
                                 (0x3fu << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
+            /* Pass counter 8+i: one word per pass, its READ_ADDR walking a 32 KB read ring
+             * (the pool itself; reading it is harmless), then on to the control channel. */
+            uint32_t cnt = 8u + i;
+            DMA_READ_ADDR(cnt) = (uint32_t)(uintptr_t)ring_pool;
+            DMA_WRITE_ADDR(cnt) = (uint32_t)(uintptr_t)&pass_sink;
+            DMA_TRANS_COUNT(cnt) = 1;
+            DMA_AL1_CTRL(cnt) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
+                                DMA_CTRL_INCR_READ | (15u << DMA_CTRL_RING_SIZE_LSB) |
+                                (ctl << DMA_CTRL_CHAIN_TO_LSB) |
+                                (0x3fu << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
             DMA_TRANS_COUNT(c->dma) = ring_words;
             DMA_CTRL_TRIG(c->dma) = DMA_CTRL_EN | DMA_CTRL_HIGH_PRIORITY | DMA_CTRL_SIZE_WORD |
-                                    DMA_CTRL_INCR_WRITE | (ctl << DMA_CTRL_CHAIN_TO_LSB) |
+                                    DMA_CTRL_INCR_WRITE | (cnt << DMA_CTRL_CHAIN_TO_LSB) |
                                     (dreq << DMA_CTRL_TREQ_LSB) | DMA_CTRL_IRQ_QUIET;
         } else {
             DMA_TRANS_COUNT(c->dma) = 0xffffffffu;
@@ -339,6 +362,7 @@ static void halt_machines(void)
 {
     PIO_CTRL(PIO0_BASE) = 0;
     PIO_CTRL(PIO1_BASE) = 0;
+    state = ST_DRAINING; /* from now on an idle data channel is final, not re-arming */
     for (uint32_t i = 0; i < nstreams; i++) { /* let the DMA empty each RX FIFO */
         for (uint32_t spin = 0; spin < 1000u; spin++) {
             if (PIO_FSTAT(ch[i].pio) & (1u << (8u + ch[i].sm))) {
@@ -351,8 +375,10 @@ static void halt_machines(void)
         abort |= 1u << ch[i].dma;
         if (ch[i].chained) {
             DMA_AL1_CTRL(4u + i) = 0; /* no re-arm after the abort */
-            abort |= 1u << (4u + i);
         }
+    }
+    /* A pass ending right now still gets counted before the data channels stop. */
+    for (volatile int spin = 0; spin < 32; spin++) {
     }
     DMA_CHAN_ABORT = abort;
     /* Wait on each channel's BUSY bit (rp2040js does not implement reading CHAN_ABORT). */
