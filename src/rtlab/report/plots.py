@@ -26,32 +26,42 @@ KINDS = ("hist", "cdf", "trend")
 _TREND_POINTS = 4000
 
 
-def _unit(s: Samples) -> tuple[float, str]:
-    if s.unit == "s":
-        return float(s.tick_s * 10**9), "ns"
-    return float(s.tick_s), s.unit
+def _axis(series: Series) -> tuple[float, str]:
+    """(ns per display unit, unit) for every series of one plot, from the first one's
+    typical size, so that a 2 ms latency reads "2.0 ms", not 2000000 with an offset."""
+    first = next((s for _, s in series if len(s)), None)
+    if first is None:
+        return 1.0, "ns"
+    if first.unit != "s":
+        return 1.0, first.unit
+    typical = float(np.median(np.abs(first.values[:10_000]))) * first.tick_ns
+    if typical >= 1e6:
+        return 1e6, "ms"
+    if typical >= 1e4:
+        return 1e3, "µs"
+    return 1.0, "ns"
 
 
-def _values(s: Samples) -> np.ndarray:
-    scale, _ = _unit(s)
-    return s.values * scale
+def _values(s: Samples, per_unit: float) -> np.ndarray:
+    scale = s.tick_ns if s.unit == "s" else float(s.tick_s)
+    return s.values * (scale / per_unit)
 
 
 def histogram(
     series: Series, title: str = "", log_y: bool = False, bins: int = 200, density: bool = False
 ) -> Figure:
+    per_unit, unit = _axis(series)
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     nonempty = [(lbl, s) for lbl, s in series if len(s)]
     if nonempty:
-        lo = min(float(_values(s).min()) for _, s in nonempty)
-        hi = max(float(_values(s).max()) for _, s in nonempty)
+        lo = min(float(_values(s, per_unit).min()) for _, s in nonempty)
+        hi = max(float(_values(s, per_unit).max()) for _, s in nonempty)
         edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
         for label, s in nonempty:
-            counts, _ = np.histogram(_values(s), bins=edges, density=density)
+            counts, _ = np.histogram(_values(s, per_unit), bins=edges, density=density)
             ax.stairs(
                 counts, edges, label=f"{label} (n={len(s)})", fill=len(nonempty) == 1, alpha=0.8
             )
-    unit = _unit(series[0][1])[1] if series else "ns"
     ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
     ax.set_ylabel("density" if density else "count")
     if log_y:
@@ -77,16 +87,16 @@ def _cdf_points(v: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarr
 def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
     """CDF; with tail=True the complementary CDF on a log axis, which shows the rare
     long outliers that decide a worst case."""
+    per_unit, unit = _axis(series)
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     for label, s in series:
         if not len(s):
             continue
-        x, p = _cdf_points(_values(s))
+        x, p = _cdf_points(_values(s, per_unit))
         if tail:
             ax.step(x, np.maximum(1 - p, 1.0 / len(s) / 10), where="post", label=label)
         else:
             ax.step(x, p, where="post", label=label)
-    unit = _unit(series[0][1])[1] if series else "ns"
     ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
     ax.set_ylabel("1 − CDF" if tail else "CDF")
     if tail:
@@ -97,9 +107,10 @@ def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
 
 def trend(series: Series, title: str = "") -> Figure:
     """Value against time: a min/max envelope per time bucket when there are many."""
+    per_unit, unit = _axis(series)
     fig, ax = plt.subplots(figsize=(9, 3.5), layout="constrained")
     for label, s in series:
-        v = _values(s)
+        v = _values(s, per_unit)
         if s.at is not None and len(s.at) == v.size:
             t = (s.at - s.at[0]) * float(s.tick_s) if v.size else s.at
         else:
@@ -122,7 +133,6 @@ def trend(series: Series, title: str = "") -> Figure:
             ax.plot(t, v, ".", ms=1.5, label=label)
     has_time = bool(series) and series[0][1].at is not None
     ax.set_xlabel("time [s]" if has_time else "sample")
-    unit = _unit(series[0][1])[1] if series else "ns"
     ax.set_ylabel(f"{series[0][1].name if series else 'value'} [{unit}]")
     _finish(ax, title, len(series) > 1)
     return fig
@@ -131,6 +141,8 @@ def trend(series: Series, title: str = "") -> Figure:
 def _finish(ax: plt.Axes, title: str, legend: bool) -> None:
     if title:
         ax.set_title(title)
+    if ax.get_xscale() == "linear":
+        ax.ticklabel_format(axis="x", useOffset=False, style="plain")
     ax.grid(True, alpha=0.3)
     if legend:
         ax.legend()
