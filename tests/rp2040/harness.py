@@ -66,7 +66,8 @@ def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
           initial: dict[int, int] | None = None,
           loop: tuple[int, int] | list[tuple[int, int]] | None = None,
           max_cycles: int = 60_000_000, stdin: int | None = None,
-          stdout: int | None = None, usb: bool = False) -> subprocess.Popen[bytes]:
+          stdout: int | None = None, usb: bool = False,
+          dma_pause: tuple[int, int, int] | None = None) -> subprocess.Popen[bytes]:
     """Start the harness; toggles are cycles relative to the capture origin. With usb,
     stdin/stdout are the firmware's USB CDC data pipe instead of its UART."""
     spec = {"initial": {str(k): v for k, v in (initial or {}).items()},
@@ -80,6 +81,8 @@ def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
         cmd += ["--loop", f"{out_pin}:{in_pin}"]
     if usb:
         cmd.append("--usb")  # the host side is rp2040js's USBCDC helper
+    if dma_pause:
+        cmd += ["--dma-pause", ":".join(map(str, dma_pause))]
     return subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.PIPE,
                             stdout=stdout if stdout is not None else subprocess.PIPE)
 

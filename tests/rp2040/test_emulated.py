@@ -255,3 +255,20 @@ def test_four_channels_bursting_together_lap_their_rings(tmp_path: Path) -> None
     for pin, cyc in toggles.items():
         check_channel(cap, f"GP{pin}", cyc)
         assert cap[f"GP{pin}"].edges[-1] == expected_ticks([cyc[-1]])[0]
+
+
+def test_pio_fifo_stall_ends_trusted_data_with_a_gap(tmp_path: Path) -> None:
+    """The DMA stops serving GP2's state machine for a while (as when several channels at
+    tens of M edges/s saturate it): the FIFO fills, the state machine stalls and its
+    clock is lost. The firmware must notice, keep only what came before, and the host
+    must mark everything after as a gap: no edge with a wrong time."""
+    toggles = {2: [100 + 50 * i for i in range(2000)], 3: [130 + 70 * i for i in range(1000)]}
+    cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), toggles=toggles,
+                     dma_pause=(0, 20_000, 30_000))
+    assert cap.metadata["stalled"] == ["GP2"]
+    assert len(cap.gaps) == 1 and cap.gaps[0][1] == cap.t_end + 1
+    assert cap.t_end is not None
+    for pin, cyc in toggles.items():  # the capture ends at the stall
+        check_channel(cap, f"GP{pin}", [c for c in cyc if (c + 1) // 2 <= cap.t_end])
+    # kept: what was written before the last poll that saw no stall (conservative)
+    assert 50 < len(cap["GP2"]) < 20_000 // 50

@@ -9,6 +9,8 @@
 //
 //   node harness.js --bin fw.bin [--edges edges.json] [--loop OUT:IN]
 //                   [--max-cycles N] [--exit-after-stopped] [--summary out.json] [--usb]
+//                   [--dma-pause CH:FROM:TO]  (DMA channel CH serves no request between
+//                   those cycles after the origin: its PIO FIFO fills, the SM stalls)
 // UART0 TX bytes go to stdout, stdin bytes go to UART0 RX (a pty works as well). With
 // --usb the host side is rp2040js's USBCDC helper instead: it enumerates the firmware's
 // own CDC-ACM device, and the CDC data pipe is connected to stdin/stdout.
@@ -20,7 +22,7 @@ const SYNC_GPIO = 29;
 
 function parseArgs(argv) {
   const a = { bin: null, edges: null, loop: [], maxCycles: 2e9, exitAfterStopped: false, summary: null,
-             usb: false };
+             usb: false, dmaPause: null };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => argv[++i];
@@ -31,6 +33,7 @@ function parseArgs(argv) {
     else if (k === '--exit-after-stopped') a.exitAfterStopped = true;
     else if (k === '--summary') a.summary = v();
     else if (k === '--usb') a.usb = true;
+    else if (k === '--dma-pause') a.dmaPause = v().split(':').map(Number); // ch:from:to
     else throw new Error(`unknown option ${k}`);
   }
   if (!a.bin) throw new Error('--bin is required');
@@ -177,6 +180,13 @@ function main() {
   process.stdin.on('end', () => { stdinOpen = false; });
 
   const machines = [...mcu.pio[0].machines, ...mcu.pio[1].machines];
+  let paused = null;
+  if (args.dmaPause) {
+    const chan = mcu.dma.channels[args.dmaPause[0]];
+    const orig = chan.scheduleTransfer.bind(chan);
+    paused = { chan, orig, from: args.dmaPause[1], to: args.dmaPause[2], on: false };
+    chan.scheduleTransfer = () => { if (!paused.on) orig(); };
+  }
   const { core, clock } = mcu;
   let ev = 0;
   const CHUNK = 200000;
@@ -226,6 +236,14 @@ function main() {
         clock.tick(8);
         if (stats.origin >= 0) {
           const rel = stats.cycle - stats.origin;
+          if (paused) {
+            const on = rel >= paused.from && rel < paused.to;
+            if (paused.on && !on) {
+              paused.on = false;
+              paused.orig(); // resume: serve the pending request
+            }
+            paused.on = on;
+          }
           while (ev < events.length && events[ev][0] <= rel) {
             mcu.gpio[events[ev][1]].setInputValue(!!events[ev][2]);
             ev++;

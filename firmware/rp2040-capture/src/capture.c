@@ -153,14 +153,18 @@ static uint32_t encode_frame(uint32_t i, chan_t *c, uint32_t n, uint64_t dfloor,
 
 /* Encode what the ring holds now, at most MAX_FRAMES_PER_POLL frames, then return so
  * that commands and USB are serviced even when edges arrive as fast as we encode. */
-static void encode_channel(uint32_t i, chan_t *c, uint32_t w, uint64_t dfloor)
+static void encode_channel(uint32_t i, chan_t *c, uint32_t w_safe, uint64_t dfloor)
 {
+    /* w_safe: records written before this poll saw PIO FDEBUG clear; nothing past it is
+     * sent (a stall flagged later may already have hit them). w: the freshest count, for
+     * the overrun checks. */
+    uint32_t w = w_safe;
     for (uint32_t frames = 0; frames < MAX_FRAMES_PER_POLL; frames++) {
         check_overrun(c, w);
         if (flush_loss(i, c) != 0) {
             return;
         }
-        uint32_t end = w;
+        uint32_t end = w_safe;
         if (c->limit != 0xffffffffu && (int32_t)(c->limit - end) < 0) {
             end = c->limit;
         }
@@ -526,7 +530,7 @@ int capture_poll(void)
         int done = 1;
         for (uint32_t i = 0; i < nstreams; i++) {
             uint32_t end = ch[i].limit != 0xffffffffu ? ch[i].limit : written(&ch[i]);
-            if (ch[i].consumed != end || ch[i].lost_count) {
+            if ((int32_t)(ch[i].consumed - end) < 0 || ch[i].lost_count) {
                 done = 0;
             }
         }
