@@ -1,0 +1,218 @@
+/* GPIO uAPI v2 helpers: see gpio.h. Messages say what to do, not just the errno. */
+#include "gpio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static int open_path(gpio_chip_t *c, const char *path, char *err, size_t errlen)
+{
+    snprintf(c->path, sizeof c->path, "%.250s", path);
+    c->fd = open(path, O_RDWR | O_CLOEXEC);
+    if (c->fd < 0) {
+        int e = errno;
+        if (e == ENOENT)
+            snprintf(err, errlen, "unknown GPIO chip %s: no such device (chips: ls /dev/gpiochip*)",
+                     path);
+        else if (e == EACCES || e == EPERM)
+            snprintf(err, errlen,
+                     "no permission to open %s (%s): run as root or give your user access "
+                     "(group of the device, a udev rule)",
+                     path, strerror(e));
+        else
+            snprintf(err, errlen, "cannot open GPIO chip %s: %s", path, strerror(e));
+        return -1;
+    }
+    memset(&c->info, 0, sizeof c->info);
+    if (ioctl(c->fd, GPIO_GET_CHIPINFO_IOCTL, &c->info) < 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s is not a GPIO character device (%s)", path, strerror(e));
+        close(c->fd);
+        c->fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+int gpio_open_chip(gpio_chip_t *c, const char *spec, char *err, size_t errlen)
+{
+    char path[256];
+    c->fd = -1;
+    if (!spec || !*spec) {
+        snprintf(err, errlen, "empty GPIO chip name");
+        return -1;
+    }
+    if (strchr(spec, '/'))
+        return open_path(c, spec, err, errlen);
+    char *end;
+    long n = strtol(spec, &end, 10);
+    if (*end == 0 && n >= 0) {
+        snprintf(path, sizeof path, "/dev/gpiochip%ld", n);
+        return open_path(c, path, err, errlen);
+    }
+    if (strncmp(spec, "gpiochip", 8) == 0) {
+        snprintf(path, sizeof path, "/dev/%.200s", spec);
+        return open_path(c, path, err, errlen);
+    }
+    /* A label (e.g. "pl061" device name or a board's "300b000.pinctrl"): scan chips. */
+    DIR *d = opendir("/dev");
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            if (strncmp(de->d_name, "gpiochip", 8) != 0)
+                continue;
+            char tmp[300];
+            gpio_chip_t t;
+            snprintf(path, sizeof path, "/dev/%.200s", de->d_name);
+            if (open_path(&t, path, tmp, sizeof tmp) < 0)
+                continue;
+            if (strcmp(t.info.label, spec) == 0 || strcmp(t.info.name, spec) == 0) {
+                closedir(d);
+                *c = t;
+                return 0;
+            }
+            close(t.fd);
+        }
+        closedir(d);
+    }
+    snprintf(err, errlen,
+             "unknown GPIO chip '%s': give /dev/gpiochipN, gpiochipN, N or a chip label "
+             "(labels: cat /sys/bus/gpio/devices/*/label)",
+             spec);
+    return -1;
+}
+
+int gpio_parse_lines(const char *s, uint32_t *offsets, unsigned *n, char *err, size_t errlen)
+{
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b;
+        if (end == p || a < 0 || a > 0xFFFF)
+            goto bad;
+        b = a;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a || b > 0xFFFF)
+                goto bad;
+        }
+        for (long v = a; v <= b; v++) {
+            if (*n >= GPIO_MAX_LINES) {
+                snprintf(err, errlen, "at most %d lines per request", GPIO_MAX_LINES);
+                return -1;
+            }
+            for (unsigned i = 0; i < *n; i++)
+                if (offsets[i] == (uint32_t)v) {
+                    snprintf(err, errlen, "line %ld given twice", v);
+                    return -1;
+                }
+            offsets[(*n)++] = (uint32_t)v;
+        }
+        if (*end == ',')
+            end++;
+        else if (*end)
+            goto bad;
+        p = end;
+    }
+    if (*n == 0)
+        goto bad;
+    return 0;
+bad:
+    snprintf(err, errlen, "lines: expected offsets like 0 or 0,3 or 0-3, got '%s'", s);
+    return -1;
+}
+
+int gpio_request(gpio_chip_t *c, const uint32_t *offsets, unsigned n, uint64_t flags,
+                 uint64_t values, const char *consumer, unsigned event_buffer, char *err,
+                 size_t errlen)
+{
+    /* Range first: the kernel answers EINVAL, which would not say which line. */
+    for (unsigned i = 0; i < n; i++)
+        if (offsets[i] >= c->info.lines) {
+            snprintf(err, errlen, "line %u out of range: %s (%s) has lines 0..%u", offsets[i],
+                     c->path, c->info.label, c->info.lines - 1);
+            return -1;
+        }
+    struct gpio_v2_line_request req;
+    memset(&req, 0, sizeof req);
+    memcpy(req.offsets, offsets, n * sizeof *offsets);
+    snprintf(req.consumer, sizeof req.consumer, "%s", consumer);
+    req.num_lines = n;
+    req.event_buffer_size = event_buffer;
+    req.config.flags = flags;
+    if (flags & GPIO_V2_LINE_FLAG_OUTPUT) {
+        req.config.num_attrs = 1;
+        req.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
+        req.config.attrs[0].attr.values = values;
+        req.config.attrs[0].mask = gpio_mask(n);
+    }
+    if (ioctl(c->fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0) {
+        int e = errno;
+        if (e == EBUSY) {
+            /* Name the holder: the line info carries the consumer label. */
+            for (unsigned i = 0; i < n; i++) {
+                struct gpio_v2_line_info li;
+                memset(&li, 0, sizeof li);
+                li.offset = offsets[i];
+                if (ioctl(c->fd, GPIO_V2_GET_LINEINFO_IOCTL, &li) == 0 &&
+                    (li.flags & GPIO_V2_LINE_FLAG_USED)) {
+                    snprintf(err, errlen, "line %u of %s busy: held by '%s' (EBUSY)",
+                             offsets[i], c->path, li.consumer[0] ? li.consumer : "?");
+                    return -1;
+                }
+            }
+            snprintf(err, errlen, "line(s) of %s busy (EBUSY)", c->path);
+        } else if (e == EACCES || e == EPERM) {
+            snprintf(err, errlen, "no permission to request lines of %s (%s)", c->path,
+                     strerror(e));
+        } else {
+            snprintf(err, errlen, "requesting lines of %s failed: %s", c->path, strerror(e));
+        }
+        return -1;
+    }
+    return req.fd;
+}
+
+int gpio_set(int line_fd, uint64_t bits, uint64_t mask)
+{
+    struct gpio_v2_line_values v = {.bits = bits, .mask = mask};
+    return ioctl(line_fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &v) < 0 ? -errno : 0;
+}
+
+int gpio_get(int line_fd, uint64_t mask, uint64_t *bits)
+{
+    struct gpio_v2_line_values v = {.bits = 0, .mask = mask};
+    if (ioctl(line_fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &v) < 0)
+        return -errno;
+    *bits = v.bits;
+    return 0;
+}
+
+long long parse_duration_ns(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return -1;
+    double scale = 1e9;
+    if (!*end || !strcmp(end, "s"))
+        scale = 1e9;
+    else if (!strcmp(end, "ms"))
+        scale = 1e6;
+    else if (!strcmp(end, "us"))
+        scale = 1e3;
+    else if (!strcmp(end, "ns"))
+        scale = 1;
+    else if (!strcmp(end, "m"))
+        scale = 60e9;
+    else
+        return -1;
+    return (long long)(v * scale);
+}

@@ -1,0 +1,356 @@
+/*
+ * rtlab-toggle: toggle GPIO lines through the character device uAPI v2 and report in the
+ * rtlab output protocol v1 (docs/protocol.md, docs/gpio-workloads.md).
+ *
+ * Usage: rtlab-toggle [-c CHIP] [-l LINES] [-w MODE] [-i NS] [-n N | -D TIME] [options]
+ *
+ *   -c, --chip=CHIP        /dev/gpiochipN, gpiochipN, N or a chip label (default 0)
+ *   -l, --lines=LIST       offsets toggled together, e.g. 0 or 0,3 or 0-3 (default 0)
+ *   -w, --mode=MODE        fast (back-to-back writes, default), busy (spin to each
+ *                          deadline), abs (clock_nanosleep TIMER_ABSTIME), usleep
+ *   -i, --interval=NS      time between writes (one edge each) for busy/abs/usleep;
+ *                          the signal period is 2 x NS (default 100000)
+ *   -n, --count=N          number of writes (default 1000 unless -D)
+ *   -D, --duration=TIME    run time: 2s, 500ms, 100us, 1m or seconds
+ *   -t, --timestamps       record CLOCK_MONOTONIC after every write: series write_ts
+ *                          (ns) and period (rising-to-rising, ns) from inside
+ *       --max-samples=N    timestamps kept at most (default 1000000; 8 bytes each)
+ *       --verify           read back after every write (GET_VALUES on the same request)
+ *                          and count mismatches: counter readback_errors
+ *       --policy=NAME      other|fifo|rr;  -p, --priority=PRIO (fifo/rr default 80)
+ *   -a, --affinity=CPU     pin to one CPU
+ *   -m, --mlockall         lock current and future memory
+ *       --meta=KEY=VALUE   extra meta record (repeatable), e.g. emulated=qemu-tcg
+ *       --binary, --crc    sb chunks; CRC-32 on every protocol line
+ *   -q, --quiet            no summary on stderr
+ *
+ * Counters: writes, elapsed_ns (first to last write), overruns (deadlines missed by more
+ * than one interval), readback_errors/readback_checks with --verify. Cost per write in
+ * fast mode = elapsed_ns / (writes - 1).
+ * The lines are released (closed) on every exit path; SIGINT/SIGTERM end the loop,
+ * report what was done with status=interrupted, release, and exit 130.
+ * Exit status: 0 ok, 1 runtime error, 2 usage error, 3 GPIO error (unknown chip, line
+ * busy or out of range, no permission), 130 interrupted.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpio.h"
+#include "proto.h"
+
+#define NS_PER_S 1000000000LL
+#define MAX_META 16
+
+enum mode { M_FAST, M_BUSY, M_ABS, M_USLEEP };
+static const char *mode_names[] = {"fast", "busy", "abs", "usleep"};
+
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+static _Noreturn void die_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("rtlab-toggle: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nusage: rtlab-toggle [-c CHIP] [-l LINES] [-w fast|busy|abs|usleep] [-i NS] "
+          "[-n N | -D TIME] [-t] [--verify] [--policy P] [-p PRIO] [-a CPU] [-m]\n",
+          stderr);
+    exit(2);
+}
+
+static long long parse_int(const char *opt, const char *s, long long lo, long long hi)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        die_usage("%s: expected an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
+    return v;
+}
+
+static inline long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+static void sleep_until(long long t)
+{
+    struct timespec ts = {.tv_sec = t / NS_PER_S, .tv_nsec = t % NS_PER_S};
+    /* EINTR from SIGINT/SIGTERM returns at once: the loop then sees stop_signal. */
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    const char *chip_spec = "0", *lines_spec = "0";
+    enum mode mode = M_FAST;
+    long long interval = 100000, count = 0, duration = 0, max_samples = 1000000;
+    int timestamps = 0, verify = 0, policy = SCHED_OTHER, priority = -1, cpu = -1;
+    int mlock_all = 0, binary = 0, crc = 0, quiet = 0, n_meta = 0;
+    const char *meta[MAX_META];
+    enum { O_MAXS = 256, O_VERIFY, O_POLICY, O_META, O_BINARY, O_CRC, O_HELP };
+    static const struct option longopts[] = {
+        {"chip", required_argument, 0, 'c'},     {"lines", required_argument, 0, 'l'},
+        {"mode", required_argument, 0, 'w'},     {"interval", required_argument, 0, 'i'},
+        {"count", required_argument, 0, 'n'},    {"duration", required_argument, 0, 'D'},
+        {"timestamps", no_argument, 0, 't'},     {"max-samples", required_argument, 0, O_MAXS},
+        {"verify", no_argument, 0, O_VERIFY},    {"policy", required_argument, 0, O_POLICY},
+        {"priority", required_argument, 0, 'p'}, {"affinity", required_argument, 0, 'a'},
+        {"mlockall", no_argument, 0, 'm'},       {"meta", required_argument, 0, O_META},
+        {"binary", no_argument, 0, O_BINARY},    {"crc", no_argument, 0, O_CRC},
+        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":c:l:w:i:n:D:tp:a:mq", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': chip_spec = optarg; break;
+        case 'l': lines_spec = optarg; break;
+        case 'w':
+            if (!strcmp(optarg, "fast")) mode = M_FAST;
+            else if (!strcmp(optarg, "busy")) mode = M_BUSY;
+            else if (!strcmp(optarg, "abs") || !strcmp(optarg, "clock_nanosleep")) mode = M_ABS;
+            else if (!strcmp(optarg, "usleep")) mode = M_USLEEP;
+            else die_usage("--mode: fast, busy, abs or usleep, got '%s'", optarg);
+            break;
+        case 'i': interval = parse_int("-i", optarg, 1, 60 * NS_PER_S); break;
+        case 'n': count = parse_int("-n", optarg, 1, 1LL << 40); break;
+        case 'D':
+            duration = parse_duration_ns(optarg);
+            if (duration <= 0) die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
+            break;
+        case 't': timestamps = 1; break;
+        case O_MAXS: max_samples = parse_int("--max-samples", optarg, 2, 1LL << 28); break;
+        case O_VERIFY: verify = 1; break;
+        case O_POLICY:
+            if (!strcmp(optarg, "other")) policy = SCHED_OTHER;
+            else if (!strcmp(optarg, "fifo")) policy = SCHED_FIFO;
+            else if (!strcmp(optarg, "rr")) policy = SCHED_RR;
+            else die_usage("--policy: other, fifo or rr, got '%s'", optarg);
+            break;
+        case 'p': priority = (int)parse_int("-p", optarg, 0, 99); break;
+        case 'a': cpu = (int)parse_int("-a", optarg, 0, CPU_SETSIZE - 1); break;
+        case 'm': mlock_all = 1; break;
+        case O_META:
+            if (n_meta >= MAX_META || !strchr(optarg, '=') || optarg[0] == '=')
+                die_usage("--meta: KEY=VALUE, at most %d", MAX_META);
+            meta[n_meta++] = optarg;
+            break;
+        case O_BINARY: binary = 1; break;
+        case O_CRC: crc = 1; break;
+        case 'q': quiet = 1; break;
+        case O_HELP: puts("see the comment at the top of src/toggle.c or docs/gpio-workloads.md"); return 0;
+        case ':': die_usage("option %s needs a value", argv[optind - 1]);
+        default: die_usage("unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) die_usage("unexpected argument '%s'", argv[optind]);
+    if (count && duration) die_usage("give -n or -D, not both");
+    if (mode == M_USLEEP && interval < 1000) die_usage("usleep mode: -i must be >= 1000 ns");
+    if (policy == SCHED_OTHER && priority > 0) die_usage("-p %d needs --policy fifo or rr", priority);
+    if (policy != SCHED_OTHER && priority < 0) priority = 80;
+    if (policy != SCHED_OTHER && priority == 0) die_usage("-p: fifo/rr need a priority in 1..99");
+    if (!count && !duration) count = 1000;
+
+    uint32_t offsets[GPIO_MAX_LINES];
+    unsigned n_lines;
+    char err[512];
+    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) die_usage("%s", err);
+
+    proto_t P;
+    proto_init(&P, stdout, crc);
+    /* GPIO errors come before hello: the runner then sees "no protocol output" and the
+     * message on stderr, the same as for a usage error. */
+    gpio_chip_t chip;
+    if (gpio_open_chip(&chip, chip_spec, err, sizeof err) < 0) {
+        fprintf(stderr, "rtlab-toggle: %s\n", err);
+        return GPIO_EXIT;
+    }
+    uint64_t mask = gpio_mask(n_lines);
+    int lfd = gpio_request(&chip, offsets, n_lines, GPIO_V2_LINE_FLAG_OUTPUT, 0, "rtlab-toggle",
+                           0, err, sizeof err);
+    close(chip.fd); /* the line request fd lives on its own */
+    if (lfd < 0) {
+        fprintf(stderr, "rtlab-toggle: %s\n", err);
+        return GPIO_EXIT;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: sleeps return EINTR at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    proto_hello(&P, "rtlab-toggle", RTLAB_TOGGLE_VERSION);
+    char buf[256];
+    struct utsname u;
+    if (uname(&u) == 0) {
+        proto_meta(&P, "kernel", u.release);
+        proto_meta(&P, "machine", u.machine);
+    }
+    proto_meta(&P, "api", "gpio-cdev-v2");
+    proto_meta(&P, "chip", chip.info.name);
+    proto_meta(&P, "chip_label", chip.info.label);
+    buf[0] = 0;
+    for (unsigned i = 0; i < n_lines; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%u", i ? "," : "", offsets[i]);
+    proto_meta(&P, "lines", buf);
+    proto_meta(&P, "mode", mode_names[mode]);
+    if (mode != M_FAST) proto_meta_i(&P, "interval_ns", interval);
+    if (count) proto_meta_i(&P, "count", count);
+    if (duration) proto_meta_i(&P, "duration_ns", duration);
+    proto_meta(&P, "clock", "monotonic");
+    for (int i = 0; i < n_meta; i++) {
+        char key[64];
+        const char *eq = strchr(meta[i], '=');
+        snprintf(key, sizeof key, "%.*s", (int)(eq - meta[i]), meta[i]);
+        proto_meta(&P, key, eq + 1);
+    }
+
+    /* Real-time setup: a failure is a warning (the run still means something), named. */
+    proto_meta(&P, "policy", policy == SCHED_FIFO ? "fifo" : policy == SCHED_RR ? "rr" : "other");
+    if (policy != SCHED_OTHER) {
+        struct sched_param sp = {.sched_priority = priority};
+        proto_meta_i(&P, "priority", priority);
+        if (sched_setscheduler(0, policy, &sp) < 0) {
+            snprintf(buf, sizeof buf, "sched_setscheduler: %s; running SCHED_OTHER", strerror(errno));
+            proto_warn(&P, "sched_fallback", buf);
+        }
+    }
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        proto_meta_i(&P, "affinity", cpu);
+        if (sched_setaffinity(0, sizeof set, &set) < 0) {
+            snprintf(buf, sizeof buf, "sched_setaffinity(%d): %s", cpu, strerror(errno));
+            proto_warn(&P, "affinity_failed", buf);
+        }
+    }
+    long long n_ts = 0, cap = 0;
+    int64_t *ts = NULL;
+    if (timestamps) {
+        cap = count ? (count < max_samples ? count : max_samples) : max_samples;
+        ts = malloc((size_t)cap * sizeof *ts);
+        if (!ts) {
+            close(lfd);
+            fprintf(stderr, "rtlab-toggle: cannot allocate %lld timestamps\n", cap);
+            proto_end(&P, "error", "out of memory for timestamps");
+            return 1;
+        }
+        memset(ts, 0, (size_t)cap * sizeof *ts); /* fault the pages in before the loop */
+    }
+    if (mlock_all) {
+        proto_meta(&P, "mlockall", "1");
+        if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
+            snprintf(buf, sizeof buf, "mlockall: %s", strerror(errno));
+            proto_warn(&P, "mlockall_failed", buf);
+        }
+    }
+    fflush(stdout);
+
+    /* The loop: one SET_VALUES ioctl per write, every line to the same level. */
+    long long writes = 0, overruns = 0, rb_checks = 0, rb_errors = 0;
+    int failed_errno = 0;
+    uint64_t level = 0;
+    long long t0 = now_ns(), first = 0, last = 0;
+    long long end_at = duration ? t0 + duration : 0;
+    long long next = t0;
+    while (!stop_signal) {
+        if (count && writes >= count) break;
+        if (mode != M_FAST) {
+            next += interval;
+            if (mode == M_BUSY) {
+                while (now_ns() < next && !stop_signal) {}
+            } else if (mode == M_ABS) {
+                sleep_until(next);
+            } else {
+                usleep((useconds_t)(interval / 1000));
+            }
+            if (stop_signal) break;
+        }
+        level ^= mask;
+        int r = gpio_set(lfd, level, mask);
+        long long t = now_ns();
+        if (r < 0) {
+            failed_errno = -r;
+            break;
+        }
+        if (writes == 0) first = t;
+        last = t;
+        if (ts && n_ts < cap) ts[n_ts++] = t;
+        writes++;
+        if (verify) {
+            uint64_t got = 0;
+            rb_checks++;
+            if (gpio_get(lfd, mask, &got) < 0 || (got & mask) != level) rb_errors++;
+        }
+        if (mode == M_ABS || mode == M_BUSY) {
+            if (t - next > interval) {
+                /* Missed a whole interval: resynchronise rather than burst to catch up. */
+                overruns++;
+                next = t;
+            }
+        } else if (mode == M_USLEEP) {
+            next = t;
+        }
+        if (end_at && t >= end_at) break;
+    }
+    /* Leave the lines low, then release them: a pin is never left claimed. */
+    gpio_set(lfd, 0, mask);
+    close(lfd);
+
+    if (ts) {
+        proto_series(&P, "write_ts", "ns", NULL, 0);
+        proto_samples(&P, "write_ts", ts, (size_t)n_ts, binary);
+        /* Rising-to-rising periods: every write toggles, so a period spans two writes. */
+        if (n_ts > 2) {
+            int64_t *per = ts; /* in place: per[i] = ts[i+2] - ts[i] reads ahead only */
+            long long n_per = 0;
+            for (long long i = 0; i + 2 < n_ts; i += 2) per[n_per++] = ts[i + 2] - ts[i];
+            proto_series(&P, "period", "ns", NULL, 0);
+            proto_samples(&P, "period", per, (size_t)n_per, binary);
+        }
+        if (timestamps && count == 0 && n_ts == cap && writes > cap)
+            proto_warn(&P, "samples_truncated", "timestamps beyond --max-samples not kept");
+        free(ts);
+    }
+    proto_counter(&P, "writes", writes, "count");
+    proto_counter(&P, "elapsed_ns", writes ? last - first : 0, "ns");
+    if (mode != M_FAST) proto_counter(&P, "overruns", overruns, "count");
+    if (verify) {
+        proto_counter(&P, "readback_checks", rb_checks, "count");
+        proto_counter(&P, "readback_errors", rb_errors, "count");
+    }
+    if (!quiet && writes > 1)
+        fprintf(stderr, "rtlab-toggle: %lld writes, %.1f ns per write%s\n", writes,
+                (double)(last - first) / (double)(writes - 1),
+                verify ? (rb_errors ? ", READBACK ERRORS" : ", read back ok") : "");
+    if (failed_errno) {
+        snprintf(buf, sizeof buf, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s", strerror(failed_errno));
+        fprintf(stderr, "rtlab-toggle: %s\n", buf);
+        proto_end(&P, "error", buf);
+        return 1;
+    }
+    if (stop_signal) {
+        proto_end(&P, "interrupted", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        return 130;
+    }
+    proto_end(&P, "ok", NULL);
+    return 0;
+}
