@@ -272,3 +272,30 @@ def test_pio_fifo_stall_ends_trusted_data_with_a_gap(tmp_path: Path) -> None:
         check_channel(cap, f"GP{pin}", [c for c in cyc if (c + 1) // 2 <= cap.t_end])
     # kept: what was written before the last poll that saw no stall (conservative)
     assert 50 < len(cap["GP2"]) < 20_000 // 50
+
+
+def test_ring_wrap_mode_overflow_is_exact(tmp_path: Path) -> None:
+    """Five channels: 32 KB DMA ring-wrap buffers (8 192 records); all overflow at once."""
+    toggles = {pin: [500 + (pin % 2) + 2 * i for i in range(20_000)] for pin in range(2, 7)}
+    for pin in toggles:
+        toggles[pin] += [toggles[pin][-1] + 700 * (i + 1) for i in range(30)]
+    cap, _ = capture(tmp_path, 2, 5, Fraction(2, 1000), toggles=toggles)
+    assert cap.metadata["ring_words"] == 8192 and len(cap.gaps) >= 1
+    for pin, cyc in toggles.items():
+        check_channel(cap, f"GP{pin}", cyc)
+
+
+def test_fine_mode_overflow_is_exact(tmp_path: Path) -> None:
+    """8 ns mode, a burst beyond both state machines' rings, then a slow tail."""
+    from rtlab.instruments.rp2040_proto import START_FINE
+
+    burst = [300 + 2 * i for i in range(40_000)]
+    tail = [burst[-1] + 333 * (i + 1) for i in range(100)]
+    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), toggles={2: burst + tail},
+                     flags=START_FINE)
+    assert len(cap.gaps) >= 1 and cap.metadata["records_lost"]["GP2"] > 0
+    got = cap["GP2"].edges
+    want = np.asarray(burst + tail)
+    keep = ~in_gaps(want, cap.gaps)
+    assert got.tolist() == want[keep].tolist()
+    assert got[-100:].tolist() == tail
