@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Write a gzip'd newc cpio archive (the initramfs format) from a directory tree.
+
+    mkcpio.py ROOT OUT.cpio.gz
+
+The host has no `cpio` by default; this keeps the guest build to Debian's base tools.
+Every file is owned by root (uid/gid 0) whatever the builder's uid.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import stat
+import sys
+from pathlib import Path
+
+
+def _entry(out: gzip.GzipFile, name: str, st: os.stat_result | None, data: bytes, ino: int) -> None:
+    mode = st.st_mode if st else 0
+    nlink = 2 if stat.S_ISDIR(mode) else 1
+    mtime = int(st.st_mtime) if st else 0
+    fields = [0x070701, ino, mode, 0, 0, nlink, mtime, len(data), 0, 0, 0, 0, len(name) + 1, 0]
+    hdr = "".join(f"{v:06X}" if i == 0 else f"{v:08X}" for i, v in enumerate(fields))
+    hdr = "070701" + hdr[6:]
+    blob = hdr.encode() + name.encode() + b"\0"
+    blob += b"\0" * (-len(blob) % 4)
+    out.write(blob + data + b"\0" * (-len(data) % 4))
+
+
+def write_cpio(root: Path, dest: Path) -> None:
+    paths = sorted(p for p in root.rglob("*"))
+    with gzip.open(dest, "wb", compresslevel=6) as out:
+        for ino, p in enumerate(paths, start=1):
+            st = p.lstat()
+            rel = str(p.relative_to(root))
+            if stat.S_ISLNK(st.st_mode):
+                data = os.readlink(p).encode()
+            elif stat.S_ISREG(st.st_mode):
+                data = p.read_bytes()
+            else:
+                data = b""
+            _entry(out, rel, st, data, ino)
+        _entry(out, "TRAILER!!!", None, b"", 0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: mkcpio.py ROOT OUT.cpio.gz")
+    write_cpio(Path(sys.argv[1]), Path(sys.argv[2]))
