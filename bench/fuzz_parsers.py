@@ -30,10 +30,13 @@ from tests.format_samples import seed_files  # noqa: E402
 HARNESS = r"""
 import os, sys, tempfile
 import atheris
-with atheris.instrument_imports():
-    import rtlab.formats as F
-    from rtlab.errors import FormatError
-spec = F.get(sys.argv[1])
+import rtlab.formats as F
+from rtlab.errors import FormatError
+spec = F.get(sys.argv[1])  # imports the reader's module
+import rtlab.analysis.edges, rtlab.model
+# rtlab is an editable install, whose import hook atheris.instrument_imports() misses:
+# instrument the loaded code instead, so that the fuzzer is guided by rtlab's branches.
+atheris.instrument_all()
 SUFFIX = sys.argv[2]
 fd, PATH = tempfile.mkstemp(suffix=SUFFIX, dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 os.close(fd)
