@@ -16,16 +16,10 @@ one FormatError.
 
 from __future__ import annotations
 
-import faulthandler
 import itertools
 import os
-import pickle
 import re
 import resource
-import select
-import signal
-import tempfile
-import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -35,6 +29,7 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, vcd_scan
+from rtlab.formats.isolate import run_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -97,82 +92,18 @@ def _limit_memory(file_size: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
 
 
-def _child(path: str, wfd: int, errfd: int) -> None:
-    faulthandler.disable()  # an abort here is expected, not a Python crash to report
-    os.dup2(errfd, 2)  # Rust prints panics (and wellen warnings) here: keep them
-    os.dup2(errfd, 1)
-    try:
-        _limit_memory(os.path.getsize(path))
-        result: tuple[str, Any] = ("ok", _extract(path))
-    except BaseException as exc:
-        msg = str(exc).strip().splitlines()
-        result = ("error", f"{type(exc).__name__}: {msg[0] if msg else ''}"[:300])
-    try:
-        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(wfd, view[: 1 << 20]) :]
-    finally:
-        os._exit(0)
-
-
-def _fork_and_collect(path: Path, timeout: float, errfd: int) -> tuple[int, list[bytes], bool]:
-    """Parse in a forked child; (its wait status, the bytes it sent, timed out?)."""
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns
-        os.close(rfd)
-        _child(str(path), wfd, errfd)
-    os.close(wfd)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
-    timed_out = False
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([rfd], [], [], max(left, 0))
-            if not ready:
-                timed_out = True
-                os.kill(pid, signal.SIGKILL)
-                break
-            block = os.read(rfd, 1 << 20)
-            if not block:
-                break
-            chunks.append(block)
-    finally:
-        os.close(rfd)
-        _, status = os.waitpid(pid, 0)
-    return status, chunks, timed_out
-
-
 def _run_isolated(path: Path, timeout: float) -> dict[str, Any]:
-    if not hasattr(os, "fork"):  # no fork (Windows): in-process, exceptions only
-        try:
-            return _extract(str(path))
-        except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt | SystemExit):
-                raise
-            raise _located(path, f"not a readable VCD/FST file: {exc}") from None
-    with tempfile.TemporaryFile() as errf:
-        status, chunks, timed_out = _fork_and_collect(path, timeout, errf.fileno())
-        errf.seek(0)
-        stderr = errf.read(4000).decode("utf-8", "replace")
-    if timed_out:
-        raise FormatError(path, f"the VCD/FST parser took more than {timeout:.0f} s: gave up")
-    if os.WIFSIGNALED(status) or not chunks:
-        why = next((ln for ln in stderr.splitlines() if ln.strip()), "no message")
-        raise FormatError(
-            path,
-            f"the VCD/FST parser crashed on this file ({why.strip()[:200]}); "
-            "it is corrupt or truncated",
-        )
-    try:
-        kind, payload = pickle.loads(b"".join(chunks))
-    except Exception:
-        raise FormatError(path, "the VCD/FST parser returned no result") from None
-    if kind != "ok":
-        raise _located(path, f"not a readable VCD/FST file: {payload}")
-    return payload
+    """pywellen in a forked child with a memory limit: on corrupt input it panics,
+    and on a corrupt FST header it aborts the process asking for 2^48 bytes."""
+    return run_isolated(
+        path,
+        _extract,
+        str(path),
+        what="VCD/FST",
+        timeout=timeout,
+        setup=lambda: _limit_memory(os.path.getsize(path)),
+        on_error=lambda msg: _located(path, f"not a readable VCD/FST file: {msg}"),
+    )
 
 
 _VCD_CMDS = {
