@@ -225,6 +225,16 @@ def _tick_s(run: Run, name: str) -> Fraction:
     return tick
 
 
+ICOUNT_NOTE = "instruction-count model (QEMU -icount: 1 instruction = 1 ns), not time"
+
+
+def timebase_note(run: Run) -> str | None:
+    """What the run's µs figures really are, when they are not wall-clock time."""
+    if run.meta.get("timebase") == "icount":
+        return ICOUNT_NOTE
+    return None
+
+
 def primitive_table(
     run: Run, cpu_hz: float | None = None, names: dict[str, str] | None = None
 ) -> list[PrimitiveRow]:
@@ -356,9 +366,11 @@ def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
     for scen in ("primitives", "irq"):
         if not scenario_runs(runs, scen):
             continue
-        rows = primitive_table(_one(runs, scen), cpu_hz)
+        one = _one(runs, scen)
+        rows = primitive_table(one, cpu_hz)
+        note = timebase_note(one)
         out += [
-            f"### {scen}",
+            f"### {scen}" + (f" ({note})" if note else ""),
             "",
             "| | median µs | min µs | p99 µs | cold µs | cycles |",
             "| --- | ---: | ---: | ---: | ---: | ---: |",

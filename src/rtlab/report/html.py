@@ -188,13 +188,15 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
         if found:
             rows = rtbench.primitive_table(found[-1])
             hz = found[-1].meta.get("cpu_hz")
-            out["tables"].append({"title": scen, "cpu_hz": hz, "rows": rows})
+            note = rtbench.timebase_note(found[-1])
+            title = f"{scen}: {note}" if note else scen
+            out["tables"].append({"title": title, "cpu_hz": hz, "rows": rows})
             out["charts"].append(
                 _bar(
                     [r.label for r in rows],
                     {"median": [r.median_us for r in rows]},
                     f"{scen}: median cost",
-                    "µs",
+                    "µs-equivalent (icount model)" if note else "µs",
                     log=True,
                 )
             )
