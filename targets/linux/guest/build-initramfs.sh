@@ -57,11 +57,15 @@ mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,rtlab}
 cp "$dl/busybox" "$stage/bin/busybox"
 # Applets as symlinks: the few the init and the tests use, plus the common ones.
 for a in sh ash mount umount sed tr cat echo ls sleep kill grep head tail wc sync \
-         poweroff uname mkdir rm test "[" true false timeout ps dmesg env expr cut seq date; do
+         poweroff uname su mkdir rm test "[" true false timeout ps dmesg env expr cut seq date; do
     ln -sf busybox "$stage/bin/$a"
 done
 ln -sf ../bin/busybox "$stage/sbin/poweroff"
 cp "$here/init" "$stage/init"
+# An unprivileged user, so tests can check the "no permission" path (su nobody).
+mkdir -p "$stage/etc"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
 cp "$cb/rtlab-toggle" "$cb/rtlab-gpio-events" "$stage/rtlab/"
 [ -n "$rs_bin" ] && cp "$rs_bin" "$stage/rtlab/rtlab-toggle-rs"
 python3 "$here/mkcpio.py" "$stage" "$out_dir/base.cpio.gz"

@@ -1,0 +1,172 @@
+"""Boot the GPIO guest (Debian arm64 kernel + busybox initramfs, targets/linux/guest)
+under qemu-system-aarch64 -M virt and collect what its test script prints.
+
+    run = boot_guest(script_text, timeout_s=90)
+    run.rc("toggle_c"), run.section("toggle_c")       # exit status and output of a step
+
+The script is appended to the initramfs as /rtlab/run.sh. A step prints
+`@@sec NAME`, its output, then `@@rc NAME=STATUS` (the `step` shell function of
+tests/gpio_guest/guest.sh). The PL061 of `-M virt` is a real gpiochip driven by the
+kernel's gpio-pl061 driver; QEMU wires its line 3 to the power button, so
+`triggers={"ready=1": "system_powerdown"}` pulses line 3 (a rising then a falling edge)
+through QMP when a line of the console contains `ready=1`.
+
+Timing inside this guest is TCG emulation on a shared host: label it emulated
+(`--meta emulated=qemu-tcg`) and never report it as a board figure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtlab.bench.build import REPO_ROOT, BuildError
+
+QEMU_AARCH64 = "qemu-system-aarch64"
+GUEST_DIR = REPO_ROOT / "build" / "gpio-guest"
+BUILD_SCRIPT = REPO_ROOT / "targets" / "linux" / "guest" / "build-initramfs.sh"
+_SEC = re.compile(r"^@@sec (\S+)$")
+_RC = re.compile(r"^@@rc (\S+)=(-?\d+)$")
+
+
+class GuestError(BuildError):
+    """QEMU, the cross compiler or the guest's kernel/busybox are missing or failed."""
+
+
+def missing_tools() -> list[str]:
+    """What the guest needs that this machine lacks (empty: it can boot)."""
+    return [
+        t
+        for t in (QEMU_AARCH64, "aarch64-linux-gnu-gcc", "cmake", "dpkg-deb")
+        if not shutil.which(t)
+    ]
+
+
+@dataclass
+class GuestRun:
+    log: str
+    exit_status: int | None  # the script's, from the init's "@@rtlab-guest exit=N"
+    seconds: float
+    timed_out: bool
+    sections: dict[str, str] = field(default_factory=dict)
+    rcs: dict[str, int] = field(default_factory=dict)
+
+    def section(self, name: str) -> str:
+        if name not in self.sections:
+            raise KeyError(f"guest step {name!r} did not run; log tail:\n{self.log[-2000:]}")
+        return self.sections[name]
+
+    def rc(self, name: str) -> int:
+        if name not in self.rcs:
+            raise KeyError(f"guest step {name!r} did not finish; log tail:\n{self.log[-2000:]}")
+        return self.rcs[name]
+
+
+def _split(log: str) -> tuple[dict[str, str], dict[str, int]]:
+    sections: dict[str, list[str]] = {}
+    rcs: dict[str, int] = {}
+    cur: str | None = None
+    for line in log.splitlines():
+        line = line.rstrip("\r")
+        if m := _SEC.match(line):
+            cur = m.group(1)
+            sections[cur] = []
+        elif m := _RC.match(line):
+            rcs[m.group(1)] = int(m.group(2))
+            cur = None
+        elif cur is not None:
+            sections[cur].append(line)
+    return {k: "\n".join(v) + "\n" for k, v in sections.items()}, rcs
+
+
+def build_initrd(script: Path, out: Path) -> Path:
+    """Build (incrementally) the workloads and the initramfs with `script` appended."""
+    proc = subprocess.run(
+        ["bash", str(BUILD_SCRIPT), "--script", str(script), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise GuestError(f"building the guest failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    return out
+
+
+def _qmp(path: str, command: str) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        s.connect(path)
+        f = s.makefile("rw")
+        f.readline()  # greeting
+        for cmd in ("qmp_capabilities", command):
+            f.write(json.dumps({"execute": cmd}) + "\n")
+            f.flush()
+            f.readline()
+
+
+def boot_guest(
+    script: str,
+    *,
+    timeout_s: float = 90,
+    triggers: dict[str, str] | None = None,
+    name: str = "test",
+) -> GuestRun:
+    """Boot the guest once with `script` as /rtlab/run.sh; bounded by `timeout_s`."""
+    missing = missing_tools()
+    if missing:
+        raise GuestError(f"{', '.join(missing)} not installed (deps/apt.txt; make setup)")
+    GUEST_DIR.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="rtlab-guest-") as tmp:
+        sp = Path(tmp) / "run.sh"
+        sp.write_text(script)
+        initrd = build_initrd(sp, Path(tmp) / f"initrd-{name}.cpio.gz")
+        qmp_path = os.path.join(tmp, "qmp.sock")
+        argv = [
+            QEMU_AARCH64, "-M", "virt", "-cpu", "cortex-a53", "-m", "256", "-smp", "1",
+            "-nographic", "-no-reboot", "-monitor", "none",
+            "-qmp", f"unix:{qmp_path},server=on,wait=off",
+            "-kernel", str(GUEST_DIR / "vmlinuz"), "-initrd", str(initrd),
+            "-append", "console=ttyAMA0 quiet panic=-1",
+        ]  # fmt: skip
+        t0 = time.monotonic()
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        lines: list[str] = []
+        pending = dict(triggers or {})
+
+        def reader() -> None:
+            assert proc.stdout is not None
+            for raw in proc.stdout:
+                line = raw.decode(errors="replace").rstrip("\r\n")
+                lines.append(line)
+                for needle in [n for n in pending if n in line]:
+                    cmd = pending.pop(needle)
+                    try:
+                        _qmp(qmp_path, cmd)
+                    except OSError as e:
+                        lines.append(f"@@host qmp {cmd} failed: {e}")
+
+        th = threading.Thread(target=reader, daemon=True)
+        th.start()
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            proc.kill()
+            proc.wait()
+        th.join(timeout=5)
+        seconds = time.monotonic() - t0
+    log = "\n".join(lines) + "\n"
+    m = re.search(r"^@@rtlab-guest exit=(-?\d+)", log, re.M)
+    sections, rcs = _split(log)
+    return GuestRun(log, int(m.group(1)) if m else None, seconds, timed_out, sections, rcs)
