@@ -238,7 +238,9 @@ def test_million_samples_parse_fast(encoding: str) -> None:
     run = parse_one(text)
     elapsed = time.perf_counter() - t0
     assert np.array_equal(run.series["lat"].values, v)
-    assert elapsed < 0.8, f"{encoding}: {elapsed:.3f} s for 10^6 samples"
+    # A guard against a per-sample Python loop (several seconds), not a benchmark: the
+    # figure is ~0.1-0.2 s, and this machine may be shared with other jobs.
+    assert elapsed < 4, f"{encoding}: {elapsed:.3f} s for 10^6 samples"
 
 
 def _mutants(text: str, rng: np.random.Generator, n: int) -> list[str]:
