@@ -192,3 +192,9 @@ KINDS: dict[str, WorkloadKind] = {
         lambda p: float(p.get("seconds", 5)),
     ),
 }
+
+# GPIO workload kinds (rtlab-toggle, rtlab-toggle-rs, rtlab-gpio-events) live in their own
+# module; imported last because it builds on the names above.
+from rtlab.bench.workloads_gpio import GPIO_KINDS  # noqa: E402
+
+KINDS.update(GPIO_KINDS)
