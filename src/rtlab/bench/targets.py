@@ -152,10 +152,17 @@ class _Group:
 
 # ------------------------------------------------------------------ local
 
+# program name → (C target under targets/ built by build_c_target, executable in it;
+# "" = the target's main program). Workload modules add theirs with local_program().
 _LOCAL_BUILDS = {
     "rtlab-latency": ("rtlab-latency", ""),
     "rtbench-posix": ("rtbench", "rtbench-posix"),
 }
+
+
+def local_program(name: str, c_target: str, executable: str = "") -> None:
+    """Tell the local target which C build provides program `name`."""
+    _LOCAL_BUILDS.setdefault(name, (c_target, executable))
 
 
 class LocalTarget:

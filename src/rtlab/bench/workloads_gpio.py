@@ -165,4 +165,4 @@ GPIO_KINDS: dict[str, WorkloadKind] = {
 }
 
 # rtlab-gpio-events is the second executable of the rtlab-toggle C target.
-targets._LOCAL_BUILDS.setdefault("rtlab-gpio-events", ("rtlab-toggle", "rtlab-gpio-events"))
+targets.local_program("rtlab-gpio-events", "rtlab-toggle", "rtlab-gpio-events")
