@@ -81,3 +81,14 @@ uint64_t rtb_tput_report(const rtb_tput *tp, const char *name)
     rtb_emit_values(key, 0, per, m);
     return total;
 }
+
+void rtb_tput_take_give(void *arg)
+{
+    rtb_worker *w = arg;
+    rtb_tput_start(w);
+    while (rtb_tput_running(w)) {
+        rtb_sem_take(w->obj[0], RTB_FOREVER);
+        rtb_sem_give(w->obj[0]);
+        w->count++;
+    }
+}

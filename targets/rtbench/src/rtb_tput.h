@@ -39,6 +39,9 @@ void rtb_tput_init(rtb_tput *tp);
 rtb_worker *rtb_tput_add(rtb_tput *tp, rtb_entry fn, int prio, int core, int idx, int counted);
 static inline void rtb_tput_start(rtb_worker *w) { rtb_barrier_wait(&w->tp->win.start); }
 static inline int rtb_tput_running(const rtb_worker *w) { return w->tp->win.running; }
+/* The semaphore take + give worker on obj[0] (Thread-Metric T7, scalability p23 and
+ * the contention target measure the same loop). */
+void rtb_tput_take_give(void *arg);
 /* Runs the window with every worker and joins them; 0 on success. */
 int rtb_tput_run(rtb_tput *tp, uint32_t window_ms, void (*on_stop)(rtb_window *));
 /* Counter NAME (sum of counted workers), NAME.elapsed_us, series NAME.per_thread. */

@@ -16,17 +16,6 @@ typedef struct {
     uint32_t seed;
 } stress_arg;
 
-static void target(void *arg)
-{
-    rtb_worker *w = arg;
-    rtb_tput_start(w);
-    while (rtb_tput_running(w)) {
-        rtb_sem_take(w->obj[0], RTB_FOREVER);
-        rtb_sem_give(w->obj[0]);
-        w->count++;
-    }
-}
-
 static void stress(void *arg)
 {
     rtb_worker *w = arg;
@@ -81,7 +70,7 @@ int rtb_sc_contention(const rtbench_config *cfg, unsigned cores)
     for (unsigned i = 0; i < cfg->n_levels && !err; i++) {
         stress_arg a = {cfg->levels[i], cfg->seed};
         rtb_tput_init(&tp);
-        rtb_worker *t = rtb_tput_add(&tp, target, RTB_PRIO_BENCH, 0, 0, 1);
+        rtb_worker *t = rtb_tput_add(&tp, rtb_tput_take_give, RTB_PRIO_BENCH, 0, 0, 1);
         t->obj[0] = shared;
         rtb_worker *s = rtb_tput_add(&tp, stress, RTB_PRIO_BENCH, stress_core, 0, 0);
         s->obj[0] = shared;

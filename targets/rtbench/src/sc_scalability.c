@@ -24,17 +24,6 @@ static void p1(void *arg)
     }
 }
 
-static void p23(void *arg)
-{
-    rtb_worker *w = arg;
-    rtb_tput_start(w);
-    while (rtb_tput_running(w)) {
-        rtb_sem_take(w->obj[0], RTB_FOREVER);
-        rtb_sem_give(w->obj[0]);
-        w->count++;
-    }
-}
-
 static void p4(void *arg)
 {
     rtb_worker *w = arg;
@@ -71,7 +60,7 @@ static void p6(void *arg)
 int rtb_sc_scalability(const rtbench_config *cfg, unsigned cores)
 {
     static rtb_tput tp;
-    static const rtb_entry fns[5] = {p1, p23, p4, p5, p6};
+    static const rtb_entry fns[5] = {p1, rtb_tput_take_give, p4, p5, p6};
     static const char *const names[5] = {"p1", "p23", "p4", "p5", "p6"};
     static rtb_sem *sems[RTB_MAX_WORKERS];
     static rtb_queue *queues[RTB_MAX_WORKERS];

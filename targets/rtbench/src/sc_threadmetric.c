@@ -102,17 +102,6 @@ static void t6_msg(void *arg)
     }
 }
 
-static void t7_sem(void *arg)
-{
-    rtb_worker *w = arg;
-    rtb_tput_start(w);
-    while (rtb_tput_running(w)) {
-        rtb_sem_take(w->obj[0], RTB_FOREVER);
-        rtb_sem_give(w->obj[0]);
-        w->count++;
-    }
-}
-
 static void t8_alloc(void *arg)
 {
     rtb_worker *w = arg;
@@ -233,7 +222,7 @@ static int setup(rtb_tput *tp, objs_t *o, int t, unsigned cores, int shared)
             w->obj[0] = sq ? sq : new_queue(o);
             break;
         case 7:
-            if (!(w = rtb_tput_add(tp, t7_sem, RTB_PRIO_BENCH, core, 0, 1)))
+            if (!(w = rtb_tput_add(tp, rtb_tput_take_give, RTB_PRIO_BENCH, core, 0, 1)))
                 return o->err = 1;
             w->obj[0] = ss ? ss : new_sem(o, 1);
             break;
