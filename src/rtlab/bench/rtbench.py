@@ -325,7 +325,8 @@ def scalability(runs: Sequence[Run], basis: str = "per_core") -> dict[str, dict[
         for cores, tps in sorted(by_cores.items()):
             if p in tps:
                 rate = tps[p].per_second / (cores if basis == "per_core" else 1)
-                out[p][cores] = 100.0 * rate / ref.per_second
+                # ratio first: x / x is exactly 1.0, so the reference reads exactly 100 %
+                out[p][cores] = 100.0 * (rate / ref.per_second)
     return out
 
 
@@ -339,7 +340,7 @@ def contention(run: Run) -> dict[int, float]:
     if base is None or not base.per_second > 0:
         raise RtbenchError("contention needs level 0 as the reference")
     return {
-        lv: 100.0 * tps[f"contention_{lv}"].per_second / base.per_second
+        lv: 100.0 * (tps[f"contention_{lv}"].per_second / base.per_second)
         for lv in levels
         if f"contention_{lv}" in tps
     }
