@@ -105,18 +105,22 @@ import sys, time
 t0 = time.perf_counter()
 import rtlab
 t1 = time.perf_counter()
-cap = rtlab.load(sys.argv[1])
-an = rtlab.analyze(cap, channels=sys.argv[2:] or None)
-t2 = time.perf_counter()
-print(t1 - t0, t2 - t1)
+names = sys.argv[2:] or None
+times = []
+for _ in range(3):
+    t = time.perf_counter()
+    cap = rtlab.load(sys.argv[1], channels=names)
+    an = rtlab.analyze(cap, channels=names)
+    times.append(time.perf_counter() - t)
+print(t1 - t0, times[0], min(times))
 """
 
 
-def in_process(path: Path, *channels: str) -> tuple[float, float]:
-    """(import seconds, load + full analysis seconds) inside one Python process."""
+def in_process(path: Path, *channels: str) -> tuple[float, float, float]:
+    """(import s, first load + full analysis s, best of 3) inside one Python process."""
     _, _, out = run([sys.executable, "-c", IN_PROCESS, str(path), *channels], stdout=None)
-    t_import, t_work = (float(x) for x in out.split())
-    return t_import, t_work
+    t_import, t_first, t_best = (float(x) for x in out.split())
+    return t_import, t_first, t_best
 
 
 def bench_sigrok(tmp: Path, n_edges: int) -> None:
@@ -160,7 +164,7 @@ def bench_sigrok(tmp: Path, n_edges: int) -> None:
             [*RTLAB, "analyze", str(path), "--channel", channel, "--json"], stdout=None
         )
         n_rt = json.loads(out)["channels"][channel]["period"]["n"]
-        t_imp, t_lib = in_process(path, channel)
+        t_imp, t_first, t_lib = in_process(path, channel)
         print(
             f"\n== sigrok session, {n_edges:.3g} edges on {channel} "
             f"({per_edge} sample(s) per edge) =="
@@ -171,8 +175,9 @@ def bench_sigrok(tmp: Path, n_edges: int) -> None:
             f"   ratio {t_sr / t_rt:6.1f}x"
         )
         print(
-            f"rtlab load+analyze     {t_lib:8.3f} s   in-process, after {t_imp:.3f} s of "
-            f"imports   ratio {t_sr / t_lib:6.1f}x   (target >= 100x)"
+            f"rtlab load+analyze     {t_lib:8.3f} s   in-process, best of 3 (first "
+            f"{t_first:.3f} s), after {t_imp:.3f} s of imports   ratio {t_sr / t_lib:6.1f}x"
+            "   (target >= 100x)"
         )
 
 
@@ -208,11 +213,14 @@ def bench_vcd(tmp: Path, n_changes: int) -> None:
         return
     t_ref, _, out = run([sys.executable, "-c", VCDVCD_SCRIPT, str(path)], stdout=None)
     t_rt, _, _ = run([*RTLAB, "analyze", str(path), "--json"])
-    _, t_lib = in_process(path)
+    _, t_first, t_lib = in_process(path)
     print(f"\n== VCD, {n_changes:.3g} changes ==")
     print(f"vcdvcd + Python periods {t_ref:7.3f} s   ({out.decode().split()[0]} periods)")
     print(f"rtlab analyze (CLI)    {t_rt:8.3f} s   (full analysis)   ratio {t_ref / t_rt:6.1f}x")
-    print(f"rtlab load+analyze     {t_lib:8.3f} s   in-process   ratio {t_ref / t_lib:6.1f}x")
+    print(
+        f"rtlab load+analyze     {t_lib:8.3f} s   in-process, best of 3 (first {t_first:.3f} s)"
+        f"   ratio {t_ref / t_lib:6.1f}x"
+    )
 
 
 def main() -> None:

@@ -118,7 +118,12 @@ def analyze(
             raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
         qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
         pairs = [parse_latency_pair(p) for p in latency]
-        cap = formats.load(file, format, **_reader_options(tick, first_level, opt))
+        options = _reader_options(tick, first_level, opt)
+        if channel and "channels" not in options:
+            # readers that can skip unnamed channels never decode them (sigrok, VCD,
+            # Parquet); the others ignore the hint and the analysis selects
+            options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
+        cap = formats.load(file, format, **options)
         nominal_hz = 1 / float(parse_duration(nominal)) if nominal else None
         an = run_analysis(
             cap, channel or None, pairs, qs, edge, tie or nominal_hz is not None, nominal_hz
