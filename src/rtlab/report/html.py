@@ -6,7 +6,8 @@ script, no external asset), plus the same summary as Markdown, CSV or JSON.
 Sections: environment (fingerprint and pitfall warnings), summary per matrix cell,
 runs that did not finish cleanly, condition comparisons (idle vs load of the same
 cell), histograms (log-y, OSADL style) and tail CDFs per cell, and for rtbench runs the
-studies' tables and charts (rtbench_figures).
+studies' tables and charts (rtbench_figures), and for GPIO toggle runs the GPIO study's
+tables and density plot (gpio_study, gpio_fig2).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from matplotlib.figure import Figure
 import rtlab
 from rtlab.bench import multirun, results, rtbench
 from rtlab.fsutil import atomic_path
-from rtlab.report import plots
+from rtlab.report import gpio_fig2, gpio_study, plots
 from rtlab.store import Store
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
@@ -258,6 +259,22 @@ def _rtbench_sections(store: Store, cells: dict[str, results.CellRuns]) -> list[
     return out
 
 
+# ------------------------------------------------------------------ GPIO study
+
+
+def _gpio_section(store: Store, cells: dict[str, results.CellRuns]) -> dict[str, Any] | None:
+    st = gpio_study.study(store, cells)
+    if st is None:
+        return None
+    return {
+        **gpio_study.to_dict(st),
+        "figures": [
+            {"title": f"Fig. 2 ({f.source})", "uri": svg_uri(gpio_fig2.density(f))}
+            for f in st.figures
+        ],
+    }
+
+
 # ------------------------------------------------------------------ assembling
 
 
@@ -269,6 +286,7 @@ def _template() -> jinja2.Template:
     )
     env.filters["us"] = _us
     env.filters["pct"] = lambda x: "–" if x is None else f"{x:+.1f} %"
+    env.filters["num"] = gpio_study.fmt
     return env.get_template("report.html.j2")
 
 
@@ -296,6 +314,7 @@ def render(store: Store, cells: dict[str, results.CellRuns], title: str = "rtlab
             if cr.workload != "rtbench" and cr.label not in compared
         ],
         rtbench=_rtbench_sections(store, cells),
+        gpio=_gpio_section(store, cells),
     )
 
 
@@ -314,8 +333,12 @@ def write_report(
 def text_report(store: Store, cells: dict[str, results.CellRuns], fmt: str) -> str:
     """The summary as Markdown (with rtbench tables), CSV or JSON; times in ns."""
     rows = results.summary_rows(store, cells)
+    gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
-        return json.dumps({"cells": rows, "rtlab_version": rtlab.__version__}, indent=1) + "\n"
+        doc: dict[str, Any] = {"cells": rows, "rtlab_version": rtlab.__version__}
+        if gpio is not None:
+            doc["gpio_study"] = gpio_study.to_dict(gpio)
+        return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -341,4 +364,6 @@ def text_report(store: Store, cells: dict[str, results.CellRuns], fmt: str) -> s
                 "",
                 rtbench.markdown(multirun.split(store, cr.ok_ids[-1])),
             ]
+    if gpio is not None:
+        lines += ["", gpio_study.markdown(gpio).rstrip("\n")]
     return "\n".join(lines) + "\n"
