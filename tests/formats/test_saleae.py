@@ -3,7 +3,10 @@ written here following Saleae's documented layout, with edges known beforehand."
 
 from __future__ import annotations
 
+import json
 import struct
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -275,3 +278,28 @@ def test_csv_headers_refused(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="Time \\[s\\]") as exc:
         saleae_csv.read(path)
     assert exc.value.line == 1
+
+
+def test_load_and_cli_take_an_export_directory(tmp_path: Path) -> None:
+    d = tmp_path / "export"
+    d.mkdir()
+    edges = random_edges(3, 200, 5, 50)
+    bin_v0(d / "digital_0.bin", 0, 0.0, 1e-3, edges * 1e-9)
+    cap = rtlab.load(d)
+    assert cap.metadata["format"] == "saleae-bin"
+    np.testing.assert_array_equal(cap["digital_0"].edges, edges)
+    out = subprocess.run(
+        [sys.executable, "-m", "rtlab.cli", "analyze", str(d), "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    periods = json.loads(out.stdout)["channels"]["digital_0"]["period"]
+    assert periods["n"] == len(edges[::2]) - 1
+
+
+def test_other_directories_are_refused_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(FormatError, match="without digital_"):
+        rtlab.load(tmp_path)
+    bin_v0(tmp_path / "digital_0.bin", 0, 0.0, 1e-3, np.array([1e-6]))
+    with pytest.raises(FormatError, match="reads one file"):
+        rtlab.load(tmp_path, "vcd")

@@ -110,12 +110,29 @@ def load(path: str | Path, format: str | None = None, **options: Any) -> Capture
     if not p.exists():
         raise FormatError(p, "no such file")
     if p.is_dir():
-        raise FormatError(p, "is a directory, not a capture file")
-    spec = get(format) if format else guess(p)
+        spec = _directory_format(p, format)
+    elif format:
+        spec = get(format)
+    else:
+        spec = guess(p)
     cap = spec.read(p, **options)
     cap.metadata.setdefault("source", str(p))
     cap.metadata.setdefault("format", spec.name)
     return cap
+
+
+def _directory_format(path: Path, format: str | None) -> FormatSpec:
+    """A directory is a capture only as a Saleae Logic 2 binary export: one
+    digital_N.bin per channel, merged into one capture."""
+    if format not in (None, "saleae-bin"):
+        raise FormatError(path, f"is a directory; format {format!r} reads one file")
+    if not any(path.glob("digital_*.bin")):
+        raise FormatError(
+            path,
+            "is a directory without digital_*.bin files; rtlab reads a directory only "
+            "as a Saleae Logic 2 binary export",
+        )
+    return get("saleae-bin")
 
 
 def save(cap: Capture, path: str | Path, format: str | None = None, **options: Any) -> None:
