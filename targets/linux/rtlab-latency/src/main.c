@@ -74,7 +74,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/timerfd.h>
@@ -84,8 +83,8 @@
 
 #include "proto.h"
 #include "stats.h"
+#include "workload.h"
 
-#define NS_PER_S 1000000000LL
 #define MAX_SAMPLES (64LL * 1000 * 1000) /* 512 MB of samples: use -h beyond */
 #define MAX_LIST 32
 
@@ -120,62 +119,27 @@ struct opts {
     long long search_ms;
 };
 
-static volatile sig_atomic_t stop;
 static int mlocked; /* mlockall in force: allocations count against RLIMIT_MEMLOCK */
 static proto_t P;
 static int timer_fd = -1;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop = 1;
-}
-
-static inline int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
 
 /* CPU time of the process, exact (scheduler runtime), unlike rusage's tick sampling. */
 static int64_t cpu_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+    return (int64_t)ts.tv_sec * WL_NS_PER_S + ts.tv_nsec;
 }
 
-static inline struct timespec to_ts(int64_t ns)
-{
-    struct timespec ts = {.tv_sec = ns / NS_PER_S, .tv_nsec = ns % NS_PER_S};
-    return ts;
-}
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: rtlab-latency [--mode cyclic|sleep|search] [-i US] [-l N] [-D TIME]\n"
-            "         [-w abs|rel|usleep|timerfd|busy] [-p PRIO] [--policy other|fifo|rr]\n"
-            "         [--strict] [-a CPUS] [-m] [--slack NS] [--latency US] [-h] [--binary]\n"
-            "         [--crc] [--sleeps US,..] [--periods US,..] [--bound US|--bound-pct P]\n"
-            "         [--quantile Q] [--search-time MS] [-q]\n"
-            "Timer wake-up latency of a periodic thread; every sample on stdout in the\n"
-            "rtlab protocol v1. See the comment at the top of src/main.c or\n"
-            "docs/rtlab-latency.md.\n");
-}
-
-static _Noreturn void die_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("rtlab-latency: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    usage(stderr);
-    exit(2);
-}
+static const char usage_text[] =
+    "usage: rtlab-latency [--mode cyclic|sleep|search] [-i US] [-l N] [-D TIME]\n"
+    "         [-w abs|rel|usleep|timerfd|busy] [-p PRIO] [--policy other|fifo|rr]\n"
+    "         [--strict] [-a CPUS] [-m] [--slack NS] [--latency US] [-h] [--binary]\n"
+    "         [--crc] [--sleeps US,..] [--periods US,..] [--bound US|--bound-pct P]\n"
+    "         [--quantile Q] [--search-time MS] [-q]\n"
+    "Timer wake-up latency of a periodic thread; every sample on stdout in the\n"
+    "rtlab protocol v1. See the comment at the top of src/main.c or\n"
+    "docs/rtlab-latency.md.\n";
 
 /* A runtime failure after hello: status=error so the host sees why. */
 static _Noreturn void fail(const char *fmt, ...)
@@ -185,19 +149,9 @@ static _Noreturn void fail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rtlab-latency: %s\n", msg);
+    wl_error("%s", msg);
     proto_end(&P, "error", msg);
     exit(1);
-}
-
-static long long parse_ll(const char *opt, const char *s, long long lo, long long hi)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        die_usage("%s: expected an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
-    return v;
 }
 
 static int parse_list(const char *opt, const char *s, long long *out, long long lo)
@@ -208,31 +162,24 @@ static int parse_list(const char *opt, const char *s, long long *out, long long 
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (n == MAX_LIST)
-            die_usage("%s: at most %d values", opt, MAX_LIST);
-        out[n++] = parse_ll(opt, tok, lo, 1000LL * 1000 * 1000);
+            wl_die_usage("%s: at most %d values", opt, MAX_LIST);
+        out[n++] = wl_parse_int(opt, tok, lo, 1000LL * 1000 * 1000);
     }
     if (!n)
-        die_usage("%s: empty list", opt);
+        wl_die_usage("%s: empty list", opt);
     return n;
 }
 
 static long long parse_duration(const char *s)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    double mult = 1e9;
-    if (errno || end == s || v <= 0)
-        die_usage("-D: expected a positive duration, got '%s'", s);
-    if (!strcmp(end, "ms"))
-        mult = 1e6;
-    else if (!strcmp(end, "m"))
-        mult = 60e9;
-    else if (!strcmp(end, "h"))
-        mult = 3600e9;
-    else if (*end && strcmp(end, "s"))
-        die_usage("-D: unknown unit '%s' (ms, s, m, h)", end);
-    return (long long)(v * mult);
+    long long ns = 0;
+    const char *unit;
+    switch (wl_parse_duration(s, WL_MS | WL_S | WL_MIN | WL_H, &ns, &unit)) {
+    case WL_DURATION_OK: return ns;
+    case WL_DURATION_UNIT: wl_die_usage("-D: unknown unit '%s' (ms, s, m, h)", unit);
+    case WL_DURATION_RANGE: wl_die_usage("-D: duration out of range, got '%s'", s);
+    default: wl_die_usage("-D: expected a positive duration, got '%s'", s);
+    }
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -274,8 +221,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
     int c;
     while ((c = getopt_long(argc, argv, ":i:l:D:w:p:a:mhq", longopts, NULL)) != -1) {
         switch (c) {
-        case 'i': o->interval_us = parse_ll("-i", optarg, 1, 60LL * 1000 * 1000); break;
-        case 'l': o->loops = parse_ll("-l", optarg, 1, MAX_SAMPLES); break;
+        case 'i': o->interval_us = wl_parse_int("-i", optarg, 1, 60LL * 1000 * 1000); break;
+        case 'l': o->loops = wl_parse_int("-l", optarg, 1, MAX_SAMPLES); break;
         case 'D': o->duration_ns = parse_duration(optarg); break;
         case 'w': {
             const char *a = optarg;
@@ -284,27 +231,25 @@ static void parse_args(int argc, char **argv, struct opts *o)
             else if (!strcmp(a, "usleep")) o->method = M_USLEEP;
             else if (!strcmp(a, "timerfd")) o->method = M_TIMERFD;
             else if (!strcmp(a, "busy")) o->method = M_BUSY;
-            else die_usage("--method: abs, rel, usleep, timerfd or busy, got '%s'", a);
+            else wl_die_usage("--method: abs, rel, usleep, timerfd or busy, got '%s'", a);
             break;
         }
-        case 'p': o->priority = (int)parse_ll("-p", optarg, 0, 99); break;
+        case 'p': o->priority = (int)wl_parse_int("-p", optarg, 0, 99); break;
         case O_POLICY:
-            if (!strcmp(optarg, "other") || !strcmp(optarg, "normal")) o->policy = SCHED_OTHER;
-            else if (!strcmp(optarg, "fifo")) o->policy = SCHED_FIFO;
-            else if (!strcmp(optarg, "rr")) o->policy = SCHED_RR;
-            else die_usage("--policy: other, fifo or rr, got '%s'", optarg);
+            o->policy = !strcmp(optarg, "normal") ? SCHED_OTHER
+                                                  : wl_parse_policy("--policy", optarg);
             o->policy_given = 1;
             break;
         case O_STRICT: o->strict = 1; break;
         case 'a':
-            if (strlen(optarg) >= sizeof o->affinity) die_usage("-a: too long");
+            if (strlen(optarg) >= sizeof o->affinity) wl_die_usage("-a: too long");
             strcpy(o->affinity, optarg);
             break;
         case 'm': o->mlock = 1; break;
         case O_SLACK:
-            o->slack_ns = parse_ll("--slack", optarg, 1, 1000LL * 1000 * 1000); break;
+            o->slack_ns = wl_parse_int("--slack", optarg, 1, 1000LL * 1000 * 1000); break;
         case O_LATENCY:
-            o->dma_latency_us = parse_ll("--latency", optarg, 0, 1000LL * 1000 * 1000);
+            o->dma_latency_us = wl_parse_int("--latency", optarg, 0, 1000LL * 1000 * 1000);
             break;
         case 'h': o->histogram = 1; break;
         case O_BINARY: o->binary = 1; break;
@@ -312,56 +257,51 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case O_SLEEPS: o->n_sleeps = parse_list("--sleeps", optarg, o->sleeps_us, 0); break;
         case O_PERIODS:
             o->n_periods = parse_list("--periods", optarg, o->periods_us, 1); break;
-        case O_BOUND: o->bound_us = parse_ll("--bound", optarg, 0, 1000LL * 1000 * 1000); break;
+        case O_BOUND: o->bound_us = wl_parse_int("--bound", optarg, 0, 1000LL * 1000 * 1000); break;
         case O_BOUND_PCT: {
             char *end;
             o->bound_pct = strtod(optarg, &end);
             if (end == optarg || *end || o->bound_pct <= 0 || o->bound_pct > 1000)
-                die_usage("--bound-pct: a percentage in (0, 1000], got '%s'", optarg);
+                wl_die_usage("--bound-pct: a percentage in (0, 1000], got '%s'", optarg);
             break;
         }
         case O_QUANTILE: {
             char *end;
             o->quantile = strtod(optarg, &end);
             if (end == optarg || *end || o->quantile <= 0 || o->quantile > 1)
-                die_usage("--quantile: a number in (0, 1], got '%s'", optarg);
+                wl_die_usage("--quantile: a number in (0, 1], got '%s'", optarg);
             break;
         }
-        case O_SEARCH: o->search_ms = parse_ll("--search-time", optarg, 1, 3600000); break;
+        case O_SEARCH: o->search_ms = wl_parse_int("--search-time", optarg, 1, 3600000); break;
         case O_MODE:
             if (!strcmp(optarg, "cyclic")) o->mode = MODE_CYCLIC;
             else if (!strcmp(optarg, "sleep")) o->mode = MODE_SLEEP;
             else if (!strcmp(optarg, "search")) o->mode = MODE_SEARCH;
-            else die_usage("--mode: cyclic, sleep or search, got '%s'", optarg);
+            else wl_die_usage("--mode: cyclic, sleep or search, got '%s'", optarg);
             break;
         case 'q': o->quiet = 1; break;
-        case O_HELP: usage(stdout); exit(0);
-        case ':': die_usage("option %s needs a value", argv[optind - 1]);
-        default: die_usage("unknown option %s", argv[optind - 1]);
+        case O_HELP: fputs(usage_text, stdout); exit(0);
+        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
+        default: wl_die_usage("unknown option %s", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        die_usage("unexpected argument '%s'", argv[optind]);
+        wl_die_usage("unexpected argument '%s'", argv[optind]);
     if (!o->policy_given)
         o->policy = o->priority > 0 ? SCHED_FIFO : SCHED_OTHER;
     if (o->policy == SCHED_OTHER) {
         if (o->priority > 0)
-            die_usage("-p %d needs --policy fifo or rr", o->priority);
+            wl_die_usage("-p %d needs --policy fifo or rr", o->priority);
         o->priority = 0;
     } else if (o->priority <= 0) {
         o->priority = 80;
     }
     if (o->mode == MODE_CYCLIC && !o->loops && !o->duration_ns && !o->histogram)
-        die_usage("cyclic mode stores every sample: give -l or -D (or -h for a histogram)");
+        wl_die_usage("cyclic mode stores every sample: give -l or -D (or -h for a histogram)");
     if (o->method == M_USLEEP && o->interval_us > 999999 && o->mode == MODE_CYCLIC)
-        die_usage("usleep takes at most 999999 us");
+        wl_die_usage("usleep takes at most 999999 us");
     if (o->mode == MODE_SLEEP && !o->loops)
         o->loops = 1000;
-}
-
-static const char *policy_name(int p)
-{
-    return p == SCHED_FIFO ? "fifo" : p == SCHED_RR ? "rr" : "other";
 }
 
 static int parse_cpus(const char *s, cpu_set_t *set)
@@ -394,19 +334,20 @@ static int parse_cpus(const char *s, cpu_set_t *set)
 /* Set up the process as asked; returns the policy really in force. */
 static int setup(struct opts *o)
 {
+    int err;
     if (o->affinity[0]) {
         cpu_set_t set;
         if (parse_cpus(o->affinity, &set))
             fail("-a: bad CPU list '%s'", o->affinity);
-        if (sched_setaffinity(0, sizeof set, &set))
-            fail("sched_setaffinity(%s): %s", o->affinity, strerror(errno));
+        if ((err = wl_set_affinity(&set)))
+            fail("sched_setaffinity(%s): %s", o->affinity, strerror(err));
     }
     if (o->slack_ns && prctl(PR_SET_TIMERSLACK, (unsigned long)o->slack_ns, 0, 0, 0))
         fail("PR_SET_TIMERSLACK %lld: %s", o->slack_ns, strerror(errno));
-    if (o->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+    if (o->mlock && (err = wl_lock_memory())) {
         if (o->strict)
-            fail("mlockall: %s", strerror(errno));
-        proto_warn(&P, "mlock_failed", strerror(errno));
+            fail("mlockall: %s", strerror(err));
+        proto_warn(&P, "mlock_failed", strerror(err));
         o->mlock = 0;
     }
     mlocked = o->mlock;
@@ -422,18 +363,15 @@ static int setup(struct opts *o)
         }
     }
     int policy = o->policy;
-    if (policy != SCHED_OTHER) {
-        struct sched_param sp = {.sched_priority = o->priority};
-        if (sched_setscheduler(0, policy, &sp)) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "cannot set SCHED_%s priority %d (%s): running SCHED_OTHER",
-                     policy == SCHED_FIFO ? "FIFO" : "RR", o->priority, strerror(errno));
-            if (o->strict)
-                fail("%s", msg);
-            proto_warn(&P, "sched_fallback", msg);
-            fprintf(stderr, "rtlab-latency: warning: %s\n", msg);
-            policy = SCHED_OTHER;
-        }
+    if (policy != SCHED_OTHER && (err = wl_set_scheduler(policy, o->priority))) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot set SCHED_%s priority %d (%s): running SCHED_OTHER",
+                 policy == SCHED_FIFO ? "FIFO" : "RR", o->priority, strerror(err));
+        if (o->strict)
+            fail("%s", msg);
+        proto_warn(&P, "sched_fallback", msg);
+        wl_error("warning: %s", msg);
+        policy = SCHED_OTHER;
     }
     return policy;
 }
@@ -463,23 +401,23 @@ static int sleep_once(enum method m, int64_t t0, int64_t req)
     struct timespec ts;
     switch (m) {
     case M_ABS:
-        ts = to_ts(t0 + req);
+        ts = wl_timespec(t0 + req);
         return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ? -1 : 0;
     case M_REL:
-        ts = to_ts(req);
+        ts = wl_timespec(req);
         return nanosleep(&ts, NULL);
     case M_USLEEP:
         return usleep((useconds_t)(req / 1000));
     case M_TIMERFD: {
-        struct itimerspec its = {.it_value = to_ts(req > 0 ? req : 1)};
+        struct itimerspec its = {.it_value = wl_timespec(req > 0 ? req : 1)};
         uint64_t exp;
         if (timerfd_settime(timer_fd, 0, &its, NULL))
             return -1;
         return read(timer_fd, &exp, sizeof exp) == (ssize_t)sizeof exp ? 0 : -1;
     }
     case M_BUSY:
-        while (now_ns() < t0 + req)
-            if (stop)
+        while (wl_now_ns() < t0 + req)
+            if (wl_stop)
                 return -1;
         return 0;
     }
@@ -498,37 +436,37 @@ static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n
                                 int64_t *lat, int64_t *wake, logh_t *h)
 {
     struct cyc_result r = {0, 0};
-    int64_t now = now_ns(), expected;
+    int64_t now = wl_now_ns(), expected;
     int64_t next = now + interval;
     if (m == M_TIMERFD) {
-        struct itimerspec its = {.it_value = to_ts(next), .it_interval = to_ts(interval)};
+        struct itimerspec its = {.it_value = wl_timespec(next), .it_interval = wl_timespec(interval)};
         if (timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
             fail("timerfd_settime: %s", strerror(errno));
     }
-    while (!stop && (max_n <= 0 || r.n < max_n)) {
+    while (!wl_stop && (max_n <= 0 || r.n < max_n)) {
         switch (m) {
         case M_ABS: {
-            struct timespec ts = to_ts(next);
+            struct timespec ts = wl_timespec(next);
             if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
                 goto out; /* EINTR: a signal asked us to stop */
-            now = now_ns();
+            now = wl_now_ns();
             expected = next;
             break;
         }
         case M_REL: {
-            struct timespec ts = to_ts(interval);
-            int64_t before = now_ns();
+            struct timespec ts = wl_timespec(interval);
+            int64_t before = wl_now_ns();
             if (nanosleep(&ts, NULL))
                 goto out;
-            now = now_ns();
+            now = wl_now_ns();
             expected = before + interval;
             break;
         }
         case M_USLEEP: {
-            int64_t before = now_ns();
+            int64_t before = wl_now_ns();
             if (usleep((useconds_t)(interval / 1000)))
                 goto out;
-            now = now_ns();
+            now = wl_now_ns();
             expected = before + interval;
             break;
         }
@@ -536,7 +474,7 @@ static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n
             uint64_t exp = 0;
             if (read(timer_fd, &exp, sizeof exp) != (ssize_t)sizeof exp)
                 goto out;
-            now = now_ns();
+            now = wl_now_ns();
             /* The kernel counts expirations: the wake belongs to the last one. */
             expected = next + (int64_t)(exp - 1) * interval;
             r.overruns += (long long)exp - 1;
@@ -545,8 +483,8 @@ static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n
         }
         case M_BUSY:
         default:
-            while ((now = now_ns()) < next)
-                if (stop)
+            while ((now = wl_now_ns()) < next)
+                if (wl_stop)
                     goto out;
             expected = next;
             break;
@@ -582,8 +520,8 @@ static void summary(const char *name, const int64_t *v, size_t n)
         return;
     }
     fprintf(stderr,
-            "%-16s n=%zu min=%" PRId64 " p50=%" PRId64 " p99=%" PRId64 " p99.9=%" PRId64
-            " max=%" PRId64 " ns\n",
+    "%-16s n=%zu min=%" PRId64 " p50=%" PRId64 " p99=%" PRId64 " p99.9=%" PRId64
+    " max=%" PRId64 " ns\n",
             name, n, s[0], quantile_sorted(s, n, 0.5), quantile_sorted(s, n, 0.99),
             quantile_sorted(s, n, 0.999), s[n - 1]);
     free(s);
@@ -612,17 +550,14 @@ static void prefault_stack(void)
 int main(int argc, char **argv)
 {
     struct opts o;
+    wl_init("rtlab-latency", usage_text);
     parse_args(argc, argv, &o);
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     proto_init(&P, stdout, o.crc);
 
     proto_hello(&P, "rtlab-latency", RTLAB_LATENCY_VERSION);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: sleeps return EINTR and the loop ends */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    wl_catch_stop_signals(); /* a sleep returns EINTR and the loop ends */
 
     int policy = setup(&o);
     long slack = (long)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -635,8 +570,8 @@ int main(int argc, char **argv)
     proto_meta(&P, "mode", mode_names[o.mode]);
     proto_meta(&P, "method", method_names[o.method]);
     proto_meta(&P, "clock", "CLOCK_MONOTONIC");
-    proto_meta(&P, "policy", policy_name(policy));
-    proto_meta(&P, "policy_requested", policy_name(o.policy));
+    proto_meta(&P, "policy", wl_policy_name(policy));
+    proto_meta(&P, "policy_requested", wl_policy_name(o.policy));
     proto_meta_i(&P, "priority", policy == SCHED_OTHER ? 0 : o.priority);
     proto_meta(&P, "affinity", o.affinity[0] ? o.affinity : "all");
     proto_meta_i(&P, "mlockall", o.mlock);
@@ -654,7 +589,7 @@ int main(int argc, char **argv)
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
     int64_t cpu0 = cpu_ns();
-    int64_t t_start = now_ns();
+    int64_t t_start = wl_now_ns();
     int64_t interval = o.interval_us * 1000;
 
     if (o.mode == MODE_CYCLIC) {
@@ -698,13 +633,13 @@ int main(int argc, char **argv)
     } else if (o.mode == MODE_SLEEP) {
         int64_t *act = alloc_samples(o.loops * o.n_sleeps);
         long long done[MAX_LIST] = {0};
-        for (int k = 0; k < o.n_sleeps && !stop; k++) {
+        for (int k = 0; k < o.n_sleeps && !wl_stop; k++) {
             int64_t req = o.sleeps_us[k] * 1000;
-            for (long long j = 0; j < o.loops && !stop; j++) {
-                int64_t t0 = now_ns();
+            for (long long j = 0; j < o.loops && !wl_stop; j++) {
+                int64_t t0 = wl_now_ns();
                 if (sleep_once(o.method, t0, req))
                     break;
-                act[k * o.loops + j] = now_ns() - t0;
+                act[k * o.loops + j] = wl_now_ns() - t0;
                 done[k]++;
             }
         }
@@ -724,11 +659,11 @@ int main(int argc, char **argv)
         free(act);
     } else {
         long long best = 0, total = 0;
-        for (int k = 0; k < o.n_periods && !stop; k++) {
+        for (int k = 0; k < o.n_periods && !wl_stop; k++) {
             int64_t per = o.periods_us[k] * 1000;
             long long cap = o.search_ms * 1000000LL / per + 2;
             int64_t *wake = alloc_samples(cap);
-            int64_t t_end = now_ns() + o.search_ms * 1000000LL;
+            int64_t t_end = wl_now_ns() + o.search_ms * 1000000LL;
             struct cyc_result r = cyclic(o.method, per, cap, t_end, NULL, wake, NULL);
             size_t np = r.n > 1 ? (size_t)r.n - 1 : 0;
             /* A skipped period is a missed deadline: it counts as an infinite deviation,
@@ -769,7 +704,7 @@ int main(int argc, char **argv)
             proto_counter(&P, name, r.overruns, "count");
             int64_t bound = o.bound_pct > 0 ? (int64_t)((double)per * o.bound_pct / 100)
                                             : o.bound_us * 1000;
-            int pass = np && !stop && jit <= bound;
+            int pass = np && !wl_stop && jit <= bound;
             if (!o.quiet) {
                 char jtxt[32];
                 if (jit == INT64_MAX)
@@ -795,12 +730,12 @@ int main(int argc, char **argv)
         proto_counter(&P, "min_period_ns", best, "ns");
         proto_counter(&P, "samples", total, "count");
     }
-    int64_t wall = now_ns() - t_start;
+    int64_t wall = wl_now_ns() - t_start;
     proto_counter(&P, "wall_ns", wall, "ns");
     proto_counter(&P, "cpu_ns", cpu_ns() - cpu0, "ns");
     proto_counter(&P, "minflt", ru1.ru_minflt - ru0.ru_minflt, "count");
     proto_counter(&P, "majflt", ru1.ru_majflt - ru0.ru_majflt, "count");
     proto_counter(&P, "nivcsw", ru1.ru_nivcsw - ru0.ru_nivcsw, "count");
-    proto_end(&P, stop ? "interrupted" : "ok", stop ? "stopped by a signal" : NULL);
-    return stop ? 130 : 0;
+    proto_end(&P, wl_stop ? "interrupted" : "ok", wl_stop ? "stopped by a signal" : NULL);
+    return wl_stop ? 130 : 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static int open_path(gpio_chip_t *c, const char *path, char *err, size_t errlen)
@@ -195,24 +196,31 @@ int gpio_get(int line_fd, uint64_t mask, uint64_t *bits)
     return 0;
 }
 
-long long parse_duration_ns(const char *s)
+int gpio_claim(gpio_chip_t *c, const char *spec, const uint32_t *offsets, unsigned n,
+               uint64_t flags, const char *consumer, unsigned event_buffer, char *err,
+               size_t errlen)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v <= 0)
+    if (gpio_open_chip(c, spec, err, errlen) < 0)
         return -1;
-    double scale = 1e9;
-    if (!*end || !strcmp(end, "s"))
-        scale = 1e9;
-    else if (!strcmp(end, "ms"))
-        scale = 1e6;
-    else if (!strcmp(end, "us"))
-        scale = 1e3;
-    else if (!strcmp(end, "ns"))
-        scale = 1;
-    else if (!strcmp(end, "m"))
-        scale = 60e9;
-    else
-        return -1;
-    return (long long)(v * scale);
+    int fd = gpio_request(c, offsets, n, flags, 0, consumer, event_buffer, err, errlen);
+    close(c->fd); /* the line request fd lives on its own */
+    c->fd = -1;
+    return fd;
+}
+
+void gpio_meta(proto_t *p, const gpio_chip_t *c, const uint32_t *offsets, unsigned n)
+{
+    struct utsname u;
+    if (uname(&u) == 0) {
+        proto_meta(p, "kernel", u.release);
+        proto_meta(p, "machine", u.machine);
+    }
+    proto_meta(p, "api", "gpio-cdev-v2");
+    proto_meta(p, "chip", c->info.name);
+    proto_meta(p, "chip_label", c->info.label);
+    char lines[256] = "";
+    for (unsigned i = 0; i < n; i++)
+        snprintf(lines + strlen(lines), sizeof lines - strlen(lines), "%s%u", i ? "," : "",
+                 offsets[i]);
+    proto_meta(p, "lines", lines);
 }

@@ -1,10 +1,13 @@
-/* Thin helpers over the GPIO character device uAPI v2 (<linux/gpio.h>, no libgpiod). */
+/* Thin helpers over the GPIO character device uAPI v2 (<linux/gpio.h>, no libgpiod), and
+ * what the GPIO workloads (rtlab-toggle, rtlab-gpio-events) share around them. */
 #ifndef RTLAB_GPIO_H
 #define RTLAB_GPIO_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/gpio.h>
+
+#include "proto.h"
 
 #define GPIO_MAX_LINES 64
 
@@ -36,7 +39,15 @@ static inline uint64_t gpio_mask(unsigned n) { return n >= 64 ? ~0ULL : (1ULL <<
 int gpio_set(int line_fd, uint64_t bits, uint64_t mask);
 int gpio_get(int line_fd, uint64_t mask, uint64_t *bits);
 
-/* Parse a duration "2s", "500ms", "100us", "1m", plain seconds; ns or -1. */
-long long parse_duration_ns(const char *s);
+/* Open the chip, request the lines (outputs start low), close the chip: the line
+ * request fd, or -1 with the message of gpio_open_chip or gpio_request in err. c keeps
+ * the chip's info (name, label) for gpio_meta. */
+int gpio_claim(gpio_chip_t *c, const char *spec, const uint32_t *offsets, unsigned n,
+               uint64_t flags, const char *consumer, unsigned event_buffer, char *err,
+               size_t errlen);
+
+/* The meta records every GPIO workload starts with: kernel, machine, api, chip,
+ * chip_label, lines. */
+void gpio_meta(proto_t *p, const gpio_chip_t *c, const uint32_t *offsets, unsigned n);
 
 #endif

@@ -26,52 +26,20 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gpio.h"
 #include "proto.h"
+#include "workload.h"
 
 #define MAX_META 16
-#define NS_PER_S 1000000000LL
 
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
-
-static _Noreturn void die_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("rtlab-gpio-events: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nusage: rtlab-gpio-events [-c CHIP] [-l LINES] [-e rising|falling|both] "
-          "[-n N | -D TIME] [--realtime] [--bias B]\n",
-          stderr);
-    exit(2);
-}
-
-static long long parse_int(const char *opt, const char *s, long long lo, long long hi)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        die_usage("%s: expected an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
-    return v;
-}
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
+static const char usage_text[] =
+    "usage: rtlab-gpio-events [-c CHIP] [-l LINES] [-e rising|falling|both] "
+    "[-n N | -D TIME] [--realtime] [--bias B]\n";
 
 int main(int argc, char **argv)
 {
@@ -88,6 +56,7 @@ int main(int argc, char **argv)
         {"meta", required_argument, 0, O_META}, {"binary", no_argument, 0, O_BINARY},
         {"crc", no_argument, 0, O_CRC},        {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, O_HELP},      {0, 0, 0, 0}};
+    wl_init("rtlab-gpio-events", usage_text);
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, ":c:l:e:n:D:q", longopts, NULL)) != -1) {
@@ -96,41 +65,40 @@ int main(int argc, char **argv)
         case 'l': lines_spec = optarg; break;
         case 'e':
             if (strcmp(optarg, "rising") && strcmp(optarg, "falling") && strcmp(optarg, "both"))
-                die_usage("--edge: rising, falling or both, got '%s'", optarg);
+                wl_die_usage("--edge: rising, falling or both, got '%s'", optarg);
             edge = optarg;
             break;
-        case 'n': count = parse_int("-n", optarg, 1, 1LL << 28); break;
-        case 'D':
-            duration = parse_duration_ns(optarg);
-            if (duration <= 0) die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
+        case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 28); break;
+        case 'D': {
+            const char *unit;
+            if (wl_parse_duration(optarg, WL_NS | WL_US | WL_MS | WL_S | WL_MIN, &duration,
+                                  &unit) != WL_DURATION_OK)
+                wl_die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
             break;
+        }
         case O_RT: realtime = 1; break;
         case O_BIAS:
             if (strcmp(optarg, "pull-up") && strcmp(optarg, "pull-down") && strcmp(optarg, "disabled"))
-                die_usage("--bias: pull-up, pull-down or disabled, got '%s'", optarg);
+                wl_die_usage("--bias: pull-up, pull-down or disabled, got '%s'", optarg);
             bias = optarg;
             break;
-        case O_BUF: buffer = parse_int("--buffer", optarg, 1, 1 << 20); break;
-        case O_META:
-            if (n_meta >= MAX_META || !strchr(optarg, '=') || optarg[0] == '=')
-                die_usage("--meta: KEY=VALUE, at most %d", MAX_META);
-            meta[n_meta++] = optarg;
-            break;
+        case O_BUF: buffer = wl_parse_int("--buffer", optarg, 1, 1 << 20); break;
+        case O_META: wl_add_meta(optarg, meta, &n_meta, MAX_META); break;
         case O_BINARY: binary = 1; break;
         case O_CRC: crc = 1; break;
         case 'q': quiet = 1; break;
         case O_HELP: puts("see the comment at the top of src/gpio_events.c or docs/gpio-workloads.md"); return 0;
-        case ':': die_usage("option %s needs a value", argv[optind - 1]);
-        default: die_usage("unknown option %s", argv[optind - 1]);
+        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
+        default: wl_die_usage("unknown option %s", argv[optind - 1]);
         }
     }
-    if (optind < argc) die_usage("unexpected argument '%s'", argv[optind]);
-    if (count && duration) die_usage("give -n or -D, not both");
+    if (optind < argc) wl_die_usage("unexpected argument '%s'", argv[optind]);
+    if (count && duration) wl_die_usage("give -n or -D, not both");
     if (!count && !duration) count = 1000;
     uint32_t offsets[GPIO_MAX_LINES];
     unsigned n_lines;
     char err[512], buf[256];
-    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) die_usage("%s", err);
+    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) wl_die_usage("%s", err);
 
     uint64_t flags = GPIO_V2_LINE_FLAG_INPUT;
     if (strcmp(edge, "falling")) flags |= GPIO_V2_LINE_FLAG_EDGE_RISING;
@@ -141,46 +109,22 @@ int main(int argc, char **argv)
     if (bias && !strcmp(bias, "disabled")) flags |= GPIO_V2_LINE_FLAG_BIAS_DISABLED;
 
     gpio_chip_t chip;
-    if (gpio_open_chip(&chip, chip_spec, err, sizeof err) < 0) {
-        fprintf(stderr, "rtlab-gpio-events: %s\n", err);
-        return GPIO_EXIT;
-    }
-    int lfd = gpio_request(&chip, offsets, n_lines, flags, 0, "rtlab-gpio-events",
-                           (unsigned)buffer, err, sizeof err);
-    close(chip.fd);
+    int lfd = gpio_claim(&chip, chip_spec, offsets, n_lines, flags, "rtlab-gpio-events",
+                         (unsigned)buffer, err, sizeof err);
     if (lfd < 0) {
-        fprintf(stderr, "rtlab-gpio-events: %s\n", err);
+        wl_error("%s", err);
         return GPIO_EXIT;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    wl_catch_stop_signals();
 
     proto_t P;
     proto_init(&P, stdout, crc);
     proto_hello(&P, "rtlab-gpio-events", RTLAB_TOGGLE_VERSION);
-    struct utsname u;
-    if (uname(&u) == 0) {
-        proto_meta(&P, "kernel", u.release);
-        proto_meta(&P, "machine", u.machine);
-    }
-    proto_meta(&P, "api", "gpio-cdev-v2");
-    proto_meta(&P, "chip", chip.info.name);
-    proto_meta(&P, "chip_label", chip.info.label);
-    buf[0] = 0;
-    for (unsigned i = 0; i < n_lines; i++)
-        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%u", i ? "," : "", offsets[i]);
-    proto_meta(&P, "lines", buf);
+    gpio_meta(&P, &chip, offsets, n_lines);
     proto_meta(&P, "edge", edge);
     proto_meta(&P, "clock", realtime ? "realtime" : "monotonic");
-    for (int i = 0; i < n_meta; i++) {
-        char key[64];
-        const char *eq = strchr(meta[i], '=');
-        snprintf(key, sizeof key, "%.*s", (int)(eq - meta[i]), meta[i]);
-        proto_meta(&P, key, eq + 1);
-    }
+    for (int i = 0; i < n_meta; i++)
+        proto_meta_pair(&P, meta[i]);
     proto_meta(&P, "ready", "1");
     fflush(stdout);
 
@@ -193,13 +137,13 @@ int main(int argc, char **argv)
         proto_end(&P, "error", "out of memory");
         return 1;
     }
-    long long end_at = duration ? now_ns() + duration : 0;
+    long long end_at = duration ? wl_now_ns() + duration : 0;
     int failed = 0;
     struct gpio_v2_line_event ev[16];
-    while (!stop_signal && n < cap) {
+    while (!wl_stop && n < cap) {
         int wait_ms = -1;
         if (end_at) {
-            long long left = end_at - now_ns();
+            long long left = end_at - wl_now_ns();
             if (left <= 0) break;
             wait_ms = (int)((left + 999999) / 1000000);
         }
@@ -250,14 +194,14 @@ int main(int argc, char **argv)
     free(ts);
     free(kind);
     free(line);
-    if (!quiet) fprintf(stderr, "rtlab-gpio-events: %lld events, %lld lost\n", n, lost);
+    if (!quiet) wl_error("%lld events, %lld lost", n, lost);
     if (failed) {
         snprintf(buf, sizeof buf, "reading events: %s", strerror(failed));
         proto_end(&P, "error", buf);
         return 1;
     }
-    if (stop_signal) {
-        proto_end(&P, "interrupted", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    if (wl_stop) {
+        proto_end(&P, "interrupted", wl_stop == SIGTERM ? "SIGTERM" : "SIGINT");
         return 130;
     }
     proto_end(&P, "ok", NULL);

@@ -32,66 +32,33 @@
  * Exit status: 0 ok, 1 runtime error, 2 usage error, 3 GPIO error (unknown chip, line
  * busy or out of range, no permission), 130 interrupted.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gpio.h"
 #include "proto.h"
+#include "workload.h"
 
-#define NS_PER_S 1000000000LL
 #define MAX_META 16
 
 enum mode { M_FAST, M_BUSY, M_ABS, M_USLEEP };
 static const char *mode_names[] = {"fast", "busy", "abs", "usleep"};
 
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
-
-static _Noreturn void die_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("rtlab-toggle: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nusage: rtlab-toggle [-c CHIP] [-l LINES] [-w fast|busy|abs|usleep] [-i NS] "
-          "[-n N | -D TIME] [-t] [--verify] [--policy P] [-p PRIO] [-a CPU] [-m]\n",
-          stderr);
-    exit(2);
-}
-
-static long long parse_int(const char *opt, const char *s, long long lo, long long hi)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        die_usage("%s: expected an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
-    return v;
-}
-
-static inline long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
+static const char usage_text[] =
+    "usage: rtlab-toggle [-c CHIP] [-l LINES] [-w fast|busy|abs|usleep] [-i NS] "
+    "[-n N | -D TIME] [-t] [--verify] [--policy P] [-p PRIO] [-a CPU] [-m]\n";
 
 static void sleep_until(long long t)
 {
-    struct timespec ts = {.tv_sec = t / NS_PER_S, .tv_nsec = t % NS_PER_S};
-    /* EINTR from SIGINT/SIGTERM returns at once: the loop then sees stop_signal. */
+    struct timespec ts = wl_timespec(t);
+    /* EINTR from SIGINT/SIGTERM returns at once: the loop then sees wl_stop. */
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
@@ -115,6 +82,7 @@ int main(int argc, char **argv)
         {"binary", no_argument, 0, O_BINARY},    {"crc", no_argument, 0, O_CRC},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
+    wl_init("rtlab-toggle", usage_text);
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, ":c:l:w:i:n:D:tp:a:mq", longopts, NULL)) != -1) {
@@ -126,109 +94,78 @@ int main(int argc, char **argv)
             else if (!strcmp(optarg, "busy")) mode = M_BUSY;
             else if (!strcmp(optarg, "abs") || !strcmp(optarg, "clock_nanosleep")) mode = M_ABS;
             else if (!strcmp(optarg, "usleep")) mode = M_USLEEP;
-            else die_usage("--mode: fast, busy, abs or usleep, got '%s'", optarg);
+            else wl_die_usage("--mode: fast, busy, abs or usleep, got '%s'", optarg);
             break;
-        case 'i': interval = parse_int("-i", optarg, 1, 60 * NS_PER_S); break;
-        case 'n': count = parse_int("-n", optarg, 1, 1LL << 40); break;
-        case 'D':
-            duration = parse_duration_ns(optarg);
-            if (duration <= 0) die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
+        case 'i': interval = wl_parse_int("-i", optarg, 1, 60 * WL_NS_PER_S); break;
+        case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 40); break;
+        case 'D': {
+            const char *unit;
+            if (wl_parse_duration(optarg, WL_NS | WL_US | WL_MS | WL_S | WL_MIN, &duration,
+                                  &unit) != WL_DURATION_OK)
+                wl_die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
             break;
+        }
         case 't': timestamps = 1; break;
-        case O_MAXS: max_samples = parse_int("--max-samples", optarg, 2, 1LL << 28); break;
+        case O_MAXS: max_samples = wl_parse_int("--max-samples", optarg, 2, 1LL << 28); break;
         case O_VERIFY: verify = 1; break;
-        case O_POLICY:
-            if (!strcmp(optarg, "other")) policy = SCHED_OTHER;
-            else if (!strcmp(optarg, "fifo")) policy = SCHED_FIFO;
-            else if (!strcmp(optarg, "rr")) policy = SCHED_RR;
-            else die_usage("--policy: other, fifo or rr, got '%s'", optarg);
-            break;
-        case 'p': priority = (int)parse_int("-p", optarg, 0, 99); break;
-        case 'a': cpu = (int)parse_int("-a", optarg, 0, CPU_SETSIZE - 1); break;
+        case O_POLICY: policy = wl_parse_policy("--policy", optarg); break;
+        case 'p': priority = (int)wl_parse_int("-p", optarg, 0, 99); break;
+        case 'a': cpu = (int)wl_parse_int("-a", optarg, 0, CPU_SETSIZE - 1); break;
         case 'm': mlock_all = 1; break;
-        case O_META:
-            if (n_meta >= MAX_META || !strchr(optarg, '=') || optarg[0] == '=')
-                die_usage("--meta: KEY=VALUE, at most %d", MAX_META);
-            meta[n_meta++] = optarg;
-            break;
+        case O_META: wl_add_meta(optarg, meta, &n_meta, MAX_META); break;
         case O_BINARY: binary = 1; break;
         case O_CRC: crc = 1; break;
         case 'q': quiet = 1; break;
         case O_HELP: puts("see the comment at the top of src/toggle.c or docs/gpio-workloads.md"); return 0;
-        case ':': die_usage("option %s needs a value", argv[optind - 1]);
-        default: die_usage("unknown option %s", argv[optind - 1]);
+        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
+        default: wl_die_usage("unknown option %s", argv[optind - 1]);
         }
     }
-    if (optind < argc) die_usage("unexpected argument '%s'", argv[optind]);
-    if (count && duration) die_usage("give -n or -D, not both");
-    if (mode == M_USLEEP && interval < 1000) die_usage("usleep mode: -i must be >= 1000 ns");
-    if (policy == SCHED_OTHER && priority > 0) die_usage("-p %d needs --policy fifo or rr", priority);
+    if (optind < argc) wl_die_usage("unexpected argument '%s'", argv[optind]);
+    if (count && duration) wl_die_usage("give -n or -D, not both");
+    if (mode == M_USLEEP && interval < 1000) wl_die_usage("usleep mode: -i must be >= 1000 ns");
+    if (policy == SCHED_OTHER && priority > 0) wl_die_usage("-p %d needs --policy fifo or rr", priority);
     if (policy != SCHED_OTHER && priority < 0) priority = 80;
-    if (policy != SCHED_OTHER && priority == 0) die_usage("-p: fifo/rr need a priority in 1..99");
+    if (policy != SCHED_OTHER && priority == 0) wl_die_usage("-p: fifo/rr need a priority in 1..99");
     if (!count && !duration) count = 1000;
 
     uint32_t offsets[GPIO_MAX_LINES];
     unsigned n_lines;
     char err[512];
-    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) die_usage("%s", err);
+    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) wl_die_usage("%s", err);
 
     proto_t P;
     proto_init(&P, stdout, crc);
     /* GPIO errors come before hello: the runner then sees "no protocol output" and the
      * message on stderr, the same as for a usage error. */
     gpio_chip_t chip;
-    if (gpio_open_chip(&chip, chip_spec, err, sizeof err) < 0) {
-        fprintf(stderr, "rtlab-toggle: %s\n", err);
-        return GPIO_EXIT;
-    }
     uint64_t mask = gpio_mask(n_lines);
-    int lfd = gpio_request(&chip, offsets, n_lines, GPIO_V2_LINE_FLAG_OUTPUT, 0, "rtlab-toggle",
-                           0, err, sizeof err);
-    close(chip.fd); /* the line request fd lives on its own */
+    int lfd = gpio_claim(&chip, chip_spec, offsets, n_lines, GPIO_V2_LINE_FLAG_OUTPUT,
+                         "rtlab-toggle", 0, err, sizeof err);
     if (lfd < 0) {
-        fprintf(stderr, "rtlab-toggle: %s\n", err);
+        wl_error("%s", err);
         return GPIO_EXIT;
     }
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: sleeps return EINTR at once */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    wl_catch_stop_signals();
 
     proto_hello(&P, "rtlab-toggle", RTLAB_TOGGLE_VERSION);
     char buf[256];
-    struct utsname u;
-    if (uname(&u) == 0) {
-        proto_meta(&P, "kernel", u.release);
-        proto_meta(&P, "machine", u.machine);
-    }
-    proto_meta(&P, "api", "gpio-cdev-v2");
-    proto_meta(&P, "chip", chip.info.name);
-    proto_meta(&P, "chip_label", chip.info.label);
-    buf[0] = 0;
-    for (unsigned i = 0; i < n_lines; i++)
-        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%u", i ? "," : "", offsets[i]);
-    proto_meta(&P, "lines", buf);
+    gpio_meta(&P, &chip, offsets, n_lines);
     proto_meta(&P, "mode", mode_names[mode]);
     if (mode != M_FAST) proto_meta_i(&P, "interval_ns", interval);
     if (count) proto_meta_i(&P, "count", count);
     if (duration) proto_meta_i(&P, "duration_ns", duration);
     proto_meta(&P, "clock", "monotonic");
-    for (int i = 0; i < n_meta; i++) {
-        char key[64];
-        const char *eq = strchr(meta[i], '=');
-        snprintf(key, sizeof key, "%.*s", (int)(eq - meta[i]), meta[i]);
-        proto_meta(&P, key, eq + 1);
-    }
+    for (int i = 0; i < n_meta; i++)
+        proto_meta_pair(&P, meta[i]);
 
     /* Real-time setup: a failure is a warning (the run still means something), named. */
-    proto_meta(&P, "policy", policy == SCHED_FIFO ? "fifo" : policy == SCHED_RR ? "rr" : "other");
+    int err_no;
+    proto_meta(&P, "policy", wl_policy_name(policy));
     if (policy != SCHED_OTHER) {
-        struct sched_param sp = {.sched_priority = priority};
         proto_meta_i(&P, "priority", priority);
-        if (sched_setscheduler(0, policy, &sp) < 0) {
-            snprintf(buf, sizeof buf, "sched_setscheduler: %s; running SCHED_OTHER", strerror(errno));
+        if ((err_no = wl_set_scheduler(policy, priority))) {
+            snprintf(buf, sizeof buf, "sched_setscheduler: %s; running SCHED_OTHER", strerror(err_no));
             proto_warn(&P, "sched_fallback", buf);
         }
     }
@@ -237,8 +174,8 @@ int main(int argc, char **argv)
         CPU_ZERO(&set);
         CPU_SET(cpu, &set);
         proto_meta_i(&P, "affinity", cpu);
-        if (sched_setaffinity(0, sizeof set, &set) < 0) {
-            snprintf(buf, sizeof buf, "sched_setaffinity(%d): %s", cpu, strerror(errno));
+        if ((err_no = wl_set_affinity(&set))) {
+            snprintf(buf, sizeof buf, "sched_setaffinity(%d): %s", cpu, strerror(err_no));
             proto_warn(&P, "affinity_failed", buf);
         }
     }
@@ -249,7 +186,7 @@ int main(int argc, char **argv)
         ts = malloc((size_t)cap * sizeof *ts);
         if (!ts) {
             close(lfd);
-            fprintf(stderr, "rtlab-toggle: cannot allocate %lld timestamps\n", cap);
+            wl_error("cannot allocate %lld timestamps", cap);
             proto_end(&P, "error", "out of memory for timestamps");
             return 1;
         }
@@ -257,8 +194,8 @@ int main(int argc, char **argv)
     }
     if (mlock_all) {
         proto_meta(&P, "mlockall", "1");
-        if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
-            snprintf(buf, sizeof buf, "mlockall: %s", strerror(errno));
+        if ((err_no = wl_lock_memory())) {
+            snprintf(buf, sizeof buf, "mlockall: %s", strerror(err_no));
             proto_warn(&P, "mlockall_failed", buf);
         }
     }
@@ -268,25 +205,25 @@ int main(int argc, char **argv)
     long long writes = 0, overruns = 0, rb_checks = 0, rb_errors = 0;
     int failed_errno = 0;
     uint64_t level = 0;
-    long long t0 = now_ns(), first = 0, last = 0;
+    long long t0 = wl_now_ns(), first = 0, last = 0;
     long long end_at = duration ? t0 + duration : 0;
     long long next = t0;
-    while (!stop_signal) {
+    while (!wl_stop) {
         if (count && writes >= count) break;
         if (mode != M_FAST) {
             next += interval;
             if (mode == M_BUSY) {
-                while (now_ns() < next && !stop_signal) {}
+                while (wl_now_ns() < next && !wl_stop) {}
             } else if (mode == M_ABS) {
                 sleep_until(next);
             } else {
                 usleep((useconds_t)(interval / 1000));
             }
-            if (stop_signal) break;
+            if (wl_stop) break;
         }
         level ^= mask;
         int r = gpio_set(lfd, level, mask);
-        long long t = now_ns();
+        long long t = wl_now_ns();
         if (r < 0) {
             failed_errno = -r;
             break;
@@ -343,12 +280,12 @@ int main(int argc, char **argv)
                 verify ? (rb_errors ? ", READBACK ERRORS" : ", read back ok") : "");
     if (failed_errno) {
         snprintf(buf, sizeof buf, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s", strerror(failed_errno));
-        fprintf(stderr, "rtlab-toggle: %s\n", buf);
+        wl_error("%s", buf);
         proto_end(&P, "error", buf);
         return 1;
     }
-    if (stop_signal) {
-        proto_end(&P, "interrupted", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    if (wl_stop) {
+        proto_end(&P, "interrupted", wl_stop == SIGTERM ? "SIGTERM" : "SIGINT");
         return 130;
     }
     proto_end(&P, "ok", NULL);

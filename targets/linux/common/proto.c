@@ -115,6 +115,14 @@ void proto_meta(proto_t *p, const char *key, const char *value)
     proto_finish(p);
 }
 
+void proto_meta_pair(proto_t *p, const char *pair)
+{
+    char key[64];
+    const char *eq = strchr(pair, '=');
+    snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
+    proto_meta(p, key, eq + 1);
+}
+
 void proto_meta_i(proto_t *p, const char *key, long long value)
 {
     proto_begin(p, "meta");

@@ -31,6 +31,9 @@ void proto_finish(proto_t *p);
 void proto_hello(proto_t *p, const char *workload, const char *version);
 void proto_meta(proto_t *p, const char *key, const char *value);
 void proto_meta_i(proto_t *p, const char *key, long long value);
+/* A meta record from "KEY=VALUE" (a --meta argument, checked to hold a '='): the key is
+ * what comes before the first '=', at most 63 characters. */
+void proto_meta_pair(proto_t *p, const char *pair);
 void proto_counter(proto_t *p, const char *name, long long value, const char *unit);
 void proto_warn(proto_t *p, const char *code, const char *msg);
 /* "series NAME unit=UNIT" plus an optional pre-formatted key=value attribute. */
