@@ -17,8 +17,8 @@ Table 1: mean T, f = 1 / mean T, RMS jitter (population RMS of T_i − mean T), 
 period's quantile (its C row: mean 2199.42 ns, P05 period 2176 ns, yet P05 jitter
 7.42 = |2192 − 2199.42|). Fig. 2: the density of |e_i − e_{i−1} − mean interval| over
 every level, high and low (its table: median 69, mean 68.73, max 1979 ns for C — a mean
-of about 69 ns is a mean of absolute values, and 69 ns is half the high/low asymmetry,
-far beyond the period's spread). All statistics are rtlab.analysis.stats (exact,
+of 68.73 ns is a mean of absolute values, and 69 ns is far beyond the period's spread,
+so it is the levels that deviate). All statistics are rtlab.analysis.stats (exact,
 inverted-CDF quantiles).
 """
 
