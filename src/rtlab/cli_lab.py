@@ -200,6 +200,13 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
             typer.Option("--fail-if", help="gate, e.g. 'p99 > +10%' or 'max > 500us' (repeatable)"),
         ] = None,
         series: Annotated[str | None, typer.Option(help="only this series")] = None,
+        gate_on: Annotated[
+            str,
+            typer.Option(
+                help="gates test the point 'estimate', or 'ci': fail only when the whole "
+                "95 % bootstrap interval is past the bound"
+            ),
+        ] = "estimate",
         as_json: Annotated[bool, typer.Option("--json", help="JSON instead of a table")] = False,
         store: StoreOpt = None,
     ) -> None:
@@ -210,9 +217,11 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
         def body() -> int:
 
             gates = [compare.parse_gate(g) for g in fail_if or []]
+            if gate_on not in ("estimate", "ci"):
+                raise ValueError(f"--gate-on must be 'estimate' or 'ci', not {gate_on!r}")
             with _open_store(_store_path(store), read_only=True) as st:
                 result = compare.compare(st, base, new, series=series)
-            failures = compare.check_gates(result, gates)
+            failures = compare.check_gates(result, gates, gate_on)
             if as_json:
                 import json
 

@@ -53,6 +53,16 @@ def test_compare_gates_pass_and_fail(small_store: Path) -> None:
     # a generous relative budget passes
     ok = rtlab(*base, IDLE, LOAD, "--fail-if", "median > +100000%")
     assert ok.returncode == 0, ok.stderr
+    # on the interval: a cell against itself changes by 0 % (the estimate fails '>= 0%')
+    # but its interval reaches below 0 (the gate passes); a budget that even the lower
+    # bound breaks still fails
+    same_est = rtlab(*base, IDLE, IDLE, "--fail-if", "p99 >= 0%")
+    same_ci = rtlab(*base, IDLE, IDLE, "--fail-if", "p99 >= 0%", "--gate-on", "ci")
+    assert (same_est.returncode, same_ci.returncode) == (1, 0), same_ci.stdout
+    ci = rtlab(*base, IDLE, LOAD, "--fail-if", "median > 1ns", "--gate-on", "ci")
+    assert ci.returncode == 1 and "95 % interval bound" in ci.stderr
+    wrong = rtlab(*base, IDLE, IDLE, "--gate-on", "sometimes")
+    assert wrong.returncode == 2 and "--gate-on" in wrong.stderr
     bad = rtlab(*base, IDLE, LOAD, "--fail-if", "p99 is high")
     assert bad.returncode == 2 and "expected METRIC OP VALUE" in bad.stderr
     missing = rtlab(*base, "nosuchspec", LOAD)
