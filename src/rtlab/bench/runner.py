@@ -3,13 +3,15 @@
     with Store(path) as st:
         outcome = run_spec(load_spec("examples/host.toml"), st)
 
-Each run: start the condition's load, run the workload, stop the load, parse the
-protocol output, commit the run (samples, summaries, counters, warnings, fingerprint,
-spec, parameters, tool versions) in one go. Resume: (cell key, repetition) pairs the
-store already holds as `ok` are skipped unless force=True. Ctrl-C (or SIGTERM) stops the
-workload and the load, marks the run in progress `interrupted` and re-raises, leaving
-every finished run committed. A workload whose output is cut short (no `end` record,
-records missing) is stored `incomplete` with the problems listed.
+Each run: start the condition's load, arm the spec's instrument (if any), run the
+workload, stop the instrument and the load, parse the protocol output, analyze the
+instrument's capture of the pin, commit the run (samples, summaries, counters, warnings,
+fingerprint, spec, parameters, tool versions, capture file) in one go. Resume: (cell
+key, repetition) pairs the store already holds as `ok` are skipped unless force=True.
+Ctrl-C (or SIGTERM) stops the workload, the instrument and the load, marks the run in
+progress `interrupted` and re-raises, leaving every finished run committed. A workload
+whose output is cut short (no `end` record, records missing), or whose instrument
+failed or saw no edge on the pin, is stored `incomplete` with the problems listed.
 """
 
 from __future__ import annotations
@@ -34,10 +36,13 @@ from rich.progress import (
 import rtlab
 from rtlab.bench import multirun
 from rtlab.bench.fingerprint import LoadMonitor, pitfalls
+from rtlab.bench.instrument import Armed, Instrument, InstrumentFailure, make_instrument
+from rtlab.bench.instrument_results import record as record_capture
 from rtlab.bench.protocol import ProtocolError, parse
 from rtlab.bench.spec import Cell, Spec
 from rtlab.bench.targets import Completed, Target, make_target
 from rtlab.bench.workloads import KINDS
+from rtlab.model import Capture
 from rtlab.store import RunWriter, Store
 
 OVERHEAD_S = 0.3  # per run beyond the workload: process start, parse, commit
@@ -98,9 +103,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-def _expected_s(cell: Cell) -> float:
-    return KINDS[cell.kind].seconds(cell.params) + cell.condition.settle_s * (
-        cell.condition.kind != "idle"
+def _expected_s(cell: Cell, spec: Spec | None = None) -> float:
+    margin = getattr(spec.instrument, "margin_s", 0.0) if spec is not None else 0.0
+    return (
+        KINDS[cell.kind].seconds(cell.params)
+        + cell.condition.settle_s * (cell.condition.kind != "idle")
+        + margin  # a sigrok capture outlasts the workload by its margin
     )
 
 
@@ -111,6 +119,9 @@ class Runner:
         self.target = target or make_target(spec.target)
         self._programs: dict[str, str] = {}
         self._fp: dict[str, Any] | None = None
+        self.instrument: Instrument | None = (
+            make_instrument(spec.instrument) if spec.instrument is not None else None
+        )
 
     def program(self, name: str) -> str:
         if name not in self._programs:
@@ -120,6 +131,8 @@ class Runner:
     def fingerprint(self) -> dict[str, Any]:
         if self._fp is None:
             self._fp = self.target.fingerprint()
+            if self.instrument is not None:
+                self._fp["instrument"] = self.instrument.describe()
         return self._fp
 
     def run_cell(self, cell: Cell, rep: int) -> RunOutcome:
@@ -141,6 +154,8 @@ class Runner:
             "load_argv": load_argv,
             "timeout_s": timeout,
         }
+        if self.spec.instrument is not None:
+            params["instrument"] = self.spec.instrument.definition()
         with self.store.run(
             workload=cell.kind,
             spec_name=self.spec.name,
@@ -152,18 +167,64 @@ class Runner:
             fingerprint=fp,
         ) as w:
             bg = self.target.start(load_argv) if load_argv else None
+            armed: Armed | None = None
+            cap: Capture | None = None
+            failure: str | None = None
             try:
                 if bg is not None:
                     time.sleep(cell.condition.settle_s)
+                if self.instrument is not None:
+                    try:
+                        armed = self.instrument.arm(
+                            seconds, scratch=self.store.captures_dir, run_id=w.run_id
+                        )
+                    except InstrumentFailure as e:
+                        # nothing to time the pin with: the workload is not run
+                        w.status, w.message = "error", str(e)
+                        return RunOutcome(
+                            cell, rep, w.run_id, w.status, time.monotonic() - t0, w.message
+                        )
                 with LoadMonitor() as lm:
                     done = self.target.run(argv, timeout)
+                if armed is not None:
+                    try:
+                        cap, notes = armed.stop()
+                        w.warnings.extend(("instrument", n) for n in notes)
+                    except InstrumentFailure as e:
+                        failure = str(e)
             finally:
+                # Ctrl-C or an error anywhere above: no instrument or load left running
+                if armed is not None:
+                    armed.abort()
                 if bg is not None:
                     bg.stop()
             w.load = lm.result() if self.target.kind == "local" else None
             self._store_output(w, cell, done, fp)
+            if cap is not None:
+                failure = self._store_capture(w, cap)
+            if failure is not None:
+                w.problems.append(failure)
+                w.message = f"{failure}; {w.message}" if w.message else failure
+                w.status = "incomplete" if w.status == "ok" else w.status
             run_id = w.run_id
         return RunOutcome(cell, rep, run_id, w.status, time.monotonic() - t0, w.message)
+
+    def _store_capture(self, w: RunWriter, cap: Capture) -> str | None:
+        """Keep the capture beside the run's samples (rtlab Parquet, committed with the
+        run: an abandoned run drops it) and add the pin's series; or say what is wrong."""
+        from rtlab import formats
+
+        assert self.instrument is not None and self.spec.instrument is not None
+        path = self.store.capture_path(w.run_id)
+        formats.save(cap, path)
+        return record_capture(
+            w,
+            cap,
+            self.spec.instrument,
+            self.instrument.describe(),
+            str(path.relative_to(self.store.root)),
+            self.instrument.name,
+        )
 
     def _store_output(self, w: RunWriter, cell: Cell, done: Completed, fp: dict[str, Any]) -> None:
         kind = KINDS[cell.kind]
@@ -214,7 +275,7 @@ def run_spec(
     if not todo:
         return out
     runner = Runner(spec, store)
-    total = sum(_expected_s(c) + OVERHEAD_S for c, _ in todo)
+    total = sum(_expected_s(c, spec) + OVERHEAD_S for c, _ in todo)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -233,7 +294,9 @@ def run_spec(
                 prog.update(task, description=escape(f"{cell.label} #{rep}"))
                 res = runner.run_cell(cell, rep)
                 out.runs.append(res)
-                prog.update(task, advance=_expected_s(cell) + OVERHEAD_S, done=len(out.runs))
+                prog.update(
+                    task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs)
+                )
                 mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
                 note = f"  {res.message}" if res.message and res.status != "ok" else ""
                 prog.console.print(

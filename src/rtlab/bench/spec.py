@@ -4,9 +4,9 @@
     for cell in spec.cells(): ...     # workload x parameter values x condition
 
 A cell's `key` is stable: the readable label plus a hash of everything that defines it
-(workload kind and every parameter, the condition, the target), so re-running a spec
-finds the cells the store already holds, and editing a parameter makes new cells
-instead of mixing old and new results. The format is described in docs/runner.md.
+(workload kind and every parameter, the condition, the target, the instrument if any),
+so re-running a spec finds the cells the store already holds, and editing a parameter
+makes new cells instead of mixing old and new results. The format is described in docs/runner.md.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 from rtlab.bench.conditions import BUILTIN as BUILTIN_CONDITIONS
 from rtlab.bench.conditions import Condition, ConditionError, condition_from_table
+from rtlab.bench.instrument_spec import InstrumentError, InstrumentSpec, instrument_from_table
 from rtlab.bench.specfile import KeyLines, SpecError, dotted
 from rtlab.bench.targets import TargetError, check_target
 from rtlab.bench.workloads import KINDS, ParamError
@@ -36,6 +37,7 @@ TOP_KEYS = (
     "workload",
     "conditions",
     "condition",
+    "instrument",
 )
 WORKLOAD_KEYS = ("kind", "name", "timeout_s")
 
@@ -64,6 +66,7 @@ class Spec:
     repetitions: int = 1
     store: str | None = None
     description: str = ""
+    instrument: InstrumentSpec | None = None  # [instrument]: times the pin of every run
     _cells: list[Cell] = field(default_factory=list)
 
     def cells(self) -> list[Cell]:
@@ -119,6 +122,7 @@ class _Loader:
         except TargetError as e:
             raise self.err(("target", e.key), str(e)) from None
         conditions = self._conditions(data)
+        instrument = self._instrument(data)
         workloads = data.get("workload")
         if not isinstance(workloads, list) or not workloads:
             raise self.err(("workload",), "at least one [[workload]] table is needed")
@@ -133,10 +137,11 @@ class _Loader:
             repetitions=reps,
             store=store,
             description=str(data.get("description", "")),
+            instrument=instrument,
         )
         seen: set[str] = set()
         for i, w in enumerate(workloads):
-            for cell in self._expand(i, w, conditions, target):
+            for cell in self._expand(i, w, conditions, target, instrument):
                 if cell.key in seen:
                     raise self.err(("workload", i), f"cell {cell.label} appears twice")
                 seen.add(cell.key)
@@ -172,8 +177,24 @@ class _Loader:
             raise self.err(("conditions",), "a condition is listed twice")
         return out
 
+    def _instrument(self, data: Mapping[str, Any]) -> InstrumentSpec | None:
+        table = data.get("instrument")
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            raise self.err(("instrument",), 'expected a table: [instrument] kind = "sigrok"')
+        try:
+            return instrument_from_table(table)
+        except InstrumentError as e:
+            raise self.err(("instrument", e.key), str(e)) from None
+
     def _expand(
-        self, i: int, w: Any, conditions: list[Condition], target: Mapping[str, Any]
+        self,
+        i: int,
+        w: Any,
+        conditions: list[Condition],
+        target: Mapping[str, Any],
+        instrument: InstrumentSpec | None = None,
     ) -> list[Cell]:
         where: tuple[str | int, ...] = ("workload", i)
         if not isinstance(w, dict):
@@ -211,14 +232,15 @@ class _Loader:
             inner = ",".join(f"{k}={_fmt(v)}" for k, v in varying.items())
             for cond in conditions:
                 label = f"{wname}[{inner}]@{cond.name}" if inner else f"{wname}@{cond.name}"
-                digest = _hash(
-                    {
-                        "kind": kind_name,
-                        "params": params,
-                        "cond": cond.definition(),
-                        "target": dict(target),
-                    }
-                )
+                defined = {
+                    "kind": kind_name,
+                    "params": params,
+                    "cond": cond.definition(),
+                    "target": dict(target),
+                }
+                if instrument is not None:  # absent: the keys of specs without one stay
+                    defined["instrument"] = instrument.definition()
+                digest = _hash(defined)
                 cells.append(
                     Cell(
                         f"{label}#{digest}",

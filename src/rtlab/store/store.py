@@ -11,9 +11,10 @@ Crash safety: a run's row is committed as `running` when it starts. Its samples 
 one transaction adds the series, summaries, counters and warnings and sets the final
 status. So at any moment a run is either complete (status set, every row and file in
 place) or still `running`; opening the store turns `running` rows of dead processes into
-`interrupted` and deletes their orphan sample files. Ctrl-C inside `run()` marks the run
-`interrupted` at once. Statuses: running, ok, incomplete (the workload's output had
-losses), error, interrupted.
+`interrupted` and deletes their orphan sample files (and instrument captures,
+`captures/<run_id>.parquet`, written before the commit the same way). Ctrl-C inside
+`run()` marks the run `interrupted` at once. Statuses: running, ok, incomplete (the
+workload's output had losses), error, interrupted.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import time
 import uuid
@@ -193,6 +195,9 @@ class Store:
         self.path = Path(path)
         self.root = self.path.parent
         self.samples_dir = self.root / "samples"
+        # Instrument captures of runs (rtlab Parquet capture files, not sample tables:
+        # kept out of samples/, whose files the `samples` view reads as one schema).
+        self.captures_dir = self.root / "captures"
         self.read_only = read_only
         if read_only and not self.path.exists():
             raise StoreError(f"{self.path}: no such store")
@@ -200,6 +205,13 @@ class Store:
         try:
             self.db = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as e:
+            held = re.search(r"Conflicting lock is held in .*?\(PID ([0-9]+)\)", str(e))
+            if held:  # DuckDB allows one writer and no reader beside it
+                raise StoreError(
+                    f"{self.path}: the store is in use by process {held.group(1)} (an "
+                    "`rtlab run` still writing to it?); try again when it has finished, "
+                    "or give another store with --store"
+                ) from None
             raise StoreError(f"{self.path}: cannot open the store ({e})") from None
         if not read_only:
             self.db.execute(_SCHEMA)
@@ -235,11 +247,19 @@ class Store:
             )
             with contextlib.suppress(FileNotFoundError):
                 (self.samples_dir / f"{rid}.parquet").unlink()
-        # Temporary files of writes cut short (fsutil.atomic_path names them .*.part).
-        for tmp in self.samples_dir.glob(".*.part"):
+            with contextlib.suppress(FileNotFoundError):
+                self.capture_path(rid).unlink()
+        # Temporary files of writes cut short (fsutil.atomic_path names them .*.part;
+        # an instrument's raw capture is .*.part too, plus its writer's own temporaries).
+        for tmp in (*self.samples_dir.glob(".*.part"), *self.captures_dir.glob(".*.part*")):
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
         return stale
+
+    def capture_path(self, run_id: str) -> Path:
+        """Where a run's instrument capture goes; it is dropped with the run if the run
+        is abandoned or found interrupted, like its samples file."""
+        return self.captures_dir / f"{run_id}.parquet"
 
     # -- writing --------------------------------------------------------------------
     def begin_run(
@@ -381,6 +401,8 @@ class Store:
         self.mark(run_id, status, message)
         with contextlib.suppress(FileNotFoundError):
             (self.samples_dir / f"{run_id}.parquet").unlink()
+        with contextlib.suppress(FileNotFoundError):
+            self.capture_path(run_id).unlink()
 
     def _write_samples(self, path: Path, w: RunWriter) -> None:
         names = list(w.series)
