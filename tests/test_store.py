@@ -169,6 +169,23 @@ def test_open_errors(tmp_path: Path) -> None:
         Store(bad)
 
 
+def test_store_held_by_another_process_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "held.duckdb"
+    Store(path).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from rtlab.store import Store; s = Store(sys.argv[1]); "
+         "print('open', flush=True); sys.stdin.read()", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+        with pytest.raises(StoreError, match=f"in use by process {holder.pid}"):
+            Store(path, read_only=True)
+    finally:
+        holder.communicate("", timeout=30)
+
+
 def test_summarize_ticks_and_counts() -> None:
     s = summarize(np.array([3, 1, 2]), Fraction(1, 24_000_000))
     assert s["n"] == 3 and s["p50"] == pytest.approx(2 / 24e6 * 1e9)
