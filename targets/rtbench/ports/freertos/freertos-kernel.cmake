@@ -18,8 +18,9 @@ function(rtb_freertos_kernel name)
   add_library(${name} STATIC
     ${k}/tasks.c ${k}/queue.c ${k}/list.c ${k}/timers.c ${k}/event_groups.c
     ${k}/portable/MemMang/${K_HEAP}.c ${k}/portable/${K_PORT}/port.c)
+  # CONFIG_DIR's FreeRTOSConfig.h includes FreeRTOSConfig_rtbench.h (this directory).
   target_include_directories(${name} PUBLIC ${k}/include ${k}/portable/${K_PORT}
-                                            ${K_CONFIG_DIR})
+                                            ${K_CONFIG_DIR} ${RTBENCH_DIR}/ports/freertos)
   target_compile_options(${name} PRIVATE -Wall -Wno-error)
   target_compile_options(${name} PUBLIC ${K_OPTIONS})
   target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS})

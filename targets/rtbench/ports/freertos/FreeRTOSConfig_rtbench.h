@@ -1,0 +1,56 @@
+/*
+ * The FreeRTOS settings rtbench needs on every board: a board's FreeRTOSConfig.h
+ * includes this, then sets its own values (clock, heap size, interrupt priorities,
+ * hooks, SMP, asserts). rtb_port_freertos.c checks the ones it depends on.
+ */
+#ifndef FREERTOS_CONFIG_RTBENCH_H
+#define FREERTOS_CONFIG_RTBENCH_H
+
+#define configTICK_RATE_HZ 1000
+#define configUSE_PREEMPTION 1
+#define configUSE_TIME_SLICING 1
+#define configUSE_IDLE_HOOK 0
+#define configMAX_PRIORITIES 18 /* rtbench levels 1..16, idle 0, timer task 17 */
+#define configMINIMAL_STACK_SIZE 256
+#define configMAX_TASK_NAME_LEN 12
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#define configIDLE_SHOULD_YIELD 1
+#define configUSE_TASK_NOTIFICATIONS 1
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2 /* index 1: the port's thread join */
+#define configUSE_MUTEXES 1
+#define configUSE_COUNTING_SEMAPHORES 1
+#define configQUEUE_REGISTRY_SIZE 0
+#define configUSE_QUEUE_SETS 0
+
+/* Memory: heap_4, every object dynamic (the port counts the heap peak). */
+#define configSUPPORT_STATIC_ALLOCATION 0
+#define configSUPPORT_DYNAMIC_ALLOCATION 1
+#define configAPPLICATION_ALLOCATED_HEAP 0
+#ifndef __ASSEMBLER__
+void rtb_freertos_heap_note(void);
+#endif
+#define traceMALLOC(p, n) rtb_freertos_heap_note()
+
+#define configCHECK_FOR_STACK_OVERFLOW 2
+#define configUSE_MALLOC_FAILED_HOOK 0 /* a failed create is reported by the suite */
+#define configUSE_TRACE_FACILITY 0
+#define configGENERATE_RUN_TIME_STATS 0
+
+/* Software timers: needed by xEventGroupSetBitsFromISR (deferred to the timer task). */
+#define configUSE_TIMERS 1
+#define configTIMER_TASK_PRIORITY (configMAX_PRIORITIES - 1)
+#define configTIMER_QUEUE_LENGTH 8
+#define configTIMER_TASK_STACK_DEPTH 256
+
+#define INCLUDE_vTaskPrioritySet 1
+#define INCLUDE_uxTaskPriorityGet 1
+#define INCLUDE_vTaskDelete 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_vTaskDelayUntil 1
+#define INCLUDE_vTaskDelay 1
+#define INCLUDE_eTaskGetState 1
+#define INCLUDE_xTimerPendFunctionCall 1
+#define INCLUDE_xTaskGetSchedulerState 1
+#define INCLUDE_xTaskGetCurrentTaskHandle 1
+
+#endif
