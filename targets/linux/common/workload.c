@@ -2,6 +2,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +21,18 @@ void wl_init(const char *prog, const char *usage)
     usage_text = usage;
 }
 
+static void message(const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", prog_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void wl_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message(fmt, ap);
     va_end(ap);
 }
 
@@ -34,12 +40,23 @@ _Noreturn void wl_die_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message(fmt, ap);
     va_end(ap);
     fputs(usage_text, stderr);
     exit(2);
+}
+
+_Noreturn void wl_die_bad_option(int ch, char **argv)
+{
+    if (ch == ':')
+        wl_die_usage("option %s needs a value", argv[optind - 1]);
+    wl_die_usage("unknown option %s", argv[optind - 1]);
+}
+
+void wl_no_operands(int argc, char **argv)
+{
+    if (optind < argc)
+        wl_die_usage("unexpected argument '%s'", argv[optind]);
 }
 
 long long wl_parse_int(const char *opt, const char *s, long long lo, long long hi)
@@ -103,6 +120,16 @@ void wl_add_meta(const char *arg, const char **meta, int *n, int max)
     if (*n >= max || !strchr(arg, '=') || arg[0] == '=')
         wl_die_usage("--meta: KEY=VALUE, at most %d", max);
     meta[(*n)++] = arg;
+}
+
+int wl_proto_end(proto_t *p)
+{
+    if (wl_stop) {
+        proto_end(p, "interrupted", wl_stop == SIGTERM ? "SIGTERM" : "SIGINT");
+        return 130;
+    }
+    proto_end(p, "ok", NULL);
+    return 0;
 }
 
 static void on_stop_signal(int sig) { wl_stop = sig; }

@@ -1,7 +1,7 @@
 /*
  * What every rtlab C workload for Linux does around its measurement (rtlab-latency,
  * rtlab-toggle, rtlab-gpio-events): usage errors and strict option parsing, the stop
- * signals, the clock, and the real-time setup calls.
+ * signals and the end record they lead to, the clock, and the real-time setup calls.
  *
  * Messages stay each program's own: a usage error prints "<prog>: <message>", then the
  * program's usage text, and exits 2; the real-time calls return an errno value and leave
@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "proto.h"
+
 #define WL_NS_PER_S 1000000000LL
 
 /* --- messages and usage errors ---------------------------------------------------- */
@@ -25,6 +27,11 @@ void wl_init(const char *prog, const char *usage);
 void wl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "<prog>: <message>\n<usage>" on stderr, then exit status 2. */
 _Noreturn void wl_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* getopt_long (optstring starting with ':') returned ch ':' or '?': "option X needs a
+ * value" or "unknown option X". */
+_Noreturn void wl_die_bad_option(int ch, char **argv);
+/* After the options: "unexpected argument 'X'" if any operand is left. */
+void wl_no_operands(int argc, char **argv);
 
 /* --- option values (a bad one is a usage error naming the option) ------------------ */
 /* A decimal integer in [lo, hi], all of s: "<opt>: expected an integer in [lo, hi], got 's'". */
@@ -63,6 +70,9 @@ extern volatile sig_atomic_t wl_stop;
 /* Catches SIGINT and SIGTERM into wl_stop, without SA_RESTART: a sleep returns EINTR at
  * once and the loop sees wl_stop. */
 void wl_catch_stop_signals(void);
+/* The end record of a run that did not fail: status=interrupted msg=SIGINT (or SIGTERM)
+ * after a stop signal, else status=ok; returns the exit status, 130 or 0. */
+int wl_proto_end(proto_t *p);
 
 static inline int64_t wl_now_ns(void)
 {

@@ -69,7 +69,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,12 +280,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
             break;
         case 'q': o->quiet = 1; break;
         case O_HELP: fputs(usage_text, stdout); exit(0);
-        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
-        default: wl_die_usage("unknown option %s", argv[optind - 1]);
+        default: wl_die_bad_option(c, argv);
         }
     }
-    if (optind < argc)
-        wl_die_usage("unexpected argument '%s'", argv[optind]);
+    wl_no_operands(argc, argv);
     if (!o->policy_given)
         o->policy = o->priority > 0 ? SCHED_FIFO : SCHED_OTHER;
     if (o->policy == SCHED_OTHER) {

@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 static int open_path(gpio_chip_t *c, const char *path, char *err, size_t errlen)
 {
     snprintf(c->path, sizeof c->path, "%.250s", path);
@@ -206,6 +208,15 @@ int gpio_claim(gpio_chip_t *c, const char *spec, const uint32_t *offsets, unsign
     close(c->fd); /* the line request fd lives on its own */
     c->fd = -1;
     return fd;
+}
+
+long long gpio_duration_arg(const char *s)
+{
+    long long ns = 0;
+    const char *unit;
+    if (wl_parse_duration(s, WL_NS | WL_US | WL_MS | WL_S | WL_MIN, &ns, &unit))
+        wl_die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", s);
+    return ns;
 }
 
 void gpio_meta(proto_t *p, const gpio_chip_t *c, const uint32_t *offsets, unsigned n)

@@ -46,6 +46,10 @@ int gpio_claim(gpio_chip_t *c, const char *spec, const uint32_t *offsets, unsign
                uint64_t flags, const char *consumer, unsigned event_buffer, char *err,
                size_t errlen);
 
+/* -D of the GPIO workloads: 2s, 500ms, 100us, 7ns, 1m or plain seconds, in ns; anything
+ * else is a usage error. */
+long long gpio_duration_arg(const char *s);
+
 /* The meta records every GPIO workload starts with: kernel, machine, api, chip,
  * chip_label, lines. */
 void gpio_meta(proto_t *p, const gpio_chip_t *c, const uint32_t *offsets, unsigned n);

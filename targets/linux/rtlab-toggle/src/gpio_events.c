@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,13 +68,7 @@ int main(int argc, char **argv)
             edge = optarg;
             break;
         case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 28); break;
-        case 'D': {
-            const char *unit;
-            if (wl_parse_duration(optarg, WL_NS | WL_US | WL_MS | WL_S | WL_MIN, &duration,
-                                  &unit) != WL_DURATION_OK)
-                wl_die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
-            break;
-        }
+        case 'D': duration = gpio_duration_arg(optarg); break;
         case O_RT: realtime = 1; break;
         case O_BIAS:
             if (strcmp(optarg, "pull-up") && strcmp(optarg, "pull-down") && strcmp(optarg, "disabled"))
@@ -88,11 +81,10 @@ int main(int argc, char **argv)
         case O_CRC: crc = 1; break;
         case 'q': quiet = 1; break;
         case O_HELP: puts("see the comment at the top of src/gpio_events.c or docs/gpio-workloads.md"); return 0;
-        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
-        default: wl_die_usage("unknown option %s", argv[optind - 1]);
+        default: wl_die_bad_option(ch, argv);
         }
     }
-    if (optind < argc) wl_die_usage("unexpected argument '%s'", argv[optind]);
+    wl_no_operands(argc, argv);
     if (count && duration) wl_die_usage("give -n or -D, not both");
     if (!count && !duration) count = 1000;
     uint32_t offsets[GPIO_MAX_LINES];
@@ -200,10 +192,5 @@ int main(int argc, char **argv)
         proto_end(&P, "error", buf);
         return 1;
     }
-    if (wl_stop) {
-        proto_end(&P, "interrupted", wl_stop == SIGTERM ? "SIGTERM" : "SIGINT");
-        return 130;
-    }
-    proto_end(&P, "ok", NULL);
-    return 0;
+    return wl_proto_end(&P);
 }

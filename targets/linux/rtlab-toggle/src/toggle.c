@@ -35,7 +35,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +97,7 @@ int main(int argc, char **argv)
             break;
         case 'i': interval = wl_parse_int("-i", optarg, 1, 60 * WL_NS_PER_S); break;
         case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 40); break;
-        case 'D': {
-            const char *unit;
-            if (wl_parse_duration(optarg, WL_NS | WL_US | WL_MS | WL_S | WL_MIN, &duration,
-                                  &unit) != WL_DURATION_OK)
-                wl_die_usage("-D: expected 2s, 500ms, 100us, 1m or seconds, got '%s'", optarg);
-            break;
-        }
+        case 'D': duration = gpio_duration_arg(optarg); break;
         case 't': timestamps = 1; break;
         case O_MAXS: max_samples = wl_parse_int("--max-samples", optarg, 2, 1LL << 28); break;
         case O_VERIFY: verify = 1; break;
@@ -117,11 +110,10 @@ int main(int argc, char **argv)
         case O_CRC: crc = 1; break;
         case 'q': quiet = 1; break;
         case O_HELP: puts("see the comment at the top of src/toggle.c or docs/gpio-workloads.md"); return 0;
-        case ':': wl_die_usage("option %s needs a value", argv[optind - 1]);
-        default: wl_die_usage("unknown option %s", argv[optind - 1]);
+        default: wl_die_bad_option(ch, argv);
         }
     }
-    if (optind < argc) wl_die_usage("unexpected argument '%s'", argv[optind]);
+    wl_no_operands(argc, argv);
     if (count && duration) wl_die_usage("give -n or -D, not both");
     if (mode == M_USLEEP && interval < 1000) wl_die_usage("usleep mode: -i must be >= 1000 ns");
     if (policy == SCHED_OTHER && priority > 0) wl_die_usage("-p %d needs --policy fifo or rr", priority);
@@ -284,10 +276,5 @@ int main(int argc, char **argv)
         proto_end(&P, "error", buf);
         return 1;
     }
-    if (wl_stop) {
-        proto_end(&P, "interrupted", wl_stop == SIGTERM ? "SIGTERM" : "SIGINT");
-        return 130;
-    }
-    proto_end(&P, "ok", NULL);
-    return 0;
+    return wl_proto_end(&P);
 }
