@@ -285,3 +285,22 @@ def test_instrument_spec_parses_and_changes_cell_keys() -> None:
                    'channels = "2-3"\nnames = ["pin", "ack"]\nresponse = "ack"\n')
     assert r.instrument is not None and r.instrument.kind == "rp2040"
     assert r.instrument.pin == "pin" and r.instrument.gpios == (2, 3)
+
+
+def test_gpio_study_example_uses_the_module_with_a_sigrok_alternative() -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / "gpio-study.toml"
+    spec = load_spec(path)
+    assert spec.instrument is not None and spec.instrument.kind == "rp2040"
+    # the commented sigrok table, uncommented in place of the module's
+    text = path.read_text()
+    start = text.index("\n[instrument]") + 1
+    alt = text.index("# [instrument]")
+    lines, rest = [], text[alt:].splitlines()
+    for i, line in enumerate(rest):
+        if not line.startswith("# "):
+            lines += rest[i:]
+            break
+        lines.append(line[2:])
+    sig = parse_spec(text[:start] + "\n".join(lines), path)
+    assert sig.instrument is not None and sig.instrument.kind == "sigrok"
+    assert sig.instrument.samplerate_hz == 24_000_000 and sig.instrument.pin == "D0"

@@ -115,9 +115,10 @@ class _ArmedSigrok:
                 f"instrument {self.inst.name}: the capture ({self.capture_s:.1f} s) ended "
                 "before the workload did; raise margin_s"
             )
-        # sigrok-cli counts samples, not wall time: a slow device (or the demo driver at
-        # a high rate) ends late, so allow a quarter more plus a few seconds.
-        timeout = max(0.0, self.end_by - time.monotonic()) + 0.25 * self.capture_s + 5
+        # sigrok-cli counts samples, not wall time, and its srzip output rewrites the
+        # zip for every packet: a long or fast capture ends late. Allow as long again
+        # (at least 10 s) before calling it hung.
+        timeout = max(0.0, self.end_by - time.monotonic()) + max(10.0, self.capture_s)
         try:
             cap = self.run.finish(timeout)
         except SigrokError as e:
