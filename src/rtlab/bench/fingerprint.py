@@ -4,7 +4,8 @@
     with LoadMonitor() as load: ...run...      # load during the run
     fp["load"] = load.result()
 
-Everything is read from /proc and /sys (plus systemd-detect-virt when present); what
+Everything is read from /proc and /sys (plus systemd-detect-virt when present), here or
+on a target over ssh (hostview.py); what
 cannot be read is None, never an exception: a fingerprint must not stop a run. The
 `warnings` list names known pitfalls, with the same codes rtlab-latency uses in its own
 `warn` records when they concern the workload (timer_slack, no_mlockall).
@@ -12,13 +13,8 @@ cannot be read is None, never an exception: a fingerprint must not stop a run. T
 
 from __future__ import annotations
 
-import contextlib
-import os
 import platform
 import re
-import shutil
-import struct
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -26,7 +22,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-CPU_SYS = Path("/sys/devices/system/cpu")
+from rtlab.bench.hostview import CPU, MAX_IDLE_STATES, HostView, LocalView
+
 # Boot parameters that change timing (isolation, tick, idle, IRQ threading, mitigations).
 CMDLINE_KEYS = (
     "isolcpus",
@@ -54,11 +51,11 @@ DEFAULT_SLACK_NS = 50_000
 DMA_LATENCY_DEFAULT_US = 2_000_000_000  # the kernel's "no constraint" value
 
 
+_LOCAL = LocalView()
+
+
 def _read(path: str | Path) -> str | None:
-    try:
-        return Path(path).read_text(errors="replace").strip()
-    except OSError:
-        return None
+    return _LOCAL.read(str(path))
 
 
 def _int(text: str | None) -> int | None:
@@ -94,20 +91,20 @@ def preemption_model(
     return "NONE_OR_VOLUNTARY"
 
 
-def _kernel() -> dict[str, Any]:
-    u = os.uname()
-    rt = _read("/sys/kernel/realtime")
-    dyn = _read("/sys/kernel/debug/sched/preempt")  # needs debugfs mounted
+def _kernel(h: HostView) -> dict[str, Any]:
+    release, version, machine = h.uname()
+    rt = h.read("/sys/kernel/realtime")
+    dyn = h.read("/sys/kernel/debug/sched/preempt")  # needs debugfs mounted
     return {
-        "release": u.release,
-        "version": u.version,
-        "machine": u.machine,
-        "preemption": preemption_model(u.version, rt, dyn),
-        "preempt_rt": rt == "1" or "PREEMPT_RT" in u.version,
+        "release": release,
+        "version": version,
+        "machine": machine,
+        "preemption": preemption_model(version, rt, dyn),
+        "preempt_rt": rt == "1" or "PREEMPT_RT" in version,
         "preempt_dynamic_mode": dyn,
-        "rt_runtime_us": _int(_read("/proc/sys/kernel/sched_rt_runtime_us")),
-        "rt_period_us": _int(_read("/proc/sys/kernel/sched_rt_period_us")),
-        "transparent_hugepage": _bracketed(_read("/sys/kernel/mm/transparent_hugepage/enabled")),
+        "rt_runtime_us": _int(h.read("/proc/sys/kernel/sched_rt_runtime_us")),
+        "rt_period_us": _int(h.read("/proc/sys/kernel/sched_rt_period_us")),
+        "transparent_hugepage": _bracketed(h.read("/sys/kernel/mm/transparent_hugepage/enabled")),
     }
 
 
@@ -119,83 +116,80 @@ def _bracketed(text: str | None) -> str | None:
     return m.group(1) if m else text
 
 
-def _cpus() -> dict[str, Any]:
-    info = _read("/proc/cpuinfo") or ""
-    model = re.search(r"^model name\s*:\s*(.+)$", info, re.M)
+def parse_cpulist(text: str | None) -> list[int]:
+    """'0-3,6' → [0, 1, 2, 3, 6] (the kernel's CPU list format); [] when unreadable."""
+    out: list[int] = []
+    for part in (text or "").split(","):
+        lo, dash, hi = part.strip().partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
+            continue
+        out.extend(range(int(lo), int(hi if dash else lo) + 1))
+    return out
+
+
+def _cpus(h: HostView) -> dict[str, Any]:
+    info = h.read("/proc/cpuinfo") or ""
+    model = re.search(r"^(?:model name|Model|Hardware)\s*:\s*(.+)$", info, re.M)
     flags = re.search(r"^flags\s*:\s*(.+)$", info, re.M)
     flagset = set(flags.group(1).split()) if flags else set()
-    governors: dict[str, str | None] = {}
-    for d in sorted(CPU_SYS.glob("cpu[0-9]*"), key=lambda p: int(p.name[3:])):
-        governors[d.name] = _read(d / "cpufreq" / "scaling_governor")
+    online = h.read(f"{CPU}/online")
+    governors = {
+        f"cpu{n}": h.read(f"{CPU}/cpu{n}/cpufreq/scaling_governor") for n in parse_cpulist(online)
+    }
     return {
-        "model": model.group(1).strip() if model else platform.processor() or None,
-        "online": _read(CPU_SYS / "online"),
-        "count": os.cpu_count(),
-        "isolated": _read(CPU_SYS / "isolated") or None,
-        "nohz_full": _read(CPU_SYS / "nohz_full") or None,
-        "smt_active": _int(_read(CPU_SYS / "smt" / "active")),
+        "model": model.group(1).strip() if model else None,
+        "online": online,
+        "count": h.cpu_count(),
+        "isolated": h.read(f"{CPU}/isolated") or None,
+        "nohz_full": h.read(f"{CPU}/nohz_full") or None,
+        "smt_active": _int(h.read(f"{CPU}/smt/active")),
         "governors": governors,
         "constant_tsc": "constant_tsc" in flagset,
         "hypervisor_flag": "hypervisor" in flagset,
     }
 
 
-def _idle() -> dict[str, Any]:
+def _idle(h: HostView) -> dict[str, Any]:
     states = []
-    for s in sorted((CPU_SYS / "cpu0" / "cpuidle").glob("state*"), key=lambda p: int(p.name[5:])):
+    for n in range(MAX_IDLE_STATES):
+        base = f"{CPU}/cpu0/cpuidle/state{n}"
+        name = h.read(f"{base}/name")
+        if name is None:
+            break
         states.append(
             {
-                "name": _read(s / "name"),
-                "latency_us": _int(_read(s / "latency")),
-                "disabled": _read(s / "disable") == "1",
+                "name": name,
+                "latency_us": _int(h.read(f"{base}/latency")),
+                "disabled": h.read(f"{base}/disable") == "1",
             }
         )
-    dma = None
-    with contextlib.suppress(OSError):
-        fd = os.open("/dev/cpu_dma_latency", os.O_RDONLY)
-        try:
-            raw = os.read(fd, 4)
-            dma = struct.unpack("=i", raw)[0] if len(raw) == 4 else None
-        finally:
-            os.close(fd)
     return {
-        "driver": _read(CPU_SYS / "cpuidle" / "current_driver"),
-        "governor": _read(CPU_SYS / "cpuidle" / "current_governor")
-        or _read(CPU_SYS / "cpuidle" / "current_governor_ro"),
+        "driver": h.read(f"{CPU}/cpuidle/current_driver"),
+        "governor": h.read(f"{CPU}/cpuidle/current_governor")
+        or h.read(f"{CPU}/cpuidle/current_governor_ro"),
         "states_cpu0": states,
-        "cpu_dma_latency_us": dma,
+        "cpu_dma_latency_us": h.cpu_dma_latency_us(),
         "haltpoll_guest_halt_poll_ns": _int(
-            _read("/sys/module/haltpoll/parameters/guest_halt_poll_ns")
+            h.read("/sys/module/haltpoll/parameters/guest_halt_poll_ns")
         ),
     }
 
 
-def _clocksource() -> dict[str, Any]:
+def _clocksource(h: HostView) -> dict[str, Any]:
     base = "/sys/devices/system/clocksource/clocksource0"
-    avail = _read(f"{base}/available_clocksource")
+    avail = h.read(f"{base}/available_clocksource")
     return {
-        "current": _read(f"{base}/current_clocksource"),
+        "current": h.read(f"{base}/current_clocksource"),
         "available": avail.split() if avail else None,
     }
 
 
-def _detect_virt(tool: str | None, flag: str) -> str | None:
-    if tool is None:
-        return None
-    try:
-        p = subprocess.run([tool, flag], capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return p.stdout.strip() or None
-
-
-def _virtualization(hypervisor_flag: bool) -> dict[str, Any]:
+def _virtualization(h: HostView, hypervisor_flag: bool) -> dict[str, Any]:
     # --vm and --container apart: inside a container in a VM, plain detection says only
     # "docker", and it is the VM that shapes timer wake-ups.
-    tool = shutil.which("systemd-detect-virt")
-    vm, container = _detect_virt(tool, "--vm"), _detect_virt(tool, "--container")
-    dmi = {k: _read(f"/sys/class/dmi/id/{k}") for k in ("sys_vendor", "product_name")}
-    hyp = _read("/sys/hypervisor/type")
+    vm, container = h.detect_virt("--vm"), h.detect_virt("--container")
+    dmi = {k: h.read(f"/sys/class/dmi/id/{k}") for k in ("sys_vendor", "product_name")}
+    hyp = h.read("/sys/hypervisor/type")
     virtual = hypervisor_flag or bool(hyp) or (vm not in (None, "none"))
     return {
         "virtual": virtual,
@@ -207,44 +201,48 @@ def _virtualization(hypervisor_flag: bool) -> dict[str, Any]:
     }
 
 
-def _process() -> dict[str, Any]:
-    """The runner's own scheduling and memory state: what a child inherits."""
-    status = _read("/proc/self/status") or ""
+_POLICIES = {0: "other", 1: "fifo", 2: "rr", 3: "batch", 5: "idle", 6: "deadline"}
+
+
+def _limit(limits: str, name: str) -> int | None:
+    """The soft limit of one /proc/self/limits row; None when unlimited or unknown."""
+    m = re.search(rf"^{re.escape(name)}\s+(\S+)", limits, re.M)
+    return int(m.group(1)) if m and m.group(1).isdigit() else None
+
+
+def _process(h: HostView) -> dict[str, Any]:
+    """The scheduling and memory state a process started there inherits: this process
+    locally, the reading shell's children over ssh (both from /proc/self)."""
+    status = h.read("/proc/self/status") or ""
     vmlck = re.search(r"^VmLck:\s*(\d+)\s*kB", status, re.M)
-    policy = os.sched_getscheduler(0)
-    names = {
-        os.SCHED_OTHER: "other",
-        os.SCHED_FIFO: "fifo",
-        os.SCHED_RR: "rr",
-        os.SCHED_BATCH: "batch",
-        os.SCHED_IDLE: "idle",
-    }
-    import resource
-
-    def lim(r: int) -> int | None:
-        soft = resource.getrlimit(r)[0]
-        return None if soft == resource.RLIM_INFINITY else soft
-
+    uid = re.search(r"^Uid:\s*\d+\s+(\d+)", status, re.M)
+    allowed = re.search(r"^Cpus_allowed_list:\s*(\S+)", status, re.M)
+    # /proc/self/stat: fields after the ')' of comm; rt_priority and policy are 40, 41
+    stat = (h.read("/proc/self/stat") or "").rpartition(")")[2].split()
+    prio, policy = (_int(stat[37]), _int(stat[38])) if len(stat) > 38 else (None, None)
+    limits = h.read("/proc/self/limits") or ""
     return {
-        "policy": names.get(policy, str(policy)),
-        "priority": os.sched_getparam(0).sched_priority,
-        "timer_slack_ns": _int(_read("/proc/self/timerslack_ns")),
+        "policy": _POLICIES.get(policy, str(policy)) if policy is not None else None,
+        "priority": prio,
+        "timer_slack_ns": _int(h.read("/proc/self/timerslack_ns")),
         "vm_locked_kb": int(vmlck.group(1)) if vmlck else None,
-        "rlimit_memlock": lim(resource.RLIMIT_MEMLOCK),
-        "rlimit_rtprio": lim(resource.RLIMIT_RTPRIO),
-        "euid": os.geteuid(),
-        "affinity": sorted(os.sched_getaffinity(0)),
+        "rlimit_memlock": _limit(limits, "Max locked memory"),
+        "rlimit_rtprio": _limit(limits, "Max realtime priority"),
+        "euid": int(uid.group(1)) if uid else None,
+        "affinity": parse_cpulist(allowed.group(1)) if allowed else None,
     }
 
 
-def _loadavg() -> list[float] | None:
+def _loadavg(h: HostView = _LOCAL) -> list[float] | None:
+    parts = (h.read("/proc/loadavg") or "").split()[:3]
     try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
+        return [round(float(x), 2) for x in parts] if len(parts) == 3 else None
+    except ValueError:
         return None
 
 
-def _software() -> dict[str, Any]:
+def _software(h: HostView) -> dict[str, Any]:
+    """The target's OS; the Python side is always the runner's."""
     from importlib import metadata
 
     def ver(pkg: str) -> str | None:
@@ -253,7 +251,7 @@ def _software() -> dict[str, Any]:
         except metadata.PackageNotFoundError:
             return None
 
-    osr = _read("/etc/os-release") or ""
+    osr = h.read("/etc/os-release") or ""
     pretty = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', osr, re.M)
     return {
         "os": pretty.group(1) if pretty else None,
@@ -263,27 +261,32 @@ def _software() -> dict[str, Any]:
     }
 
 
-def fingerprint(run_meta: Mapping[str, str] | None = None) -> dict[str, Any]:
+def fingerprint(
+    run_meta: Mapping[str, str] | None = None, view: HostView | None = None
+) -> dict[str, Any]:
     """A JSON-able description of the environment, with `warnings` for known pitfalls.
 
     `run_meta` is the workload's own metadata (protocol `meta` records: policy, method,
     timer_slack_ns, mlockall), so the pitfalls of the run itself are checked too.
+    `view` is the host to describe: this one by default, or a SnapshotView of a target
+    reached over ssh.
     """
-    cpus = _cpus()
-    cmdline = _read("/proc/cmdline") or ""
+    h = view or _LOCAL
+    cpus = _cpus(h)
+    cmdline = h.read("/proc/cmdline") or ""
     fp: dict[str, Any] = {
         "time_unix": round(time.time(), 3),
-        "hostname": platform.node(),
-        "kernel": _kernel(),
+        "hostname": h.read("/proc/sys/kernel/hostname") or (None if h.remote else platform.node()),
+        "kernel": _kernel(h),
         "cmdline": cmdline,
         "cmdline_timing": parse_cmdline(cmdline),
-        "clocksource": _clocksource(),
+        "clocksource": _clocksource(h),
         "cpu": cpus,
-        "idle": _idle(),
-        "virtualization": _virtualization(cpus["hypervisor_flag"]),
-        "process": _process(),
-        "loadavg": _loadavg(),
-        "software": _software(),
+        "idle": _idle(h),
+        "virtualization": _virtualization(h, cpus["hypervisor_flag"]),
+        "process": _process(h),
+        "loadavg": _loadavg(h),
+        "software": _software(h),
     }
     fp["warnings"] = pitfalls(fp, run_meta or {})
     return fp

@@ -24,7 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rtlab.bench import hostview
 from rtlab.bench.fingerprint import fingerprint
+from rtlab.errors import RtlabError
 
 
 class TargetError(ValueError):
@@ -202,6 +204,8 @@ def _check_programs(t: Mapping[str, Any]) -> None:
 # ------------------------------------------------------------------ ssh
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.:@%-]*")
+# ssh -o Key=Value: a keyword, then a value without a leading '-' or a newline
+_SSH_OPTION = re.compile(r"[A-Za-z]+=[^\s-][^\n]*")
 
 
 def _check_ssh(t: Mapping[str, Any]) -> None:
@@ -218,6 +222,13 @@ def _check_ssh(t: Mapping[str, Any]) -> None:
         raise TargetError("port", "expected a port number 1..65535")
     if "identity" in t and not isinstance(t["identity"], str):
         raise TargetError("identity", "expected the path of a private key")
+    opts = t.get("ssh_options", [])
+    if not isinstance(opts, list) or not all(
+        isinstance(o, str) and _SSH_OPTION.fullmatch(o) for o in opts
+    ):
+        raise TargetError(
+            "ssh_options", 'expected a list of ssh -o options, e.g. ["ConnectTimeout=5"]'
+        )
 
 
 class SshTarget:
@@ -228,6 +239,7 @@ class SshTarget:
         self.user = t.get("user")
         self.port = int(t.get("port", 22))
         self.identity = t.get("identity")
+        self.options = list(t.get("ssh_options", []))
         self.programs = dict(t.get("programs", {}))
 
     def ssh_argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
@@ -236,6 +248,8 @@ class SshTarget:
             argv += ["-i", os.path.expanduser(self.identity)]
         if self.user:
             argv += ["-l", str(self.user)]
+        for opt in self.options:
+            argv += ["-o", opt]
         if tty:
             argv.append("-tt")  # closing the connection hangs up the remote process
         return [*argv, "--", self.host, " ".join(shlex.quote(a) for a in remote)]
@@ -253,17 +267,23 @@ class SshTarget:
         return _Group(self.ssh_argv(argv, tty=True))
 
     def fingerprint(self) -> dict[str, Any]:
-        r = self.run(["sh", "-c", "uname -srvm; cat /proc/cmdline"], timeout=30)
-        lines = r.stdout.splitlines()
-        return {
-            "hostname": self.host,
-            "kernel": {"uname": lines[0] if lines else None},
-            "cmdline": lines[1] if len(lines) > 1 else None,
-            "warnings": [],
-        }
+        """The same fingerprint as a local run's, from one dump of the target's /proc
+        and /sys taken over this connection (the board needs only a POSIX shell)."""
+        r = self.run(["sh", "-c", hostview.SCRIPT], timeout=60)
+        if r.returncode != 0 or hostview.SEP not in r.stdout:
+            tail = " ".join(r.stderr.strip().splitlines()[-2:])[:300]
+            raise RtlabError(f"cannot reach {self.host} over ssh (exit {r.returncode}): {tail}")
+        fp = fingerprint(view=hostview.SnapshotView(r.stdout))
+        fp["ssh_host"] = self.host
+        return fp
 
 
 register_target(TargetKind("local", ("programs",), _check_programs, LocalTarget))
 register_target(
-    TargetKind("ssh", ("host", "user", "port", "identity", "programs"), _check_ssh, SshTarget)
+    TargetKind(
+        "ssh",
+        ("host", "user", "port", "identity", "ssh_options", "programs"),
+        _check_ssh,
+        SshTarget,
+    )
 )
