@@ -304,3 +304,30 @@ def test_gpio_study_example_uses_the_module_with_a_sigrok_alternative() -> None:
     sig = parse_spec(text[:start] + "\n".join(lines), path)
     assert sig.instrument is not None and sig.instrument.kind == "sigrok"
     assert sig.instrument.samplerate_hz == 24_000_000 and sig.instrument.pin == "D0"
+
+
+def test_samplerate_reaches_sigrok_and_becomes_the_tick(tmp_path: Path, built: Path) -> None:
+    text = """\
+name = "rate"
+[instrument]
+kind = "sigrok"
+driver = "demo"
+samplerate = "1 MHz"
+channels = ["D0"]
+margin_s = 0.2
+[[workload]]
+kind = "rtlab-latency"
+duration = "100ms"
+"""
+    with Store(tmp_path / "s" / "rtlab.duckdb") as st:
+        (res,) = run_spec(parse_spec(text, tmp_path / "rate.toml"), st).runs
+        assert res.status == "ok", res.message
+        ticks = st.sql(
+            "SELECT DISTINCT tick_num, tick_den FROM series WHERE run_id=? "
+            "AND name LIKE 'instrument.%'",
+            [res.run_id],
+        )
+        meta = st.run_info(res.run_id)["meta"]
+        assert st.samples(res.run_id, "instrument.period").size > 1000
+    assert ticks == [(1, 1_000_000)]
+    assert meta["instrument.samplerate_hz"] == "1000000" and meta["instrument.pin"] == "D0"

@@ -19,11 +19,14 @@ import math
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rtlab.bench.instrument_spec import InstrumentSpec, RP2040Spec, SigrokSpec
 from rtlab.errors import RtlabError
 from rtlab.model import Capture
+
+if TYPE_CHECKING:
+    from rtlab.instruments.sigrok_cli import SigrokRun
 
 
 class InstrumentFailure(RtlabError):
@@ -100,7 +103,7 @@ class SigrokInstrument:
 
 
 class _ArmedSigrok:
-    def __init__(self, inst: SigrokInstrument, run: Any, capture_s: float) -> None:
+    def __init__(self, inst: SigrokInstrument, run: SigrokRun, capture_s: float) -> None:
         self.inst = inst
         self.run = run
         self.capture_s = capture_s

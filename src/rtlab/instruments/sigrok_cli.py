@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import glob
 import os
 import signal
 import subprocess
@@ -180,8 +181,11 @@ class SigrokRun:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self._join()
-        with contextlib.suppress(FileNotFoundError):
-            self.output.unlink()
+        # the file, and libzip's temporaries beside it (NAME.XXXXXX) if it was killed
+        # while rewriting the archive
+        for path in (self.output, *self.output.parent.glob(glob.escape(self.output.name) + ".*")):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
     # -- stderr ---------------------------------------------------------------------
     def _read_stderr(self) -> None:
