@@ -331,3 +331,29 @@ duration = "100ms"
         assert st.samples(res.run_id, "instrument.period").size > 1000
     assert ticks == [(1, 1_000_000)]
     assert meta["instrument.samplerate_hz"] == "1000000" and meta["instrument.pin"] == "D0"
+
+
+def test_capture_shorter_than_the_run_is_a_warning(tmp_path: Path, built: Path) -> None:
+    # the workload says it takes 0.1 s and takes 1 s: --time ends first
+    text = f"""\
+name = "short"
+[instrument]
+kind = "sigrok"
+driver = "demo"
+channel_group = "Logic"
+config = ["pattern=incremental"]
+channels = ["D0", "D1", "D2"]
+margin_s = 0.1
+[[workload]]
+kind = "command"
+argv = ["{built}", "-D", "1", "-i", "1000"]
+seconds = 0.1
+"""
+    with Store(tmp_path / "s" / "rtlab.duckdb") as st:
+        (res,) = run_spec(parse_spec(text, tmp_path / "short.toml"), st).runs
+        assert res.status == "ok", res.message
+        warnings = st.sql("SELECT code, msg FROM warnings WHERE run_id=?", [res.run_id])
+        meta = st.run_info(res.run_id)["meta"]
+    assert ("instrument", "instrument sigrok (demo): the capture (0.2 s) ended before the "
+            "workload did; raise margin_s") in warnings, warnings
+    assert meta["instrument.window_s"] == "0.200000"

@@ -112,12 +112,7 @@ class _ArmedSigrok:
     def stop(self) -> tuple[Capture, list[str]]:
         from rtlab.instruments.sigrok_cli import SigrokError
 
-        notes = []
-        if not self.run.running():
-            notes.append(
-                f"instrument {self.inst.name}: the capture ({self.capture_s:.1f} s) ended "
-                "before the workload did; raise margin_s"
-            )
+        ended_early = not self.run.running()
         # sigrok-cli counts samples, not wall time, and its srzip output rewrites the
         # zip for every packet: a long or fast capture ends late. Allow as long again
         # (at least 10 s) before calling it hung.
@@ -131,6 +126,12 @@ class _ArmedSigrok:
         cap.metadata["instrument"] = "sigrok"
         cap.metadata["sigrok_driver"] = self.inst.spec.driver
         cap.metadata["sigrok_argv"] = self.run.argv[1:-1]  # without the program and file
+        notes = []
+        if ended_early:  # and cleanly: the tail of the workload was not captured
+            notes.append(
+                f"instrument {self.inst.name}: the capture ({self.capture_s:.1f} s) ended "
+                "before the workload did; raise margin_s"
+            )
         return cap, notes
 
     def abort(self) -> None:
