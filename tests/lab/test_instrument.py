@@ -357,3 +357,21 @@ seconds = 0.1
     assert ("instrument", "instrument sigrok (demo): the capture (0.2 s) ended before the "
             "workload did; raise margin_s") in warnings, warnings
     assert meta["instrument.window_s"] == "0.200000"
+
+
+def test_store_recovery_drops_the_capture_of_a_crashed_run(tmp_path: Path) -> None:
+    path = tmp_path / "rtlab.duckdb"
+    with Store(path) as st:
+        rid = st.begin_run(workload="x")
+        st.db.execute("UPDATE runs SET owner_pid = -1 WHERE run_id = ?", [rid])  # "dead"
+        cap = st.capture_path(rid)
+        cap.parent.mkdir()
+        raw = [cap.parent / f".{rid}.sr.part", cap.parent / f".{rid}.sr.part.a1B2c3"]
+        for f in (cap, *raw):
+            f.write_bytes(b"x")
+        keep = cap.parent / "other.parquet"
+        keep.write_bytes(b"x")
+    with Store(path) as st:
+        assert st.recovered == [rid]
+        assert st.run_info(rid)["status"] == "interrupted"
+    assert sorted(p.name for p in cap.parent.iterdir()) == ["other.parquet"]
