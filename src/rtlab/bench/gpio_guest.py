@@ -4,6 +4,10 @@ under qemu-system-aarch64 -M virt and collect what its test script prints.
     run = boot_guest(script_text, timeout_s=90)
     run.rc("toggle_c"), run.section("toggle_c")       # exit status and output of a step
 
+Booting many times (the `qemu_gpio` target, one boot per run) builds once:
+`build_base(dest)`, then per boot `with_script(base, text, initrd)` and
+`boot_initrd(initrd)`.
+
 The script is appended to the initramfs as /rtlab/run.sh. A step prints
 `@@sec NAME`, its output, then `@@rc NAME=STATUS` (the `step` shell function of
 tests/gpio_guest/guest.sh). The PL061 of `-M virt` is a real gpiochip driven by the
@@ -17,6 +21,7 @@ Timing inside this guest is TCG emulation on a shared host: label it emulated
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -28,12 +33,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rtlab.bench.build import REPO_ROOT, BuildError
 
 QEMU_AARCH64 = "qemu-system-aarch64"
+MACHINE, CPU, MEMORY_MB, SMP = "virt", "cortex-a53", 256, 1
 GUEST_DIR = REPO_ROOT / "build" / "gpio-guest"
 BUILD_SCRIPT = REPO_ROOT / "targets" / "linux" / "guest" / "build-initramfs.sh"
+MKCPIO = BUILD_SCRIPT.parent / "mkcpio.py"
 _SEC = re.compile(r"^@@sec (\S+)$")
 _RC = re.compile(r"^@@rc (\S+)=(-?\d+)$")
 
@@ -51,6 +59,20 @@ def missing_tools() -> list[str]:
     ]
 
 
+def unavailable() -> str | None:
+    """Why the guest cannot boot on this machine, or None when it can."""
+    missing = missing_tools()
+    if missing:
+        return f"{', '.join(missing)} not installed (deps/apt.txt; make setup)"
+    dl = GUEST_DIR / "dl"
+    if not (dl / "vmlinuz").is_file() or not (dl / "busybox").is_file():
+        return (
+            "no arm64 kernel/busybox in build/gpio-guest/dl (deps/setup.d/gpio-guest.sh "
+            "fetches them with apt-get download: make setup)"
+        )
+    return None
+
+
 @dataclass
 class GuestRun:
     log: str
@@ -59,6 +81,7 @@ class GuestRun:
     timed_out: bool
     sections: dict[str, str] = field(default_factory=dict)
     rcs: dict[str, int] = field(default_factory=dict)
+    qemu_status: int | None = None  # QEMU's own exit status (None: killed at the timeout)
 
     def section(self, name: str) -> str:
         if name not in self.sections:
@@ -75,7 +98,8 @@ def _split(log: str) -> tuple[dict[str, str], dict[str, int]]:
     sections: dict[str, list[str]] = {}
     rcs: dict[str, int] = {}
     cur: str | None = None
-    for line in log.splitlines():
+    # split("\n"), not splitlines(): that also splits at \x1c-\x1e (hostview's SEP)
+    for line in log.split("\n"):
         line = line.rstrip("\r")
         if m := _SEC.match(line):
             cur = m.group(1)
@@ -97,6 +121,40 @@ def build_initrd(script: Path, out: Path) -> Path:
     )
     if proc.returncode != 0:
         raise GuestError(f"building the guest failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    return out
+
+
+def build_base(dest: Path) -> Path:
+    """Build (incrementally) the workloads and the initramfs without a script, and copy
+    it to `dest`: a private copy that a concurrent rebuild cannot change under us."""
+    proc = subprocess.run(
+        ["bash", str(BUILD_SCRIPT), "--out", str(dest)], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise GuestError(f"building the guest failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    return dest
+
+
+def _write_cpio() -> Any:
+    spec = importlib.util.spec_from_file_location("rtlab_mkcpio", MKCPIO)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.write_cpio
+
+
+def with_script(base: Path, script: str, out: Path) -> Path:
+    """`base` with `script` appended as /rtlab/run.sh (a second cpio: the kernel
+    unpacks concatenated archives in order), as build-initramfs.sh --script does."""
+    with tempfile.TemporaryDirectory(prefix="rtlab-script-") as tmp:
+        stage = Path(tmp) / "stage"
+        (stage / "rtlab").mkdir(parents=True)
+        sp = stage / "rtlab" / "run.sh"
+        sp.write_text(script)
+        sp.chmod(0o755)
+        cpio = Path(tmp) / "script.cpio.gz"
+        _write_cpio()(stage, cpio)
+        out.write_bytes(base.read_bytes() + cpio.read_bytes())
     return out
 
 
@@ -128,9 +186,17 @@ def boot_guest(
         sp = Path(tmp) / "run.sh"
         sp.write_text(script)
         initrd = build_initrd(sp, Path(tmp) / f"initrd-{name}.cpio.gz")
+        return boot_initrd(initrd, timeout_s=timeout_s, triggers=triggers)
+
+
+def boot_initrd(
+    initrd: Path, *, timeout_s: float = 90, triggers: dict[str, str] | None = None
+) -> GuestRun:
+    """Boot the kernel with this initrd until the guest powers off (or `timeout_s`)."""
+    with tempfile.TemporaryDirectory(prefix="rtlab-qemu-") as tmp:
         qmp_path = os.path.join(tmp, "qmp.sock")
         argv = [
-            QEMU_AARCH64, "-M", "virt", "-cpu", "cortex-a53", "-m", "256", "-smp", "1",
+            QEMU_AARCH64, "-M", MACHINE, "-cpu", CPU, "-m", str(MEMORY_MB), "-smp", str(SMP),
             "-nographic", "-no-reboot", "-monitor", "none",
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
             "-kernel", str(GUEST_DIR / "vmlinuz"), "-initrd", str(initrd),
@@ -164,9 +230,21 @@ def boot_guest(
             timed_out = True
             proc.kill()
             proc.wait()
+        except BaseException:  # Ctrl-C: no QEMU left behind
+            proc.kill()
+            proc.wait()
+            raise
         th.join(timeout=5)
         seconds = time.monotonic() - t0
     log = "\n".join(lines) + "\n"
     m = re.search(r"^@@rtlab-guest exit=(-?\d+)", log, re.M)
     sections, rcs = _split(log)
-    return GuestRun(log, int(m.group(1)) if m else None, seconds, timed_out, sections, rcs)
+    return GuestRun(
+        log,
+        int(m.group(1)) if m else None,
+        seconds,
+        timed_out,
+        sections,
+        rcs,
+        None if timed_out else proc.returncode,
+    )

@@ -25,7 +25,7 @@ from rtlab.bench.conditions import BUILTIN as BUILTIN_CONDITIONS
 from rtlab.bench.conditions import Condition, ConditionError, condition_from_table
 from rtlab.bench.instrument_spec import InstrumentError, InstrumentSpec, instrument_from_table
 from rtlab.bench.specfile import KeyLines, SpecError, dotted
-from rtlab.bench.targets import TargetError, check_target
+from rtlab.bench.targets import TargetError, check_target, target_kind
 from rtlab.bench.workloads import KINDS, ParamError
 
 TOP_KEYS = (
@@ -122,6 +122,7 @@ class _Loader:
         except TargetError as e:
             raise self.err(("target", e.key), str(e)) from None
         conditions = self._conditions(data)
+        self._check_conditions_on_target(data, target, conditions)
         instrument = self._instrument(data)
         workloads = data.get("workload")
         if not isinstance(workloads, list) or not workloads:
@@ -176,6 +177,24 @@ class _Loader:
         if len({c.name for c in out}) != len(out):
             raise self.err(("conditions",), "a condition is listed twice")
         return out
+
+    def _check_conditions_on_target(
+        self, data: Mapping[str, Any], target: Mapping[str, Any], conditions: list[Condition]
+    ) -> None:
+        check = target_kind(str(target.get("kind", "local"))).check_condition
+        if check is None:
+            return
+        for cond in conditions:
+            try:
+                check(cond.definition())
+            except TargetError as e:
+                # a [condition.NAME] table has the line; a built-in one only its name
+                where = (
+                    ("condition", cond.name, e.key)
+                    if cond.name in data.get("condition", {})
+                    else ("conditions",)
+                )
+                raise self.err(where, f"condition {cond.name!r}: {e}") from None
 
     def _instrument(self, data: Mapping[str, Any]) -> InstrumentSpec | None:
         table = data.get("instrument")

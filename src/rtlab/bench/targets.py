@@ -63,6 +63,9 @@ class TargetKind:
     keys: tuple[str, ...]
     check: Callable[[Mapping[str, Any]], None]
     make: Callable[[Mapping[str, Any]], Target]
+    # A kind that cannot apply every load condition refuses one at spec load: it gets
+    # the condition's definition() and raises TargetError(condition key, message).
+    check_condition: Callable[[Mapping[str, Any]], None] | None = None
 
 
 TARGET_KINDS: dict[str, TargetKind] = {}
