@@ -227,7 +227,7 @@ class QemuGpioTarget:
         g = self._boot(guest_script(argv, timeout, load), limit)
         stdout = g.sections.get("stdout", "")
         stderr = g.sections.get("stderr", "")
-        tail = " | ".join(ln for ln in g.log.strip().splitlines()[-4:] if ln.strip())[-400:]
+        tail = _console_tail(g.log)
         if g.timed_out:
             msg = (
                 f"the QEMU guest did not finish within {limit:.0f} s (boot + workload); "
@@ -243,12 +243,12 @@ class QemuGpioTarget:
         labels = {"emulated": EMULATED, "qemu_machine": gg.MACHINE, "qemu_cpu": gg.CPU}
         if load is not None:
             labels["guest_load"] = f"cpu:{load or 'nproc'}"
-        return Completed(
-            g.rcs["stdout"],
-            label_runs(stdout, labels),
-            stderr,
-            timed_out="@@timeout" in g.log,
-        )
+        timed_out = "@@timeout" in g.log
+        if timed_out:
+            stderr += (
+                f"timed out: the workload ran past {math.ceil(timeout)} s in the guest (SIGTERM)\n"
+            )
+        return Completed(g.rcs["stdout"], label_runs(stdout, labels), stderr, timed_out)
 
     def start(self, argv: Sequence[str]) -> Background:
         return _GuestLoad(self, _load_workers(argv))
@@ -259,7 +259,7 @@ class QemuGpioTarget:
         script = f'echo "@@sec fp"\n{hostview.SCRIPT}\necho\necho "@@rc fp=0"\n'
         g = self._boot(script, 30 + self.boot_timeout_s)
         if "fp" not in g.rcs:
-            tail = " | ".join(g.log.strip().splitlines()[-4:])[-400:]
+            tail = _console_tail(g.log)
             raise gg.GuestError(
                 f"the GPIO guest did not boot (QEMU exit status {g.qemu_status}): {tail}"
             )
@@ -277,6 +277,13 @@ class QemuGpioTarget:
             *pitfalls(fp, {}),
         ]
         return fp
+
+
+def _console_tail(log: str) -> str:
+    """What the console says went wrong: the kernel's panic line, else its last lines."""
+    lines = [ln.strip() for ln in log.split("\n") if ln.strip()]
+    panic = [ln for ln in lines if "Kernel panic" in ln]
+    return (panic[0] if panic else " | ".join(lines[-4:]))[-400:]
 
 
 def _host() -> dict[str, Any]:
