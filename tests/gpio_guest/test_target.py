@@ -19,7 +19,7 @@ import pytest
 
 from rtlab.bench import gpio_guest as gg
 from rtlab.bench.protocol import Writer, parse
-from rtlab.bench.spec import SpecError, parse_spec
+from rtlab.bench.spec import SpecError, load_spec, parse_spec
 from rtlab.bench.targets import make_target
 from rtlab.bench.targets_qemu_gpio import EMULATED, QemuGpioTarget, label_runs
 from rtlab.store import Store
@@ -137,3 +137,11 @@ def test_label_runs_counts_the_label_and_keeps_crcs() -> None:
         assert run.status == "ok" and run.complete, run.problems
         assert run.meta["emulated"] == EMULATED  # the target's label wins
         assert run.meta["qemu_machine"] == "virt"
+
+
+def test_example_spec_is_the_study_on_this_target() -> None:
+    spec = load_spec(ROOT / "examples" / "gpio-study-emulated.toml")
+    assert spec.target["kind"] == "qemu_gpio"
+    cells = {(c.kind, c.params["policy"]) for c in spec.cells()}
+    assert cells == {(k, p) for k in ("rtlab-toggle", "rtlab-toggle-rs") for p in ("other", "fifo")}
+    assert all(c.params["timestamps"] and c.params["mode"] == "fast" for c in spec.cells())
