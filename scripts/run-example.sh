@@ -2,7 +2,7 @@
 # `make run`: the main job on this machine with no hardware.
 # First a real timing experiment (examples/host.toml: wake methods x SCHED_OTHER/FIFO x
 # idle/load, about two minutes) into the results store; then the GPIO study's method in
-# the QEMU arm64 guest (examples/gpio-study-emulated.toml: C vs Rust, about 40 s,
+# the QEMU arm64 guest (examples/gpio-study-emulated.toml: C vs Rust, about 45 s,
 # labelled emulated; skipped with the reason when the guest cannot boot here); one HTML
 # report of both; then the bundled GPIO-toggle capture (the study's PIO CSV format)
 # analyzed with plots, and a live signal from the real sigrok-cli demo driver with the
@@ -23,7 +23,7 @@ echo "== 1. timing experiment: examples/host.toml (about two minutes) =="
 specs=(host)
 
 echo
-echo "== 2. the GPIO study without a board: examples/gpio-study-emulated.toml (QEMU TCG, EMULATED, about 40 s) =="
+echo "== 2. the GPIO study without a board: examples/gpio-study-emulated.toml (QEMU TCG, EMULATED, about 45 s) =="
 reason=$("$VENV/bin/python" -c 'from rtlab.bench.gpio_guest import unavailable; print(unavailable() or "")') ||
     reason="cannot check the guest (see the error above)"
 if [ -z "$reason" ]; then
