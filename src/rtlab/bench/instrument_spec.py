@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rtlab.formats.sigrok import parse_size
 from rtlab.model import parse_duration
 
 COMMON_KEYS = ("kind", "pin", "response")
@@ -52,7 +53,6 @@ RESERVED_CONFIG = ("samplerate", "limit_samples", "limit_time", "limit_frames", 
 _DRIVER = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _CHANNEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # no , : = (sigrok-cli separators)
 _CONFIG = re.compile(r"([a-z_][a-z0-9_]*)=([^:]+)")
-_RATE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([kmg]?)\s*(?:hz)?$")
 
 
 class InstrumentError(ValueError):
@@ -127,12 +127,15 @@ def parse_samplerate(value: object) -> int:
     """24000000, "24m", "24 MHz", "200k", "1.5 MHz" → Hz (a whole number)."""
     if isinstance(value, int) and not isinstance(value, bool):
         hz = Fraction(value)
-    elif isinstance(value, str) and (m := _RATE.match(value.strip().lower())):
-        hz = Fraction(m.group(1)) * {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}[m.group(2)]
     else:
-        raise InstrumentError(
-            "samplerate", f'samplerate {value!r}: expected Hz or "24m", "24 MHz", "200k"'
-        )
+        try:
+            hz = parse_size(value) if isinstance(value, str) else None
+        except ValueError:
+            hz = None
+        if hz is None:
+            raise InstrumentError(
+                "samplerate", f'samplerate {value!r}: expected Hz or "24m", "24 MHz", "200k"'
+            )
     if hz <= 0 or hz.denominator != 1:
         raise InstrumentError("samplerate", f"samplerate {value!r}: not a whole positive Hz")
     return int(hz)

@@ -35,16 +35,22 @@ _BATCH_BYTES = 4 << 20  # decode this much sample data per numpy pass
 _READ_BYTES = 1 << 20
 _ONE_SHOT_BYTES = 4 << 10  # compressed members up to this inflate in one call
 
-_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kKMG]?)\s*(?:Hz|hz|HZ)?\s*$")
-_MULT = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9}
+# libsigrok's size strings: suffix k/m/g in either case ("24m" is 24 MHz, as sigrok-cli reads it)
+_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmg]?)\s*(?:hz)?\s*$", re.IGNORECASE)
+_MULT = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
 
 
-def parse_samplerate(text: str) -> Fraction:
-    """'1 MHz', '200 kHz', '24000000', '1.5 MHz' → samples per second (exact)."""
+def parse_size(text: str) -> Fraction:
+    """A libsigrok size string: '1 MHz', '200 kHz', '24m', '24000000' → a number (exact)."""
     m = _SIZE_RE.match(text)
     if not m:
         raise ValueError(f"not a sample rate: {text!r}")
-    rate = Fraction(m.group(1)) * _MULT[m.group(2)]
+    return Fraction(m.group(1)) * _MULT[m.group(2).lower()]
+
+
+def parse_samplerate(text: str) -> Fraction:
+    """'1 MHz', '200 kHz', '24m', '24000000', '1.5 MHz' → samples per second (exact)."""
+    rate = parse_size(text)
     if rate <= 0:
         raise ValueError(f"sample rate must be positive: {text!r}")
     return rate
