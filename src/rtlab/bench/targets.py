@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from rtlab.bench import hostview
 from rtlab.bench.fingerprint import fingerprint
 from rtlab.errors import RtlabError
+from rtlab.procgroup import kill_group, stop_group
 
 
 class TargetError(ValueError):
@@ -103,11 +104,6 @@ def make_target(t: Mapping[str, Any]) -> Target:
 # ------------------------------------------------------------------ processes
 
 
-def _kill_group(proc: subprocess.Popen[str], sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, sig)
-
-
 def run_process(argv: Sequence[str], timeout: float) -> Completed:
     """Run to completion in its own process group. Ctrl-C (KeyboardInterrupt) or a
     timeout stop the whole group; the interrupt is re-raised once it is gone."""
@@ -124,11 +120,11 @@ def run_process(argv: Sequence[str], timeout: float) -> Completed:
         out, err = proc.communicate(timeout=timeout)
         return Completed(proc.returncode, out, err)
     except subprocess.TimeoutExpired:
-        _kill_group(proc, signal.SIGKILL)
+        kill_group(proc, signal.SIGKILL)
         out, err = proc.communicate()
         return Completed(proc.returncode, out, err, timed_out=True)
     except BaseException:
-        _kill_group(proc, signal.SIGKILL)
+        kill_group(proc, signal.SIGKILL)
         with contextlib.suppress(Exception):
             proc.communicate(timeout=5)
         raise
@@ -147,12 +143,7 @@ class _Group:
         )
 
     def stop(self) -> None:
-        _kill_group(self.proc, signal.SIGTERM)  # type: ignore[arg-type]
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            _kill_group(self.proc, signal.SIGKILL)  # type: ignore[arg-type]
-            self.proc.wait()
+        stop_group(self.proc)
 
 
 # ------------------------------------------------------------------ local

@@ -23,8 +23,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import glob
-import os
-import signal
 import subprocess
 import threading
 import time
@@ -34,6 +32,7 @@ from pathlib import Path
 from rtlab import formats
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture
+from rtlab.procgroup import stop_group
 
 PROGRAM = "sigrok-cli"
 
@@ -172,14 +171,7 @@ class SigrokRun:
     def abort(self) -> None:
         """Stop sigrok-cli now (Ctrl-C, a failed run); the partial file goes."""
         if self.proc is not None and self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+            stop_group(self.proc)
         self._join()
         # the file, and libzip's temporaries beside it (NAME.XXXXXX) if it was killed
         # while rewriting the archive
