@@ -26,3 +26,19 @@ def jittery_capture() -> tuple[Capture, np.ndarray, np.ndarray]:
     cap = Capture(tick_s=Fraction(16, 10**9), t_start=0)
     cap.add(Channel("D0", square_wave(highs, lows), initial_level=0))
     return cap, highs, lows
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """End with what was skipped and why, one line per reason (tests/needs.py: only what
+    the user brings skips; a missing install step fails instead)."""
+    reasons: dict[str, int] = {}
+    for rep in terminalreporter.stats.get("skipped", []):
+        longrepr = rep.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if not reasons:
+        return
+    terminalreporter.section("skipped, and why")
+    for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        terminalreporter.write_line(f"{n:4d} {reason}")

@@ -3,10 +3,18 @@
 # Installing openssh-server would start an ssh service on the user's machine, so its
 # package is only downloaded and unpacked into build/sshd (gitignored): the test starts
 # that binary itself, on a throwaway port, with throwaway keys.
-# Idempotent: returns at once when the binary is there.
+# Started as root, sshd runs its pre-authentication child as the unprivileged `sshd`
+# user ("Privilege separation user sshd does not exist" otherwise); the package's postinst
+# would create it, so this does the same (a system account with no login, no home).
+# Idempotent: returns at once when the binary and the user are there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/sshd
+if ! getent passwd sshd >/dev/null; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO useradd --system --no-create-home --home-dir /run/sshd --shell /usr/sbin/nologin sshd
+    echo "sshd: created the system user sshd (sshd's privilege separation)"
+fi
 if [ -x "$out/usr/sbin/sshd" ]; then
     exit 0
 fi

@@ -162,6 +162,13 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
         as_json: Annotated[
             bool, typer.Option("--json", help="JSON summary instead of HTML")
         ] = False,
+        skipped: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--skipped",
+                help="a part not run, 'PART: reason — how to fix', shown first (repeatable)",
+            ),
+        ] = None,
         store: StoreOpt = None,
     ) -> None:
         """A report of stored runs: one self-contained HTML file, or --md/--csv/--json."""
@@ -177,7 +184,7 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
                 cells = results.select_many(st, runs or (), spec)
                 if md or csv or as_json:
                     fmt = "md" if md else "csv" if csv else "json"
-                    text = html.text_report(st, cells, fmt)
+                    text = html.text_report(st, cells, fmt, skipped or ())
                     if output is None:
                         typer.echo(text, nl=False)
                     else:
@@ -186,7 +193,13 @@ def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> N
                         err.print(f"report: {output}")
                     return
                 assert output is not None
-                html.write_report(st, cells, output, title=spec or " ".join(runs or ()) or "rtlab")
+                html.write_report(
+                    st,
+                    cells,
+                    output,
+                    title=spec or " ".join(runs or ()) or "rtlab",
+                    skipped=skipped or (),
+                )
                 out.print(f"report: {output}")
 
         guarded(body)

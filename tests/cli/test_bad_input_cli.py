@@ -48,7 +48,7 @@ def test_bad_file_gives_a_clear_error(
     samples: dict[str, bytes], tmp_path: Path, fmt: str, kind: str
 ) -> None:
     if fmt not in samples:
-        pytest.skip(f"no sample of {fmt} (sigrok-cli missing?)")
+        pytest.fail(f"no sample of {fmt}: sigrok-cli missing? (deps/apt.txt; make setup)")
     content = variants(samples[fmt])[kind]
     if fmt == "pio-durations" and kind == "truncated":
         content = content[:-3] + b"x\n"  # half of a valid duration list is still valid

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.needs import tool
 
-def need(tool: str) -> str:
-    exe = shutil.which(tool)
-    if exe is None:
-        pytest.skip(f"{tool} is not installed (make setup installs it)")
-    return exe
+
+def need(name: str) -> str:
+    return tool(name, "deps/apt.txt")
 
 
 def run(cmd: list[str], cwd: Path | None = None) -> str:

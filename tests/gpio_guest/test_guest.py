@@ -9,7 +9,6 @@ as a board figure.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,8 @@ import pytest
 from rtlab.bench import gpio_guest as gg
 from rtlab.bench.protocol import Run, parse
 
+from .conftest import guest_can_boot
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BOOT_TIMEOUT_S = 150  # 2 shared cores: the boot takes ~3 s alone, far less than this
@@ -25,14 +26,7 @@ BOOT_TIMEOUT_S = 150  # 2 shared cores: the boot takes ~3 s alone, far less than
 
 @pytest.fixture(scope="module")
 def guest() -> gg.GuestRun:
-    missing = gg.missing_tools()
-    if missing:
-        pytest.skip(f"{', '.join(missing)} not installed (deps/apt.txt; make setup)")
-    setup = subprocess.run(
-        ["bash", str(ROOT / "deps" / "setup.d" / "gpio-guest.sh")], capture_output=True, text=True
-    )
-    if not (gg.GUEST_DIR / "dl" / "vmlinuz").is_file():
-        pytest.skip(f"no arm64 kernel in build/gpio-guest/dl: {setup.stderr.strip()[-300:]}")
+    guest_can_boot()
     run = gg.boot_guest(
         (HERE / "guest.sh").read_text(),
         timeout_s=BOOT_TIMEOUT_S,
@@ -55,7 +49,10 @@ def one_run(text: str) -> Run:
 
 def test_rust_workload_is_in_the_guest(guest: gg.GuestRun) -> None:
     if "@@have rust=1" not in guest.log:
-        pytest.skip("Rust aarch64-unknown-linux-musl target not installed: C only in the guest")
+        pytest.fail(
+            "no Rust workload in the guest: no Rust toolchain for aarch64 "
+            "(deps/setup.d/rust-aarch64.sh; make setup)"
+        )
 
 
 @pytest.mark.parametrize("lang", ["c", "rs"])

@@ -4,25 +4,24 @@ machine without a gpiochip (this VM has none: Debian's amd64 kernel has no gpio-
 from __future__ import annotations
 
 import glob
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from rtlab.bench.build import REPO_ROOT, build_c_target
+from tests.needs import missing_tool, tool
 
 RS_DIR = REPO_ROOT / "targets" / "linux" / "rtlab-toggle-rs"
 
 
 @pytest.fixture(scope="module")
 def programs() -> dict[str, Path]:
-    if shutil.which("cmake") is None:
-        pytest.skip("cmake not installed")
+    missing_tool("deps/apt.txt", "cmake")
     out = build_c_target("rtlab-toggle")
     progs = {"rtlab-toggle": out / "rtlab-toggle" if out.is_dir() else out}
     progs["rtlab-gpio-events"] = progs["rtlab-toggle"].parent / "rtlab-gpio-events"
-    if shutil.which("cargo"):
+    if tool("cargo", "deps/setup.d/rust-aarch64.sh"):
         target = REPO_ROOT / "build" / "rtlab-toggle-rs-host"
         subprocess.run(
             ["cargo", "build", "-q", "--release", "--offline", "--locked",
@@ -55,8 +54,6 @@ def run(exe: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_option_errors(programs: dict[str, Path], prog: str, args: list[str], message: str) -> None:
-    if prog not in programs:
-        pytest.skip("cargo not installed: no Rust build")
     r = run(programs[prog], *args)
     assert r.returncode == 2, r.stderr
     assert message in r.stderr
@@ -65,8 +62,6 @@ def test_option_errors(programs: dict[str, Path], prog: str, args: list[str], me
 
 @pytest.mark.parametrize("prog", ["rtlab-toggle", "rtlab-toggle-rs", "rtlab-gpio-events"])
 def test_no_gpiochip_here(programs: dict[str, Path], prog: str) -> None:
-    if prog not in programs:
-        pytest.skip("cargo not installed: no Rust build")
     if glob.glob("/dev/gpiochip*"):
         pytest.skip("this machine has a gpiochip")
     for chip, message in [

@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.bench import gpio_guest as gg
 from rtlab.bench.protocol import Writer, parse
 from rtlab.bench.spec import SpecError, load_spec, parse_spec
 from rtlab.bench.targets import make_target
 from rtlab.bench.targets_qemu_gpio import EMULATED, QemuGpioTarget, label_runs
 from rtlab.store import Store
+
+from .conftest import guest_can_boot
 
 ROOT = Path(__file__).resolve().parents[2]
 RTLAB = str(Path(sys.executable).parent / "rtlab")
@@ -44,12 +45,7 @@ binary = true
 
 @pytest.fixture(scope="module")
 def guest_ok() -> None:
-    subprocess.run(
-        ["bash", str(ROOT / "deps" / "setup.d" / "gpio-guest.sh")], capture_output=True, text=True
-    )
-    reason = gg.unavailable()
-    if reason:
-        pytest.skip(reason)
+    guest_can_boot()
 
 
 def rtlab(*args: str) -> subprocess.CompletedProcess[str]:

@@ -39,7 +39,7 @@ def _keygen(path: Path) -> None:
 @pytest.fixture(scope="module")
 def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
     if not SSHD.exists():
-        pytest.skip(f"{SSHD} missing: `make setup` unpacks it (deps/setup.d/sshd.sh)")
+        pytest.fail(f"{SSHD} missing: `make setup` unpacks it (deps/setup.d/sshd.sh)")
     d = tmp_path_factory.mktemp("sshd")
     _keygen(d / "host_key")
     _keygen(d / "client_key")

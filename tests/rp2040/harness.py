@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +13,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FW = ROOT / "firmware" / "rp2040-capture"
 SIM = FW / "sim"
 BIN = FW / "build" / "rtlab-capture.bin"
-
-
-def missing_reason() -> str | None:
-    """Why the emulator tests cannot run here, or None."""
-    if shutil.which("node") is None:
-        return "node is not installed (needed for the rp2040js emulator)"
-    if shutil.which("arm-none-eabi-gcc") is None:
-        return "arm-none-eabi-gcc is not installed (deps/apt.txt; run make setup)"
-    return None
 
 
 def build_firmware() -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import struct
 import sys
 
@@ -10,8 +9,7 @@ import pytest
 
 from . import harness as h
 
-pytestmark = pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None,
-                                reason="arm-none-eabi-gcc is not installed (make setup)")
+pytestmark = pytest.mark.usefixtures("arm_gcc")
 
 sys.path.insert(0, str(h.FW / "tools"))
 from mkboot2 import crc32_mpeg2  # noqa: E402

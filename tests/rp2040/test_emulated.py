@@ -20,8 +20,7 @@ from rtlab.model import Capture
 
 from . import harness as h
 
-pytestmark = pytest.mark.skipif(h.missing_reason() is not None,
-                                reason=h.missing_reason() or "")
+pytestmark = pytest.mark.usefixtures("emulator_tools")
 
 
 @pytest.fixture(scope="module", autouse=True)

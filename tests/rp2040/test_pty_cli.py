@@ -17,8 +17,7 @@ from rtlab.cli import app
 
 from . import harness as h
 
-needs_emulator = pytest.mark.skipif(h.missing_reason() is not None,
-                                    reason=h.missing_reason() or "")
+needs_emulator = pytest.mark.usefixtures("emulator_tools")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -19,7 +19,7 @@ from rtlab.store import Store
 
 from . import harness as h
 
-pytestmark = pytest.mark.skipif(h.missing_reason() is not None, reason=h.missing_reason() or "")
+pytestmark = pytest.mark.usefixtures("emulator_tools")
 
 
 def test_runner_drives_the_module_around_a_run(tmp_path: Path) -> None:

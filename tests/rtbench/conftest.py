@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import fcntl
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from rtlab.bench.protocol import Run, parse
+from tests.needs import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "targets" / "rtbench"
@@ -20,8 +20,7 @@ QUICK = ["--iterations", "200", "--window-ms", "50", "--period-us", "200"]
 
 
 def _build() -> Path:
-    if shutil.which("cmake") is None or shutil.which("cc") is None:
-        pytest.skip("cmake and a C compiler are needed to build rtbench")
+    missing_tool("cmake and gcc in deps/apt.txt", "cmake", "cc")
     cfg = [
         "cmake",
         "-S",

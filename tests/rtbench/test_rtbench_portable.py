@@ -4,11 +4,12 @@ Cortex-M with no POSIX header, so that an RTOS port needs no scenario change."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.needs import tool
 
 from .conftest import SRC
 
@@ -25,9 +26,7 @@ def test_core_includes_only_freestanding_headers() -> None:
 
 @pytest.mark.parametrize("cpu", ["cortex-m0plus", "cortex-m3"])
 def test_core_cross_compiles_for_cortex_m(tmp_path: Path, cpu: str) -> None:
-    gcc = shutil.which("arm-none-eabi-gcc")
-    if gcc is None:
-        pytest.skip("arm-none-eabi-gcc not installed (deps: gcc-arm-none-eabi)")
+    gcc = tool("arm-none-eabi-gcc", "gcc-arm-none-eabi in deps/apt.txt")
     for src in CORE:
         cmd = [
             gcc,

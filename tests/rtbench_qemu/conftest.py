@@ -8,12 +8,12 @@ FreeRTOS is in this repository.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from rtlab.bench import targets_qemu as tq
+from tests.needs import brought, missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = os.environ.get("FREERTOS_KERNEL_PATH", "")
@@ -22,9 +22,7 @@ QUICK = "--iterations 100 --window-ms 20 --period-us 1000 --levels 0,70"
 
 
 def _need_tools() -> None:
-    missing = [t for t in ("cmake", "arm-none-eabi-gcc", tq.QEMU) if shutil.which(t) is None]
-    if missing:
-        pytest.skip(f"{', '.join(missing)} not installed (deps/apt.txt; make setup)")
+    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +34,11 @@ def board_build() -> Path:
 
 @pytest.fixture(scope="session")
 def freertos_build() -> Path:
-    if not KERNEL:
-        pytest.skip(
-            "FREERTOS_KERNEL_PATH is unset: the FreeRTOS tests need a FreeRTOS-Kernel "
-            "checkout you bring (e.g. FREERTOS_KERNEL_PATH=~/FreeRTOS-Kernel make test)"
-        )
+    brought(
+        "FREERTOS_KERNEL_PATH",
+        "a FreeRTOS-Kernel checkout",
+        "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel; README: bring your own kernels",
+    )
     if not (Path(KERNEL) / "tasks.c").is_file():
         pytest.fail(f"FREERTOS_KERNEL_PATH={KERNEL} has no tasks.c: not a FreeRTOS-Kernel")
     _need_tools()

@@ -59,18 +59,54 @@ def missing_tools() -> list[str]:
     ]
 
 
-def unavailable() -> str | None:
+@dataclass(frozen=True)
+class Unavailable:
+    """Why the guest cannot boot here, what fixes it, and whether rtlab's own install
+    step should have provided it (`fixable`: a missing package is a set-up bug; no
+    network to the Debian archive is outside the project)."""
+
+    reason: str
+    fix: str
+    fixable: bool
+
+    def __str__(self) -> str:
+        return f"{self.reason} — {self.fix}"
+
+
+# deps/setup.d/gpio-guest.sh writes why it could not fetch the kernel here
+FETCH_FAILED = GUEST_DIR / "dl" / "fetch-failed"
+
+
+def availability() -> Unavailable | None:
     """Why the guest cannot boot on this machine, or None when it can."""
     missing = missing_tools()
     if missing:
-        return f"{', '.join(missing)} not installed (deps/apt.txt; make setup)"
-    dl = GUEST_DIR / "dl"
-    if not (dl / "vmlinuz").is_file() or not (dl / "busybox").is_file():
-        return (
-            "no arm64 kernel/busybox in build/gpio-guest/dl (deps/setup.d/gpio-guest.sh "
-            "fetches them with apt-get download: make setup)"
+        return Unavailable(
+            f"{', '.join(missing)} not installed",
+            "they are in deps/apt.txt: run `make setup`",
+            fixable=True,
         )
-    return None
+    dl = GUEST_DIR / "dl"
+    if (dl / "vmlinuz").is_file() and (dl / "busybox").is_file():
+        return None
+    if FETCH_FAILED.is_file():
+        why = FETCH_FAILED.read_text(errors="replace").strip() or "apt-get download failed"
+        return Unavailable(
+            f"the arm64 kernel could not be fetched ({why})",
+            "run `bash deps/setup.d/gpio-guest.sh` once the Debian archive is reachable",
+            fixable=False,
+        )
+    return Unavailable(
+        "no arm64 kernel/busybox in build/gpio-guest/dl",
+        "run `make setup` (deps/setup.d/gpio-guest.sh fetches them with apt-get download)",
+        fixable=True,
+    )
+
+
+def unavailable() -> str | None:
+    """Why the guest cannot boot on this machine (reason — fix), or None when it can."""
+    u = availability()
+    return None if u is None else str(u)
 
 
 @dataclass
@@ -198,6 +234,9 @@ def boot_initrd(
         argv = [
             QEMU_AARCH64, "-M", MACHINE, "-cpu", CPU, "-m", str(MEMORY_MB), "-smp", str(SMP),
             "-nographic", "-no-reboot", "-monitor", "none",
+            # no NIC: -M virt's default virtio-net needs efi-virtio.rom (ipxe-qemu, only
+            # a Recommends of qemu-system-arm), and the guest has no use for a network
+            "-nic", "none",
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
             "-kernel", str(GUEST_DIR / "vmlinuz"), "-initrd", str(initrd),
             "-append", "console=ttyAMA0 quiet panic=-1",

@@ -205,7 +205,7 @@ class QemuGpioTarget:
         if name not in self._programs:
             have = ", ".join(sorted(self._programs)) or "nothing"
             hint = (
-                " (rustup target add aarch64-unknown-linux-musl, then run again)"
+                " (no Rust toolchain for aarch64: `make setup`, deps/setup.d/rust-aarch64.sh)"
                 if name == "rtlab-toggle-rs"
                 else ""
             )

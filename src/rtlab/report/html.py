@@ -18,7 +18,7 @@ import html as _html
 import io
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -290,13 +290,21 @@ def _template() -> jinja2.Template:
     return env.get_template("report.html.j2")
 
 
-def render(store: Store, cells: dict[str, results.CellRuns], title: str = "rtlab") -> str:
+def render(
+    store: Store,
+    cells: dict[str, results.CellRuns],
+    title: str = "rtlab",
+    skipped: Sequence[str] = (),
+) -> str:
+    """The HTML report; `skipped` names parts the caller could not run ("part: reason —
+    how to fix"), shown first so a reader does not take their absence for a result."""
     runs = [r for cr in cells.values() for r in cr.runs]
     bad = [r for r in runs if r["status"] != "ok"]
     comparisons = condition_comparisons(store, cells)
     compared = {label for c in comparisons for label in c["cells"]}  # histograms shown there
     return _template().render(
         title=title,
+        skipped=list(skipped),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         version=rtlab.__version__,
         store=str(store.path),
@@ -319,23 +327,32 @@ def render(store: Store, cells: dict[str, results.CellRuns], title: str = "rtlab
 
 
 def write_report(
-    store: Store, cells: dict[str, results.CellRuns], path: str | Path, title: str = "rtlab"
+    store: Store,
+    cells: dict[str, results.CellRuns],
+    path: str | Path,
+    title: str = "rtlab",
+    skipped: Sequence[str] = (),
 ) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    text = render(store, cells, title)
+    text = render(store, cells, title, skipped)
     with atomic_path(p) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")
         Path(tmp).chmod(0o644)  # a report is for sharing (mkstemp makes it 0600)
     return p
 
 
-def text_report(store: Store, cells: dict[str, results.CellRuns], fmt: str) -> str:
-    """The summary as Markdown (with rtbench tables), CSV or JSON; times in ns."""
+def text_report(
+    store: Store, cells: dict[str, results.CellRuns], fmt: str, skipped: Sequence[str] = ()
+) -> str:
+    """The summary as Markdown (with rtbench tables), CSV or JSON; times in ns.
+    `skipped` parts go into JSON (`skipped`) and Markdown (a list first); CSV has rows only."""
     rows = results.summary_rows(store, cells)
     gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
         doc: dict[str, Any] = {"cells": rows, "rtlab_version": rtlab.__version__}
+        if skipped:
+            doc["skipped"] = list(skipped)
         if gpio is not None:
             doc["gpio_study"] = gpio_study.to_dict(gpio)
         return json.dumps(doc, indent=1) + "\n"
@@ -347,7 +364,8 @@ def text_report(store: Store, cells: dict[str, results.CellRuns], fmt: str) -> s
             runs = " ".join(f"{k}:{v}" for k, v in r["runs"].items())
             w.writerow([r["cell"], r["series"], runs, *(r.get(c) for c in SUMMARY_COLS)])
         return buf.getvalue()
-    lines = [
+    lines = [f"- **skipped:** {s}" for s in skipped] + ([""] if skipped else [])
+    lines += [
         "| cell | series | runs | n | min µs | p50 µs | p99 µs | p99.9 µs | max µs |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]

@@ -8,8 +8,10 @@
 # With --script FILE the script is appended as /rtlab/run.sh in a second cpio, and
 # --out (default build/gpio-guest/initrd.cpio.gz) is base + script: the kernel unpacks
 # concatenated archives in order, so a test changes its script without a rebuild.
-# Second language (Rust, targets/linux/rtlab-toggle-rs) is built when cargo and the
-# aarch64-unknown-linux-musl target are installed, else skipped with a note.
+# Second language (Rust, targets/linux/rtlab-toggle-rs) is built static with rustup's
+# aarch64-unknown-linux-musl target, or else with Debian's rustc-web and its arm64 std
+# (aarch64-unknown-linux-gnu, glibc linked static); deps/setup.d/rust-aarch64.sh installs
+# the latter. Without either it is skipped with a note.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -38,17 +40,25 @@ fi
 cmake --build "$cb" --parallel 2 >/dev/null
 
 # Rust workload (optional).
-rs_bin=""
+rs_bin="" rs_target=""
 rs_src=$root/targets/linux/rtlab-toggle-rs
-if [ -f "$rs_src/Cargo.toml" ] && command -v cargo >/dev/null; then
-    if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-musl; then
-        CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=aarch64-linux-gnu-gcc \
-            cargo build -q --release --locked --offline --target aarch64-unknown-linux-musl \
-            --manifest-path "$rs_src/Cargo.toml" --target-dir "$out_dir/rs-target"
-        rs_bin=$out_dir/rs-target/aarch64-unknown-linux-musl/release/rtlab-toggle-rs
-    else
-        echo "build-initramfs: rustup target aarch64-unknown-linux-musl not installed; Rust workload skipped" >&2
-    fi
+cargo=cargo
+if command -v rustup >/dev/null && command -v cargo >/dev/null &&
+    rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-musl; then
+    rs_target=aarch64-unknown-linux-musl
+elif [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ] &&
+    [ -d "$(/usr/bin/rustc --print sysroot)/lib/rustlib/aarch64-unknown-linux-gnu/lib" ]; then
+    rs_target=aarch64-unknown-linux-gnu cargo=/usr/bin/cargo
+    export RUSTC=/usr/bin/rustc RUSTFLAGS="-C target-feature=+crt-static"
+fi
+if [ -f "$rs_src/Cargo.toml" ] && [ -n "$rs_target" ]; then
+    tvar=$(echo "$rs_target" | tr 'a-z-' 'A-Z_')
+    env "CARGO_TARGET_${tvar}_LINKER=aarch64-linux-gnu-gcc" \
+        "$cargo" build -q --release --locked --offline --target "$rs_target" \
+        --manifest-path "$rs_src/Cargo.toml" --target-dir "$out_dir/rs-target"
+    rs_bin=$out_dir/rs-target/$rs_target/release/rtlab-toggle-rs
+else
+    echo "build-initramfs: no Rust toolchain for aarch64 (deps/setup.d/rust-aarch64.sh); Rust workload skipped" >&2
 fi
 
 stage=$out_dir/stage

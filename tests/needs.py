@@ -1,0 +1,41 @@
+"""What a test needs, and what happens when it is missing.
+
+- `tool(...)`: a program that `make setup` installs (deps/apt.txt, deps/setup.d). `make
+  test` runs setup first, so a missing one is an install step that failed or is missing:
+  the test FAILS and says which package, never skips (a skip would hide it, as CI once did).
+- `brought(...)`: something the user brings (an RTOS kernel checkout): the test SKIPS with
+  one line saying what to set and where to get it. `make test` ends with a summary of these.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+
+def tool(name: str, provided_by: str) -> str:
+    """The path of `name`, or fail naming what should have installed it."""
+    exe = shutil.which(name)
+    if exe is None:
+        pytest.fail(
+            f"{name} is not installed: `make setup` installs it ({provided_by}); "
+            "run `make test`, which runs setup first",
+            pytrace=False,
+        )
+    return exe
+
+
+def missing_tool(provided_by: str, *names: str) -> None:
+    """Fail when any of `names` is not on PATH (see `tool`)."""
+    for n in names:
+        tool(n, provided_by)
+
+
+def brought(var: str, what: str, where: str) -> str:
+    """The value of `var`, or skip: "set VAR to WHAT (WHERE)"."""
+    value = os.environ.get(var, "")
+    if not value:
+        pytest.skip(f"set {var} to {what} ({where})")
+    return value
