@@ -3,7 +3,7 @@ arm64 guest (EMULATED: TCG on a shared host; a ratio, never a board figure).
 
     .venv/bin/python bench/gpio_guest_cost.py [--writes 20000] [--reps 5]
 
-One boot of the guest (targets/linux/guest): each implementation toggles PL061 line 0 as
+One boot of the guest (workloads/linux/guest): each implementation toggles PL061 line 0 as
 fast as it can (`-w fast -n WRITES`), the repetitions interleaved (C, Rust, C, Rust...)
 so a drift of the host spreads over both. Cost per write = elapsed_ns / (writes - 1),
 from the workload's own counters (CLOCK_MONOTONIC of the guest, i.e. QEMU's virtual

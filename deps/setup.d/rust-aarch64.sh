@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPIO study's second language: rtlab-toggle-rs cross-built static for the arm64
-# guest (targets/linux/guest/build-initramfs.sh). Either toolchain serves:
+# guest (workloads/linux/guest/build-initramfs.sh). Either toolchain serves:
 #   - rustup with the aarch64-unknown-linux-musl target (a developer's own), or
 #   - Debian's rustc-web/cargo-web (Rust 1.8x/1.9x in bookworm) with the arm64 standard
 #     library libstd-rust-web-dev:arm64, linked static against glibc (aarch64-unknown-linux-gnu).

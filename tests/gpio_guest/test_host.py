@@ -12,7 +12,7 @@ import pytest
 from rtlab.bench.build import REPO_ROOT, build_c_target
 from tests.needs import missing_tool, tool
 
-RS_DIR = REPO_ROOT / "targets" / "linux" / "rtlab-toggle-rs"
+RS_DIR = REPO_ROOT / "workloads" / "linux" / "rtlab-toggle-rs"
 
 
 @pytest.fixture(scope="module")

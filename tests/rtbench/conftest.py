@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from rtlab.bench.build import forget_other_source
 from rtlab.bench.protocol import Run, parse
 from tests.needs import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "targets" / "rtbench"
+SRC = ROOT / "workloads" / "rtbench"
 BUILD = ROOT / "build" / "rtbench-test"
 
 # Brief on purpose: 2 shared cores. Every scenario still runs in full.
@@ -34,6 +35,7 @@ def _build() -> Path:
     # Several engineers run the tests at once: one build at a time in this directory.
     with open(BUILD.parent / ".rtbench-test.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        forget_other_source(BUILD, SRC)
         for cmd in (cfg, ["cmake", "--build", str(BUILD), "-j2"]):
             proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
             assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"

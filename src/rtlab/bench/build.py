@@ -24,14 +24,14 @@ class BuildError(RtlabError):
 
 
 def find_c_target(name: str, root: Path = REPO_ROOT) -> Path:
-    """The source directory of a C target: targets/<name> or targets/<kind>/<name>."""
-    targets = root / "targets"
+    """The source directory of a C target: workloads/<name> or workloads/<kind>/<name>."""
+    targets = root / "workloads"
     candidates = [targets / name, *sorted(targets.glob(f"*/{name}"))]
     for c in candidates:
         if (c / "CMakeLists.txt").is_file():
             return c
     raise BuildError(
-        f"no C target {name!r} (no CMakeLists.txt in targets/{name} or targets/*/{name})"
+        f"no C target {name!r} (no CMakeLists.txt in workloads/{name} or workloads/*/{name})"
     )
 
 
@@ -56,6 +56,7 @@ def build_c_target(name: str, *, build_type: str = "Release", root: Path = REPO_
     with open(root / "build" / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # concurrent callers wait, then find it built
         if not _configured_for(out, src):
+            forget_other_source(out, src)
             _run(
                 ["cmake", "-S", str(src), "-B", str(out), f"-DCMAKE_BUILD_TYPE={build_type}"],
                 f"configuring {name}",
@@ -64,6 +65,14 @@ def build_c_target(name: str, *, build_type: str = "Release", root: Path = REPO_
         _run(["cmake", "--build", str(out), "--parallel", jobs], f"building {name}")
     exe = out / name
     return exe if exe.is_file() and os.access(exe, os.X_OK) else out
+
+
+def forget_other_source(out: Path, src: Path) -> None:
+    """Drop a CMake cache made for another source directory (the tree moved, e.g. targets/
+    became workloads/): CMake refuses to configure over it."""
+    if (out / "CMakeCache.txt").is_file() and not _configured_for(out, src):
+        (out / "CMakeCache.txt").unlink()
+        shutil.rmtree(out / "CMakeFiles", ignore_errors=True)
 
 
 def _configured_for(out: Path, src: Path) -> bool:

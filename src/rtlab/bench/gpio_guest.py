@@ -1,4 +1,4 @@
-"""Boot the GPIO guest (Debian arm64 kernel + busybox initramfs, targets/linux/guest)
+"""Boot the GPIO guest (Debian arm64 kernel + busybox initramfs, workloads/linux/guest)
 under qemu-system-aarch64 -M virt and collect what its test script prints.
 
     run = boot_guest(script_text, timeout_s=90)
@@ -40,7 +40,7 @@ from rtlab.bench.build import REPO_ROOT, BuildError
 QEMU_AARCH64 = "qemu-system-aarch64"
 MACHINE, CPU, MEMORY_MB, SMP = "virt", "cortex-a53", 256, 1
 GUEST_DIR = REPO_ROOT / "build" / "gpio-guest"
-BUILD_SCRIPT = REPO_ROOT / "targets" / "linux" / "guest" / "build-initramfs.sh"
+BUILD_SCRIPT = REPO_ROOT / "workloads" / "linux" / "guest" / "build-initramfs.sh"
 MKCPIO = BUILD_SCRIPT.parent / "mkcpio.py"
 _SEC = re.compile(r"^@@sec (\S+)$")
 _RC = re.compile(r"^@@rc (\S+)=(-?\d+)$")

@@ -148,7 +148,7 @@ class _Group:
 
 # ------------------------------------------------------------------ local
 
-# program name → (C target under targets/ built by build_c_target, executable in it;
+# program name → (C program under workloads/ built by build_c_target, executable in it;
 # "" = the target's main program). Workload modules add theirs with local_program().
 _LOCAL_BUILDS = {
     "rtlab-latency": ("rtlab-latency", ""),

@@ -16,7 +16,7 @@ Also the `qemu` target kind of `rtlab run` (registered on import, see targets.py
     kind = "qemu"
     machine = "mps2-an385"     # or mps2-an386
     icount_shift = 0           # -1: no icount (host time, not deterministic)
-    # elf = "path.elf"         # else built from targets/rtbench/boards/qemu-mps2
+    # elf = "path.elf"         # else built from workloads/rtbench/boards/qemu-mps2
     #                          # against $FREERTOS_KERNEL_PATH
 
 A workload's argv[0] is the ELF, the rest becomes the guest's command line (`-append`,
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlab.bench.build import REPO_ROOT, BuildError
+from rtlab.bench.build import REPO_ROOT, BuildError, forget_other_source
 from rtlab.bench.protocol import LINE_PREFIX, Run, parse
 from rtlab.bench.targets import (
     Background,
@@ -50,8 +50,8 @@ from rtlab.bench.targets import (
 
 MACHINES = {"mps2-an385": "an385", "mps2-an386": "an386"}
 QEMU = "qemu-system-arm"
-BOARD_DIR = REPO_ROOT / "targets" / "rtbench" / "boards" / "qemu-mps2"
-TOOLCHAIN = REPO_ROOT / "targets" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"
+BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
+TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"
 
 
 class QemuError(BuildError):
@@ -191,6 +191,7 @@ def build_mps2(
     ]
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
+        forget_other_source(out, BOARD_DIR)
         for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out)], "build")):
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:

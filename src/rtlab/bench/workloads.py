@@ -5,8 +5,8 @@ the program's argv, and says roughly how long a run takes (for the ETA and the t
 `LIST_PARAMS` are parameters whose value is itself a list (`sleeps = [1, 10]` is one
 value); a list of such lists expands into the matrix.
 
-Kinds: `rtlab-latency` (targets/linux/rtlab-latency), `rtbench` (the POSIX port of
-targets/rtbench) and `command` (any program that speaks the protocol, argv given).
+Kinds: `rtlab-latency` (workloads/linux/rtlab-latency), `rtbench` (the POSIX port of
+workloads/rtbench) and `command` (any program that speaks the protocol, argv given).
 """
 
 from __future__ import annotations

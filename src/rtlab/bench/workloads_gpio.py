@@ -1,8 +1,8 @@
 """Workload kinds of the GPIO workloads (docs/gpio-workloads.md):
 
-- `rtlab-toggle`      targets/linux/rtlab-toggle (C, GPIO uAPI v2)
-- `rtlab-toggle-rs`   targets/linux/rtlab-toggle-rs (Rust, same options and output)
-- `rtlab-gpio-events` targets/linux/rtlab-toggle (edge events with kernel timestamps)
+- `rtlab-toggle`      workloads/linux/rtlab-toggle (C, GPIO uAPI v2)
+- `rtlab-toggle-rs`   workloads/linux/rtlab-toggle-rs (Rust, same options and output)
+- `rtlab-gpio-events` workloads/linux/rtlab-toggle (edge events with kernel timestamps)
 
 workloads.py merges `GPIO_KINDS` into its registry (`KINDS`); locally the programs are
 built on first use like the other C targets (the Rust one through its CMake wrapper,

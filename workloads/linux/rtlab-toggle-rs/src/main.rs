@@ -1,5 +1,5 @@
 //! rtlab-toggle-rs: the rtlab-toggle workload in Rust, same options, modes, protocol
-//! records and exit statuses as the C program (targets/linux/rtlab-toggle/src/toggle.c;
+//! records and exit statuses as the C program (workloads/linux/rtlab-toggle/src/toggle.c;
 //! docs/gpio-workloads.md). GPIO through the uAPI v2 by raw ioctls, no crate.
 
 mod proto;

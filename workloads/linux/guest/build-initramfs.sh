@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the GPIO guest: a minimal initramfs (Debian's busybox-static + the workloads,
 # cross-compiled static for aarch64) next to Debian's arm64 kernel.
-#   targets/linux/guest/build-initramfs.sh [--script FILE] [--out FILE]
+#   workloads/linux/guest/build-initramfs.sh [--script FILE] [--out FILE]
 # Outputs (build/gpio-guest/, gitignored):
 #   base.cpio.gz   busybox, /init, /rtlab/<workloads>
 #   vmlinuz        -> dl/vmlinuz (deps/setup.d/gpio-guest.sh fetches it)
 # With --script FILE the script is appended as /rtlab/run.sh in a second cpio, and
 # --out (default build/gpio-guest/initrd.cpio.gz) is base + script: the kernel unpacks
 # concatenated archives in order, so a test changes its script without a rebuild.
-# Second language (Rust, targets/linux/rtlab-toggle-rs) is built static with rustup's
+# Second language (Rust, workloads/linux/rtlab-toggle-rs) is built static with rustup's
 # aarch64-unknown-linux-musl target, or else with Debian's rustc-web and its arm64 std
 # (aarch64-unknown-linux-gnu, glibc linked static); deps/setup.d/rust-aarch64.sh installs
 # the latter. Without either it is skipped with a note.
@@ -32,8 +32,11 @@ command -v aarch64-linux-gnu-gcc >/dev/null || {
 
 # C workloads, static: the initramfs has no libc.
 cb=$out_dir/c-aarch64
+# a cache made for another source directory (the tree moved) cannot be rebuilt: start over
+grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$root/workloads/linux/rtlab-toggle" "$cb/CMakeCache.txt" 2>/dev/null ||
+    rm -rf "$cb"
 if [ ! -f "$cb/CMakeCache.txt" ]; then
-    cmake -S "$root/targets/linux/rtlab-toggle" -B "$cb" -DCMAKE_BUILD_TYPE=Release \
+    cmake -S "$root/workloads/linux/rtlab-toggle" -B "$cb" -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
         -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc -DRTLAB_STATIC=ON >/dev/null
 fi
@@ -41,7 +44,7 @@ cmake --build "$cb" --parallel 2 >/dev/null
 
 # Rust workload (optional).
 rs_bin="" rs_target=""
-rs_src=$root/targets/linux/rtlab-toggle-rs
+rs_src=$root/workloads/linux/rtlab-toggle-rs
 cargo=cargo
 if command -v rustup >/dev/null && command -v cargo >/dev/null &&
     rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-musl; then

@@ -1,5 +1,5 @@
 //! Writer of the rtlab output protocol v1 (docs/protocol.md): the same records as the C
-//! writer (targets/linux/common/proto.c), buffered, counted for `end`.
+//! writer (workloads/linux/common/proto.c), buffered, counted for `end`.
 
 use std::io::Write;
 
