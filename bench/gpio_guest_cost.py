@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtlab.bench import gpio_guest as gg  # noqa: E402
-from rtlab.bench.protocol import parse  # noqa: E402
+from rtlab.lab import gpio_guest as gg  # noqa: E402
+from rtlab.protocol import parse  # noqa: E402
 
 PROGRAMS = {"c": "rtlab-toggle", "rust": "rtlab-toggle-rs"}
 

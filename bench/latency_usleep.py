@@ -26,8 +26,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtlab.bench.build import build_c_target  # noqa: E402
-from rtlab.bench.protocol import Run, parse_one  # noqa: E402
+from rtlab.lab.build import build_c_target  # noqa: E402
+from rtlab.protocol import Run, parse_one  # noqa: E402
 
 CONDITIONS = {
     "OTHER, slack 50 us": [],

@@ -30,8 +30,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtlab.bench.build import build_c_target  # noqa: E402
-from rtlab.bench.protocol import parse_one  # noqa: E402
+from rtlab.lab.build import build_c_target  # noqa: E402
+from rtlab.protocol import parse_one  # noqa: E402
 
 # cyclictest -v line: "   <thread>:   <loop>:   <latency>"
 _CT_SAMPLE = re.compile(r"^\s*(\d+):\s*(\d+):\s*(-?\d+)\s*$", re.M)

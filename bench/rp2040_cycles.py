@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from rtlab.instruments.rp2040 import RP2040Module  # noqa: E402
-from rtlab.instruments.rp2040_proto import START_FINE  # noqa: E402
+from rtlab.instruments.rp2040.driver import RP2040Module  # noqa: E402
+from rtlab.instruments.rp2040.wire import START_FINE  # noqa: E402
 from tests.rp2040 import harness as h  # noqa: E402
 
 CLK = 125_000_000

@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtlab.store import Store  # noqa: E402
+from rtlab.results import Store  # noqa: E402
 
 
 def main() -> None:

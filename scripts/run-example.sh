@@ -42,7 +42,7 @@ echo "== 2. the GPIO study without a board: examples/gpio-study-emulated.toml (Q
 part="GPIO study (emulated, examples/gpio-study-emulated.toml)"
 # one line: FIXABLE<TAB>reason — how to fix, or nothing when the guest can boot
 why=$("$VENV/bin/python" -c '
-from rtlab.bench.gpio_guest import availability
+from rtlab.lab.gpio_guest import availability
 u = availability()
 print("" if u is None else f"{int(u.fixable)}\t{u}")') ||
     why=$'1\tcannot check the guest (see the error above) — run `make setup`, then `make run`'

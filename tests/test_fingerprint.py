@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from rtlab.bench.fingerprint import (
+from rtlab.lab.fingerprint import (
     LoadMonitor,
     fingerprint,
     parse_cmdline,
@@ -60,8 +60,8 @@ def test_run_pitfalls_from_workload_meta() -> None:
 
 
 def test_fingerprint_of_a_real_latency_run() -> None:
-    from rtlab.bench.build import build_c_target
-    from rtlab.bench.protocol import parse_one
+    from rtlab.lab.build import build_c_target
+    from rtlab.protocol import parse_one
 
     exe = build_c_target("rtlab-latency")
     out = subprocess.run(

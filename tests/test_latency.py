@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.bench.build import build_c_target
-from rtlab.bench.protocol import Run, parse_one
+from rtlab.lab.build import build_c_target
+from rtlab.protocol import Run, parse_one
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from rtlab.bench.protocol import ProtocolError, Writer, encode_series, parse, parse_one
+from rtlab.protocol import ProtocolError, Writer, encode_series, parse, parse_one
 
 DOC_EXAMPLE = """\
 @rtl1 hello workload=rtlab-latency version=0.1.0

@@ -15,8 +15,8 @@ import duckdb
 import numpy as np
 import pytest
 
-from rtlab.bench.protocol import Writer, parse_one
-from rtlab.store import Store, StoreError, summarize
+from rtlab.protocol import Writer, parse_one
+from rtlab.results import Store, StoreError, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,7 +94,7 @@ def test_exception_marks_error_and_stores_nothing_half(tmp_path: Path) -> None:
 CHILD = textwrap.dedent("""
     import os, signal, sys, time
     import numpy as np
-    from rtlab.store import Store
+    from rtlab.results import Store
     st = Store(sys.argv[1])
     with st.run(workload="w", spec_name="spec", cell_key="a") as r:
         r.add_series("x", np.arange(100))
@@ -174,7 +174,7 @@ def test_store_held_by_another_process_says_so(tmp_path: Path) -> None:
     Store(path).close()
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys; from rtlab.store import Store; s = Store(sys.argv[1]); "
+         "import sys; from rtlab.results import Store; s = Store(sys.argv[1]); "
          "print('open', flush=True); sys.stdin.read()", str(path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
@@ -209,8 +209,8 @@ def test_million_samples_write_and_read_fast(tmp_path: Path) -> None:
 
 def test_latency_run_end_to_end(tmp_path: Path) -> None:
     """What the runner does for one cell: build, run, parse, fingerprint, store."""
-    from rtlab.bench.build import build_c_target
-    from rtlab.bench.fingerprint import LoadMonitor, fingerprint
+    from rtlab.lab.build import build_c_target
+    from rtlab.lab.fingerprint import LoadMonitor, fingerprint
 
     exe = build_c_target("rtlab-latency")
     with LoadMonitor() as load:

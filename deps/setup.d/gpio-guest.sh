@@ -5,7 +5,7 @@
 # Idempotent: returns at once when the kernel and busybox are there.
 # When the Debian archive cannot be reached, setup goes on without them: the reason is
 # left in build/gpio-guest/dl/fetch-failed, and `make run` names the GPIO study as skipped
-# for it (rtlab.bench.gpio_guest.availability).
+# for it (rtlab.lab.gpio_guest.availability).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dl=$PWD/build/gpio-guest/dl

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from rtlab.bench import gpio_guest as gg
-from rtlab.bench.build import REPO_ROOT
+from rtlab.lab import gpio_guest as gg
+from rtlab.lab.build import REPO_ROOT
 
 
 def guest_can_boot() -> None:

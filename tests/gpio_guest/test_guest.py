@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.bench import gpio_guest as gg
-from rtlab.bench.protocol import Run, parse
+from rtlab.lab import gpio_guest as gg
+from rtlab.protocol import Run, parse
 
 from .conftest import guest_can_boot
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench.spec import SpecError, load_spec, parse_spec
-from rtlab.bench.workloads import KINDS
+from rtlab.lab.spec import SpecError, load_spec, parse_spec
+from rtlab.lab.workloads.base import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 

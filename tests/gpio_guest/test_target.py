@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.bench.protocol import Writer, parse
-from rtlab.bench.spec import SpecError, load_spec, parse_spec
-from rtlab.bench.targets import make_target
-from rtlab.bench.targets_qemu_gpio import EMULATED, QemuGpioTarget, label_runs
-from rtlab.store import Store
+from rtlab.lab.spec import SpecError, load_spec, parse_spec
+from rtlab.lab.targets.base import make_target
+from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
+from rtlab.protocol import Writer, parse
+from rtlab.results import Store
 
 from .conftest import guest_can_boot
 

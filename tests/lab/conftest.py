@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench.build import build_c_target
+from rtlab.lab.build import build_c_target
 
 RTLAB = str(Path(sys.executable).parent / "rtlab")
 

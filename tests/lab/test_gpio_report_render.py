@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rtlab.bench import results
 from rtlab.report.html import write_report
-from rtlab.store import Store
+from rtlab.results import Store
+from rtlab.results import query as results
 from tests.lab.cdp import Browser, console_errors
 from tests.report.gpio_store import make_gpio_store
 

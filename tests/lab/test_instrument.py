@@ -22,12 +22,12 @@ import numpy as np
 import pytest
 
 from rtlab import formats
-from rtlab.bench.runner import run_spec
-from rtlab.bench.spec import load_spec, parse_spec
-from rtlab.bench.specfile import SpecError
-from rtlab.bench.workloads import KINDS
-from rtlab.instruments.sigrok_cli import version
-from rtlab.store import Store
+from rtlab.instruments.sigrok.capture import version
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import load_spec, parse_spec
+from rtlab.lab.specfile import SpecError
+from rtlab.lab.workloads.base import KINDS
+from rtlab.results import Store
 from tests.lab.conftest import RTLAB, rtlab
 
 pytestmark = pytest.mark.skipif(

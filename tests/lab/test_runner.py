@@ -8,9 +8,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from rtlab.bench.runner import run_spec
-from rtlab.bench.spec import parse_spec
-from rtlab.store import Store
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import parse_spec
+from rtlab.results import Store
 from tests.lab.conftest import RTLAB, rtlab
 
 FOUR_CELLS = """\

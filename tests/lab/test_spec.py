@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench.spec import load_spec, parse_spec
-from rtlab.bench.specfile import SpecError
+from rtlab.lab.spec import load_spec, parse_spec
+from rtlab.lab.specfile import SpecError
 
 GOOD = """\
 name = "t"

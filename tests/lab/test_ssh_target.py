@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench.fingerprint import fingerprint
-from rtlab.bench.runner import run_spec
-from rtlab.bench.spec import parse_spec
-from rtlab.bench.targets import make_target
 from rtlab.errors import RtlabError
-from rtlab.store import Store
+from rtlab.lab.fingerprint import fingerprint
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import parse_spec
+from rtlab.lab.targets.base import make_target
+from rtlab.results import Store
 
 SSHD = Path(__file__).resolve().parents[2] / "build" / "sshd" / "usr" / "sbin" / "sshd"
 

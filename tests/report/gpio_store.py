@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rtlab.bench.protocol import Writer, parse
-from rtlab.store import Store
+from rtlab.protocol import Writer, parse
+from rtlab.results import Store
 
 TICK = Fraction(16, 10**9)  # the study's 16 ns RP2040 samples
 

@@ -1,4 +1,4 @@
-"""The GPIO study's section of the report (rtlab.report.gpio_study) on a real DuckDB
+"""The GPIO study's section of the report (rtlab.studies.gpio) on a real DuckDB
 store of toggle runs: every figure against numpy on the generated values."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rtlab.bench import results
-from rtlab.report import gpio_study, html
-from rtlab.store import Store
+from rtlab.report import html
+from rtlab.results import Store
+from rtlab.results import query as results
+from rtlab.studies import gpio as gpio_study
 from tests.report.gpio_store import TICK, Truth, make_gpio_store
 
 QS = (0.05, 0.25, 0.5, 0.75, 0.95)

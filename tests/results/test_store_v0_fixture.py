@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.store import Store
+from rtlab.results import Store
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "store-v0"
 RTLAB = Path(sys.executable).with_name("rtlab")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.instruments.rp2040 import RP2040Module, selftest_params
+from rtlab.instruments.rp2040.driver import RP2040Module, selftest_params
 from rtlab.model import Capture
 
 from . import harness as h
@@ -169,7 +169,7 @@ def test_selftest_square_wave(tmp_path: Path) -> None:
 
 
 def test_session_start_stop_around_a_workload(tmp_path: Path) -> None:
-    from rtlab.instruments.rp2040_session import CaptureSession
+    from rtlab.instruments.rp2040.session import CaptureSession
 
     toggles = {2: [100 + 400 * i for i in range(2000)]}
     proc = h.start(tmp_path, toggles=toggles)
@@ -189,7 +189,7 @@ def test_session_start_stop_around_a_workload(tmp_path: Path) -> None:
 def test_counter_wrap_costs_no_cycle(tmp_path: Path) -> None:
     """X starts at 2^16 (test flag), so it wraps ~1 ms into the run instead of after
     68.7 s: every time comes back shifted by the same constant, across the wrap."""
-    from rtlab.instruments.rp2040_proto import START_TEST_X_WRAP
+    from rtlab.instruments.rp2040.wire import START_TEST_X_WRAP
 
     rng = random.Random(5)
     toggles = {2: random_toggles(rng, 2500, 100, 2, 200),
@@ -209,7 +209,7 @@ def test_counter_wrap_costs_no_cycle(tmp_path: Path) -> None:
 
 
 def test_a_capture_left_running_is_stopped_by_the_next_host(tmp_path: Path) -> None:
-    from rtlab.instruments import rp2040_proto as proto
+    from rtlab.instruments.rp2040 import wire as proto
 
     toggles = {2: [100 + 400 * i for i in range(10_000)]}  # cycles from the first start
     proc = h.start(tmp_path, toggles=toggles)
@@ -229,7 +229,7 @@ def test_a_capture_left_running_is_stopped_by_the_next_host(tmp_path: Path) -> N
 def test_fine_mode_8ns_exact(tmp_path: Path) -> None:
     """8 ns mode: two state machines per pin, one clock apart, sample every clock, so
     every edge comes back at exactly the driven clock, 1-clock pulses included."""
-    from rtlab.instruments.rp2040_proto import START_FINE
+    from rtlab.instruments.rp2040.wire import START_FINE
 
     rng = random.Random(88)
     toggles = {2: random_toggles(rng, 2000, 50, 1, 300),  # spacing down to 1 clock
@@ -286,7 +286,7 @@ def test_ring_wrap_mode_overflow_is_exact(tmp_path: Path) -> None:
 
 def test_fine_mode_overflow_is_exact(tmp_path: Path) -> None:
     """8 ns mode, a burst beyond both state machines' rings, then a slow tail."""
-    from rtlab.instruments.rp2040_proto import START_FINE
+    from rtlab.instruments.rp2040.wire import START_FINE
 
     burst = [300 + 2 * i for i in range(40_000)]
     tail = [burst[-1] + 333 * (i + 1) for i in range(100)]

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from rtlab import formats
-from rtlab.bench.build import build_c_target
-from rtlab.bench.runner import run_spec
-from rtlab.bench.spec import parse_spec
-from rtlab.store import Store
+from rtlab.lab.build import build_c_target
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import parse_spec
+from rtlab.results import Store
 
 from . import harness as h
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench.build import forget_other_source
-from rtlab.bench.protocol import Run, parse
+from rtlab.lab.build import forget_other_source
+from rtlab.protocol import Run, parse
 from tests.needs import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,11 +1,11 @@
-"""rtlab.bench.rtbench: study-style tables from parsed rtbench runs."""
+"""rtlab.studies.rtbench: study-style tables from parsed rtbench runs."""
 
 from __future__ import annotations
 
 import pytest
 
-from rtlab.bench import rtbench
-from rtlab.bench.protocol import Run, parse
+from rtlab.protocol import Run, parse
+from rtlab.studies import rtbench
 
 
 def run_text(scenario: str, body: list[str], cores: int = 1, meta: str = "") -> str:

@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from rtlab.bench.protocol import Run, parse
+from rtlab.protocol import Run, parse
 
 from .conftest import QUICK, by_scenario, run_posix
 

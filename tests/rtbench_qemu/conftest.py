@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.bench import targets_qemu as tq
+from rtlab.lab.targets import qemu_mps2 as tq
 from tests.needs import brought, missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.bench import targets_qemu as tq
-from rtlab.bench.protocol import parse
-from rtlab.bench.targets import TargetError, check_target, make_target
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets.base import TargetError, check_target, make_target
+from rtlab.protocol import parse
 
 
 @pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386"])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rtlab.bench import rtbench
-from rtlab.bench import targets_qemu as tq
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.studies import rtbench
 
 from .conftest import KERNEL
 

@@ -19,8 +19,8 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
-from rtlab.bench import results
-from rtlab.store import Store, StoreError
+from rtlab.results import Store, StoreError
+from rtlab.results import query as results
 
 METRICS: dict[str, float] = {"median": 0.5, "p99": 0.99, "p99.9": 0.999, "max": 1.0}
 ALIASES = {"p50": "median", "p999": "p99.9", "p100": "max"}

@@ -30,10 +30,12 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 import rtlab
-from rtlab.bench import multirun, results, rtbench
 from rtlab.fsutil import atomic_path
-from rtlab.report import gpio_fig2, gpio_study, plots
-from rtlab.store import Store
+from rtlab.report import plots
+from rtlab.results import Store, multirun
+from rtlab.results import query as results
+from rtlab.studies import gpio as gpio_study
+from rtlab.studies import gpio_fig2, rtbench
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 

@@ -1,6 +1,6 @@
 /* C-level checks of the pieces that need no RTOS: the wrap-safe counter difference and
  * the protocol emitter. Prints a protocol run on stdout that the pytest side parses
- * with rtlab.bench.protocol; exits non-zero when an assertion fails. */
+ * with rtlab.protocol; exits non-zero when an assertion fails. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,1 +1,0 @@
-"""Experiments: workload output protocol, builds of C targets, environment fingerprint."""

@@ -1,0 +1,265 @@
+"""`rtlab …`: a thin shell over the library; every command is a library call."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from rtlab import formats
+from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
+from rtlab.analysis.summary import analyze as run_analysis
+from rtlab.analysis.summary import channel_metric, parse_latency_pair
+from rtlab.errors import RtlabError
+from rtlab.model import parse_duration
+
+app = typer.Typer(
+    name="rtlab",
+    help="rtlab: a timing lab for real-time systems.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err = Console(stderr=True)
+T = TypeVar("T")
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]rtlab: error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run a command body; a user mistake becomes one clear line and exit status 2."""
+    try:
+        return fn()
+    except RtlabError as exc:
+        _fail(str(exc))
+    except KeyError as exc:  # an unknown channel name
+        _fail(str(exc.args[0]) if exc.args else str(exc))
+    except ValueError as exc:
+        _fail(str(exc))
+    except MemoryError:
+        _fail("out of memory")
+    raise AssertionError("unreachable")
+
+
+def _reader_options(tick: str | None, first_level: int | None, options: list[str]) -> dict:
+    out: dict[str, Any] = {}
+    if tick is not None:
+        out["tick"] = tick
+    if first_level is not None:
+        out["first_level"] = first_level
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RtlabError(f"reader option must be KEY=VALUE, not {item!r}")
+        out[key.replace("-", "_")] = int(value) if value.lstrip("-").isdigit() else value
+    return out
+
+
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", "-f", help="input format (guessed when omitted); see `rtlab formats`"),
+]
+TickOpt = Annotated[
+    str | None, typer.Option(help="tick length for formats that need one, e.g. 16ns, 125MHz")
+]
+FirstLevelOpt = Annotated[
+    int | None, typer.Option(help="pio-durations: level of the first duration (1 = high)")
+]
+ReaderOpt = Annotated[
+    list[str], typer.Option("--opt", "-O", help="reader option KEY=VALUE (repeatable)")
+]
+EdgeOpt = Annotated[str, typer.Option(help="edge for periods: rising, falling or both")]
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(help="capture file")],
+    format: FormatOpt = None,
+    tick: TickOpt = None,
+    first_level: FirstLevelOpt = None,
+    channel: Annotated[
+        list[str], typer.Option("--channel", "-c", help="channel(s) to analyze (default: all)")
+    ] = [],  # noqa: B006 - typer needs a literal default
+    latency: Annotated[
+        list[str], typer.Option("--latency", "-l", help="channel pair A:B (repeatable)")
+    ] = [],  # noqa: B006
+    quantiles: Annotated[
+        str | None, typer.Option(help="quantiles, e.g. '0.5 0.99 0.999' or 'p50,p99.9'")
+    ] = None,
+    edge: EdgeOpt = "rising",
+    tie: Annotated[
+        bool, typer.Option("--tie", help="add the time interval error against a fitted clock")
+    ] = False,
+    nominal: Annotated[
+        str | None, typer.Option(help="nominal frequency for the TIE offset, e.g. 1kHz")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV, one row per metric")] = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Markdown table")] = False,
+    plot: Annotated[
+        Path | None, typer.Option(help="write histogram, CDF and trend plots (PNG, SVG) here")
+    ] = None,
+    opt: ReaderOpt = [],  # noqa: B006
+) -> None:
+    """Timing statistics of a capture: periods, widths, intervals, c2c, latency."""
+
+    def body() -> None:
+        if sum((as_json, as_csv, as_md)) > 1:
+            raise RtlabError("choose one of --json, --csv, --md")
+        if edge not in ("rising", "falling", "both"):
+            raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
+        qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
+        pairs = [parse_latency_pair(p) for p in latency]
+        options = _reader_options(tick, first_level, opt)
+        if channel and "channels" not in options:
+            # readers that can skip unnamed channels never decode them (sigrok, VCD,
+            # Parquet); the others ignore the hint and the analysis selects
+            options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
+        cap = formats.load(file, format, **options)
+        nominal_hz = 1 / float(parse_duration(nominal)) if nominal else None
+        an = run_analysis(
+            cap, channel or None, pairs, qs, edge, tie or nominal_hz is not None, nominal_hz
+        )  # type: ignore[arg-type]
+        if plot is not None:
+            _analysis_plots(cap, an, plot, edge)
+        if as_json:
+            sys.stdout.write(json.dumps(an.to_dict(), indent=2) + "\n")
+        elif as_csv:
+            from rtlab.report.tables import csv_text
+
+            sys.stdout.write(csv_text(an))
+        elif as_md:
+            from rtlab.report.tables import markdown
+
+            sys.stdout.write(markdown(an))
+        else:
+            from rtlab.report.tables import print_table
+
+            print_table(an, Console(width=max(Console().width, 160)))
+        if plot is not None:
+            err.print(f"plots written to {plot}/")
+
+    guarded(body)
+
+
+def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
+    from rtlab.report import plots
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name in an.channels:
+        s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
+        safe = name.replace("/", "_").replace(".", "_")
+        for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
+            fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
+            base = out / f"{safe}-period-{kind}"
+            plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+    for pair in an.latencies:
+        s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
+        safe = pair.replace(":", "-to-").replace("/", "_")
+        fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
+        base = out / f"{safe}-latency-hist"
+        plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+
+
+@app.command()
+def plot(
+    files: Annotated[list[Path], typer.Argument(help="one capture, or several to compare")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="PNG, SVG or PDF file")],
+    metric: Annotated[
+        str, typer.Option(help="period, high, low, interval, c2c, tie, or latency")
+    ] = "period",
+    channel: Annotated[
+        str | None, typer.Option("--channel", "-c", help="channel, or A:B for latency")
+    ] = None,
+    kind: Annotated[str, typer.Option(help="hist, cdf or trend")] = "hist",
+    log_y: Annotated[bool, typer.Option("--log-y", help="log y axis (CDF: 1-CDF tail)")] = False,
+    edge: EdgeOpt = "rising",
+    format: FormatOpt = None,
+    tick: TickOpt = None,
+    first_level: FirstLevelOpt = None,
+    opt: ReaderOpt = [],  # noqa: B006
+) -> None:
+    """Plot one metric: histogram, CDF or trend; several files share one axis."""
+
+    def body() -> None:
+        from rtlab.report import plots
+
+        series = []
+        for f in files:
+            cap = formats.load(f, format, **_reader_options(tick, first_level, opt))
+            ch = channel or next(iter(cap.channels), None)
+            if ch is None:
+                raise RtlabError(f"{f}: the capture has no channels")
+            label = f"{f.name}:{ch}" if len(files) > 1 else ch
+            series.append((label, channel_metric(cap, ch, metric, edge)))  # type: ignore[arg-type]
+        fig = plots.plot(kind, series, f"{metric} ({edge} edges)", log_y)
+        plots.save(fig, output)
+        err.print(f"wrote {output}")
+
+    guarded(body)
+
+
+@app.command()
+def convert(
+    src: Annotated[Path, typer.Argument(help="capture to read")],
+    dst: Annotated[Path, typer.Argument(help="file to write: .parquet or .vcd")],
+    format: FormatOpt = None,
+    tick: TickOpt = None,
+    first_level: FirstLevelOpt = None,
+    opt: ReaderOpt = [],  # noqa: B006
+) -> None:
+    """Convert a capture to rtlab's Parquet format or to VCD (GTKWave, PulseView, Surfer)."""
+
+    def body() -> None:
+        cap = formats.load(src, format, **_reader_options(tick, first_level, opt))
+        formats.save(cap, dst)
+        err.print(f"wrote {dst}: {len(cap)} channels, {cap.n_edges} edges")
+
+    guarded(body)
+
+
+@app.command("formats")
+def list_formats() -> None:
+    """The capture formats rtlab reads and writes."""
+    for name in formats.names():
+        spec = formats.get(name)
+        rw = "read/write" if spec.write else "read"
+        typer.echo(f"{name:15} {rw:11} {' '.join(spec.extensions):22} {spec.description}")
+
+
+def _mount_optional() -> None:
+    """Command groups that live in their own modules: the lab (run, runs, report,
+    compare) and the instruments (capture)."""
+    try:
+        from rtlab.cli.lab import register
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.cli.lab":
+            raise
+    else:
+        register(app, guarded)
+    try:
+        from rtlab.cli.capture import capture_app
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.cli.capture":
+            raise
+    else:
+        app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+
+
+_mount_optional()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,317 @@
+"""Run an experiment spec: every missing (cell, repetition) on the target, into the store.
+
+    with Store(path) as st:
+        outcome = run_spec(load_spec("examples/host.toml"), st)
+
+Each run: start the condition's load, arm the spec's instrument (if any), run the
+workload, stop the instrument and the load, parse the protocol output, analyze the
+instrument's capture of the pin, commit the run (samples, summaries, counters, warnings,
+fingerprint, spec, parameters, tool versions, capture file) in one go. Resume: (cell
+key, repetition) pairs the store already holds as `ok` are skipped unless force=True.
+Ctrl-C (or SIGTERM) stops the workload, the instrument and the load, marks the run in
+progress `interrupted` and re-raises, leaving every finished run committed. A workload
+whose output is cut short (no `end` record, records missing), or whose instrument
+failed or saw no edge on the pin, is stored `incomplete` with the problems listed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+import rtlab
+from rtlab.lab.fingerprint import LoadMonitor, pitfalls
+from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
+from rtlab.lab.instrument_results import record as record_capture
+from rtlab.lab.spec import Cell, Spec
+from rtlab.lab.targets.base import Completed, Target, make_target
+from rtlab.lab.workloads.base import KINDS
+from rtlab.model import Capture
+from rtlab.protocol import ProtocolError, parse
+from rtlab.results import RunWriter, Store, multirun
+
+OVERHEAD_S = 0.3  # per run beyond the workload: process start, parse, commit
+
+
+@dataclass
+class RunOutcome:
+    cell: Cell
+    repetition: int
+    run_id: str
+    status: str
+    seconds: float
+    message: str | None = None
+
+
+@dataclass
+class SpecOutcome:
+    spec: str
+    planned: int
+    skipped: int
+    runs: list[RunOutcome] = field(default_factory=list)
+    interrupted_run: str | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.interrupted_run is not None  # "" when stopped between two runs
+
+
+def plan(spec: Spec, store: Store, force: bool = False) -> tuple[list[tuple[Cell, int]], int]:
+    """The (cell, repetition) pairs to run, repetition-major so that drift over a long
+    session spreads over every cell; and how many are already done."""
+    done = {(r["cell_key"], r["repetition"]) for r in store.runs(spec_name=spec.name, status="ok")}
+    todo, skipped = [], 0
+    for rep in range(spec.repetitions):
+        for cell in spec.cells():
+            if not force and (cell.key, rep) in done:
+                skipped += 1
+            else:
+                todo.append((cell, rep))
+    return todo, skipped
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM ends a session like Ctrl-C: the run in progress is marked, not lost."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _expected_s(cell: Cell, spec: Spec | None = None) -> float:
+    margin = getattr(spec.instrument, "margin_s", 0.0) if spec is not None else 0.0
+    return (
+        KINDS[cell.kind].seconds(cell.params)
+        + cell.condition.settle_s * (cell.condition.kind != "idle")
+        + margin  # a sigrok capture outlasts the workload by its margin
+    )
+
+
+class Runner:
+    def __init__(self, spec: Spec, store: Store, target: Target | None = None) -> None:
+        self.spec = spec
+        self.store = store
+        self.target = target or make_target(spec.target)
+        self._programs: dict[str, str] = {}
+        self._fp: dict[str, Any] | None = None
+        self.instrument: Instrument | None = (
+            make_instrument(spec.instrument) if spec.instrument is not None else None
+        )
+
+    def program(self, name: str) -> str:
+        if name not in self._programs:
+            self._programs[name] = self.target.program(name)  # builds once when local
+        return self._programs[name]
+
+    def fingerprint(self) -> dict[str, Any]:
+        if self._fp is None:
+            self._fp = self.target.fingerprint()
+            if self.instrument is not None:
+                self._fp["instrument"] = self.instrument.describe()
+        return self._fp
+
+    def run_cell(self, cell: Cell, rep: int) -> RunOutcome:
+        kind = KINDS[cell.kind]
+        exe = self.program(kind.program) if kind.program else ""
+        argv = kind.argv(exe, cell.params)
+        seconds = kind.seconds(cell.params)
+        timeout = cell.timeout_s or seconds * 1.5 + 30
+        load_argv = cell.condition.load_argv(seconds + cell.condition.settle_s)
+        fp = self.fingerprint()
+        t0 = time.monotonic()
+        params = {
+            "workload": cell.workload,
+            "label": cell.label,
+            "params": cell.params,
+            "varying": cell.varying,
+            "condition": {"name": cell.condition.name, **cell.condition.definition()},
+            "argv": argv,
+            "load_argv": load_argv,
+            "timeout_s": timeout,
+        }
+        if self.spec.instrument is not None:
+            params["instrument"] = self.spec.instrument.definition()
+        with self.store.run(
+            workload=cell.kind,
+            spec_name=self.spec.name,
+            cell_key=cell.key,
+            repetition=rep,
+            spec={"name": self.spec.name, "path": str(self.spec.path), "text": self.spec.text},
+            params=params,
+            target=self.target.describe(),
+            fingerprint=fp,
+        ) as w:
+            bg = self.target.start(load_argv) if load_argv else None
+            armed: Armed | None = None
+            cap: Capture | None = None
+            failure: str | None = None
+            try:
+                if bg is not None:
+                    time.sleep(cell.condition.settle_s)
+                if self.instrument is not None:
+                    try:
+                        armed = self.instrument.arm(
+                            seconds, scratch=self.store.captures_dir, run_id=w.run_id
+                        )
+                    except InstrumentFailure as e:
+                        # nothing to time the pin with: the workload is not run
+                        w.status, w.message = "error", str(e)
+                        return RunOutcome(
+                            cell, rep, w.run_id, w.status, time.monotonic() - t0, w.message
+                        )
+                with LoadMonitor() as lm:
+                    done = self.target.run(argv, timeout)
+                if armed is not None:
+                    try:
+                        cap, notes = armed.stop()
+                        w.warnings.extend(("instrument", n) for n in notes)
+                    except InstrumentFailure as e:
+                        failure = str(e)
+            finally:
+                # Ctrl-C or an error anywhere above: no instrument or load left running
+                if armed is not None:
+                    armed.abort()
+                if bg is not None:
+                    bg.stop()
+            w.load = lm.result() if self.target.kind == "local" else None
+            self._store_output(w, cell, done, fp)
+            if cap is not None:
+                failure = self._store_capture(w, cap)
+            if failure is not None:
+                w.problems.append(failure)
+                w.message = f"{failure}; {w.message}" if w.message else failure
+                w.status = "incomplete" if w.status == "ok" else w.status
+            run_id = w.run_id
+        return RunOutcome(cell, rep, run_id, w.status, time.monotonic() - t0, w.message)
+
+    def _store_capture(self, w: RunWriter, cap: Capture) -> str | None:
+        """Keep the capture beside the run's samples (rtlab Parquet, committed with the
+        run: an abandoned run drops it) and add the pin's series; or say what is wrong."""
+        from rtlab import formats
+
+        assert self.instrument is not None and self.spec.instrument is not None
+        path = self.store.capture_path(w.run_id)
+        formats.save(cap, path)
+        return record_capture(
+            w,
+            cap,
+            self.spec.instrument,
+            self.instrument.describe(),
+            str(path.relative_to(self.store.root)),
+            self.instrument.name,
+        )
+
+    def _store_output(self, w: RunWriter, cell: Cell, done: Completed, fp: dict[str, Any]) -> None:
+        kind = KINDS[cell.kind]
+        w.meta["rtlab_version"] = rtlab.__version__
+        w.meta["exit_status"] = str(done.returncode)
+        try:
+            runs = parse(done.stdout, source=cell.label)
+        except ProtocolError as e:
+            w.status, w.message = "error", f"malformed workload output: {e}"
+            return
+        if not runs:
+            tail = " ".join(done.stderr.strip().splitlines()[-3:])[:500]
+            w.status = "error"
+            w.message = f"no protocol output (exit status {done.returncode}): {tail}"
+            return
+        if kind.multi_run:
+            multirun.merge_into(w, runs)
+        else:
+            w.add_protocol_run(runs[0])
+            if len(runs) > 1:
+                w.problems.append(f"{len(runs) - 1} more protocol run(s) ignored")
+        if any(r.status == "truncated" for r in runs):
+            w.message = "workload output truncated (no end record)"
+            w.status = "incomplete" if w.status == "ok" else w.status
+        if done.timed_out:
+            w.message = f"timed out, workload killed; {w.message or ''}".rstrip("; ")
+            w.status = "error" if not w.series else "incomplete"
+        if "kernel" in fp and "virtualization" in fp:
+            codes = {c for c, _ in w.warnings}
+            w.warnings.extend(
+                (p["code"], p["msg"]) for p in pitfalls(fp, w.meta) if p["code"] not in codes
+            )
+
+
+def run_spec(
+    spec: Spec,
+    store: Store,
+    *,
+    force: bool = False,
+    console: Console | None = None,
+    on_run: Callable[[RunOutcome], None] | None = None,
+) -> SpecOutcome:
+    """Run what is missing of `spec`. KeyboardInterrupt is caught: the outcome says
+    which run was interrupted (the store has it marked)."""
+    console = console or Console(stderr=True)
+    todo, skipped = plan(spec, store, force)
+    out = SpecOutcome(spec.name, len(todo), skipped)
+    if not todo:
+        return out
+    runner = Runner(spec, store)
+    total = sum(_expected_s(c, spec) + OVERHEAD_S for c, _ in todo)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[done]}/{task.fields[runs]} runs"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    t_start = time.time()
+    try:
+        with _sigterm_as_interrupt(), Progress(*columns, console=console, transient=True) as prog:
+            # Progress in expected seconds, not in runs: cells of one spec can differ in
+            # length by orders of magnitude, and the ETA should know it.
+            task = prog.add_task(spec.name, total=total, done=0, runs=len(todo))
+            for cell, rep in todo:
+                prog.update(task, description=escape(f"{cell.label} #{rep}"))
+                res = runner.run_cell(cell, rep)
+                out.runs.append(res)
+                prog.update(
+                    task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs)
+                )
+                mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
+                note = f"  {res.message}" if res.message and res.status != "ok" else ""
+                prog.console.print(
+                    f"{mark} {escape(cell.label)} #{rep}  {res.seconds:.1f} s  {res.run_id}"
+                    + escape(note),
+                    highlight=False,
+                )
+                if on_run is not None:
+                    on_run(res)
+    except KeyboardInterrupt:
+        # store.run() has marked the run in progress, if one was (Ctrl-C can also land
+        # between two runs).
+        rows = [
+            r
+            for r in store.runs(spec_name=spec.name, status="interrupted")
+            if (r["started_at"] or 0) >= t_start
+        ]
+        out.interrupted_run = rows[-1]["run_id"] if rows else ""
+    return out

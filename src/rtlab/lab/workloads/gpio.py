@@ -1,0 +1,168 @@
+"""Workload kinds of the GPIO workloads (docs/gpio-workloads.md):
+
+- `rtlab-toggle`      workloads/linux/rtlab-toggle (C, GPIO uAPI v2)
+- `rtlab-toggle-rs`   workloads/linux/rtlab-toggle-rs (Rust, same options and output)
+- `rtlab-gpio-events` workloads/linux/rtlab-toggle (edge events with kernel timestamps)
+
+workloads.py merges `GPIO_KINDS` into its registry (`KINDS`); locally the programs are
+built on first use like the other C targets (the Rust one through its CMake wrapper,
+which runs cargo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rtlab.lab.targets import base as targets
+from rtlab.lab.workloads.base import ParamError, WorkloadKind, duration_s
+
+_INT = (int,)
+_TOGGLE_OPTS: dict[str, tuple[tuple[type, ...], str]] = {
+    "chip": ((str, int), "-c"),
+    "lines": ((str, int, list), "-l"),
+    "mode": ((str,), "-w"),
+    "interval_ns": (_INT, "-i"),
+    "count": (_INT, "-n"),
+    "duration": ((str, int, float), "-D"),
+    "timestamps": ((bool,), "-t"),
+    "max_samples": (_INT, "--max-samples"),
+    "verify": ((bool,), "--verify"),
+    "policy": ((str,), "--policy"),
+    "priority": (_INT, "-p"),
+    "affinity": (_INT, "-a"),
+    "mlockall": ((bool,), "-m"),
+    "binary": ((bool,), "--binary"),
+    "crc": ((bool,), "--crc"),
+}
+_EVENT_OPTS: dict[str, tuple[tuple[type, ...], str]] = {
+    "chip": ((str, int), "-c"),
+    "lines": ((str, int, list), "-l"),
+    "edge": ((str,), "-e"),
+    "count": (_INT, "-n"),
+    "duration": ((str, int, float), "-D"),
+    "realtime": ((bool,), "--realtime"),
+    "bias": ((str,), "--bias"),
+    "buffer": (_INT, "--buffer"),
+    "binary": ((bool,), "--binary"),
+    "crc": ((bool,), "--crc"),
+}
+_CHOICES = {
+    "mode": ("fast", "busy", "abs", "usleep"),
+    "policy": ("other", "fifo", "rr"),
+    "edge": ("rising", "falling", "both"),
+    "bias": ("pull-up", "pull-down", "disabled"),
+}
+# Extra keys every GPIO kind takes: `seconds` (expected run time, for the timeout when
+# it cannot be derived) and `meta` (a table of labels passed as --meta KEY=VALUE).
+_COMMON = ("seconds", "meta")
+
+
+def _checker(kind: str, opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any:
+    def check(p: Mapping[str, Any]) -> None:
+        for key, value in p.items():
+            if key in _COMMON:
+                ok = isinstance(value, dict) if key == "meta" else isinstance(value, int | float)
+                if not ok or isinstance(value, bool):
+                    raise ParamError(key, f"{key} = {value!r}: wrong type")
+                continue
+            if key not in opts:
+                known = ", ".join([*opts, *_COMMON])
+                raise ParamError(key, f"unknown {kind} parameter {key!r}; known: {known}")
+            want = opts[key][0]
+            if not isinstance(value, want) or (isinstance(value, bool) and bool not in want):
+                raise ParamError(key, f"{key} = {value!r}: wrong type")
+            if key in _CHOICES and value not in _CHOICES[key]:
+                raise ParamError(
+                    key, f"{key} = {value!r}: expected one of {', '.join(_CHOICES[key])}"
+                )
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                raise ParamError(key, f"{key} = {value}: must not be negative")
+            if (
+                key == "lines"
+                and isinstance(value, list)
+                and not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
+                )
+            ):
+                raise ParamError(key, "lines: expected a list of line offsets")
+        if "duration" in p:
+            duration_s(p["duration"])
+        if "count" in p and "duration" in p:
+            raise ParamError("count", f"{kind}: give count or duration, not both")
+
+    return check
+
+
+def _argv(opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any:
+    def argv(exe: str, p: Mapping[str, Any]) -> list[str]:
+        out = [exe, "-q"]
+        for key, value in p.items():
+            if key == "meta":
+                for k, v in value.items():
+                    out += ["--meta", f"{k}={v}"]
+                continue
+            if key == "seconds":
+                continue
+            opt = opts[key][1]
+            if isinstance(value, bool):
+                out += [opt] if value else []
+            elif isinstance(value, list):
+                out += [opt, ",".join(str(v) for v in value)]
+            elif key == "duration":
+                out += [opt, f"{duration_s(value) * 1000:.0f}ms"]
+            else:
+                out += [opt, str(value)]
+        return out
+
+    return argv
+
+
+def _toggle_seconds(p: Mapping[str, Any]) -> float:
+    if "seconds" in p:
+        return float(p["seconds"])
+    if "duration" in p:
+        return duration_s(p["duration"])
+    count = p.get("count", 1000)
+    if p.get("mode", "fast") == "fast":
+        return count * 5e-6  # a few us per write on a board; more in an emulator
+    return count * p.get("interval_ns", 100_000) * 1e-9
+
+
+def _events_seconds(p: Mapping[str, Any]) -> float:
+    if "seconds" in p:
+        return float(p["seconds"])
+    if "duration" in p:
+        return duration_s(p["duration"])
+    return 10.0  # waits for edges from outside: say `seconds` or `duration`
+
+
+GPIO_KINDS: dict[str, WorkloadKind] = {
+    "rtlab-toggle": WorkloadKind(
+        "rtlab-toggle",
+        "rtlab-toggle",
+        frozenset({"lines"}),
+        _checker("rtlab-toggle", _TOGGLE_OPTS),
+        _argv(_TOGGLE_OPTS),
+        _toggle_seconds,
+    ),
+    "rtlab-toggle-rs": WorkloadKind(
+        "rtlab-toggle-rs",
+        "rtlab-toggle-rs",
+        frozenset({"lines"}),
+        _checker("rtlab-toggle-rs", _TOGGLE_OPTS),
+        _argv(_TOGGLE_OPTS),
+        _toggle_seconds,
+    ),
+    "rtlab-gpio-events": WorkloadKind(
+        "rtlab-gpio-events",
+        "rtlab-gpio-events",
+        frozenset({"lines"}),
+        _checker("rtlab-gpio-events", _EVENT_OPTS),
+        _argv(_EVENT_OPTS),
+        _events_seconds,
+    ),
+}
+
+# rtlab-gpio-events is the second executable of the rtlab-toggle C target.
+targets.local_program("rtlab-gpio-events", "rtlab-toggle", "rtlab-gpio-events")

@@ -1,5 +1,0 @@
-"""The results store: a DuckDB file with raw samples as Parquet beside it (see store.py)."""
-
-from rtlab.store.store import STATUSES, RunWriter, SeriesData, Store, StoreError, summarize
-
-__all__ = ["STATUSES", "RunWriter", "SeriesData", "Store", "StoreError", "summarize"]

@@ -1,0 +1,427 @@
+"""rtbench results as the studies tabulated them (docs/rtbench.md).
+
+Input: the runs `rtlab.protocol.parse` returns for one rtbench invocation (one
+run per scenario and core count). Output: plain dataclasses a report renders:
+
+- `primitive_table(run)`: each primitive of the STM32 study's Table 1 (and the interrupt
+  latencies of the kernel-v4 study) in microseconds and in cycles at a given clock;
+- `threadmetric_counts(runs)`: T1..T8 iterations per window, per core count;
+- `scalability(runs)`: patterns p1..p6 normalized to the single-core run = 100 %;
+- `contention(run)`: target throughput per stress level normalized to 0 % = 100 %;
+- `heap_peaks(runs)`: peak heap per scenario (and per Thread-Metric test).
+
+Running it: `params_from_mapping` checks an experiment spec's `[rtbench]` table,
+`posix_argv` turns it into `rtbench-posix` options and `run_posix` builds, runs and
+parses (the runner's `rtbench` workload kind can call these three).
+
+Rates are counts divided by the measured window (`NAME.elapsed_us`), so a window the
+timer task closed late does not inflate a count.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from rtlab.protocol import Run, parse
+
+# series name -> label, in the order of the STM32 study's Table 1
+PRIMITIVES: dict[str, str] = {
+    "gpio_set": "GPIO set high",
+    "gpio_clear": "GPIO set low",
+    "sem_give": "Semaphore give",
+    "sem_take": "Semaphore take",
+    "queue_send": "Queue send",
+    "queue_recv": "Queue receive",
+    "preempt_sem": "Preemption via semaphore",
+    "return_sem": "Return from preemption (semaphore)",
+    "preempt_queue": "Preemption via queue",
+    "return_queue": "Return from preemption (queue)",
+}
+IRQ: dict[str, str] = {
+    "isr_handler": "Interrupt handler latency",
+    "isr_task": "Task activation latency",
+    "isr_handler_tm": "Interrupt handler latency, troublemaker",
+    "isr_task_tm": "Task activation latency, troublemaker",
+}
+TM_TESTS: tuple[str, ...] = tuple(f"t{i}" for i in range(1, 9))
+TM_LABELS: dict[str, str] = {
+    "t1": "T1 basic processing",
+    "t2": "T2 cooperative scheduling",
+    "t3": "T3 preemptive scheduling",
+    "t4": "T4 interrupt processing",
+    "t5": "T5 interrupt preemption",
+    "t6": "T6 message passing",
+    "t7": "T7 semaphore",
+    "t8": "T8 memory allocation",
+}
+PATTERNS: dict[str, str] = {
+    "p1": "P1 get count",
+    "p23": "P2-3 take + give",
+    "p4": "P4 queue send + receive",
+    "p5": "P5 event set + clear",
+    "p6": "P6 priority get",
+}
+
+
+SCENARIOS = ("primitives", "irq", "threadmetric", "scalability", "contention")
+CLOCKS = ("monotonic_raw", "tsc")
+
+
+class RtbenchError(ValueError):
+    """Bad parameters, or runs that do not hold what a table needs."""
+
+
+@dataclass(frozen=True)
+class RtbenchParams:
+    """rtbench-posix options; None leaves the program's default (docs/rtbench.md)."""
+
+    scenarios: tuple[str, ...] = ("all",)
+    iterations: int | None = None
+    window_ms: int | None = None
+    period_us: int | None = None
+    cores: tuple[int, ...] | None = None
+    levels: tuple[int, ...] | None = None
+    tests: tuple[int, ...] | None = None
+    shared: bool = False
+    crc: bool = False
+    clock: str | None = None
+    seed: int | None = None
+
+
+def _ints(key: str, value: object, lo: int, hi: int) -> tuple[int, ...]:
+    items = value if isinstance(value, list | tuple) else [value]
+    out = []
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise RtbenchError(f"rtbench.{key}: expected integers in {lo}..{hi}, got {v!r}")
+        out.append(v)
+    if not out:
+        raise RtbenchError(f"rtbench.{key}: empty list")
+    return tuple(out)
+
+
+def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
+    """Checks an experiment spec's rtbench table; one clear message per mistake."""
+    known = {f.name for f in fields(RtbenchParams)}
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise RtbenchError(
+            f"rtbench: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    kw: dict[str, object] = {}
+    if "scenarios" in spec:
+        sc = spec["scenarios"]
+        names = (sc,) if isinstance(sc, str) else tuple(sc)  # type: ignore[arg-type]
+        for n in names:
+            if n != "all" and n not in SCENARIOS:
+                raise RtbenchError(
+                    f"rtbench.scenarios: {n!r} is not one of {', '.join(SCENARIOS)} or all"
+                )
+        kw["scenarios"] = names
+    limits = {
+        "iterations": (2, 10**7),
+        "window_ms": (1, 600_000),
+        "period_us": (1, 10**7),
+        "seed": (0, 2**32 - 1),
+    }
+    for key, (lo, hi) in limits.items():
+        if key in spec:
+            kw[key] = _ints(key, spec[key], lo, hi)[0]
+    for key, (lo, hi) in {"cores": (1, 255), "levels": (0, 100), "tests": (1, 8)}.items():
+        if key in spec:
+            kw[key] = _ints(key, spec[key], lo, hi)
+    for key in ("shared", "crc"):
+        if key in spec:
+            if not isinstance(spec[key], bool):
+                raise RtbenchError(f"rtbench.{key}: expected true or false")
+            kw[key] = spec[key]
+    if "clock" in spec:
+        if spec["clock"] not in CLOCKS:
+            raise RtbenchError(f"rtbench.clock: expected one of {', '.join(CLOCKS)}")
+        kw["clock"] = spec["clock"]
+    return RtbenchParams(**kw)  # type: ignore[arg-type]
+
+
+def posix_argv(p: RtbenchParams) -> list[str]:
+    """The rtbench-posix options for p (without the program path)."""
+    argv = ["--scenarios", ",".join(p.scenarios)]
+    for opt, val in (
+        ("--iterations", p.iterations),
+        ("--window-ms", p.window_ms),
+        ("--period-us", p.period_us),
+        ("--seed", p.seed),
+    ):
+        if val is not None:
+            argv += [opt, str(val)]
+    for opt, vals in (("--cores", p.cores), ("--levels", p.levels), ("--tests", p.tests)):
+        if vals is not None:
+            argv += [opt, ",".join(map(str, vals))]
+    if p.clock is not None:
+        argv += ["--clock", p.clock]
+    argv += ["--shared"] * p.shared + ["--crc"] * p.crc
+    return argv
+
+
+def run_posix(p: RtbenchParams, exe: Path | None = None, timeout: float = 600) -> list[Run]:
+    """Builds rtbench (once) unless exe is given, runs it with p, parses its output."""
+    if exe is None:
+        from rtlab.lab.build import build_c_target
+
+        exe = build_c_target("rtbench") / "rtbench-posix"
+    proc = subprocess.run(
+        [str(exe), *posix_argv(p)], capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if proc.returncode == 2:
+        raise RtbenchError(f"rtbench-posix rejected its options: {proc.stderr.strip()}")
+    return parse(proc.stdout, source=str(exe))
+
+
+@dataclass(frozen=True)
+class PrimitiveRow:
+    name: str
+    label: str
+    n: int
+    median_us: float
+    min_us: float
+    p99_us: float
+    max_us: float
+    cold_us: float | None
+    median_cycles: float | None  # at the clock given to primitive_table, None without
+    min_cycles: float | None
+
+
+@dataclass(frozen=True)
+class Throughput:
+    name: str
+    label: str
+    cores: int
+    count: int
+    elapsed_us: int
+    per_second: float
+    per_thread: tuple[int, ...]
+
+
+def scenario_runs(runs: Iterable[Run], scenario: str) -> list[Run]:
+    return [r for r in runs if r.meta.get("scenario") == scenario]
+
+
+def _one(runs: Iterable[Run], scenario: str) -> Run:
+    found = scenario_runs(runs, scenario)
+    if not found:
+        raise RtbenchError(f"no {scenario!r} run in the input")
+    return found[-1]
+
+
+def _tick_s(run: Run, name: str) -> Fraction:
+    tick = run.series[name].tick_s
+    if tick is None:
+        raise RtbenchError(f"series {name!r} has no tick length: cannot convert to time")
+    return tick
+
+
+ICOUNT_NOTE = "instruction-count model (QEMU -icount: 1 instruction = 1 ns), not time"
+
+
+def timebase_note(run: Run) -> str | None:
+    """What the run's µs figures really are, when they are not wall-clock time."""
+    if run.meta.get("timebase") == "icount":
+        return ICOUNT_NOTE
+    return None
+
+
+def primitive_table(
+    run: Run, cpu_hz: float | None = None, names: dict[str, str] | None = None
+) -> list[PrimitiveRow]:
+    """One row per primitive present in `run` (a primitives or irq run).
+
+    Cycles are time x `cpu_hz`; without it the run's `cpu_hz` metadata is used, and
+    without that cycles are None (a nanosecond clock says nothing about the CPU clock).
+    """
+    if names is None:
+        names = PRIMITIVES if run.meta.get("scenario") == "primitives" else IRQ
+    hz = cpu_hz if cpu_hz is not None else float(run.meta.get("cpu_hz", 0)) or None
+    rows = []
+    for name, label in names.items():
+        if name not in run.series or len(run.series[name].values) == 0:
+            continue
+        v = run.series[name].values
+        us = float(_tick_s(run, name)) * 1e6
+        cold = run.counters.get(f"{name}.cold")
+        med = float(np.median(v)) * us
+        lo = float(v.min()) * us
+        rows.append(
+            PrimitiveRow(
+                name=name,
+                label=label,
+                n=int(v.size),
+                median_us=med,
+                min_us=lo,
+                p99_us=float(np.percentile(v, 99, method="inverted_cdf")) * us,
+                max_us=float(v.max()) * us,
+                cold_us=cold[0] * us if cold else None,
+                median_cycles=med * hz / 1e6 if hz else None,
+                min_cycles=lo * hz / 1e6 if hz else None,
+            )
+        )
+    return rows
+
+
+def _throughputs(run: Run, names: dict[str, str]) -> dict[str, Throughput]:
+    cores = int(run.meta.get("cores", 1))
+    out = {}
+    for name, label in names.items():
+        if name not in run.counters:
+            continue
+        count = run.counters[name][0]
+        elapsed = run.counters.get(f"{name}.elapsed_us", (0, None))[0]
+        per = run.series.get(f"{name}.per_thread")
+        out[name] = Throughput(
+            name=name,
+            label=label,
+            cores=cores,
+            count=count,
+            elapsed_us=elapsed,
+            per_second=count * 1e6 / elapsed if elapsed > 0 else float("nan"),
+            per_thread=tuple(int(x) for x in per.values) if per is not None else (),
+        )
+    return out
+
+
+def threadmetric_counts(runs: Sequence[Run]) -> dict[int, dict[str, Throughput]]:
+    """{cores: {"t1": Throughput, ...}} for every threadmetric run."""
+    found = scenario_runs(runs, "threadmetric")
+    if not found:
+        raise RtbenchError("no 'threadmetric' run in the input")
+    return {int(r.meta.get("cores", 1)): _throughputs(r, TM_LABELS) for r in found}
+
+
+def scalability(runs: Sequence[Run], basis: str = "per_core") -> dict[str, dict[int, float]]:
+    """{pattern: {cores: percent of the single-core run}}.
+
+    basis "per_core": throughput per active core (total / cores) against the one-core
+    run, so 100 % means perfect scaling and less shows serialization in the kernel (the
+    study's reading); "total": total throughput, perfect scaling reads cores x 100 %.
+    """
+    if basis not in ("per_core", "total"):
+        raise RtbenchError(f"basis must be 'per_core' or 'total', got {basis!r}")
+    by_cores = {
+        int(r.meta.get("cores", 1)): _throughputs(r, PATTERNS)
+        for r in scenario_runs(runs, "scalability")
+    }
+    if 1 not in by_cores:
+        raise RtbenchError("scalability needs the single-core run (cores=1) as reference")
+    out: dict[str, dict[int, float]] = {}
+    for p in PATTERNS:
+        ref = by_cores[1].get(p)
+        if ref is None or not ref.per_second > 0:
+            continue
+        out[p] = {}
+        for cores, tps in sorted(by_cores.items()):
+            if p in tps:
+                rate = tps[p].per_second / (cores if basis == "per_core" else 1)
+                # ratio first: x / x is exactly 1.0, so the reference reads exactly 100 %
+                out[p][cores] = 100.0 * (rate / ref.per_second)
+    return out
+
+
+def contention(run: Run) -> dict[int, float]:
+    """{stress level %: target throughput as percent of level 0}."""
+    if run.meta.get("scenario") != "contention":
+        raise RtbenchError(f"not a contention run: scenario={run.meta.get('scenario')!r}")
+    levels = [int(x) for x in run.meta.get("levels", "").split(",") if x]
+    tps = _throughputs(run, {f"contention_{lv}": "" for lv in levels})
+    base = tps.get("contention_0")
+    if base is None or not base.per_second > 0:
+        raise RtbenchError("contention needs level 0 as the reference")
+    return {
+        lv: 100.0 * (tps[f"contention_{lv}"].per_second / base.per_second)
+        for lv in levels
+        if f"contention_{lv}" in tps
+    }
+
+
+def heap_peaks(runs: Sequence[Run]) -> dict[str, int]:
+    """{"scenario[@cores][/test]": peak bytes} wherever the port reported one."""
+    out = {}
+    for r in runs:
+        key = r.meta.get("scenario", "?")
+        if r.meta.get("scenario") in ("threadmetric", "scalability"):
+            key += f"@{r.meta.get('cores', '1')}"
+        if "heap_peak" in r.counters:
+            out[key] = r.counters["heap_peak"][0]
+        for t in TM_TESTS:
+            if f"{t}.heap_peak" in r.counters:
+                out[f"{key}/{t}"] = r.counters[f"{t}.heap_peak"][0]
+    return out
+
+
+def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
+    """All tables the runs allow, as Markdown (a quick look; the report renders its own)."""
+    out: list[str] = []
+    for scen in ("primitives", "irq"):
+        if not scenario_runs(runs, scen):
+            continue
+        one = _one(runs, scen)
+        rows = primitive_table(one, cpu_hz)
+        note = timebase_note(one)
+        out += [
+            f"### {scen}" + (f" ({note})" if note else ""),
+            "",
+            "| | median µs | min µs | p99 µs | cold µs | cycles |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for row in rows:
+            cyc = f"{row.median_cycles:.0f}" if row.median_cycles is not None else "–"
+            cold = f"{row.cold_us:.3f}" if row.cold_us is not None else "–"
+            out.append(
+                f"| {row.label} | {row.median_us:.3f} | {row.min_us:.3f} | "
+                f"{row.p99_us:.3f} | {cold} | {cyc} |"
+            )
+        out.append("")
+    if scenario_runs(runs, "threadmetric"):
+        tm = threadmetric_counts(runs)
+        cores = sorted(tm)
+        out += [
+            "### Thread-Metric (iterations per second)",
+            "",
+            "| test | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+            "| --- |" + " ---: |" * len(cores),
+        ]
+        for t, label in TM_LABELS.items():
+            cells = [f"{tm[c][t].per_second:.0f}" if t in tm[c] else "–" for c in cores]
+            out.append(f"| {label} | " + " | ".join(cells) + " |")
+        out.append("")
+    if scenario_runs(runs, "scalability"):
+        sc = scalability(runs)
+        cores = sorted({c for v in sc.values() for c in v})
+        out += [
+            "### Scalability (per core, single core = 100 %)",
+            "",
+            "| pattern | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+            "| --- |" + " ---: |" * len(cores),
+        ]
+        for p, v in sc.items():
+            out.append(f"| {PATTERNS[p]} | " + " | ".join(f"{v[c]:.1f}" for c in cores) + " |")
+        out.append("")
+    if scenario_runs(runs, "contention"):
+        ct = contention(_one(runs, "contention"))
+        out += [
+            "### Contention (level 0 % = 100 %)",
+            "",
+            "| stress % | " + " | ".join(str(lv) for lv in ct) + " |",
+            "| --- |" + " ---: |" * len(ct),
+            "| throughput % | " + " | ".join(f"{x:.1f}" for x in ct.values()) + " |",
+            "",
+        ]
+    peaks = heap_peaks(runs)
+    if peaks:
+        out += ["### Heap peak (bytes)", "", "| where | bytes |", "| --- | ---: |"]
+        out += [f"| {k} | {v} |" for k, v in peaks.items()]
+        out.append("")
+    return "\n".join(out)
