@@ -1,6 +1,8 @@
 /* The suite's options: see rtb_args.h. No libc: this also runs on MCUs. */
 #include "rtb_args.h"
 
+#include "rtbench_port.h"
+
 static int word_is(const char *s, size_t n, const char *w)
 {
     size_t k = 0;
@@ -115,7 +117,7 @@ rtb_arg_result rtb_args_option(rtbench_config *cfg, const char *opt, size_t on,
     return err ? RTB_ARG_BAD : RTB_ARG_VALUE;
 }
 
-size_t rtb_args_word_len(const char *s)
+static size_t word_len(const char *s)
 {
     size_t n = 0;
     while (s[n] && s[n] != ' ')
@@ -136,9 +138,9 @@ int rtb_args_parse_line(const char *line, rtbench_config *cfg, const char **bad)
     *bad = NULL;
     while (*p) {
         const char *opt = p;
-        size_t on = rtb_args_word_len(opt);
+        size_t on = word_len(opt);
         const char *val = skip_spaces(opt + on);
-        size_t vn = rtb_args_word_len(val);
+        size_t vn = word_len(val);
         p = val;
         if (on < 2 || opt[0] != '-' || opt[1] != '-')
             continue; /* the program name */
@@ -154,4 +156,12 @@ int rtb_args_parse_line(const char *line, rtbench_config *cfg, const char **bad)
         }
     }
     return 0;
+}
+
+void rtb_args_report_bad(const char *bad)
+{
+    static const char msg[] = "rtbench: bad option near: ";
+    rtb_out_write(msg, sizeof msg - 1);
+    rtb_out_write(bad, word_len(bad));
+    rtb_out_write("\n", 1);
 }

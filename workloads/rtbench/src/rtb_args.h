@@ -41,7 +41,7 @@ rtb_arg_result rtb_args_option(rtbench_config *cfg, const char *opt, size_t opt_
  * program name first). Returns 0, or -1 with *bad at the option that failed. */
 int rtb_args_parse_line(const char *line, rtbench_config *cfg, const char **bad);
 
-/* The length of the word at s (up to a space or the end), e.g. to print *bad. */
-size_t rtb_args_word_len(const char *s);
+/* "rtbench: bad option near: OPTION\n" through rtb_out_write, for a line's *bad. */
+void rtb_args_report_bad(const char *bad);
 
 #endif

@@ -11,15 +11,12 @@
 
 static void body(void *arg)
 {
-    static const char usage[] = "rtbench: bad option near: ";
     rtbench_config cfg;
     const char *bad;
     (void)arg;
     rtbench_config_default(&cfg);
     if (rtb_args_parse_line(mps2_cmdline(), &cfg, &bad) != 0) {
-        rtb_out_write(usage, sizeof usage - 1);
-        rtb_out_write(bad, rtb_args_word_len(bad));
-        rtb_out_write("\n", 1);
+        rtb_args_report_bad(bad);
         mps2_exit(2);
     }
     int errors = rtbench_run(&cfg);

@@ -45,9 +45,6 @@
 
 static struct {
     rtb_port_info info;
-    const char *warn_code[2];
-    const char *warn_msg[2];
-    int nwarn;
     size_t heap_base; /* heap in use when the main task started */
     size_t heap_peak; /* absolute, since the last reset */
 } P;
@@ -75,22 +72,13 @@ int rtb_port_init(void)
     P.info.cpu_hz = rtb_board_cpu_hz();
     const char *msg = NULL;
     const char *code = rtb_board_warning(&msg);
-    if (code) {
-        P.warn_code[P.nwarn] = code;
-        P.warn_msg[P.nwarn++] = msg;
-    }
+    if (code)
+        rtb_port_note_warning(code, msg);
     return 0;
 }
 
 const rtb_port_info *rtb_port_describe(void) { return &P.info; }
 
-const char *rtb_port_warning(int i, const char **msg)
-{
-    if (i < 0 || i >= P.nwarn)
-        return NULL;
-    *msg = P.warn_msg[i];
-    return P.warn_code[i];
-}
 
 int rtb_core_count(void) { return configNUMBER_OF_CORES; }
 int rtb_preemptive(void) { return configUSE_PREEMPTION; }

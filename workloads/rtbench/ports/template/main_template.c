@@ -17,15 +17,12 @@ static int errors;
 /* Runs as the main task: at level RTB_PRIO_MAIN, with at least 4 KiB of stack. */
 static void body(void *arg)
 {
-    static const char bad_msg[] = "rtbench: bad option near: ";
     rtbench_config cfg;
     const char *bad;
     (void)arg;
     rtbench_config_default(&cfg);
     if (rtb_args_parse_line(RTB_TEMPLATE_ARGS, &cfg, &bad) != 0) {
-        rtb_out_write(bad_msg, sizeof bad_msg - 1);
-        rtb_out_write(bad, rtb_args_word_len(bad));
-        rtb_out_write("\n", 1);
+        rtb_args_report_bad(bad);
         errors = -1;
         return;
     }

@@ -10,8 +10,9 @@
 /* --- lifecycle and platform ---------------------------------------------------------- */
 
 /* Called once, before any other function: set up the clock behind rtb_ts, the output
- * behind rtb_out_write and anything the RTOS needs; note set-up problems as warnings
- * (rtb_port_warning) rather than failing. Returns 0, or non-zero when nothing can run. */
+ * behind rtb_out_write and anything the RTOS needs; note set-up problems with
+ * rtb_port_note_warning(code, msg) (the core keeps them) rather than failing. Returns 0,
+ * or non-zero when nothing can run. */
 int rtb_port_init(void) { return 0; }
 
 /* Platform facts for the run's meta records. Every string is a token (no spaces). */
@@ -26,15 +27,6 @@ const rtb_port_info *rtb_port_describe(void)
         .cpu_hz = 0,              /* core clock for cycle conversion, 0 when unknown */
     };
     return &info;
-}
-
-/* The i-th set-up warning noted by rtb_port_init: its code (a token), *msg its text;
- * NULL after the last one. */
-const char *rtb_port_warning(int i, const char **msg)
-{
-    (void)i;
-    (void)msg;
-    return NULL;
 }
 
 /* Cores the scheduler runs threads on (1 on a single-core RTOS). */
