@@ -1,4 +1,5 @@
-/* Writer of the rtlab output protocol v1 (docs/protocol.md) for C workloads. */
+/* The rtlab output protocol v1 (docs/protocol.md) on a stdio stream, for the Linux
+ * workloads: a front end to the shared writer (workloads/common/rtl1/rtl1.h). */
 #ifndef RTLAB_PROTO_H
 #define RTLAB_PROTO_H
 
@@ -6,15 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PROTO_MAX_LINE 4096
-#define PROTO_MAX_CHUNK 256
+#include "rtl1.h"
+
+#define PROTO_MAX_CHUNK 256 /* values per sd/sb line */
 
 typedef struct {
+    rtl1_writer w;
     FILE *out;
-    int crc;            /* append " *crc32" to every line */
-    long records;       /* records written since hello, for end */
-    char line[PROTO_MAX_LINE + 64];
-    size_t len;
 } proto_t;
 
 void proto_init(proto_t *p, FILE *out, int crc);

@@ -1,7 +1,8 @@
 /*
  * rtbench porting layer: everything the scenarios need from an RTOS and a board.
  *
- * A port implements every function below (ports/<name>/); scenario code calls nothing
+ * A port implements every function below but rtb_port_note_warning and
+ * rtb_port_warning, which the core provides (ports/<name>/); scenario code calls nothing
  * else, so a new RTOS needs a new port and no scenario change. Contracts in brief here,
  * in full in docs/porting.md.
  *
@@ -48,7 +49,10 @@ typedef struct {
 /* --- lifecycle and platform ------------------------------------------------------- */
 int rtb_port_init(void);                       /* once, before any other call */
 const rtb_port_info *rtb_port_describe(void);
-const char *rtb_port_warning(int i, const char **msg); /* i-th setup warning code or NULL */
+/* Provided by the core: rtb_port_init notes a set-up warning (code: a token), and the
+ * suite reads the i-th back (NULL after the last) to repeat it in every run. */
+void rtb_port_note_warning(const char *code, const char *msg);
+const char *rtb_port_warning(int i, const char **msg);
 int rtb_core_count(void);
 int rtb_preemptive(void); /* 1 when a higher-priority wakeup preempts at once (FIFO) */
 

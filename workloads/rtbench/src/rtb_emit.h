@@ -1,13 +1,16 @@
-/* Protocol v1 emitter (docs/protocol.md): builds one line at a time, counts records,
- * appends the optional CRC-32 and hands the line to rtb_out_write. Not thread-safe:
- * only the thread running the scenario emits, after its measurements. */
+/* Protocol v1 emitter (docs/protocol.md) of rtbench: the shared @rtl1 writer
+ * (workloads/common/rtl1/) writing each finished line through rtb_out_write. Not
+ * thread-safe: only the thread running the scenario emits, after its measurements. */
 #ifndef RTB_EMIT_H
 #define RTB_EMIT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define RTB_LINE_MAX 4096
+/* By path, not by include directory: every build of the core (the ports' CMake files,
+ * a bare compiler call with -Iinclude -Isrc) finds it the same way. */
+#include "../../common/rtl1/rtl1.h"
+
 #define RTB_CHUNK 64 /* values per sd chunk: 64 x 21 chars stays far below 4096 */
 
 uint32_t rtb_crc32(const void *data, size_t len);

@@ -169,6 +169,16 @@ static int parse_list(const char *opt, const char *s, long long *out, long long 
     return n;
 }
 
+/* A real number in (0, hi]: "<opt>: <what> in (0, hi], got 's'" otherwise. */
+static double parse_real(const char *opt, const char *s, double hi, const char *what)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || v <= 0 || v > hi)
+        wl_die_usage("%s: %s in (0, %g], got '%s'", opt, what, hi, s);
+    return v;
+}
+
 static long long parse_duration(const char *s)
 {
     long long ns = 0;
@@ -257,20 +267,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case O_PERIODS:
             o->n_periods = parse_list("--periods", optarg, o->periods_us, 1); break;
         case O_BOUND: o->bound_us = wl_parse_int("--bound", optarg, 0, 1000LL * 1000 * 1000); break;
-        case O_BOUND_PCT: {
-            char *end;
-            o->bound_pct = strtod(optarg, &end);
-            if (end == optarg || *end || o->bound_pct <= 0 || o->bound_pct > 1000)
-                wl_die_usage("--bound-pct: a percentage in (0, 1000], got '%s'", optarg);
+        case O_BOUND_PCT:
+            o->bound_pct = parse_real("--bound-pct", optarg, 1000, "a percentage");
             break;
-        }
-        case O_QUANTILE: {
-            char *end;
-            o->quantile = strtod(optarg, &end);
-            if (end == optarg || *end || o->quantile <= 0 || o->quantile > 1)
-                wl_die_usage("--quantile: a number in (0, 1], got '%s'", optarg);
-            break;
-        }
+        case O_QUANTILE: o->quantile = parse_real("--quantile", optarg, 1, "a number"); break;
         case O_SEARCH: o->search_ms = wl_parse_int("--search-time", optarg, 1, 3600000); break;
         case O_MODE:
             if (!strcmp(optarg, "cyclic")) o->mode = MODE_CYCLIC;

@@ -1,6 +1,6 @@
 /*
  * The mps2 board under the FreeRTOS port of rtbench: rtb_board_* hooks, the software
- * interrupt handlers (IRQ 28..31), the tick hook and FreeRTOS's failure hooks.
+ * interrupt handlers (SWI0..3: the description's swi_first_irq and the 3 after), the tick hook and FreeRTOS's failure hooks.
  */
 #include <string.h>
 
@@ -28,7 +28,10 @@ void rtb_board_init(void)
 
 const char *rtb_board_name(void) { return mps2_machine(); }
 /* The counter is TIMER0 in QEMU's virtual time: with -icount, a model of instructions. */
-const char *rtb_board_clock(void) { return icount_hz ? "cmsdk_timer0_icount" : "cmsdk_timer0"; }
+const char *rtb_board_clock(void)
+{
+    return icount_hz ? BOARD_COUNTER "_icount" : BOARD_COUNTER;
+}
 /* Instructions per virtual second: cycles = ticks x 40 at shift 0 (one per instruction). */
 uint32_t rtb_board_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
 uint32_t rtb_board_ts(void) { return mps2_ts(); }
@@ -60,6 +63,7 @@ void rtb_board_swi_enable(int slot, int core)
 void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
 void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
+_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
 const char *rtb_board_warning(const char **msg)
 {
     /* Every run says what its numbers are: QEMU's virtual time, not silicon time. */
@@ -73,10 +77,10 @@ const char *rtb_board_warning(const char **msg)
     return "no_icount";
 }
 
-void IRQ28_Handler(void) { rtb_freertos_swi_dispatch(0); }
-void IRQ29_Handler(void) { rtb_freertos_swi_dispatch(1); }
-void IRQ30_Handler(void) { rtb_freertos_swi_dispatch(2); }
-void IRQ31_Handler(void) { rtb_freertos_swi_dispatch(3); }
+void SWI0_Handler(void) { rtb_freertos_swi_dispatch(0); }
+void SWI1_Handler(void) { rtb_freertos_swi_dispatch(1); }
+void SWI2_Handler(void) { rtb_freertos_swi_dispatch(2); }
+void SWI3_Handler(void) { rtb_freertos_swi_dispatch(3); }
 
 void vApplicationTickHook(void)
 {

@@ -4,25 +4,19 @@
  * the exit status is the number of runs that ended in error (2: bad options).
  */
 #include "mps2.h"
+#include "rtb_args.h"
 #include "rtb_freertos.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
 
 static void body(void *arg)
 {
-    static const char usage[] =
-        "rtbench: bad option near: ";
     rtbench_config cfg;
     const char *bad;
     (void)arg;
     rtbench_config_default(&cfg);
-    if (rtb_freertos_parse_args(mps2_cmdline(), &cfg, &bad) != 0) {
-        rtb_out_write(usage, sizeof usage - 1);
-        const char *e = bad;
-        while (*e && *e != ' ')
-            e++;
-        rtb_out_write(bad, (size_t)(e - bad));
-        rtb_out_write("\n", 1);
+    if (rtb_args_parse_line(mps2_cmdline(), &cfg, &bad) != 0) {
+        rtb_args_report_bad(bad);
         mps2_exit(2);
     }
     int errors = rtbench_run(&cfg);

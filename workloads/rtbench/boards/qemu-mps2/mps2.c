@@ -1,7 +1,7 @@
 #include "mps2.h"
 
-#define UART0 0x40004000u
-#define TIMER0 0x40000000u
+#define UART0 BOARD_UART_BASE
+#define TIMER0 BOARD_COUNTER_BASE
 #define REG(a) (*(volatile uint32_t *)(a))
 #define NVIC_ISER 0xE000E100u
 #define NVIC_ICER 0xE000E180u
@@ -119,11 +119,4 @@ const char *mps2_cmdline(void)
     return buf;
 }
 
-const char *mps2_machine(void)
-{
-#ifdef MPS2_MACHINE
-    return MPS2_MACHINE;
-#else
-    return "mps2-an385";
-#endif
-}
+const char *mps2_machine(void) { return BOARD_MACHINE; }

@@ -15,7 +15,7 @@ void rtb_out_flush(void) {}
 
 static volatile uint32_t swi_runs, swi_ts;
 
-void IRQ28_Handler(void)
+void SWI0_Handler(void)
 {
     swi_ts = mps2_ts();
     swi_runs++;
@@ -56,7 +56,7 @@ int main(void)
 
     rtb_emit_hello("mps2_smoke", "1");
     rtb_emit_meta("board", mps2_machine());
-    rtb_emit_meta("clock", "cmsdk_timer0");
+    rtb_emit_meta("clock", BOARD_COUNTER);
     rtb_emit_meta_u64("clock_hz", MPS2_TIMER_HZ);
     rtb_emit_meta("timebase", icount_hz ? "icount" : "host");
     rtb_emit_counter("ips", ips, "count");

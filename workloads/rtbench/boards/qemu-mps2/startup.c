@@ -18,14 +18,16 @@ void HardFault_Handler(void);
 void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void IRQ28_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void IRQ29_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void IRQ30_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void IRQ31_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SWI0_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SWI1_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SWI2_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SWI3_Handler(void) __attribute__((weak, alias("Default_Handler")));
 
 typedef void (*vector)(void);
 
-__attribute__((section(".vectors"), used)) const vector vector_table[16 + 32] = {
+/* Up to the last software-interrupt line: no IRQ above it is ever enabled. */
+#define SWI_VECTOR(n) (16 + MPS2_SWI_FIRST_IRQ + (n))
+__attribute__((section(".vectors"), used)) const vector vector_table[SWI_VECTOR(4)] = {
     (vector)(uintptr_t)&__StackTop,
     Reset_Handler,
     Default_Handler,   /* NMI */
@@ -39,11 +41,11 @@ __attribute__((section(".vectors"), used)) const vector vector_table[16 + 32] = 
     0,
     PendSV_Handler,
     SysTick_Handler,
-    [16 ... 16 + 27] = Default_Handler,
-    [16 + 28] = IRQ28_Handler,
-    [16 + 29] = IRQ29_Handler,
-    [16 + 30] = IRQ30_Handler,
-    [16 + 31] = IRQ31_Handler,
+    [16 ... SWI_VECTOR(0) - 1] = Default_Handler,
+    [SWI_VECTOR(0)] = SWI0_Handler,
+    [SWI_VECTOR(1)] = SWI1_Handler,
+    [SWI_VECTOR(2)] = SWI2_Handler,
+    [SWI_VECTOR(3)] = SWI3_Handler,
 };
 
 void Reset_Handler(void)

@@ -9,6 +9,7 @@
 
 #include "pico/stdlib.h"
 
+#include "rtb_args.h"
 #include "rtb_freertos.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
@@ -25,7 +26,7 @@ static void body(void *arg)
     vTaskDelay(pdMS_TO_TICKS(2000)); /* time to open the serial port */
     rtbench_config_default(&cfg);
     int errors = 0;
-    if (rtb_freertos_parse_args(RTB_PICO_ARGS, &cfg, &bad) != 0) {
+    if (rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0) {
         static const char msg[] = "rtbench: bad RTB_PICO_ARGS\n";
         rtb_out_write(msg, sizeof msg - 1);
         errors = -1;

@@ -8,6 +8,7 @@
 # The kernel's own sources build with -Wall only (they are not ours to fix); the suite
 # and the port build with -Wall -Wextra -Werror.
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
+include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
 
 function(rtb_freertos_kernel name)
   cmake_parse_arguments(K "" "PORT;CONFIG_DIR;HEAP" "OPTIONS;DEFINITIONS" ${ARGN})
@@ -29,7 +30,8 @@ endfunction()
 function(rtb_freertos_rtbench name)
   cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
   file(GLOB core ${RTBENCH_DIR}/src/*.c)
-  add_library(${name} STATIC ${core} ${RTBENCH_DIR}/ports/freertos/rtb_port_freertos.c)
+  add_library(${name} STATIC ${core} ${RTL1_SOURCES}
+                      ${RTBENCH_DIR}/ports/freertos/rtb_port_freertos.c)
   target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
                                             ${RTBENCH_DIR}/ports/freertos)
   target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)

@@ -40,9 +40,6 @@ const char *rtb_board_warning(const char **msg);
 void rtb_freertos_swi_dispatch(int slot);
 /* Heap accounting hook: FreeRTOSConfig.h maps traceMALLOC onto it. */
 void rtb_freertos_heap_note(void);
-/* Parses "--scenarios LIST --iterations N ..." (the POSIX port's options, minus
- * --clock) into cfg; returns 0, or -1 and sets *bad to the offending option. */
-int rtb_freertos_parse_args(const char *cmdline, rtbench_config *cfg, const char **bad);
 /* Creates the main task at level RTB_PRIO_MAIN running body(arg) and starts the
  * scheduler; never returns. body runs rtbench_run and ends the program its own way. */
 void rtb_freertos_start(void (*body)(void *), void *arg, uint32_t stack_words);

@@ -17,9 +17,6 @@
  *   relative to the heap in use when the main task started (kernel's own tasks, main).
  * - Event groups hold 24 bits (the top byte is the kernel's): bits above are dropped.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "FreeRTOS.h"
 #include "event_groups.h"
 #include "queue.h"
@@ -48,9 +45,6 @@
 
 static struct {
     rtb_port_info info;
-    const char *warn_code[2];
-    const char *warn_msg[2];
-    int nwarn;
     size_t heap_base; /* heap in use when the main task started */
     size_t heap_peak; /* absolute, since the last reset */
 } P;
@@ -78,22 +72,13 @@ int rtb_port_init(void)
     P.info.cpu_hz = rtb_board_cpu_hz();
     const char *msg = NULL;
     const char *code = rtb_board_warning(&msg);
-    if (code) {
-        P.warn_code[P.nwarn] = code;
-        P.warn_msg[P.nwarn++] = msg;
-    }
+    if (code)
+        rtb_port_note_warning(code, msg);
     return 0;
 }
 
 const rtb_port_info *rtb_port_describe(void) { return &P.info; }
 
-const char *rtb_port_warning(int i, const char **msg)
-{
-    if (i < 0 || i >= P.nwarn)
-        return NULL;
-    *msg = P.warn_msg[i];
-    return P.warn_code[i];
-}
 
 int rtb_core_count(void) { return configNUMBER_OF_CORES; }
 int rtb_preemptive(void) { return configUSE_PREEMPTION; }
@@ -363,134 +348,5 @@ void rtb_freertos_start(void (*body)(void *), void *arg, uint32_t stack_words)
     }
     vTaskStartScheduler();
     for (;;) {
-    }
-}
-
-/* --- options ------------------------------------------------------------------------- */
-static int parse_u32(const char *s, size_t n, uint32_t *out)
-{
-    uint64_t v = 0;
-    if (n == 0 || n > 10)
-        return -1;
-    for (size_t k = 0; k < n; k++) {
-        if (s[k] < '0' || s[k] > '9')
-            return -1;
-        v = v * 10u + (uint64_t)(s[k] - '0');
-    }
-    if (v > 0xFFFFFFFFu)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
-}
-
-/* Comma-separated numbers in [lo, hi] into out (cap items); returns the count or -1. */
-static int parse_list(const char *s, size_t n, uint8_t *out, int cap, unsigned lo, unsigned hi)
-{
-    int m = 0;
-    size_t a = 0;
-    while (a < n) {
-        size_t b = a;
-        while (b < n && s[b] != ',')
-            b++;
-        uint32_t v;
-        if (m >= cap || parse_u32(s + a, b - a, &v) || v < lo || v > hi)
-            return -1;
-        out[m++] = (uint8_t)v;
-        a = b + 1;
-    }
-    return m ? m : -1;
-}
-
-static int word_is(const char *s, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(s, w, n) == 0;
-}
-
-static int parse_scenarios(const char *s, size_t n, unsigned *out)
-{
-    static const char *const names[] = {"primitives", "irq", "threadmetric", "scalability",
-                                        "contention"};
-    size_t a = 0;
-    *out = 0;
-    while (a < n) {
-        size_t b = a;
-        while (b < n && s[b] != ',')
-            b++;
-        unsigned bit = word_is(s + a, b - a, "all") ? RTB_SC_ALL : 0;
-        for (unsigned i = 0; i < 5; i++)
-            if (word_is(s + a, b - a, names[i]))
-                bit = 1u << i;
-        if (!bit)
-            return -1;
-        *out |= bit;
-        a = b + 1;
-    }
-    return *out ? 0 : -1;
-}
-
-int rtb_freertos_parse_args(const char *cmdline, rtbench_config *cfg, const char **bad)
-{
-    const char *p = cmdline ? cmdline : "";
-    *bad = NULL;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            return 0;
-        const char *opt = p;
-        while (*p && *p != ' ')
-            p++;
-        size_t on = (size_t)(p - opt);
-        if (on < 2 || opt[0] != '-' || opt[1] != '-')
-            continue; /* the program name (semihosting puts it first): skipped */
-        *bad = opt;
-        if (word_is(opt, on, "--shared")) {
-            cfg->shared = 1;
-            continue;
-        }
-        if (word_is(opt, on, "--crc")) {
-            cfg->crc = 1;
-            continue;
-        }
-        while (*p == ' ')
-            p++;
-        const char *val = p;
-        while (*p && *p != ' ')
-            p++;
-        size_t vn = (size_t)(p - val);
-        uint8_t list[8];
-        int m, err;
-        if (vn == 0)
-            return -1;
-        if (word_is(opt, on, "--scenarios")) {
-            err = parse_scenarios(val, vn, &cfg->scenarios);
-        } else if (word_is(opt, on, "--iterations")) {
-            err = parse_u32(val, vn, &cfg->iterations) || cfg->iterations < 2;
-        } else if (word_is(opt, on, "--window-ms")) {
-            err = parse_u32(val, vn, &cfg->window_ms) || !cfg->window_ms ||
-                  cfg->window_ms > 600000;
-        } else if (word_is(opt, on, "--period-us")) {
-            err = parse_u32(val, vn, &cfg->period_us) || !cfg->period_us;
-        } else if (word_is(opt, on, "--seed")) {
-            err = parse_u32(val, vn, &cfg->seed);
-        } else if (word_is(opt, on, "--cores")) {
-            m = parse_list(val, vn, cfg->core_counts, RTB_MAX_CORE_COUNTS, 1, 255);
-            err = m < 0;
-            cfg->n_core_counts = (uint8_t)(m < 0 ? 0 : m);
-        } else if (word_is(opt, on, "--levels")) {
-            m = parse_list(val, vn, cfg->levels, RTB_MAX_LEVELS, 0, 100);
-            err = m < 0;
-            cfg->n_levels = (uint8_t)(m < 0 ? 0 : m);
-        } else if (word_is(opt, on, "--tests")) {
-            m = parse_list(val, vn, list, 8, 1, 8);
-            err = m < 0;
-            cfg->tm_mask = 0;
-            for (int k = 0; k < m; k++)
-                cfg->tm_mask |= (uint8_t)(1u << (list[k] - 1));
-        } else {
-            err = 1;
-        }
-        if (err)
-            return -1;
     }
 }

@@ -53,16 +53,12 @@
 #define FIFO_SWI 90
 #define STACK_SIZE (64 * 1024)
 #define MAX_SWI 16 /* SIGRTMIN .. SIGRTMIN+15 */
-#define MAX_WARN 4
 
 static struct {
     int fifo;
     int ncores;
     char release[64];
     rtb_port_info info;
-    const char *warn_code[MAX_WARN];
-    const char *warn_msg[MAX_WARN];
-    int nwarn;
     pthread_mutex_t crit;
     atomic_size_t heap_used, heap_peak;
     atomic_int swi_used[MAX_SWI];
@@ -123,14 +119,6 @@ int rtb_posix_set_clock(const char *name)
 static pthread_key_t level_key;
 
 static void set_my_level(int level) { pthread_setspecific(level_key, (void *)(intptr_t)level); }
-
-static void warn(const char *code, const char *msg)
-{
-    if (P.nwarn < MAX_WARN) {
-        P.warn_code[P.nwarn] = code;
-        P.warn_msg[P.nwarn++] = msg;
-    }
-}
 
 static int fifo_prio(int level) { return FIFO_BASE + FIFO_STEP * level; }
 
@@ -259,12 +247,14 @@ int rtb_port_init(void)
     struct sched_param sp = {.sched_priority = fifo_prio(RTB_PRIO_MAIN)};
     P.fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
     if (!P.fifo)
-        warn("no_sched_fifo", "SCHED_FIFO not permitted (run as root or grant "
+        rtb_port_note_warning("no_sched_fifo",
+                              "SCHED_FIFO not permitted (run as root or grant "
                               "CAP_SYS_NICE / rtprio): SCHED_OTHER fallback, no strict "
                               "priorities, preemption figures are not comparable");
 #if defined(_POSIX_MEMLOCK) && _POSIX_MEMLOCK > 0
     if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
-        warn("no_mlock", "mlockall failed: page faults may show up in samples");
+        rtb_port_note_warning("no_mlock",
+                              "mlockall failed: page faults may show up in samples");
 #endif
 #ifdef __linux__
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* 1 ns slack: short sleeps stay short */
@@ -276,7 +266,8 @@ int rtb_port_init(void)
         fclose(f);
     }
     if (P.fifo && rt_runtime >= 0)
-        warn("rt_throttling", "sched_rt_runtime_us limits SCHED_FIFO to 95% of each "
+        rtb_port_note_warning("rt_throttling",
+                              "sched_rt_runtime_us limits SCHED_FIFO to 95% of each "
                               "second: a busy troublemaker pass longer than ~0.95 s "
                               "(iterations x period) stalls every FIFO thread of its core "
                               "for ~50 ms; write -1 there to measure longer");
@@ -287,13 +278,6 @@ int rtb_port_init(void)
 
 const rtb_port_info *rtb_port_describe(void) { return &P.info; }
 
-const char *rtb_port_warning(int i, const char **msg)
-{
-    if (i < 0 || i >= P.nwarn)
-        return NULL;
-    *msg = P.warn_msg[i];
-    return P.warn_code[i];
-}
 
 int rtb_core_count(void) { return P.ncores; }
 int rtb_preemptive(void) { return P.fifo; }
