@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from rtlab.model import Samples
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
+# The quantile columns of the results store's `summaries` table (summarize()).
+SUMMARY_QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
 
 # Histogram path only when the bincount array stays small next to the data.
 _MAX_HIST_RANGE = 1 << 24
@@ -115,6 +117,27 @@ def compute_stats(
     st.quantiles = {q: v * scale for q, v in raw.quantiles.items()}
     st.abs_dev_quantiles = {q: v * scale for q, v in raw.abs_dev_quantiles.items()}
     return st
+
+
+def summarize(values: np.ndarray, tick_s: Fraction | None) -> dict[str, float | int | None]:
+    """One row of the results store's `summaries` table: n, min, mean, rms, quantiles,
+    max; in ns for time series (tick_s given), as they are for counts (tick_s None)."""
+    v = np.asarray(values, dtype=np.int64)
+    out: dict[str, float | int | None] = {"n": int(v.size)}
+    keys = ("min", "mean", "rms", *SUMMARY_QUANTILES, "max")
+    if v.size == 0:
+        return out | dict.fromkeys(keys)
+    scale = float(tick_s * 10**9) if tick_s is not None else 1.0
+    raw = _raw_stats(v, tuple(SUMMARY_QUANTILES.values()), scratch=False)
+    out.update(
+        min=float(raw.lo) * scale,
+        mean=raw.mean * scale,
+        rms=raw.rms * scale,
+        max=float(raw.hi) * scale,
+    )
+    for k, q in SUMMARY_QUANTILES.items():
+        out[k] = raw.quantiles[q] * scale
+    return out
 
 
 @dataclass

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.stats import summarize
 from rtlab.model import Samples
-from rtlab.results import Store, StoreError, summarize
+from rtlab.results import Store, StoreError
 
 
 @dataclass
