@@ -15,12 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from rtlab.model import Samples
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
 # The quantile columns of the results store's `summaries` table (summarize()).
@@ -51,6 +48,17 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
 def _rank(q: float, n: int) -> int:
     """0-based index of the inverted-CDF q-quantile in the sorted n samples."""
     return min(max(math.ceil(q * n - 1e-9) - 1, 0), n - 1)
+
+
+class SampleSet(Protocol):
+    """What compute_stats reads of rtlab.ticks.Samples (that module imports this one)."""
+
+    values: np.ndarray
+    tick_s: Fraction
+    unit: str
+    resolution_s: Fraction | None
+
+    def __len__(self) -> int: ...
 
 
 @dataclass
@@ -87,14 +95,14 @@ class Stats:
         return d
 
 
-def _scale_and_unit(samples: Samples) -> tuple[float, str]:
+def _scale_and_unit(samples: SampleSet) -> tuple[float, str]:
     if samples.unit == "s":
         return float(samples.tick_s * 10**9), "ns"
     return float(samples.tick_s), samples.unit
 
 
 def compute_stats(
-    samples: Samples, quantiles: tuple[float, ...] = DEFAULT_QUANTILES, scratch: bool = False
+    samples: SampleSet, quantiles: tuple[float, ...] = DEFAULT_QUANTILES, scratch: bool = False
 ) -> Stats:
     """Statistics of `samples`. With scratch=True the values array may be overwritten
     (the caller owns it and is done with it): saves a copy on 10^8-sample arrays."""
