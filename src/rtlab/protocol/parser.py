@@ -18,15 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from rtlab.protocol.decoder import I64_MAX, I64_MIN, INT_RE, Chunk, decode_chunks
-from rtlab.protocol.records import (
-    END_STATUSES,
-    PREFIX,
-    UNITS,
-    VERSION,
-    ProtocolError,
-    Run,
-    Series,
-)
+from rtlab.protocol.records import END_STATUSES, PREFIX, UNITS, VERSION, ProtocolError, Run, Series
 
 _CRC_RE = re.compile(r"[0-9a-f]{8}")
 # Deleting these characters must leave nothing of a valid comma-separated integer list.
