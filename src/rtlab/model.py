@@ -1,8 +1,7 @@
 """The few types everything in rtlab shares: Capture, Channel, Samples.
 
-Times are integer ticks (int64) of a known tick length until a statistic is printed:
-no float rounding of 8 ns ticks over a billion-edge capture. The tick length is an
-exact rational number of seconds (a 24 MHz sample rate is 1/24e6 s, not 41.67 ns).
+Samples and the tick helpers live in rtlab.ticks (exact tick lengths, int64 ticks),
+which rtlab.analysis builds on; they are re-exported here, the library's one entry.
 """
 
 from __future__ import annotations
@@ -10,103 +9,26 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from rtlab.analysis.edges import TieResult
-    from rtlab.analysis.stats import Stats
+from rtlab.analysis import edges as ea
+from rtlab.analysis.edges import TieResult
 
-Edge = Literal["rising", "falling", "both"]
+# Re-exported: the library API (README.md, "The library") names them rtlab.model.
+from rtlab.ticks import UNKNOWN_LEVEL, Edge, Samples, as_int64, format_tick, parse_duration
 
-# A level that the instrument could not tell (e.g. after a gap of unknown state).
-UNKNOWN_LEVEL = -1
-
-_UNITS_S = {
-    "s": Fraction(1),
-    "ms": Fraction(1, 10**3),
-    "us": Fraction(1, 10**6),
-    "µs": Fraction(1, 10**6),
-    "ns": Fraction(1, 10**9),
-    "ps": Fraction(1, 10**12),
-    "fs": Fraction(1, 10**15),
-}
-
-
-def parse_duration(text: str) -> Fraction:
-    """'16ns', '8 ns', '1/125MHz', '125MHz' (one period), '0.5us' → seconds (exact)."""
-    s = text.strip().replace(" ", "")
-    if not s:
-        raise ValueError("empty duration")
-    if s.startswith("1/"):
-        s = s[2:]
-    low = s.lower()
-    for suffix, mult in (("ghz", 10**9), ("mhz", 10**6), ("khz", 10**3), ("hz", 1)):
-        if low.endswith(suffix):
-            freq = Fraction(s[: -len(suffix)]) * mult
-            if freq <= 0:
-                raise ValueError(f"frequency must be positive: {text!r}")
-            return 1 / freq
-    for suffix in sorted(_UNITS_S, key=len, reverse=True):
-        if s.endswith(suffix):
-            value = Fraction(s[: -len(suffix)])
-            if value <= 0:
-                raise ValueError(f"duration must be positive: {text!r}")
-            return value * _UNITS_S[suffix]
-    raise ValueError(f"duration needs a unit (s, ms, us, ns, ps) or a frequency (MHz): {text!r}")
-
-
-def format_tick(tick_s: Fraction) -> str:
-    """A tick length for humans: '16 ns', '41.667 ns', '1 us'."""
-    ns = tick_s * 10**9
-    if ns >= 1000 and (ns / 1000).denominator == 1:
-        return f"{ns / 1000} us"
-    if ns.denominator == 1:
-        return f"{ns} ns"
-    return f"{float(ns):.6g} ns"
-
-
-def as_int64(values: Any) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype != np.int64:
-        arr = arr.astype(np.int64)
-    return arr
-
-
-@dataclass
-class Samples:
-    """A 1-D array of integer durations (or counts) in ticks of `tick_s` seconds."""
-
-    values: np.ndarray
-    tick_s: Fraction
-    name: str = ""
-    unit: str = "s"  # what one tick measures: "s" for time, "cycles", "count", ...
-    resolution_s: Fraction | None = None
-    # Times (ticks) at which each value ended, when it comes from edges: for trend plots.
-    at: np.ndarray | None = None
-
-    def __post_init__(self) -> None:
-        self.values = as_int64(self.values)
-        if self.values.ndim != 1:
-            raise ValueError("samples must be one-dimensional")
-
-    def __len__(self) -> int:
-        return int(self.values.size)
-
-    @property
-    def tick_ns(self) -> float:
-        return float(self.tick_s * 10**9)
-
-    def stats(self, quantiles: tuple[float, ...] | None = None, scratch: bool = False) -> Stats:
-        """Statistics; scratch=True lets them reuse `values` as working memory."""
-        from rtlab.analysis.stats import DEFAULT_QUANTILES, compute_stats
-
-        return compute_stats(self, quantiles or DEFAULT_QUANTILES, scratch)
-
-    def to_ns(self) -> np.ndarray:
-        """Float ns values, for plots: the only place ticks turn into floats."""
-        return self.values * self.tick_ns
+__all__ = [
+    "UNKNOWN_LEVEL",
+    "Capture",
+    "Channel",
+    "Edge",
+    "Samples",
+    "as_int64",
+    "format_tick",
+    "parse_duration",
+]
 
 
 @dataclass
@@ -136,35 +58,24 @@ class Channel:
             raise ValueError(f"channel {self.name} is not part of a capture")
         return self.capture
 
-    # The analysis functions live in rtlab.analysis.edges; these are the notebook API.
+    # The analysis functions live in rtlab.analysis.edges; these are the notebook API
+    # (edges.py takes any object with these fields, so it needs no import of this module).
     def periods(self, edge: Edge = "rising") -> Samples:
-        from rtlab.analysis import edges as ea
-
         return ea.periods(self._cap(), self, edge)
 
     def widths(self, level: Literal["high", "low"] = "high") -> Samples:
-        from rtlab.analysis import edges as ea
-
         return ea.widths(self._cap(), self, level)
 
     def intervals(self) -> Samples:
-        from rtlab.analysis import edges as ea
-
         return ea.intervals(self._cap(), self)
 
     def c2c(self, edge: Edge = "rising") -> Samples:
-        from rtlab.analysis import edges as ea
-
         return ea.cycle_to_cycle(self._cap(), self, edge)
 
     def tie(self, edge: Edge = "rising", nominal_hz: float | None = None) -> TieResult:
-        from rtlab.analysis import edges as ea
-
         return ea.tie(self._cap(), self, edge, nominal_hz)
 
     def edge_times(self, edge: Edge = "rising") -> np.ndarray:
-        from rtlab.analysis import edges as ea
-
         return ea.select_edges(self._cap(), self, edge)
 
 

@@ -10,27 +10,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 
-from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, Edge, Samples
+from rtlab.ticks import UNKNOWN_LEVEL, Edge, Samples
+
+
+# What these functions read of rtlab.model's Capture and Channel: model's Channel methods
+# call this module, so it takes them by their fields instead of importing model.
+class CaptureLike(Protocol):
+    tick_s: Fraction
+    gaps: np.ndarray
+
+    @property
+    def resolution(self) -> Fraction: ...
+
+
+class ChannelLike(Protocol):
+    name: str
+    edges: np.ndarray
+    initial_level: int
+    gap_levels: np.ndarray | None
 
 # TIE residuals are fractions of a tick: kept as integers of 1/1000 tick.
 TIE_SUBTICKS = 1000
 
 
-def _samples(cap: Capture, values: np.ndarray, name: str, at: np.ndarray | None) -> Samples:
+def _samples(cap: CaptureLike, values: np.ndarray, name: str, at: np.ndarray | None) -> Samples:
     return Samples(values, cap.tick_s, name=name, resolution_s=cap.resolution, at=at)
 
 
-def segment_ids(cap: Capture, times: np.ndarray) -> np.ndarray | None:
+def segment_ids(cap: CaptureLike, times: np.ndarray) -> np.ndarray | None:
     """For each time, the number of gaps that started at or before it (None: no gaps)."""
     if len(cap.gaps) == 0:
         return None
     return np.searchsorted(cap.gaps[:, 0], times, side="right")
 
 
-def levels_before(cap: Capture, ch: Channel) -> np.ndarray:
+def levels_before(cap: CaptureLike, ch: ChannelLike) -> np.ndarray:
     """The level before each edge (0, 1 or UNKNOWN_LEVEL), as int8."""
     e = ch.edges
     idx = np.arange(e.size, dtype=np.int64)
@@ -49,7 +67,7 @@ def levels_before(cap: Capture, ch: Channel) -> np.ndarray:
     return out.astype(np.int8)
 
 
-def _polarity_slice(ch: Channel, edge: Edge) -> slice | None:
+def _polarity_slice(ch: ChannelLike, edge: Edge) -> slice | None:
     """Without gaps, rising/falling edges are every other edge: a strided slice."""
     if edge == "both":
         return slice(None)
@@ -65,7 +83,7 @@ def _check_edge(edge: str) -> None:
         raise ValueError(f"edge must be rising, falling or both, not {edge!r}")
 
 
-def select_edges(cap: Capture, ch: Channel, edge: Edge = "rising") -> np.ndarray:
+def select_edges(cap: CaptureLike, ch: ChannelLike, edge: Edge = "rising") -> np.ndarray:
     """The times of the chosen edges (a view when the capture has no gaps)."""
     _check_edge(edge)
     if edge == "both":
@@ -87,7 +105,7 @@ def _diff(a: np.ndarray, out: np.ndarray | None) -> np.ndarray:
 
 
 def _diffs_within_segments(
-    cap: Capture, times: np.ndarray, out: np.ndarray | None = None
+    cap: CaptureLike, times: np.ndarray, out: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Differences of consecutive times and their end times, dropping gap-spanning ones."""
     d = _diff(times, out)
@@ -100,7 +118,7 @@ def _diffs_within_segments(
 
 
 def periods(
-    cap: Capture, ch: Channel, edge: Edge = "rising", out: np.ndarray | None = None
+    cap: CaptureLike, ch: ChannelLike, edge: Edge = "rising", out: np.ndarray | None = None
 ) -> Samples:
     """T_i: rising-to-rising (or falling-to-falling) intervals."""
     t = select_edges(cap, ch, edge)
@@ -108,14 +126,14 @@ def periods(
     return _samples(cap, d, f"{ch.name}.period", at)
 
 
-def intervals(cap: Capture, ch: Channel, out: np.ndarray | None = None) -> Samples:
+def intervals(cap: CaptureLike, ch: ChannelLike, out: np.ndarray | None = None) -> Samples:
     """Every inter-edge interval: the duration of each complete level."""
     d, at = _diffs_within_segments(cap, ch.edges, out)
     return _samples(cap, d, f"{ch.name}.interval", at)
 
 
 def widths(
-    cap: Capture, ch: Channel, level: str = "high", out: np.ndarray | None = None
+    cap: CaptureLike, ch: ChannelLike, level: str = "high", out: np.ndarray | None = None
 ) -> Samples:
     """Durations of complete high (rising→falling) or low (falling→rising) levels."""
     if level not in ("high", "low"):
@@ -141,7 +159,7 @@ def widths(
 
 
 def cycle_to_cycle(
-    cap: Capture, ch: Channel, edge: Edge = "rising", out: np.ndarray | None = None
+    cap: CaptureLike, ch: ChannelLike, edge: Edge = "rising", out: np.ndarray | None = None
 ) -> Samples:
     """T_i − T_{i−1} for adjacent periods (both within one segment)."""
     t = select_edges(cap, ch, edge)
@@ -168,7 +186,7 @@ class TieResult:
 
 
 def tie(
-    cap: Capture, ch: Channel, edge: Edge = "rising", nominal_hz: float | None = None
+    cap: CaptureLike, ch: ChannelLike, edge: Edge = "rising", nominal_hz: float | None = None
 ) -> TieResult:
     """Least-squares fit t_k ≈ t0 + k·T; TIE_k = t_k − (t0 + k·T).
 

@@ -15,14 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from rtlab.model import Samples
-
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
+# The quantile columns of the results store's `summaries` table (summarize()).
+SUMMARY_QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
 
 # Histogram path only when the bincount array stays small next to the data.
 _MAX_HIST_RANGE = 1 << 24
@@ -49,6 +48,17 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
 def _rank(q: float, n: int) -> int:
     """0-based index of the inverted-CDF q-quantile in the sorted n samples."""
     return min(max(math.ceil(q * n - 1e-9) - 1, 0), n - 1)
+
+
+class SampleSet(Protocol):
+    """What compute_stats reads of rtlab.ticks.Samples (that module imports this one)."""
+
+    values: np.ndarray
+    tick_s: Fraction
+    unit: str
+    resolution_s: Fraction | None
+
+    def __len__(self) -> int: ...
 
 
 @dataclass
@@ -85,14 +95,14 @@ class Stats:
         return d
 
 
-def _scale_and_unit(samples: Samples) -> tuple[float, str]:
+def _scale_and_unit(samples: SampleSet) -> tuple[float, str]:
     if samples.unit == "s":
         return float(samples.tick_s * 10**9), "ns"
     return float(samples.tick_s), samples.unit
 
 
 def compute_stats(
-    samples: Samples, quantiles: tuple[float, ...] = DEFAULT_QUANTILES, scratch: bool = False
+    samples: SampleSet, quantiles: tuple[float, ...] = DEFAULT_QUANTILES, scratch: bool = False
 ) -> Stats:
     """Statistics of `samples`. With scratch=True the values array may be overwritten
     (the caller owns it and is done with it): saves a copy on 10^8-sample arrays."""
@@ -115,6 +125,27 @@ def compute_stats(
     st.quantiles = {q: v * scale for q, v in raw.quantiles.items()}
     st.abs_dev_quantiles = {q: v * scale for q, v in raw.abs_dev_quantiles.items()}
     return st
+
+
+def summarize(values: np.ndarray, tick_s: Fraction | None) -> dict[str, float | int | None]:
+    """One row of the results store's `summaries` table: n, min, mean, rms, quantiles,
+    max; in ns for time series (tick_s given), as they are for counts (tick_s None)."""
+    v = np.asarray(values, dtype=np.int64)
+    out: dict[str, float | int | None] = {"n": int(v.size)}
+    keys = ("min", "mean", "rms", *SUMMARY_QUANTILES, "max")
+    if v.size == 0:
+        return out | dict.fromkeys(keys)
+    scale = float(tick_s * 10**9) if tick_s is not None else 1.0
+    raw = _raw_stats(v, tuple(SUMMARY_QUANTILES.values()), scratch=False)
+    out.update(
+        min=float(raw.lo) * scale,
+        mean=raw.mean * scale,
+        rms=raw.rms * scale,
+        max=float(raw.hi) * scale,
+    )
+    for k, q in SUMMARY_QUANTILES.items():
+        out[k] = raw.quantiles[q] * scale
+    return out
 
 
 @dataclass

@@ -11,12 +11,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.stats import summarize
 from rtlab.model import Samples
-from rtlab.results import Store, StoreError, summarize
+from rtlab.results import Store, StoreError
 
 
 @dataclass
@@ -115,17 +117,69 @@ def main_series(store: Store, run_ids: Sequence[str]) -> list[tuple[str, str, Fr
     return [s for s in series_of(store, run_ids) if "/" not in s[0] and s[1] != "count"]
 
 
+def series_ticks(store: Store, run_ids: Sequence[str], name: str) -> dict[str, Fraction | None]:
+    """The runs among `run_ids` that have series `name`, with its tick (None: counts)."""
+    if not run_ids:
+        return {}
+    rows = store.sql(
+        "SELECT run_id, tick_num, tick_den FROM series WHERE name = ? "
+        f"AND run_id IN ({', '.join('?' * len(run_ids))})",
+        [name, *run_ids],
+    )
+    return {rid: Fraction(a, b) if a is not None else None for rid, a, b in rows}
+
+
+def _common_tick(ticks: Sequence[Fraction]) -> Fraction:
+    """The largest tick every given tick is an integer multiple of (exact)."""
+    num = 0
+    den = 1
+    for t in ticks:
+        num = gcd(num, t.numerator)
+        den = den * t.denominator // gcd(den, t.denominator)
+    return Fraction(num, den)
+
+
+def pool(
+    store: Store, run_ids: Sequence[str], names: Sequence[str], *, diff: bool = False
+) -> tuple[Samples | None, int]:
+    """The named series of these runs as one Samples, and how many runs had them (None
+    when none did). Time series are pooled exactly in a tick common to all of them;
+    count series only when no run has the name as a time series. diff=True pools each
+    run's differences instead (intervals of a timestamp series, never across runs).
+    Runs contribute in the order of `run_ids`, then of `names`."""
+    timed: list[tuple[np.ndarray, Fraction]] = []
+    counts: list[np.ndarray] = []
+    runs = set()
+    for name in names:
+        ticks = series_ticks(store, run_ids, name)
+        for rid in run_ids:
+            if rid not in ticks:
+                continue
+            v = store.samples(rid, name)
+            v = np.diff(v) if diff else v
+            tick = ticks[rid]
+            if tick is None:
+                counts.append(v)
+            else:
+                timed.append((v, tick))
+            runs.add(rid)
+    if timed:
+        tick = _common_tick([t for _, t in timed])
+        values = np.concatenate([v * int(t / tick) if t != tick else v for v, t in timed])
+        return Samples(values, tick, name=names[0], unit="s"), len(runs)
+    if counts:
+        return Samples(np.concatenate(counts), Fraction(1), name=names[0], unit="count"), len(runs)
+    return None, 0
+
+
 def pooled(store: Store, run_ids: Sequence[str], name: str, tick: Fraction | None) -> Samples:
-    parts = []
-    for rid in run_ids:
-        try:
-            parts.append(store.samples(rid, name))
-        except StoreError:
-            continue  # a repetition without this series
-    values = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    """One series of these runs pooled (see pool); empty in `tick` when none has it."""
+    s, _ = pool(store, run_ids, [name])
+    if s is not None:
+        return s
     if tick is None:
-        return Samples(values, Fraction(1), name=name, unit="count")
-    return Samples(values, tick, name=name, unit="s")
+        return Samples(np.zeros(0, np.int64), Fraction(1), name=name, unit="count")
+    return Samples(np.zeros(0, np.int64), tick, name=name, unit="s")
 
 
 def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any]]:

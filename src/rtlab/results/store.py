@@ -26,70 +26,16 @@ import re
 import socket
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 
-from rtlab.errors import RtlabError
-from rtlab.fsutil import atomic_path
-
-STATUSES = ("running", "ok", "incomplete", "error", "interrupted")
-SUMMARY_QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id VARCHAR PRIMARY KEY,
-    spec_name VARCHAR,
-    cell_key VARCHAR,          -- the matrix cell (workload x params x condition) for resume
-    repetition INTEGER,
-    workload VARCHAR,
-    status VARCHAR NOT NULL,
-    message VARCHAR,
-    problems VARCHAR,          -- JSON list: what the protocol parser found missing
-    spec VARCHAR,              -- JSON: the spec (or its text) that produced the run
-    params VARCHAR,            -- JSON
-    target VARCHAR,            -- JSON
-    fingerprint VARCHAR,       -- JSON: rtlab.lab.fingerprint
-    load VARCHAR,              -- JSON: rtlab.lab.fingerprint.LoadMonitor during the run
-    meta VARCHAR,              -- JSON: the workload's own metadata
-    samples_file VARCHAR,      -- relative to the store directory, NULL without samples
-    started_at DOUBLE,         -- unix seconds
-    finished_at DOUBLE,
-    owner_pid INTEGER,
-    owner_host VARCHAR,
-    owner_boot VARCHAR
-);
-CREATE TABLE IF NOT EXISTS series (
-    run_id VARCHAR, name VARCHAR, unit VARCHAR,
-    tick_num BIGINT, tick_den BIGINT,   -- exact tick length in seconds, NULL for counts
-    n BIGINT, attrs VARCHAR,
-    PRIMARY KEY (run_id, name)
-);
-CREATE TABLE IF NOT EXISTS summaries (
-    run_id VARCHAR, series VARCHAR, unit VARCHAR, n BIGINT,
-    min DOUBLE, mean DOUBLE, rms DOUBLE, p50 DOUBLE, p90 DOUBLE, p99 DOUBLE, p999 DOUBLE,
-    max DOUBLE,
-    PRIMARY KEY (run_id, series)
-);
-CREATE TABLE IF NOT EXISTS counters (
-    run_id VARCHAR, name VARCHAR, value BIGINT, unit VARCHAR, PRIMARY KEY (run_id, name)
-);
-CREATE TABLE IF NOT EXISTS histograms (
-    run_id VARCHAR, name VARCHAR, unit VARCHAR, lo BIGINT, hi BIGINT, count BIGINT
-);
-CREATE TABLE IF NOT EXISTS warnings (run_id VARCHAR, code VARCHAR, msg VARCHAR);
-"""
-
-
-class StoreError(RtlabError):
-    """The store cannot be opened or a request names something it does not hold."""
+from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
+from rtlab.results.writer import RunWriter, insert_rows, write_samples
 
 
 def _boot_id() -> str:
@@ -97,94 +43,6 @@ def _boot_id() -> str:
         return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
     except OSError:
         return ""
-
-
-def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, sort_keys=True, default=str)
-
-
-@dataclass
-class SeriesData:
-    """One series to store: int64 values with their unit and exact tick (seconds)."""
-
-    name: str
-    values: np.ndarray
-    unit: str = "ns"
-    tick_s: Fraction | None = Fraction(1, 10**9)
-    attrs: dict[str, str] = field(default_factory=dict)
-
-
-def summarize(values: np.ndarray, tick_s: Fraction | None) -> dict[str, float | int | None]:
-    """n, min, mean, rms, quantiles (inverted CDF: measured values), max; in ns for time."""
-    v = np.asarray(values, dtype=np.int64)
-    out: dict[str, float | int | None] = {"n": int(v.size)}
-    keys = ("min", "mean", "rms", *SUMMARY_QUANTILES, "max")
-    if v.size == 0:
-        return out | dict.fromkeys(keys)
-    scale = float(tick_s * 10**9) if tick_s is not None else 1.0
-    qs = np.quantile(v, list(SUMMARY_QUANTILES.values()), method="inverted_cdf")
-    mean = float(v.mean(dtype=np.float64))
-    out.update(
-        min=float(v.min()) * scale,
-        mean=mean * scale,
-        rms=float(v.std(dtype=np.float64)) * scale,
-        max=float(v.max()) * scale,
-    )
-    for k, q in zip(SUMMARY_QUANTILES, qs, strict=True):
-        out[k] = float(q) * scale
-    return out
-
-
-class RunWriter:
-    """Collects one run's data in memory; `Store.finish_run` commits it in one go."""
-
-    def __init__(self, store: Store, run_id: str) -> None:
-        self.store = store
-        self.run_id = run_id
-        self.series: dict[str, SeriesData] = {}
-        self.counters: dict[str, tuple[int, str | None]] = {}
-        self.histograms: dict[str, tuple[str, list[tuple[int, int, int]]]] = {}
-        self.warnings: list[tuple[str, str]] = []
-        self.meta: dict[str, str] = {}
-        self.problems: list[str] = []
-        self.status: str = "ok"
-        self.message: str | None = None
-        self.load: dict[str, Any] | None = None  # LoadMonitor.result() of the run
-
-    def add_series(
-        self,
-        name: str,
-        values: Sequence[int] | np.ndarray,
-        *,
-        unit: str = "ns",
-        tick_s: Fraction | None = Fraction(1, 10**9),
-        attrs: Mapping[str, str] | None = None,
-    ) -> None:
-        if name in self.series:
-            raise StoreError(f"run {self.run_id}: series {name!r} added twice")
-        self.series[name] = SeriesData(
-            name, np.asarray(values, dtype=np.int64), unit, tick_s, dict(attrs or {})
-        )
-
-    def add_protocol_run(self, run: Any) -> None:
-        """Everything of a parsed rtlab.protocol.Run, and its status."""
-        for s in run.series.values():
-            self.add_series(s.name, s.values, unit=s.unit, tick_s=s.tick_s, attrs=s.attrs)
-        self.counters.update(run.counters)
-        for name, buckets in run.histograms.items():
-            unit = getattr(run, "histogram_units", {}).get(name, "")
-            self.histograms[name] = (unit, list(buckets))
-        self.warnings.extend(run.warnings)
-        self.meta.update(run.meta)
-        self.meta.setdefault("workload_version", run.version)
-        self.problems.extend(run.problems)
-        self.message = getattr(run, "message", None)
-        if run.status in ("error", "interrupted"):
-            self.status = run.status
-        elif run.status == "truncated" or not run.complete:
-            self.status = "incomplete"
-        else:
-            self.status = "ok"
 
 
 class Store:
@@ -214,7 +72,7 @@ class Store:
                 ) from None
             raise StoreError(f"{self.path}: cannot open the store ({e})") from None
         if not read_only:
-            self.db.execute(_SCHEMA)
+            self.db.execute(SCHEMA)
             self.samples_dir.mkdir(exist_ok=True)
             self.recovered = self.recover()
 
@@ -285,10 +143,10 @@ class Store:
                 cell_key,
                 repetition,
                 workload,
-                _json(spec),
-                _json(params),
-                _json(target),
-                _json(fingerprint),
+                to_json(spec),
+                to_json(params),
+                to_json(target),
+                to_json(fingerprint),
                 time.time(),
                 os.getpid(),
                 socket.gethostname(),
@@ -306,71 +164,7 @@ class Store:
         if w.series:
             rel = f"samples/{w.run_id}.parquet"
             self._write_samples(self.root / rel, w)
-        db = self.db
-        db.execute("BEGIN TRANSACTION")
-        try:
-            for s in w.series.values():
-                tick = s.tick_s
-                db.execute(
-                    "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        w.run_id,
-                        s.name,
-                        s.unit,
-                        tick.numerator if tick else None,
-                        tick.denominator if tick else None,
-                        int(s.values.size),
-                        _json(s.attrs),
-                    ],
-                )
-                sm = summarize(s.values, tick)
-                unit = "ns" if tick is not None and s.unit != "count" else s.unit
-                db.execute(
-                    "INSERT INTO summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        w.run_id,
-                        s.name,
-                        unit,
-                        sm["n"],
-                        sm["min"],
-                        sm["mean"],
-                        sm["rms"],
-                        sm["p50"],
-                        sm["p90"],
-                        sm["p99"],
-                        sm["p999"],
-                        sm["max"],
-                    ],
-                )
-            for name, (value, unit) in w.counters.items():
-                db.execute(
-                    "INSERT INTO counters VALUES (?, ?, ?, ?)", [w.run_id, name, int(value), unit]
-                )
-            for name, (unit, buckets) in w.histograms.items():
-                db.executemany(
-                    "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
-                    [[w.run_id, name, unit, lo, hi, n] for lo, hi, n in buckets],
-                )
-            for code, msg in w.warnings:
-                db.execute("INSERT INTO warnings VALUES (?, ?, ?)", [w.run_id, code, msg])
-            db.execute(
-                "UPDATE runs SET status=?, message=?, problems=?, meta=?, load=?, "
-                "samples_file=?, finished_at=? WHERE run_id=?",
-                [
-                    w.status,
-                    w.message,
-                    _json(w.problems),
-                    _json(w.meta),
-                    _json(w.load),
-                    rel,
-                    time.time(),
-                    w.run_id,
-                ],
-            )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        insert_rows(self.db, w, rel)
 
     def mark(self, run_id: str, status: str, message: str | None = None) -> None:
         """End a run without data (interrupted, error) in one committed update."""
@@ -405,36 +199,7 @@ class Store:
             self.capture_path(run_id).unlink()
 
     def _write_samples(self, path: Path, w: RunWriter) -> None:
-        names = list(w.series)
-        lengths = [w.series[n].values.size for n in names]
-        codes = np.repeat(np.arange(len(names), dtype=np.int32), lengths)
-        n = int(codes.size)
-        table = pa.table(
-            {
-                # run_id in every row (dictionary: almost free) so that queries over all
-                # files filter runs by a column, with row-group statistics, not by file name.
-                "run_id": pa.DictionaryArray.from_arrays(
-                    pa.array(np.zeros(n, np.int32)), pa.array([w.run_id])
-                ),
-                "series": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)),
-                "value": pa.array(
-                    np.concatenate([w.series[n].values for n in names])
-                    if names
-                    else np.zeros(0, np.int64)
-                ),
-            }
-        )
-        md = {
-            b"rtlab.run_id": w.run_id.encode(),
-            b"rtlab.series": json.dumps(
-                {n: {"unit": s.unit, "tick_s": str(s.tick_s)} for n, s in w.series.items()}
-            ).encode(),
-        }
-        table = table.replace_schema_metadata(md)
-        with atomic_path(path) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
-            with open(tmp, "rb+") as f:
-                os.fsync(f.fileno())  # on disk before the commit that points at it
+        write_samples(path, w)
 
     # -- reading ----------------------------------------------------------------------
     def runs(
@@ -527,3 +292,4 @@ class Store:
             f"p.series::VARCHAR AS series, p.value FROM read_parquet('{pattern}') p "
             "WHERE p.run_id IN (SELECT run_id FROM runs WHERE samples_file IS NOT NULL)"
         )
+

@@ -25,10 +25,7 @@ inverted-CDF quantiles).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from math import gcd
 from typing import Any
 
 import numpy as np
@@ -37,6 +34,7 @@ from rtlab.analysis.stats import Stats, compute_stats, quantile_key
 from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies.gpio_cells import environment, implementation, is_gpio_cell, policy
 
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 TRIM_Q = 0.99  # Fig. 2 shows |deviation| up to the largest P99 of its curves
@@ -66,9 +64,6 @@ PUBLISHED: dict[str, dict[str, Any]] = {
 }
 
 _LANGUAGES = {"c": "C", "rust": "Rust", "kotlin": "Kotlin/Native", "kotlin-native": "Kotlin/Native"}
-_KIND_LANGUAGE = {"rtlab-toggle": "C", "rtlab-toggle-rs": "Rust"}
-
-
 @dataclass
 class SourceStats:
     """One source of one cell: the period statistics and, when recorded, the levels'."""
@@ -117,107 +112,8 @@ class Study:
     emulated: list[str]  # distinct environment labels that are emulated
 
 
-# ------------------------------------------------------------------ data access
-
-
-def _common_tick(ticks: Sequence[Fraction]) -> Fraction:
-    """The largest tick every given tick is an integer multiple of (exact)."""
-    num = 0
-    den = 1
-    for t in ticks:
-        num = gcd(num, t.numerator)
-        den = den * t.denominator // gcd(den, t.denominator)
-    return Fraction(num, den)
-
-
-def _ticks(store: Store, run_ids: Sequence[str], name: str) -> dict[str, Fraction]:
-    if not run_ids:
-        return {}
-    rows = store.sql(
-        "SELECT run_id, tick_num, tick_den FROM series WHERE name = ? AND tick_num IS NOT NULL "
-        f"AND run_id IN ({', '.join('?' * len(run_ids))})",
-        [name, *run_ids],
-    )
-    return {rid: Fraction(a, b) for rid, a, b in rows}
-
-
-def _pooled(
-    store: Store, run_ids: Sequence[str], names: Sequence[str], diff: bool = False
-) -> tuple[Samples | None, int]:
-    """The named time series of these runs pooled (exactly, in a tick common to all of
-    them), and how many runs had them. diff=True pools each run's differences instead
-    (intervals of a timestamp series, never across two runs)."""
-    parts: list[tuple[np.ndarray, Fraction]] = []
-    runs = set()
-    for name in names:
-        for rid, tick in _ticks(store, run_ids, name).items():
-            v = store.samples(rid, name)
-            parts.append((np.diff(v) if diff else v, tick))
-            runs.add(rid)
-    if not parts:
-        return None, 0
-    tick = _common_tick([t for _, t in parts])
-    values = np.concatenate([v * int(t / tick) if t != tick else v for v, t in parts])
-    return Samples(values, tick, name=names[0], unit="s"), len(runs)
-
-
 def _stats(s: Samples | None) -> Stats | None:
     return compute_stats(s, (*QUANTILES, TRIM_Q)) if s is not None and len(s) else None
-
-
-def _first_meta(cr: results.CellRuns, key: str) -> str | None:
-    for r in cr.runs:
-        v = (r.get("meta") or {}).get(key)
-        if v:
-            return str(v)
-    return None
-
-
-def implementation(cr: results.CellRuns) -> str:
-    lang = _first_meta(cr, "language")
-    if lang:
-        return _LANGUAGES.get(lang.lower(), lang)
-    if cr.workload in _KIND_LANGUAGE:
-        return _KIND_LANGUAGE[cr.workload]
-    params = (cr.runs[0].get("params") or {}) if cr.runs else {}
-    return str(params.get("workload") or cr.workload)
-
-
-def _policy(cr: results.CellRuns) -> str:
-    pol = _first_meta(cr, "policy")
-    if pol:
-        return pol
-    params = ((cr.runs[0].get("params") or {}).get("params") or {}) if cr.runs else {}
-    return str(params.get("policy", "other"))
-
-
-def environment(runs: Sequence[dict[str, Any]]) -> str:
-    """How the runs' own records describe where they ran: emulated (a workload's
-    `meta emulated=…`, QEMU's timebase labels, a qemu target), a virtual machine (the
-    target's fingerprint), or "" when nothing says it was not real hardware."""
-    for r in runs:
-        meta = r.get("meta") or {}
-        if meta.get("emulated"):
-            return f"emulated ({meta['emulated']})"
-        if meta.get("qemu_machine") or meta.get("timebase") == "icount":
-            return f"emulated (QEMU {meta.get('qemu_machine', '')}".rstrip() + ")"
-        if (r.get("target") or {}).get("kind") == "qemu":
-            return "emulated (QEMU)"
-    for r in runs:
-        virt = (r.get("fingerprint") or {}).get("virtualization") or {}
-        if virt.get("virtual"):
-            what = virt.get("vm") if virt.get("vm") not in (None, "none") else None
-            return f"virtual machine ({what or virt.get('hypervisor_type') or 'hypervisor'})"
-    return ""
-
-
-def is_gpio_cell(store: Store, cr: results.CellRuns) -> bool:
-    # Here, not at the top: workloads_gpio must be imported after workloads (the
-    # registry imports it halfway through), and the report does not need it otherwise.
-    from rtlab.lab.workloads import base  # noqa: F401
-    from rtlab.lab.workloads.gpio import GPIO_KINDS
-
-    return cr.workload in GPIO_KINDS or bool(_ticks(store, cr.ok_ids, "instrument.period"))
 
 
 # ------------------------------------------------------------------ the study
@@ -231,17 +127,17 @@ def _cell(store: Store, cr: results.CellRuns) -> CellStudy | None:
         (SELF, ["period"], ["write_ts"], True),
     )
     for source, period_names, level_names, diff in plan:
-        per, runs = _pooled(store, ids, period_names)
+        per, runs = results.pool(store, ids, period_names)
         pst = _stats(per)
         if pst is None:
             continue
-        lv, _ = _pooled(store, ids, level_names, diff=diff)
+        lv, _ = results.pool(store, ids, level_names, diff=diff)
         sources.append(SourceStats(source, runs, pst, _stats(lv), lv))
     if not sources:
         return None
     ok = [r for r in cr.runs if r["status"] == "ok"]
     return CellStudy(
-        cr.label, implementation(cr), _policy(cr), cr.condition, environment(ok), sources
+        cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources
     )
 
 

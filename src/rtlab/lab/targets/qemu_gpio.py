@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import re
 import shlex
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -46,14 +45,13 @@ from rtlab.lab.targets.base import (
     register_target,
 )
 from rtlab.lab.targets.qemu_mps2 import qemu_version
-from rtlab.protocol import LINE_PREFIX, encode_line
+from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
 EMULATED = "qemu-tcg"  # the label tests/gpio_guest and the report's GPIO section use
 GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs")
 LOAD_SETTLE_S = 0.5  # the busy loops are running before the workload starts
 KILL_GRACE_S = 5  # after SIGTERM at the timeout, SIGKILL
-_END = re.compile(r"^@rtl1 end (.*?)\brecords=([0-9]+)(.*?)(?: \*[0-9a-f]{8})?$")
 
 
 class GuestRunError(gg.GuestError):
@@ -124,18 +122,7 @@ def guest_script(argv: Sequence[str], timeout_s: float, load_workers: int | None
 def label_runs(text: str, labels: Mapping[str, str]) -> str:
     """Adds `meta KEY=VALUE…` before the `end` of every protocol run in `text` and
     counts it there (with a fresh CRC where the run's lines carry one)."""
-    meta = [f"{k}={v}" for k, v in labels.items()]
-    out: list[str] = []
-    for line in text.split("\n"):
-        m = _END.match(line) if line.startswith(LINE_PREFIX + "end ") else None
-        if m is None:
-            out.append(line)
-            continue
-        crc = bool(re.search(r" \*[0-9a-f]{8}$", line))
-        out.append(encode_line("meta", *meta, crc=crc))
-        body = f"{m.group(1)}records={int(m.group(2)) + 1}{m.group(3)}".split()
-        out.append(encode_line("end", *body, crc=crc))
-    return "\n".join(out)
+    return label_before_end(text, labels)
 
 
 # ------------------------------------------------------------------ the target

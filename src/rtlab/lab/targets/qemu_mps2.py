@@ -30,7 +30,6 @@ import os
 import re
 import shutil
 import subprocess
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +45,7 @@ from rtlab.lab.targets.base import (
     register_target,
     run_process,
 )
-from rtlab.protocol import LINE_PREFIX, Run, parse
+from rtlab.protocol import Run, label_after_hello, parse
 
 MACHINES = {"mps2-an385": "an385", "mps2-an386": "an386"}
 QEMU = "qemu-system-arm"
@@ -92,40 +91,15 @@ def qemu_argv(
     return argv
 
 
-def _line(body: str, crc: bool) -> str:
-    line = LINE_PREFIX + body
-    return f"{line} *{zlib.crc32(line.encode()):08x}" if crc else line
-
-
-_END_RE = re.compile(r"^(@rtl1 end .*?\brecords=)([0-9]+)(.*?)(?: \*[0-9a-f]{8})?\r?$")
-
-
 def label_output(text: str, machine: str, icount_shift: int | None) -> str:
     """Adds `meta timebase=... icount_shift=... qemu_machine=...` after every `hello`
     and counts it in that run's `end` (with a fresh CRC where the run uses CRCs), so
     stored results say they are an instruction-count model."""
     timebase = "icount" if icount_shift is not None else "host"
-    meta = f"meta timebase={timebase} qemu_machine={machine}"
+    meta: dict[str, object] = {"timebase": timebase, "qemu_machine": machine}
     if icount_shift is not None:
-        meta += f" icount_shift={icount_shift}"
-    out: list[str] = []
-    in_run = False
-    for raw in text.split("\n"):
-        line = raw.rstrip("\r")
-        if line.startswith(LINE_PREFIX + "hello"):
-            crc = bool(re.search(r" \*[0-9a-f]{8}$", line))
-            out += [raw, _line(meta, crc)]
-            in_run = True
-            continue
-        m = _END_RE.match(line) if in_run else None
-        if m:
-            crc = bool(re.search(r" \*[0-9a-f]{8}$", line))
-            body = f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}"[len(LINE_PREFIX) :]
-            out.append(_line(body, crc))
-            in_run = False
-            continue
-        out.append(raw)
-    return "\n".join(out)
+        meta["icount_shift"] = icount_shift
+    return label_after_hello(text, meta)
 
 
 def run_qemu(

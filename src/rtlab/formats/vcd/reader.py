@@ -1,0 +1,234 @@
+"""Reading VCD and FST: the numpy scanner for plain VCD, pywellen (forked) for the rest,
+then channels, the window and, for rtlab's own files, the exact tick (see __init__)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rtlab.errors import FormatError
+from rtlab.formats.vcd import scanner as vcd_scan
+from rtlab.formats.vcd.roundtrip import ROOT, RTLAB_RE, apply_rtlab, from_units
+from rtlab.formats.vcd.wellen import read_isolated
+from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+
+_HEADER_BYTES = 1 << 20
+
+
+def _header(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(_HEADER_BYTES)
+
+
+_FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
+               4: "hierarchy", 5: "value changes", 6: "hierarchy", 7: "hierarchy",
+               8: "value changes", 255: "skip"}
+
+
+_SCAN_MAX_BYTES = 128 << 20  # the scanner's arrays take about 10x the file in memory
+
+
+def _scan(path: Path) -> dict[str, Any] | None:
+    """The numpy fast path; None sends the file to pywellen."""
+    try:
+        return vcd_scan.scan(path.read_bytes())
+    except Exception:  # whatever trips the scanner, pywellen is the authority
+        return None
+
+
+def _check_fst_blocks(path: Path, size: int) -> None:
+    """FST is a chain of blocks (type byte, big-endian u64 length): they must tile the
+    file exactly, or it is truncated or corrupt (the Rust parser may not notice)."""
+    pos = 0
+    with open(path, "rb") as fh:
+        while pos < size:
+            fh.seek(pos)
+            head = fh.read(9)
+            if len(head) < 9:
+                raise FormatError(path, "truncated: expected an FST block header", offset=pos)
+            kind, length = head[0], int.from_bytes(head[1:9], "big")
+            if kind not in _FST_BLOCKS:
+                raise FormatError(path, f"unknown FST block type {kind}", offset=pos)
+            if length < 8 or pos + 1 + length > size:
+                raise FormatError(path, f"FST {_FST_BLOCKS[kind]} block of {length} bytes "
+                                  "runs past the end of the file: truncated", offset=pos)
+            pos += 1 + length
+
+
+def _check_complete(path: Path, size: int) -> None:
+    """A VCD writer ends its last line; a file cut mid-line is truncated."""
+    with open(path, "rb") as fh:
+        fh.seek(size - 1)
+        if fh.read(1) in b" \t\r\n":
+            return
+        fh.seek(0)
+        lines = 1
+        while block := fh.read(1 << 24):
+            lines += block.count(b"\n")
+    raise FormatError(path, "the file ends in the middle of a line: truncated", line=lines)
+
+
+def _vcd_end_time(path: Path) -> int | None:
+    """The last `#time` of a VCD: the end of the dump, even with no change there."""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        fh.seek(max(0, size - 65536))
+        tail = fh.read()
+    hits = re.findall(rb"(?:^|\s)#([0-9]{1,18})\s", tail + b"\n")
+    return int(hits[-1]) if hits else None
+
+
+def _to_edges(times: np.ndarray, lv: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """(edge times, initial level, x/z changes) of one signal's value changes."""
+    known = lv >= 0
+    xz = int(lv.size - np.count_nonzero(known))
+    t, v = times[known], lv[known]
+    if v.size == 0:
+        return np.zeros(0, np.int64), UNKNOWN_LEVEL, xz
+    flips = np.flatnonzero(v[1:] != v[:-1]) + 1
+    return t[flips], int(v[0]), xz
+
+
+def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
+    if ts is None:
+        return Fraction(1, 10**9)  # wellen's default when the file names none
+    factor, exp = ts
+    if factor <= 0:
+        raise FormatError(path, f"timescale factor {factor} is not positive")
+    return Fraction(factor) * Fraction(10) ** exp
+
+
+def read(
+    path: str | Path,
+    *,
+    channels: list[str] | None = None,
+    timeout: float | None = None,
+    engine: str = "auto",
+    **_: Any,
+) -> Capture:
+    """Read the 1-bit signals of a VCD or FST file (see the module doc).
+
+    `engine`: "auto" (the numpy scanner for plain VCD up to 128 MB, else pywellen),
+    "wellen" (always pywellen) or "scan" (the scanner or an error)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        head = _header(p)
+    except OSError as exc:
+        raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
+    res = _parse(p, size, head, engine, timeout)
+    sigs = res["signals"]
+    if not sigs:
+        raise FormatError(
+            p, f"no 1-bit signal in this {res['format']} file ({res['skipped']} other variables)"
+        )
+    is_vcd = res["format"].upper() == "VCD"
+    if is_vcd:
+        _check_complete(p, size)
+    rt = RTLAB_RE.search(head) if is_vcd else None
+    tick = _timescale_s(p, res["timescale"])
+    t_start, t_end = _window(p, sigs, is_vcd)
+    ratio = Fraction(1)
+    if rt is not None:  # our own file: exact tick, window and channel order
+        ratio, tick, t_start, t_end = apply_rtlab(p, rt, tick)
+        order = {n: k for k, n in enumerate(_declared_order(head))}
+        sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
+    cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
+                  metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
+                            "skipped_vars": res["skipped"]})
+    _add_channels(p, cap, sigs, channels, ratio if rt is not None else None)
+    return cap
+
+
+def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None
+           ) -> dict[str, Any]:
+    """The signals of the file: the numpy scanner if it can, else pywellen (forked)."""
+    if size == 0:
+        raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
+    body = head.lstrip()
+    if not (sniff_fst(head, p) or head[:1] == b"\xfe" or head.startswith(b"GHDLwave")
+            or body.startswith(b"$")):  # what pywellen would say, without the fork
+        raise FormatError(p, "not a VCD or FST file: expected a $command (VCD) or an FST "
+                          "header", line=head[: len(head) - len(body)].count(b"\n") + 1)
+    res = None
+    if sniff_fst(head, p):
+        _check_fst_blocks(p, size)
+    elif engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p):
+        _check_complete(p, size)
+        res = _scan(p)
+    if res is None:
+        if engine == "scan":
+            raise FormatError(p, "not a plain VCD that the numpy scanner reads")
+        res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
+    return res
+
+
+def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
+    """First change to the last time stamp (a VCD's final `#t` counts)."""
+    firsts = [int(t[0]) for _, _, t, _ in sigs if t.size]
+    lasts = [int(t[-1]) for _, _, t, _ in sigs if t.size]
+    t_start = min(firsts) if firsts else 0
+    t_end = max(lasts) if lasts else t_start
+    if is_vcd:
+        end = _vcd_end_time(p)
+        if end is not None and end > t_end:
+            t_end = end
+    return t_start, t_end
+
+
+def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | None,
+                  ratio: Fraction | None) -> None:
+    """One channel per signal (selected by full or short name); `ratio` is set for
+    rtlab's own files, whose times are timescale units relative to t_start."""
+    shortcount: dict[str, int] = {}
+    for _, short, _, _ in sigs:
+        shortcount[short] = shortcount.get(short, 0) + 1
+    want = set(channels) if channels else None
+    for full, short, times, lv in sigs:
+        name = full
+        if ratio is not None and full.startswith(ROOT + "."):
+            name = full[len(ROOT) + 1 :]
+        if want is not None and name not in want and short not in want:
+            continue
+        if name in cap.channels:
+            raise FormatError(p, f"two 1-bit signals are named {name!r}")
+        edges, level, xz = _to_edges(times, lv)
+        if ratio is not None:
+            edges = from_units(p, name, edges, ratio) + cap.t_start
+        cap.add(Channel(name, edges, initial_level=level))
+        if xz:
+            cap.metadata["xz_changes"][name] = xz
+        if shortcount[short] == 1 and short != name:
+            cap.metadata["aliases"][short] = name
+    if want is not None:
+        missing = want - set(cap.channels) - set(cap.metadata["aliases"])
+        if missing:
+            raise FormatError(p, f"no 1-bit signal named {sorted(missing)[0]!r}")
+
+
+def _declared_order(head: bytes) -> list[str]:
+    """Full names of the variables in the order the header declares them."""
+    names, scope = [], []
+    for m in re.finditer(rb"\$(scope|upscope|var)\b(.*?)\$end", head, re.S):
+        kind, args = m.group(1), m.group(2).split()
+        if kind == b"scope" and len(args) >= 2:
+            scope.append(args[1].decode("utf-8", "replace"))
+        elif kind == b"upscope" and scope:
+            scope.pop()
+        elif kind == b"var" and len(args) >= 4:
+            names.append(".".join([*scope, args[3].decode("utf-8", "replace")]))
+    return names
+
+
+def sniff(head: bytes, path: Path) -> bool:
+    text = head.lstrip()
+    return text.startswith((b"$date", b"$version", b"$timescale", b"$scope", b"$comment"))
+
+
+def sniff_fst(head: bytes, path: Path) -> bool:
+    # FST starts with a header block: type 0, then its 64-bit length 329
+    return head[:9] == b"\x00" + (329).to_bytes(8, "big")
