@@ -1,0 +1,47 @@
+"""The `local` target kind: workloads run on this machine, their programs built on
+first use (rtlab.lab.build) unless `programs = {name = "path"}` names them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rtlab.lab.fingerprint import fingerprint
+from rtlab.lab.targets.base import (
+    Background,
+    Completed,
+    Group,
+    TargetKind,
+    check_programs,
+    run_process,
+)
+
+
+class LocalTarget:
+    kind = "local"
+
+    def __init__(self, t: Mapping[str, Any]) -> None:
+        self.programs = dict(t.get("programs", {}))
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "local", "host": os.uname().nodename}
+
+    def program(self, name: str) -> str:
+        if name in self.programs:
+            return str(self.programs[name])
+        from rtlab.lab.build import build_program
+
+        return str(build_program(name))
+
+    def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        return run_process(argv, timeout)
+
+    def start(self, argv: Sequence[str]) -> Background:
+        return Group(argv)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return fingerprint()
+
+
+TARGET_KIND = TargetKind("local", ("programs",), check_programs, LocalTarget)
