@@ -14,29 +14,14 @@ instrument_rp2040.py: the rtlab capture module through rtlab.instruments.rp2040)
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Protocol
-
 from rtlab.errors import RtlabError
-from rtlab.lab.instrument_spec import INSTRUMENTS, InstrumentSpec
-from rtlab.model import Capture
+from rtlab.lab.instrument_spec import INSTRUMENTS, Armed, Instrument, InstrumentSpec
+
+__all__ = ["Armed", "Instrument", "InstrumentFailure", "make_instrument"]
 
 
 class InstrumentFailure(RtlabError):
     """The instrument did not start, died, or gave no usable capture."""
-
-
-class Armed(Protocol):
-    def stop(self) -> tuple[Capture, list[str]]: ...
-    def abort(self) -> None: ...
-
-
-class Instrument(Protocol):
-    spec: InstrumentSpec
-    name: str
-
-    def describe(self) -> dict[str, Any]: ...
-    def arm(self, expected_s: float, *, scratch: Path, run_id: str) -> Armed: ...
 
 
 def make_instrument(spec: InstrumentSpec) -> Instrument:

@@ -21,13 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from rtlab.errors import ConfigError
+from rtlab.model import Capture
 from rtlab.registry import Registry
-
-if TYPE_CHECKING:
-    from rtlab.lab.instrument import Instrument
 
 COMMON_KEYS = ("kind", "pin", "response")
 CHANNEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # no , : = (sigrok-cli separators)
@@ -44,6 +43,19 @@ class InstrumentSpec(Protocol):
     def definition(self) -> dict[str, Any]:
         """What defines the measurement (the cell hash, the run's params)."""
         ...
+
+
+class Armed(Protocol):
+    def stop(self) -> tuple[Capture, list[str]]: ...
+    def abort(self) -> None: ...
+
+
+class Instrument(Protocol):
+    spec: InstrumentSpec
+    name: str
+
+    def describe(self) -> dict[str, Any]: ...
+    def arm(self, expected_s: float, *, scratch: Path, run_id: str) -> Armed: ...
 
 
 @dataclass(frozen=True)
