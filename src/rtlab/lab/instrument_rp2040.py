@@ -124,13 +124,11 @@ def _rp2040(t: Mapping[str, Any]) -> RP2040Spec:
             raise ConfigError("selftest_period", str(e)) from None
     elif st_pin is not None:
         st_period = DEFAULT_PERIOD_S  # the CLI's default, 100 us
-    pin, response = pins(t, tuple(names))
     return RP2040Spec(
         port=port,
         gpios=gpios,
         channels=tuple(names),
-        pin=pin,
-        response=response,
+        **pins(t, tuple(names)),
         resolution_ns=res_ns,
         baud=baud,
         timeout_s=seconds(t, "timeout_s", 5.0, 0.1, 600),

@@ -117,12 +117,10 @@ def _sigrok(t: Mapping[str, Any]) -> SigrokSpec:
             what = "the samplerate key" if m.group(1) == "samplerate" else "the runner"
             raise ConfigError("config", f"{m.group(1)} is set by {what}, not in config")
     group = string(t, "channel_group", CHANNEL, 'a channel group name ("Logic")')
-    pin, response = pins(t, tuple(chans))
     return SigrokSpec(
         driver=driver,
         channels=tuple(chans),
-        pin=pin,
-        response=response,
+        **pins(t, tuple(chans)),
         conn=conn,
         samplerate_hz=rate,
         config=tuple(config),

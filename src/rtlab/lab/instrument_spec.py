@@ -94,7 +94,8 @@ def seconds(t: Mapping[str, Any], key: str, default: float, lo: float, hi: float
     return float(v)
 
 
-def pins(t: Mapping[str, Any], channels: tuple[str, ...]) -> tuple[str, str | None]:
+def pins(t: Mapping[str, Any], channels: tuple[str, ...]) -> dict[str, Any]:
+    """The spec's `pin` (default: the first channel) and `response`, checked."""
     pin = t.get("pin", channels[0])
     if pin not in channels:
         raise ConfigError(
@@ -107,7 +108,7 @@ def pins(t: Mapping[str, Any], channels: tuple[str, ...]) -> tuple[str, str | No
             f"response {response!r}: expected another capture channel than the pin "
             f"({', '.join(c for c in channels if c != pin)})",
         )
-    return str(pin), response
+    return {"pin": str(pin), "response": response}
 
 
 def instrument_from_table(t: Mapping[str, Any]) -> InstrumentSpec:

@@ -8,14 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlab.lab.fingerprint import fingerprint
-from rtlab.lab.targets.base import (
-    Background,
-    Completed,
-    Group,
-    TargetKind,
-    check_programs,
-    run_process,
-)
+from rtlab.lab.targets import base
 
 
 class LocalTarget:
@@ -34,14 +27,14 @@ class LocalTarget:
 
         return str(build_program(name))
 
-    def run(self, argv: Sequence[str], timeout: float) -> Completed:
-        return run_process(argv, timeout)
+    def run(self, argv: Sequence[str], timeout: float) -> base.Completed:
+        return base.run_process(argv, timeout)
 
-    def start(self, argv: Sequence[str]) -> Background:
-        return Group(argv)
+    def start(self, argv: Sequence[str]) -> base.Background:
+        return base.Group(argv)
 
     def fingerprint(self) -> dict[str, Any]:
         return fingerprint()
 
 
-TARGET_KIND = TargetKind("local", ("programs",), check_programs, LocalTarget)
+TARGET_KIND = base.TargetKind("local", ("programs",), base.check_programs, LocalTarget)

@@ -59,3 +59,15 @@ def duration_s(value: object) -> float:
         raise ConfigError("duration", f"duration {value!r}: expected seconds or 500ms, 5s, 2m")
     scale = {"ms": 1e-3, "s": 1, "m": 60, "h": 3600, None: 1}[m.group(2)]
     return float(m.group(1)) * scale
+
+
+def option_args(key: str, value: Any, opt: str) -> list[str]:
+    """One parameter as the program's option `opt`: a flag for true (nothing for false),
+    a list comma-separated, a duration in ms, anything else as text."""
+    if isinstance(value, bool):
+        return [opt] if value else []
+    if isinstance(value, list):
+        return [opt, ",".join(str(v) for v in value)]
+    if key == "duration":
+        return [opt, f"{duration_s(value) * 1000:.0f}ms"]
+    return [opt, str(value)]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.workloads.base import WorkloadKind, duration_s
+from rtlab.lab.workloads.base import WorkloadKind, duration_s, option_args
 
 _INT = (int,)
 _TOGGLE_OPTS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -100,20 +100,9 @@ def _argv(opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any:
         out = [exe, "-q"]
         for key, value in p.items():
             if key == "meta":
-                for k, v in value.items():
-                    out += ["--meta", f"{k}={v}"]
-                continue
-            if key == "seconds":
-                continue
-            opt = opts[key][1]
-            if isinstance(value, bool):
-                out += [opt] if value else []
-            elif isinstance(value, list):
-                out += [opt, ",".join(str(v) for v in value)]
-            elif key == "duration":
-                out += [opt, f"{duration_s(value) * 1000:.0f}ms"]
-            else:
-                out += [opt, str(value)]
+                out += [a for k, v in value.items() for a in ("--meta", f"{k}={v}")]
+            elif key != "seconds":
+                out += option_args(key, value, opts[key][1])
         return out
 
     return argv

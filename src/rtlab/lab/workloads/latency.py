@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.workloads.base import WorkloadKind, duration_s
+from rtlab.lab.workloads.base import WorkloadKind, duration_s, option_args
 
 _LAT_OPTS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "mode": (str, "--mode"),
@@ -62,18 +62,7 @@ def _check_latency(p: Mapping[str, Any]) -> None:
 
 
 def _latency_argv(exe: str, p: Mapping[str, Any]) -> list[str]:
-    argv = [exe, "-q"]
-    for key, value in p.items():
-        opt = _LAT_OPTS[key][1]
-        if isinstance(value, bool):
-            argv += [opt] if value else []
-        elif isinstance(value, list):
-            argv += [opt, ",".join(str(v) for v in value)]
-        elif key == "duration":
-            argv += [opt, f"{duration_s(value) * 1000:.0f}ms"]
-        else:
-            argv += [opt, str(value)]
-    return argv
+    return [exe, "-q", *(a for k, v in p.items() for a in option_args(k, v, _LAT_OPTS[k][1]))]
 
 
 def _latency_seconds(p: Mapping[str, Any]) -> float:
