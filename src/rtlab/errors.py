@@ -35,3 +35,13 @@ class FormatError(RtlabError):
         if offset is not None:
             where += f": byte {offset}"
         super().__init__(f"{where}: {message}")
+
+
+class ConfigError(RtlabError, ValueError):
+    """A mistake in one value of an experiment spec's table (target, workload,
+    condition, instrument): `key` names it, so the spec error points at its line
+    (`file:line: table.key: message`)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key

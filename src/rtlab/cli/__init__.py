@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,6 +14,7 @@ from rtlab import formats
 from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
 from rtlab.analysis.summary import analyze as run_analysis
 from rtlab.analysis.summary import channel_metric, parse_latency_pair
+from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
 from rtlab.model import parse_duration
 
@@ -25,30 +25,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True)
-T = TypeVar("T")
-
-
-def _fail(message: str) -> None:
-    err.print(f"[bold red]rtlab: error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
-
-
-def guarded(fn: Callable[[], T]) -> T:
-    """Run a command body; a user mistake becomes one clear line and exit status 2."""
-    try:
-        return fn()
-    except RtlabError as exc:
-        _fail(str(exc))
-    except KeyError as exc:  # an unknown channel name
-        _fail(str(exc.args[0]) if exc.args else str(exc))
-    except ValueError as exc:
-        _fail(str(exc))
-    except MemoryError:
-        _fail("out of memory")
-    raise AssertionError("unreachable")
-
-
 def _reader_options(tick: str | None, first_level: int | None, options: list[str]) -> dict:
     out: dict[str, Any] = {}
     if tick is not None:
@@ -244,7 +220,7 @@ def _mount_optional() -> None:
         if exc.name != "rtlab.cli.lab":
             raise
     else:
-        register(app, guarded)
+        register(app)
     try:
         from rtlab.cli.capture import capture_app
     except ModuleNotFoundError as exc:

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
 from rtlab.model import Capture, format_tick, parse_duration
 
 capture_app = typer.Typer(no_args_is_help=True, add_completion=False,
                           pretty_exceptions_enable=False)
-err = Console(stderr=True)
 
 
 @capture_app.callback()
@@ -59,45 +58,24 @@ def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
                 selftest_pin: int | None, selftest_period: Fraction | None,
                 names: list[str] | None, timeout_s: float, live: bool,
                 fine: bool = False) -> Capture:
-    import serial
+    """rtlab.instruments.rp2040.capture.capture, with a live status table on a terminal."""
+    from rtlab.instruments.rp2040.capture import capture
 
-    from rtlab.instruments.rp2040.driver import RP2040Module, selftest_params
-    from rtlab.instruments.rp2040.wire import START_FINE
+    last = {"k": 0, "edges": 0}
+    display = Live(console=err, transient=True, auto_refresh=False) if live else None
 
-    flags = START_FINE if fine else 0
-    try:
-        ser = serial.Serial(port, baudrate=baud, timeout=0.05)
-    except (serial.SerialException, OSError) as exc:
-        raise RtlabError(f"cannot open {port}: {exc}") from None
-    with ser:
-        mod = RP2040Module(ser, timeout_s=timeout_s)
-        info = mod.hello()
-        selftest = None
-        if selftest_pin is not None:
-            period = selftest_period or Fraction(1, 10_000)
-            cycles = period * info.clk_hz
-            if cycles.denominator != 1:
-                raise RtlabError(f"self-test period {period} s is not a whole number of "
-                                 f"{info.clk_hz} Hz cycles")
-            div, top = selftest_params(int(cycles))
-            selftest = (selftest_pin, div, top)
-        last = {"k": 0, "edges": 0, "t": time.monotonic()}
-        display = Live(console=err, transient=True, auto_refresh=False) if live else None
-
-        def on_status(st, dec) -> None:
-            dk = st.k - last["k"]
-            rate = (st.edges - last["edges"]) / float(dk * info.tick_s) if dk > 0 else 0.0
-            last.update(k=st.k, edges=st.edges)
-            if display is not None:
-                display.update(_status_table(st, dec, rate, float(st.k * info.tick_s)),
-                               refresh=True)
-
+    def on_status(st, dec, info) -> None:
+        dk = st.k - last["k"]
+        rate = (st.edges - last["edges"]) / float(dk * info.tick_s) if dk > 0 else 0.0
+        last.update(k=st.k, edges=st.edges)
         if display is not None:
-            with display:
-                return mod.capture(pins[0], len(pins), duration, selftest=selftest,
-                                   on_status=on_status, names=names, flags=flags)
-        return mod.capture(pins[0], len(pins), duration, selftest=selftest,
-                           on_status=on_status, names=names, flags=flags)
+            display.update(_status_table(st, dec, rate, float(st.k * info.tick_s)),
+                           refresh=True)
+
+    with display if display is not None else contextlib.nullcontext():
+        return capture(port, pins, duration, baud=baud, selftest_pin=selftest_pin,
+                       selftest_period=selftest_period, names=names, timeout_s=timeout_s,
+                       fine=fine, on_status=on_status)
 
 
 @capture_app.command("rp2040")
@@ -117,7 +95,6 @@ def rp2040(
         help="16ns, or 8ns (at most 4 channels; half the buffer and link rate)")] = "16ns",
 ) -> None:
     """Capture edges on up to 8 consecutive GPIOs with the rtlab RP2040 module."""
-    from rtlab.cli import guarded
 
     def body() -> None:
         from rtlab import formats

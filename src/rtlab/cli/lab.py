@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from rtlab.cli.common import guarded
 
 DEFAULT_STORE = "out/store/rtlab.duckdb"
 # Piped (make run, CI logs): wide enough for the summary table instead of rich's 80.
@@ -67,184 +68,189 @@ def summary_table(rows: list[dict[str, Any]], title: str) -> Table:
     return t
 
 
-def register(app: typer.Typer, guarded: Callable[[Callable[[], Any]], Any]) -> None:
-    @app.command("run")
-    def run_cmd(
-        spec: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
-        store: StoreOpt = None,
-        force: Annotated[
-            bool, typer.Option(help="run every cell again, even completed ones")
-        ] = False,
-        report: Annotated[
-            Path | None, typer.Option("--report", "-o", help="write the HTML report here after")
-        ] = None,
-    ) -> None:
-        """Run an experiment spec; resumes what a previous run of it left missing."""
-        from rtlab.lab.runner import run_spec
-        from rtlab.lab.spec import load_spec
-        from rtlab.results import query as results
+def run_cmd(
+    spec: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
+    store: StoreOpt = None,
+    force: Annotated[
+        bool, typer.Option(help="run every cell again, even completed ones")
+    ] = False,
+    report: Annotated[
+        Path | None, typer.Option("--report", "-o", help="write the HTML report here after")
+    ] = None,
+) -> None:
+    """Run an experiment spec; resumes what a previous run of it left missing."""
+    from rtlab.lab.runner import run_spec
+    from rtlab.lab.spec import load_spec
+    from rtlab.results import query as results
 
-        def body() -> int:
-            sp = load_spec(spec)
-            path = _store_path(store, sp.store)
-            with _open_store(path) as st:
-                outcome = run_spec(sp, st, force=force, console=err)
-                if outcome.skipped:
-                    err.print(
-                        f"{outcome.skipped} run(s) already in the store (--force runs them again)"
-                    )
-                if outcome.interrupted:
-                    err.print(
-                        f"interrupted: {len(outcome.runs)} run(s) finished and kept"
-                        + (
-                            f", run {outcome.interrupted_run} marked interrupted"
-                            if outcome.interrupted_run
-                            else ""
-                        )
-                        + "; run the spec again to resume"
-                    )
-                    return 130
-                cells = results.select_many(st, (), sp.name)
-                out.print(summary_table(results.summary_rows(st, cells), f"{sp.name}  ({path})"))
-                if report is not None:
-                    from rtlab.report.html import write_report
-
-                    write_report(st, cells, report, title=sp.name)
-                    out.print(f"report: {report}")
-            bad = [r for r in outcome.runs if r.status != "ok"]
-            return 1 if bad else 0
-
-        code = guarded(body)
-        raise typer.Exit(code)
-
-    @app.command("runs")
-    def runs_cmd(
-        store: StoreOpt = None,
-        spec: Annotated[str | None, typer.Option("--spec", help="only this spec's runs")] = None,
-    ) -> None:
-        """List the runs in the store."""
-        from rtlab.results.query import cell_label
-
-        def body() -> None:
-            with _open_store(_store_path(store), read_only=True) as st:
-                t = Table()
-                for col in ("run id", "spec", "cell", "rep", "status", "started", "s", "note"):
-                    t.add_column(col)
-                import time as _t
-
-                for r in st.runs(spec_name=spec):
-                    dur = (r["finished_at"] or 0) - (r["started_at"] or 0)
-                    t.add_row(
-                        r["run_id"],
-                        r["spec_name"] or "",
-                        escape(cell_label(r)),
-                        str(r["repetition"]),
-                        r["status"],
-                        _t.strftime("%Y-%m-%d %H:%M:%S", _t.localtime(r["started_at"] or 0)),
-                        f"{dur:.1f}" if r["finished_at"] else "",
-                        escape((r["message"] or "")[:60]),
-                    )
-                out.print(t)
-
-        guarded(body)
-
-    @app.command("report")
-    def report_cmd(
-        runs: Annotated[
-            list[str] | None, typer.Argument(help="run ids, spec names or cells")
-        ] = None,
-        spec: Annotated[str | None, typer.Option("--spec", help="every run of this spec")] = None,
-        output: Annotated[
-            Path | None, typer.Option("-o", "--output", help="the report file")
-        ] = None,
-        md: Annotated[bool, typer.Option("--md", help="Markdown tables instead of HTML")] = False,
-        csv: Annotated[bool, typer.Option("--csv", help="CSV summary instead of HTML")] = False,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="JSON summary instead of HTML")
-        ] = False,
-        skipped: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--skipped",
-                help="a part not run, 'PART: reason — how to fix', shown first (repeatable)",
-            ),
-        ] = None,
-        store: StoreOpt = None,
-    ) -> None:
-        """A report of stored runs: one self-contained HTML file, or --md/--csv/--json."""
-        from rtlab.report import html
-        from rtlab.results import query as results
-
-        def body() -> None:
-            if sum((md, csv, as_json)) > 1:
-                raise ValueError("choose one of --md, --csv, --json")
-            if not (md or csv or as_json) and output is None:
-                raise ValueError("the HTML report needs -o FILE.html")
-            with _open_store(_store_path(store), read_only=True) as st:
-                cells = results.select_many(st, runs or (), spec)
-                if md or csv or as_json:
-                    fmt = "md" if md else "csv" if csv else "json"
-                    text = html.text_report(st, cells, fmt, skipped or ())
-                    if output is None:
-                        typer.echo(text, nl=False)
-                    else:
-                        output.parent.mkdir(parents=True, exist_ok=True)
-                        output.write_text(text)
-                        err.print(f"report: {output}")
-                    return
-                assert output is not None
-                html.write_report(
-                    st,
-                    cells,
-                    output,
-                    title=spec or " ".join(runs or ()) or "rtlab",
-                    skipped=skipped or (),
+    def body() -> int:
+        sp = load_spec(spec)
+        path = _store_path(store, sp.store)
+        with _open_store(path) as st:
+            outcome = run_spec(sp, st, force=force, console=err)
+            if outcome.skipped:
+                err.print(
+                    f"{outcome.skipped} run(s) already in the store (--force runs them again)"
                 )
-                out.print(f"report: {output}")
+            if outcome.interrupted:
+                err.print(
+                    f"interrupted: {len(outcome.runs)} run(s) finished and kept"
+                    + (
+                        f", run {outcome.interrupted_run} marked interrupted"
+                        if outcome.interrupted_run
+                        else ""
+                    )
+                    + "; run the spec again to resume"
+                )
+                return 130
+            cells = results.select_many(st, (), sp.name)
+            out.print(summary_table(results.summary_rows(st, cells), f"{sp.name}  ({path})"))
+            if report is not None:
+                from rtlab.report.html import write_report
 
-        guarded(body)
+                write_report(st, cells, report, title=sp.name)
+                out.print(f"report: {report}")
+        bad = [r for r in outcome.runs if r.status != "ok"]
+        return 1 if bad else 0
 
-    @app.command("compare")
-    def compare_cmd(
-        base: Annotated[str, typer.Argument(help="run id, spec name or cell")],
-        new: Annotated[str, typer.Argument(help="run id, spec name or cell")],
-        fail_if: Annotated[
-            list[str] | None,
-            typer.Option("--fail-if", help="gate, e.g. 'p99 > +10%' or 'max > 500us' (repeatable)"),
-        ] = None,
-        series: Annotated[str | None, typer.Option(help="only this series")] = None,
-        gate_on: Annotated[
-            str,
-            typer.Option(
-                help="gates test the point 'estimate', or 'ci': fail only when the whole "
-                "95 % bootstrap interval is past the bound"
-            ),
-        ] = "estimate",
-        as_json: Annotated[bool, typer.Option("--json", help="JSON instead of a table")] = False,
-        store: StoreOpt = None,
-    ) -> None:
-        """Change of median, p99, p99.9, max from BASE to NEW with bootstrap confidence
-        intervals; --fail-if gates exit 1 when violated."""
-        from rtlab.report import compare
+    code = guarded(body)
+    raise typer.Exit(code)
 
-        def body() -> int:
 
-            gates = [compare.parse_gate(g) for g in fail_if or []]
-            if gate_on not in ("estimate", "ci"):
-                raise ValueError(f"--gate-on must be 'estimate' or 'ci', not {gate_on!r}")
-            with _open_store(_store_path(store), read_only=True) as st:
-                result = compare.compare(st, base, new, series=series)
-            failures = compare.check_gates(result, gates, gate_on)
-            if as_json:
-                import json
+def runs_cmd(
+    store: StoreOpt = None,
+    spec: Annotated[str | None, typer.Option("--spec", help="only this spec's runs")] = None,
+) -> None:
+    """List the runs in the store."""
+    from rtlab.results.query import cell_label
 
-                typer.echo(json.dumps(compare.to_json(result, failures), indent=1))
-            else:
-                out.print(compare.rich_table(result))
-                for f in failures:
-                    err.print(f"[bold red]gate failed:[/] {f}")
-                if gates and not failures:
-                    err.print(f"[green]{len(gates)} gate(s) passed[/]")
-            return 1 if failures else 0
+    def body() -> None:
+        with _open_store(_store_path(store), read_only=True) as st:
+            t = Table()
+            for col in ("run id", "spec", "cell", "rep", "status", "started", "s", "note"):
+                t.add_column(col)
+            import time as _t
 
-        raise typer.Exit(guarded(body))
+            for r in st.runs(spec_name=spec):
+                dur = (r["finished_at"] or 0) - (r["started_at"] or 0)
+                t.add_row(
+                    r["run_id"],
+                    r["spec_name"] or "",
+                    escape(cell_label(r)),
+                    str(r["repetition"]),
+                    r["status"],
+                    _t.strftime("%Y-%m-%d %H:%M:%S", _t.localtime(r["started_at"] or 0)),
+                    f"{dur:.1f}" if r["finished_at"] else "",
+                    escape((r["message"] or "")[:60]),
+                )
+            out.print(t)
+
+    guarded(body)
+
+
+def report_cmd(
+    runs: Annotated[
+        list[str] | None, typer.Argument(help="run ids, spec names or cells")
+    ] = None,
+    spec: Annotated[str | None, typer.Option("--spec", help="every run of this spec")] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="the report file")
+    ] = None,
+    md: Annotated[bool, typer.Option("--md", help="Markdown tables instead of HTML")] = False,
+    csv: Annotated[bool, typer.Option("--csv", help="CSV summary instead of HTML")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON summary instead of HTML")
+    ] = False,
+    skipped: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--skipped",
+            help="a part not run, 'PART: reason — how to fix', shown first (repeatable)",
+        ),
+    ] = None,
+    store: StoreOpt = None,
+) -> None:
+    """A report of stored runs: one self-contained HTML file, or --md/--csv/--json."""
+    from rtlab.report import html
+    from rtlab.results import query as results
+
+    def body() -> None:
+        if sum((md, csv, as_json)) > 1:
+            raise ValueError("choose one of --md, --csv, --json")
+        if not (md or csv or as_json) and output is None:
+            raise ValueError("the HTML report needs -o FILE.html")
+        with _open_store(_store_path(store), read_only=True) as st:
+            cells = results.select_many(st, runs or (), spec)
+            if md or csv or as_json:
+                fmt = "md" if md else "csv" if csv else "json"
+                text = html.text_report(st, cells, fmt, skipped or ())
+                if output is None:
+                    typer.echo(text, nl=False)
+                else:
+                    output.parent.mkdir(parents=True, exist_ok=True)
+                    output.write_text(text)
+                    err.print(f"report: {output}")
+                return
+            assert output is not None
+            html.write_report(
+                st,
+                cells,
+                output,
+                title=spec or " ".join(runs or ()) or "rtlab",
+                skipped=skipped or (),
+            )
+            out.print(f"report: {output}")
+
+    guarded(body)
+
+
+def compare_cmd(
+    base: Annotated[str, typer.Argument(help="run id, spec name or cell")],
+    new: Annotated[str, typer.Argument(help="run id, spec name or cell")],
+    fail_if: Annotated[
+        list[str] | None,
+        typer.Option("--fail-if", help="gate, e.g. 'p99 > +10%' or 'max > 500us' (repeatable)"),
+    ] = None,
+    series: Annotated[str | None, typer.Option(help="only this series")] = None,
+    gate_on: Annotated[
+        str,
+        typer.Option(
+            help="gates test the point 'estimate', or 'ci': fail only when the whole "
+            "95 % bootstrap interval is past the bound"
+        ),
+    ] = "estimate",
+    as_json: Annotated[bool, typer.Option("--json", help="JSON instead of a table")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Change of median, p99, p99.9, max from BASE to NEW with bootstrap confidence
+    intervals; --fail-if gates exit 1 when violated."""
+    from rtlab.report import compare
+
+    def body() -> int:
+
+        gates = [compare.parse_gate(g) for g in fail_if or []]
+        if gate_on not in ("estimate", "ci"):
+            raise ValueError(f"--gate-on must be 'estimate' or 'ci', not {gate_on!r}")
+        with _open_store(_store_path(store), read_only=True) as st:
+            result = compare.compare(st, base, new, series=series)
+        failures = compare.check_gates(result, gates, gate_on)
+        if as_json:
+            import json
+
+            typer.echo(json.dumps(compare.to_json(result, failures), indent=1))
+        else:
+            out.print(compare.rich_table(result))
+            for f in failures:
+                err.print(f"[bold red]gate failed:[/] {f}")
+            if gates and not failures:
+                err.print(f"[green]{len(gates)} gate(s) passed[/]")
+        return 1 if failures else 0
+
+    raise typer.Exit(guarded(body))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run_cmd)
+    app.command("runs")(runs_cmd)
+    app.command("report")(report_cmd)
+    app.command("compare")(compare_cmd)

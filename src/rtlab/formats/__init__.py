@@ -1,4 +1,4 @@
-"""File formats: one module per format, each registering a FormatSpec here.
+"""File formats: one module per format, each defining a FormatSpec (FORMAT) found here.
 
 `load(path)` picks the reader from `format=` or by sniffing the file's first bytes and
 its extension; every reader raises FormatError (file, line or byte offset, what was
@@ -7,7 +7,6 @@ expected) on bad input and never returns a partial capture.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture
+from rtlab.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -28,55 +28,35 @@ class FormatSpec:
     description: str = ""
 
 
-# Modules that define FORMAT (or FORMATS), in sniffing order: most specific content
-# checks first; parquet last because only it needs pyarrow, a slow import that a
-# command reading a .sr file should not pay.
-_MODULES = (
-    "sigrok",
-    "saleae_bin",
-    "vcd",
-    "saleae_csv",
-    "edges_csv",
-    "pio_durations",
-    "parquet",
+# Format name → the module that defines it (FORMAT, or FORMATS for several), imported
+# when the format is first needed. The order is the sniffing order: most specific
+# content checks first; parquet last because only it needs pyarrow, a slow import that
+# a command reading a .sr file should not pay.
+FORMATS: Registry[FormatSpec] = Registry(
+    "format",
+    {
+        "sigrok": "rtlab.formats.sigrok",
+        "saleae-bin": "rtlab.formats.saleae_bin",
+        "vcd": "rtlab.formats.vcd",
+        "fst": "rtlab.formats.vcd",
+        "saleae-csv": "rtlab.formats.saleae_csv",
+        "edges-csv": "rtlab.formats.edges_csv",
+        "pio-durations": "rtlab.formats.pio_durations",
+        "parquet": "rtlab.formats.parquet",
+    },
+    attr=("FORMATS", "FORMAT"),
+    unknown=lambda name, known: RtlabError(
+        f"unknown format {name!r}; known formats: {', '.join(known)}"
+    ),
 )
-# Format name → module, so that naming a format imports only its module.
-_MODULE_OF = {
-    "sigrok": "sigrok",
-    "saleae-bin": "saleae_bin",
-    "vcd": "vcd",
-    "fst": "vcd",
-    "saleae-csv": "saleae_csv",
-    "edges-csv": "edges_csv",
-    "pio-durations": "pio_durations",
-    "parquet": "parquet",
-}
-
-_LOADED: dict[str, list[FormatSpec]] = {}
-
-
-def _specs_of(mod_name: str) -> list[FormatSpec]:
-    if mod_name not in _LOADED:
-        mod = importlib.import_module(f"rtlab.formats.{mod_name}")
-        _LOADED[mod_name] = list(getattr(mod, "FORMATS", None) or [mod.FORMAT])
-    return _LOADED[mod_name]
-
-
-def _registry() -> dict[str, FormatSpec]:
-    return {spec.name: spec for mod in _MODULES for spec in _specs_of(mod)}
 
 
 def names() -> list[str]:
-    return list(_registry())
+    return FORMATS.names()
 
 
 def get(name: str) -> FormatSpec:
-    mod = _MODULE_OF.get(name)
-    if mod is not None:
-        for spec in _specs_of(mod):
-            if spec.name == name:
-                return spec
-    raise RtlabError(f"unknown format {name!r}; known formats: {', '.join(_MODULE_OF)}")
+    return FORMATS.get(name)
 
 
 def guess(path: Path) -> FormatSpec:
@@ -88,11 +68,11 @@ def guess(path: Path) -> FormatSpec:
         raise FormatError(path, f"cannot open: {exc.strerror or exc}") from None
     if not head:
         raise FormatError(path, "file is empty", offset=0)
-    for mod in _MODULES:
-        for spec in _specs_of(mod):
-            if spec.sniff is not None and spec.sniff(head, path):
-                return spec
-    reg = _registry()
+    for name in FORMATS.names():
+        spec = FORMATS.get(name)
+        if spec.sniff is not None and spec.sniff(head, path):
+            return spec
+    reg = dict(FORMATS.items())
     suffix = "".join(path.suffixes[-2:]).lower()
     for spec in reg.values():
         if any(suffix.endswith(ext) for ext in spec.extensions):

@@ -35,6 +35,21 @@ def find_c_target(name: str, root: Path = REPO_ROOT) -> Path:
     )
 
 
+# A program whose executable is not its C target's main one: name → (C target,
+# executable in its build directory). Any other program is the C target of its name.
+PROGRAMS = {
+    "rtbench-posix": ("rtbench", "rtbench-posix"),
+    "rtlab-gpio-events": ("rtlab-toggle", "rtlab-gpio-events"),
+}
+
+
+def build_program(name: str) -> Path:
+    """Build (once) the C target that provides program `name`; its executable."""
+    target, exe = PROGRAMS.get(name, (name, ""))
+    built = build_c_target(target)
+    return built / exe if exe else built
+
+
 def _run(cmd: list[str], what: str) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtlab.errors import ConfigError
+from rtlab.registry import Registry
+
 # profile → stress-ng stressors; {n} is the worker count (0 = one per online CPU)
 PROFILES: dict[str, list[str]] = {
     "cpu": ["--cpu", "{n}"],
@@ -20,12 +23,6 @@ PROFILES: dict[str, list[str]] = {
     "mixed": ["--cpu", "{n}", "--vm", "1", "--vm-bytes", "64M", "--timer", "1"],
 }
 KEYS = ("kind", "profile", "workers", "args", "settle_s")
-
-
-class ConditionError(ValueError):
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
 
 
 @dataclass(frozen=True)
@@ -60,39 +57,39 @@ class Condition:
         return ["stress-ng", *stressors, "--timeout", f"{bound}s", "--quiet"]
 
 
-BUILTIN: dict[str, Condition] = {
-    "idle": Condition("idle"),
-    "load": Condition("load", kind="stress-ng", profile="cpu", workers=0),
-}
+# Named conditions every spec can list; a spec's [condition.NAME] tables add more.
+CONDITIONS: Registry[Condition] = Registry("condition", {}, attr="CONDITIONS")
+CONDITIONS.register(Condition("idle"))
+CONDITIONS.register(Condition("load", kind="stress-ng", profile="cpu", workers=0))
 
 
 def condition_from_table(name: str, t: Mapping[str, Any]) -> Condition:
     for key in t:
         if key not in KEYS:
-            raise ConditionError(key, f"unknown key; known: {', '.join(KEYS)}")
+            raise ConfigError(key, f"unknown key; known: {', '.join(KEYS)}")
     kind = t.get("kind", "stress-ng")
     if kind not in ("idle", "stress-ng"):
-        raise ConditionError("kind", f"kind {kind!r}: expected idle or stress-ng")
+        raise ConfigError("kind", f"kind {kind!r}: expected idle or stress-ng")
     if kind == "idle":
         return Condition(name)
     profile = t.get("profile", "cpu")
     if profile not in (*PROFILES, "custom"):
-        raise ConditionError(
+        raise ConfigError(
             "profile", f"profile {profile!r}: one of {', '.join(PROFILES)} or custom"
         )
     workers = t.get("workers", 0)
     if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= 1024:
-        raise ConditionError("workers", "expected an integer 0..1024 (0 = one per CPU)")
+        raise ConfigError("workers", "expected an integer 0..1024 (0 = one per CPU)")
     args = t.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise ConditionError("args", "expected a list of stress-ng arguments (strings)")
+        raise ConfigError("args", "expected a list of stress-ng arguments (strings)")
     if profile == "custom" and not args:
-        raise ConditionError("args", 'profile = "custom" needs args = ["--cpu", "1", ...]')
+        raise ConfigError("args", 'profile = "custom" needs args = ["--cpu", "1", ...]')
     if profile != "custom" and args:
-        raise ConditionError("args", 'args are for profile = "custom" only')
+        raise ConfigError("args", 'args are for profile = "custom" only')
     if any(a.startswith("--timeout") for a in args):
-        raise ConditionError("args", "the runner sets --timeout itself")
+        raise ConfigError("args", "the runner sets --timeout itself")
     settle = t.get("settle_s", 0.5)
     if not isinstance(settle, int | float) or isinstance(settle, bool) or not 0 <= settle <= 60:
-        raise ConditionError("settle_s", "expected seconds 0..60")
+        raise ConfigError("settle_s", "expected seconds 0..60")
     return Condition(name, "stress-ng", profile, workers, tuple(args), float(settle))

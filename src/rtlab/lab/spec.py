@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.conditions import BUILTIN as BUILTIN_CONDITIONS
-from rtlab.lab.conditions import Condition, ConditionError, condition_from_table
-from rtlab.lab.instrument_spec import InstrumentError, InstrumentSpec, instrument_from_table
+from rtlab.errors import ConfigError
+from rtlab.lab.conditions import CONDITIONS, Condition, condition_from_table
+from rtlab.lab.instrument_spec import InstrumentSpec, instrument_from_table
 from rtlab.lab.specfile import KeyLines, SpecError, dotted
-from rtlab.lab.targets.base import TargetError, check_target, target_kind
-from rtlab.lab.workloads.base import KINDS, ParamError
+from rtlab.lab.targets.base import check_target, target_kind
+from rtlab.lab.workloads.base import KINDS
 
 TOP_KEYS = (
     "name",
@@ -119,7 +119,7 @@ class _Loader:
             raise self.err(("target",), 'expected a table: [target] kind = "local"')
         try:
             check_target(target)
-        except TargetError as e:
+        except ConfigError as e:
             raise self.err(("target", e.key), str(e)) from None
         conditions = self._conditions(data)
         self._check_conditions_on_target(data, target, conditions)
@@ -153,13 +153,13 @@ class _Loader:
         tables = data.get("condition", {})
         if not isinstance(tables, dict):
             raise self.err(("condition",), "expected tables [condition.NAME]")
-        defined: dict[str, Condition] = dict(BUILTIN_CONDITIONS)
+        defined: dict[str, Condition] = dict(CONDITIONS.items())
         for cname, table in tables.items():
             if not isinstance(table, dict):
                 raise self.err(("condition", cname), "expected a table")
             try:
                 defined[cname] = condition_from_table(cname, table)
-            except ConditionError as e:
+            except ConfigError as e:
                 raise self.err(("condition", cname, e.key), str(e)) from None
         names = data.get("conditions", ["idle"])
         if isinstance(names, str):
@@ -187,7 +187,7 @@ class _Loader:
         for cond in conditions:
             try:
                 check(cond.definition())
-            except TargetError as e:
+            except ConfigError as e:
                 # a [condition.NAME] table has the line; a built-in one only its name
                 where = (
                     ("condition", cond.name, e.key)
@@ -204,7 +204,7 @@ class _Loader:
             raise self.err(("instrument",), 'expected a table: [instrument] kind = "sigrok"')
         try:
             return instrument_from_table(table)
-        except InstrumentError as e:
+        except ConfigError as e:
             raise self.err(("instrument", e.key), str(e)) from None
 
     def _expand(
@@ -219,11 +219,10 @@ class _Loader:
         if not isinstance(w, dict):
             raise self.err(where, "expected a table")
         kind_name = w.get("kind")
-        if kind_name not in KINDS:
-            raise self.err(
-                (*where, "kind"), f"unknown workload kind {kind_name!r}; one of {', '.join(KINDS)}"
-            )
-        kind = KINDS[kind_name]
+        try:
+            kind = KINDS.get(kind_name)
+        except ConfigError as e:
+            raise self.err((*where, e.key), str(e)) from None
         wname = w.get("name", kind_name)
         if not isinstance(wname, str) or not wname or any(c in wname for c in "[]@#/"):
             raise self.err((*where, "name"), "expected a name without [ ] @ # /")
@@ -245,7 +244,7 @@ class _Loader:
             params = dict(zip(keys, combo, strict=True))
             try:
                 kind.check(params)
-            except ParamError as e:
+            except ConfigError as e:
                 raise self.err((*where, e.key), str(e)) from None
             varying = {k: params[k] for k in keys if len(axes[k]) > 1}
             inner = ",".join(f"{k}={_fmt(v)}" for k, v in varying.items())

@@ -10,9 +10,8 @@ run per scenario and core count). Output: plain dataclasses a report renders:
 - `contention(run)`: target throughput per stress level normalized to 0 % = 100 %;
 - `heap_peaks(runs)`: peak heap per scenario (and per Thread-Metric test).
 
-Running it: `params_from_mapping` checks an experiment spec's `[rtbench]` table,
-`posix_argv` turns it into `rtbench-posix` options and `run_posix` builds, runs and
-parses (the runner's `rtbench` workload kind can call these three).
+Running it (`params_from_mapping`, `posix_argv`, `run_posix`) is the `rtbench` workload
+kind's part: rtlab.lab.workloads.rtbench; re-exported here for the studies' callers.
 
 Rates are counts divided by the measured window (`NAME.elapsed_us`), so a window the
 timer task closed late does not inflate a count.
@@ -20,15 +19,32 @@ timer task closed late does not inflate a count.
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
-from rtlab.protocol import Run, parse
+from rtlab.lab.workloads.rtbench import (
+    CLOCKS,
+    SCENARIOS,
+    RtbenchError,
+    RtbenchParams,
+    params_from_mapping,
+    posix_argv,
+    run_posix,
+)
+from rtlab.protocol import Run
+
+__all__ = [
+    "CLOCKS",
+    "SCENARIOS",
+    "RtbenchError",
+    "RtbenchParams",
+    "params_from_mapping",
+    "posix_argv",
+    "run_posix",
+]
 
 # series name -> label, in the order of the STM32 study's Table 1
 PRIMITIVES: dict[str, str] = {
@@ -67,119 +83,6 @@ PATTERNS: dict[str, str] = {
     "p5": "P5 event set + clear",
     "p6": "P6 priority get",
 }
-
-
-SCENARIOS = ("primitives", "irq", "threadmetric", "scalability", "contention")
-CLOCKS = ("monotonic_raw", "tsc")
-
-
-class RtbenchError(ValueError):
-    """Bad parameters, or runs that do not hold what a table needs."""
-
-
-@dataclass(frozen=True)
-class RtbenchParams:
-    """rtbench-posix options; None leaves the program's default (docs/rtbench.md)."""
-
-    scenarios: tuple[str, ...] = ("all",)
-    iterations: int | None = None
-    window_ms: int | None = None
-    period_us: int | None = None
-    cores: tuple[int, ...] | None = None
-    levels: tuple[int, ...] | None = None
-    tests: tuple[int, ...] | None = None
-    shared: bool = False
-    crc: bool = False
-    clock: str | None = None
-    seed: int | None = None
-
-
-def _ints(key: str, value: object, lo: int, hi: int) -> tuple[int, ...]:
-    items = value if isinstance(value, list | tuple) else [value]
-    out = []
-    for v in items:
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise RtbenchError(f"rtbench.{key}: expected integers in {lo}..{hi}, got {v!r}")
-        out.append(v)
-    if not out:
-        raise RtbenchError(f"rtbench.{key}: empty list")
-    return tuple(out)
-
-
-def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
-    """Checks an experiment spec's rtbench table; one clear message per mistake."""
-    known = {f.name for f in fields(RtbenchParams)}
-    unknown = sorted(set(spec) - known)
-    if unknown:
-        raise RtbenchError(
-            f"rtbench: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-        )
-    kw: dict[str, object] = {}
-    if "scenarios" in spec:
-        sc = spec["scenarios"]
-        names = (sc,) if isinstance(sc, str) else tuple(sc)  # type: ignore[arg-type]
-        for n in names:
-            if n != "all" and n not in SCENARIOS:
-                raise RtbenchError(
-                    f"rtbench.scenarios: {n!r} is not one of {', '.join(SCENARIOS)} or all"
-                )
-        kw["scenarios"] = names
-    limits = {
-        "iterations": (2, 10**7),
-        "window_ms": (1, 600_000),
-        "period_us": (1, 10**7),
-        "seed": (0, 2**32 - 1),
-    }
-    for key, (lo, hi) in limits.items():
-        if key in spec:
-            kw[key] = _ints(key, spec[key], lo, hi)[0]
-    for key, (lo, hi) in {"cores": (1, 255), "levels": (0, 100), "tests": (1, 8)}.items():
-        if key in spec:
-            kw[key] = _ints(key, spec[key], lo, hi)
-    for key in ("shared", "crc"):
-        if key in spec:
-            if not isinstance(spec[key], bool):
-                raise RtbenchError(f"rtbench.{key}: expected true or false")
-            kw[key] = spec[key]
-    if "clock" in spec:
-        if spec["clock"] not in CLOCKS:
-            raise RtbenchError(f"rtbench.clock: expected one of {', '.join(CLOCKS)}")
-        kw["clock"] = spec["clock"]
-    return RtbenchParams(**kw)  # type: ignore[arg-type]
-
-
-def posix_argv(p: RtbenchParams) -> list[str]:
-    """The rtbench-posix options for p (without the program path)."""
-    argv = ["--scenarios", ",".join(p.scenarios)]
-    for opt, val in (
-        ("--iterations", p.iterations),
-        ("--window-ms", p.window_ms),
-        ("--period-us", p.period_us),
-        ("--seed", p.seed),
-    ):
-        if val is not None:
-            argv += [opt, str(val)]
-    for opt, vals in (("--cores", p.cores), ("--levels", p.levels), ("--tests", p.tests)):
-        if vals is not None:
-            argv += [opt, ",".join(map(str, vals))]
-    if p.clock is not None:
-        argv += ["--clock", p.clock]
-    argv += ["--shared"] * p.shared + ["--crc"] * p.crc
-    return argv
-
-
-def run_posix(p: RtbenchParams, exe: Path | None = None, timeout: float = 600) -> list[Run]:
-    """Builds rtbench (once) unless exe is given, runs it with p, parses its output."""
-    if exe is None:
-        from rtlab.lab.build import build_c_target
-
-        exe = build_c_target("rtbench") / "rtbench-posix"
-    proc = subprocess.run(
-        [str(exe), *posix_argv(p)], capture_output=True, text=True, timeout=timeout, check=False
-    )
-    if proc.returncode == 2:
-        raise RtbenchError(f"rtbench-posix rejected its options: {proc.stderr.strip()}")
-    return parse(proc.stdout, source=str(exe))
 
 
 @dataclass(frozen=True)

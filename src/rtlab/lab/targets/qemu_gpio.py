@@ -34,17 +34,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.errors import ConfigError
 from rtlab.lab import gpio_guest as gg
 from rtlab.lab import hostview
 from rtlab.lab.fingerprint import fingerprint, pitfalls
-from rtlab.lab.targets.base import (
-    Background,
-    Completed,
-    TargetError,
-    TargetKind,
-    register_target,
-)
-from rtlab.lab.targets.qemu_mps2 import qemu_version
+from rtlab.lab.qemu import qemu_version
+from rtlab.lab.targets.base import Background, Completed, TargetKind
 from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
@@ -64,14 +59,14 @@ class GuestRunError(gg.GuestError):
 def _check(t: Mapping[str, Any]) -> None:
     v = t.get("boot_timeout_s", 60)
     if isinstance(v, bool) or not isinstance(v, int | float) or not 5 <= v <= 3600:
-        raise TargetError("boot_timeout_s", "expected seconds 5..3600")
+        raise ConfigError("boot_timeout_s", "expected seconds 5..3600")
 
 
 def _check_condition(defn: Mapping[str, Any]) -> None:
     if defn.get("kind") == "idle":
         return
     if defn.get("profile") != "cpu":
-        raise TargetError(
+        raise ConfigError(
             "profile",
             f"profile {defn.get('profile')!r} cannot run on a {KIND} target: the guest "
             'has busybox, not stress-ng; its load is busy-loop shells (profile = "cpu")',
@@ -284,4 +279,4 @@ def _host() -> dict[str, Any]:
     }
 
 
-register_target(TargetKind(KIND, ("boot_timeout_s",), _check, QemuGpioTarget, _check_condition))
+TARGET_KIND = TargetKind(KIND, ("boot_timeout_s",), _check, QemuGpioTarget, _check_condition)

@@ -10,7 +10,7 @@ the figures are an **instruction-count model**, never time on silicon. Every par
 run is labelled `meta timebase=icount` (or `host` without icount) and `icount_shift`.
 The guest ends with semihosting SYS_EXIT_EXTENDED: QEMU's exit status is the guest's.
 
-Also the `qemu` target kind of `rtlab run` (registered on import, see targets.py):
+Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -35,14 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT, BuildError, forget_other_source
+from rtlab.lab.qemu import qemu_version
 from rtlab.lab.targets.base import (
     Background,
     Completed,
-    TargetError,
+    Group,
     TargetKind,
-    _Group,
-    register_target,
     run_process,
 )
 from rtlab.protocol import Run, label_after_hello, parse
@@ -126,15 +125,6 @@ def run_qemu(
     return res
 
 
-def qemu_version(qemu: str = QEMU) -> str | None:
-    try:
-        out = subprocess.run([qemu, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    m = re.search(r"version ([^\s]+)", out.stdout)
-    return m.group(1) if m else None
-
-
 # ------------------------------------------------------------------ building
 
 
@@ -180,21 +170,21 @@ def build_mps2(
 def _check_qemu(t: Mapping[str, Any]) -> None:
     machine = t.get("machine", "mps2-an385")
     if machine not in MACHINES:
-        raise TargetError(
+        raise ConfigError(
             "machine", f"machine = {machine!r}: expected one of {', '.join(MACHINES)}"
         )
     shift = t.get("icount_shift", 0)
     if isinstance(shift, bool) or not isinstance(shift, int) or not -1 <= shift <= 10:
-        raise TargetError("icount_shift", "expected 0..10, or -1 for no icount (host time)")
+        raise ConfigError("icount_shift", "expected 0..10, or -1 for no icount (host time)")
     for key in ("elf", "qemu", "freertos_kernel_path"):
         if key in t and not isinstance(t[key], str):
-            raise TargetError(key, f"{key}: expected a path")
+            raise ConfigError(key, f"{key}: expected a path")
     extra = t.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(a, str) for a in extra):
-        raise TargetError("extra", "extra: expected a list of QEMU arguments")
+        raise ConfigError("extra", "extra: expected a list of QEMU arguments")
     progs = t.get("programs", {})
     if not isinstance(progs, dict) or not all(isinstance(v, str) for v in progs.values()):
-        raise TargetError("programs", 'expected a table: program name = "path.elf"')
+        raise ConfigError("programs", 'expected a table: program name = "path.elf"')
 
 
 class QemuTarget:
@@ -253,7 +243,7 @@ class QemuTarget:
 
     def start(self, argv: Sequence[str]) -> Background:
         # Load generators run on the host; under icount they cannot move a figure.
-        return _Group(argv)
+        return Group(argv)
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -264,11 +254,9 @@ class QemuTarget:
         }
 
 
-register_target(
-    TargetKind(
-        "qemu",
-        ("machine", "icount_shift", "elf", "qemu", "extra", "programs", "freertos_kernel_path"),
-        _check_qemu,
-        QemuTarget,
-    )
+TARGET_KIND = TargetKind(
+    "qemu",
+    ("machine", "icount_shift", "elf", "qemu", "extra", "programs", "freertos_kernel_path"),
+    _check_qemu,
+    QemuTarget,
 )

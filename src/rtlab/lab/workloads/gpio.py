@@ -4,9 +4,10 @@
 - `rtlab-toggle-rs`   workloads/linux/rtlab-toggle-rs (Rust, same options and output)
 - `rtlab-gpio-events` workloads/linux/rtlab-toggle (edge events with kernel timestamps)
 
-workloads.py merges `GPIO_KINDS` into its registry (`KINDS`); locally the programs are
+`WORKLOAD_KINDS` lists them for the registry (`base.KINDS`); locally the programs are
 built on first use like the other C targets (the Rust one through its CMake wrapper,
-which runs cargo).
+which runs cargo; rtlab-gpio-events is the second executable of the rtlab-toggle
+C target, see rtlab.lab.build.PROGRAMS).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rtlab.lab.targets import base as targets
-from rtlab.lab.workloads.base import ParamError, WorkloadKind, duration_s
+from rtlab.errors import ConfigError
+from rtlab.lab.workloads.base import WorkloadKind, duration_s, option_args
 
 _INT = (int,)
 _TOGGLE_OPTS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -64,20 +65,20 @@ def _checker(kind: str, opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any
             if key in _COMMON:
                 ok = isinstance(value, dict) if key == "meta" else isinstance(value, int | float)
                 if not ok or isinstance(value, bool):
-                    raise ParamError(key, f"{key} = {value!r}: wrong type")
+                    raise ConfigError(key, f"{key} = {value!r}: wrong type")
                 continue
             if key not in opts:
                 known = ", ".join([*opts, *_COMMON])
-                raise ParamError(key, f"unknown {kind} parameter {key!r}; known: {known}")
+                raise ConfigError(key, f"unknown {kind} parameter {key!r}; known: {known}")
             want = opts[key][0]
             if not isinstance(value, want) or (isinstance(value, bool) and bool not in want):
-                raise ParamError(key, f"{key} = {value!r}: wrong type")
+                raise ConfigError(key, f"{key} = {value!r}: wrong type")
             if key in _CHOICES and value not in _CHOICES[key]:
-                raise ParamError(
+                raise ConfigError(
                     key, f"{key} = {value!r}: expected one of {', '.join(_CHOICES[key])}"
                 )
             if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                raise ParamError(key, f"{key} = {value}: must not be negative")
+                raise ConfigError(key, f"{key} = {value}: must not be negative")
             if (
                 key == "lines"
                 and isinstance(value, list)
@@ -85,11 +86,11 @@ def _checker(kind: str, opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any
                     isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
                 )
             ):
-                raise ParamError(key, "lines: expected a list of line offsets")
+                raise ConfigError(key, "lines: expected a list of line offsets")
         if "duration" in p:
             duration_s(p["duration"])
         if "count" in p and "duration" in p:
-            raise ParamError("count", f"{kind}: give count or duration, not both")
+            raise ConfigError("count", f"{kind}: give count or duration, not both")
 
     return check
 
@@ -99,20 +100,9 @@ def _argv(opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any:
         out = [exe, "-q"]
         for key, value in p.items():
             if key == "meta":
-                for k, v in value.items():
-                    out += ["--meta", f"{k}={v}"]
-                continue
-            if key == "seconds":
-                continue
-            opt = opts[key][1]
-            if isinstance(value, bool):
-                out += [opt] if value else []
-            elif isinstance(value, list):
-                out += [opt, ",".join(str(v) for v in value)]
-            elif key == "duration":
-                out += [opt, f"{duration_s(value) * 1000:.0f}ms"]
-            else:
-                out += [opt, str(value)]
+                out += [a for k, v in value.items() for a in ("--meta", f"{k}={v}")]
+            elif key != "seconds":
+                out += option_args(key, value, opts[key][1])
         return out
 
     return argv
@@ -137,8 +127,8 @@ def _events_seconds(p: Mapping[str, Any]) -> float:
     return 10.0  # waits for edges from outside: say `seconds` or `duration`
 
 
-GPIO_KINDS: dict[str, WorkloadKind] = {
-    "rtlab-toggle": WorkloadKind(
+WORKLOAD_KINDS = [
+    WorkloadKind(
         "rtlab-toggle",
         "rtlab-toggle",
         frozenset({"lines"}),
@@ -146,7 +136,7 @@ GPIO_KINDS: dict[str, WorkloadKind] = {
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
     ),
-    "rtlab-toggle-rs": WorkloadKind(
+    WorkloadKind(
         "rtlab-toggle-rs",
         "rtlab-toggle-rs",
         frozenset({"lines"}),
@@ -154,7 +144,7 @@ GPIO_KINDS: dict[str, WorkloadKind] = {
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
     ),
-    "rtlab-gpio-events": WorkloadKind(
+    WorkloadKind(
         "rtlab-gpio-events",
         "rtlab-gpio-events",
         frozenset({"lines"}),
@@ -162,7 +152,5 @@ GPIO_KINDS: dict[str, WorkloadKind] = {
         _argv(_EVENT_OPTS),
         _events_seconds,
     ),
-}
-
-# rtlab-gpio-events is the second executable of the rtlab-toggle C target.
-targets.local_program("rtlab-gpio-events", "rtlab-toggle", "rtlab-gpio-events")
+]
+GPIO_KINDS = {k.name: k for k in WORKLOAD_KINDS}  # by name: rtlab.studies.gpio asks
