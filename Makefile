@@ -18,6 +18,7 @@ run: setup
 
 test: setup
 	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/lint-imports --no-cache  # the layering of docs/architecture.md (pyproject.toml)
 	$(PY) -m pytest -q
 
 bench: setup
@@ -28,6 +29,7 @@ fuzz: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf build .pytest_cache

@@ -13,12 +13,13 @@ so unsure that one CI run in five failed on agreeing tools.
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.needs import tool
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS, INTERVAL_US, PRIORITY, RUNS = 2, 1000, 80, 4
@@ -35,8 +36,8 @@ def _bench_module():  # bench/ is scripts, not a package: load the file
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("cyclictest") is None, reason="rt-tests not installed")
 def test_medians_agree_with_cyclictest() -> None:
+    tool("cyclictest", "rt-tests in deps/apt.txt")
     b = _bench_module()
     runs: dict[str, list] = {"cyclictest": [], "rtlab-latency": []}
     tools = {"cyclictest": b.run_cyclictest, "rtlab-latency": b.run_rtlab_latency}

@@ -12,7 +12,7 @@ import pytest
 
 import rtlab
 from rtlab.errors import FormatError
-from rtlab.formats import sigrok
+from rtlab.formats import sigrok, sigrok_zip
 
 from .conftest import need, run
 
@@ -129,7 +129,7 @@ def reference_edges(samples: np.ndarray, bit: int) -> tuple[list[int], int]:
 @pytest.mark.parametrize(("unitsize", "chunk"), [(1, 7), (2, 3), (3, 5), (4, 4096)])
 def test_wide_samples_and_odd_chunk_boundaries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                unitsize: int, chunk: int) -> None:
-    monkeypatch.setattr(sigrok, "_BATCH_BYTES", 64)  # many batches: exercise the carry
+    monkeypatch.setattr(sigrok_zip, "BATCH_BYTES", 64)  # many batches: exercise the carry
     rng = np.random.default_rng(unitsize)
     nbits = unitsize * 8
     # slow-changing random levels so that edges are neither rare nor on every sample

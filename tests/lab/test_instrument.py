@@ -29,10 +29,12 @@ from rtlab.lab.specfile import SpecError
 from rtlab.lab.workloads.base import KINDS
 from rtlab.results import Store
 from tests.lab.conftest import RTLAB, rtlab
+from tests.needs import tool
 
-pytestmark = pytest.mark.skipif(
-    version()["sigrok_cli"] is None, reason="sigrok-cli is not installed (deps/apt.txt)"
-)
+
+@pytest.fixture(autouse=True)
+def _sigrok_cli() -> None:
+    tool("sigrok-cli", "deps/apt.txt")
 
 DEMO = """\
 name = "{name}"

@@ -11,12 +11,7 @@ the level of sample 0; the window is [0, number of samples).
 from __future__ import annotations
 
 import configparser
-import mmap
 import re
-import struct
-import zipfile
-import zlib
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -25,15 +20,13 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec
+from rtlab.formats import sigrok_zip as sr_zip
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel
 
 # Bounds that keep a tiny hostile file from asking for absurd work.
 _MAX_META_BYTES = 1 << 20
 _MAX_UNITSIZE = 64  # bytes per sample: 512 channels
-_BATCH_BYTES = 4 << 20  # decode this much sample data per numpy pass
-_READ_BYTES = 1 << 20
-_ONE_SHOT_BYTES = 4 << 10  # compressed members up to this inflate in one call
 
 # libsigrok's size strings: suffix k/m/g in either case ("24m" is 24 MHz, as sigrok-cli reads it)
 _SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmg]?)\s*(?:hz)?\s*$", re.IGNORECASE)
@@ -54,45 +47,6 @@ def parse_samplerate(text: str) -> Fraction:
     if rate <= 0:
         raise ValueError(f"sample rate must be positive: {text!r}")
     return rate
-
-
-def _open_zip(path: Path) -> zipfile.ZipFile:
-    try:
-        return zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise FormatError(
-            path, f"not a zip archive, as a sigrok session file must be ({exc})", offset=0
-        ) from None
-    except (OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise FormatError(path, f"cannot read the zip archive: {exc}", offset=0) from None
-
-
-def _read_member(zf: zipfile.ZipFile, path: Path, name: str, limit: int) -> bytes:
-    try:
-        info = zf.getinfo(name)
-    except KeyError:
-        raise FormatError(path, f"missing member {name!r}: not a sigrok session file") from None
-    if info.file_size > limit:
-        raise FormatError(
-            path, f"member is {info.file_size} bytes, expected at most {limit}", member=name
-        )
-    _check_method(path, info)
-    try:
-        with zf.open(info) as fh:
-            data = fh.read(limit + 1)
-    except Exception as exc:  # zlib.error, BadZipFile (CRC), EOFError, …
-        raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
-    if len(data) > limit:
-        raise FormatError(path, f"member holds more than {limit} bytes", member=name)
-    return data
-
-
-def _check_method(path: Path, info: zipfile.ZipInfo) -> None:
-    """sigrok stores or deflates; deflate expands at most ~1000x, so a small file
-    cannot unpack into endless data (bzip2 or lzma could)."""
-    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise FormatError(path, f"compression method {info.compress_type}, expected stored "
-                          "or deflated as sigrok writes", member=info.filename)
 
 
 def _parse_metadata(path: Path, text: str) -> tuple[str, dict[str, str]]:
@@ -157,111 +111,6 @@ def _probes(path: Path, keys: dict[str, str], unitsize: int) -> list[tuple[int, 
     if len(set(names)) != len(names):
         raise FormatError(path, "two logic channels have the same name", member="metadata")
     return probes
-
-
-def _logic_members(zf: zipfile.ZipFile, path: Path, capturefile: str) -> list[str]:
-    """Members of the logic stream in order: `logic-1` (old files) then `logic-1-N`."""
-    prefix = capturefile + "-"
-    found: list[tuple[int, str]] = []
-    for name in zf.namelist():  # string tests, not a regex: sessions hold 1000s of members
-        if name == capturefile:
-            found.append((0, name))
-        elif name.startswith(prefix):
-            num = name[len(prefix) :]
-            if 0 < len(num) <= 9 and num.isascii() and num.isdigit():
-                found.append((int(num), name))
-    if not found:
-        raise FormatError(
-            path, f"no logic data: no member {capturefile!r} or {capturefile + '-1'!r}"
-        )
-    found.sort()
-    numbered = [n for n, _ in found if n]
-    for k, n in enumerate(numbered, 1):  # numbered from 1, none missing
-        if n != k:
-            raise FormatError(path, f"logic chunk {capturefile}-{k} is missing")
-    return [name for _, name in found]
-
-
-def _inflate(path: Path, view: mmap.mmap, info: zipfile.ZipInfo) -> bytes:
-    """One small member straight from the mapped archive: sigrok writes thousands of
-    4 KiB members, and zipfile's per-member open costs more than inflating them."""
-    off = info.header_offset
-    head = view[off : off + 30]
-    if len(head) != 30 or head[:4] != b"PK\x03\x04":
-        raise FormatError(path, "bad local zip header", member=info.filename, offset=off)
-    name_len, extra_len = struct.unpack_from("<HH", head, 26)
-    start = off + 30 + name_len + extra_len
-    comp = view[start : start + info.compress_size]
-    if len(comp) != info.compress_size:
-        raise FormatError(path, "zip member is truncated", member=info.filename, offset=start)
-    if info.compress_type == zipfile.ZIP_DEFLATED:
-        try:
-            if len(comp) <= _ONE_SHOT_BYTES:
-                # one call, no inflater object: 2x faster on 4 KiB members, and
-                # deflate's ~1032x limit bounds the output at a few MB
-                data = zlib.decompress(comp, -15, info.file_size or 1)
-            else:  # stop at file_size + 1: a lying directory cannot make us inflate more
-                data = zlib.decompressobj(-15).decompress(comp, info.file_size + 1)
-        except zlib.error as exc:
-            raise FormatError(
-                path, f"corrupt zip member: {exc}", member=info.filename, offset=start
-            ) from None
-    else:
-        data = comp
-    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-        raise FormatError(
-            path,
-            "corrupt zip member: size or CRC-32 differs from the zip directory",
-            member=info.filename,
-            offset=start,
-        )
-    return data
-
-
-def _streamed(zf: zipfile.ZipFile, path: Path, name: str) -> Iterator[bytes]:
-    """A large member (old single `logic-1` files) in blocks, never whole in memory."""
-    try:
-        with zf.open(name) as fh:
-            while block := fh.read(_READ_BYTES):
-                yield block
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        EOFError,
-        OSError,
-        ValueError,
-        NotImplementedError,
-        RuntimeError,
-    ) as exc:
-        raise FormatError(path, f"corrupt zip member: {exc}", member=name) from None
-
-
-def _batches(zf: zipfile.ZipFile, path: Path, members: list[str]) -> Iterator[bytes]:
-    """The concatenated sample bytes, in batches of about _BATCH_BYTES."""
-    buf: list[bytes] = []
-    size = 0
-    with open(path, "rb") as raw:
-        try:
-            mapped = mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError) as exc:
-            raise FormatError(path, f"cannot map the file: {exc}") from None
-        with mapped:  # slices of an mmap are copies: no buffer outlives it
-            for name in members:
-                info = zf.getinfo(name)
-                _check_method(path, info)
-                if info.compress_size <= _READ_BYTES and info.file_size <= _READ_BYTES:
-                    blocks: Iterator[bytes] | tuple[bytes] = (_inflate(path, mapped, info),)
-                else:
-                    blocks = _streamed(zf, path, name)
-                for block in blocks:
-                    buf.append(block)
-                    size += len(block)
-                    if size >= _BATCH_BYTES:
-                        yield b"".join(buf)
-                        buf, size = [], 0
-                del blocks
-    if buf:
-        yield b"".join(buf)
 
 
 class _EdgeFinder:
@@ -349,16 +198,16 @@ def read(
     `channels` names the channels to decode (all by default).
     """
     p = Path(path)
-    with _open_zip(p) as zf:
+    with sr_zip.open_zip(p) as zf:
         try:
-            version = _read_member(zf, p, "version", 64).decode("ascii").strip()
+            version = sr_zip.read_member(zf, p, "version", 64).decode("ascii").strip()
         except UnicodeDecodeError:
             raise FormatError(p, "version is not text", member="version") from None
         if version not in ("1", "2"):
             raise FormatError(
                 p, f"session file version {version!r}, expected 1 or 2", member="version"
             )
-        raw_meta = _read_member(zf, p, "metadata", _MAX_META_BYTES)
+        raw_meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES)
         try:
             meta_text = raw_meta.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -375,9 +224,9 @@ def read(
                 raise FormatError(p, f"no logic channel named {sorted(missing)[0]!r} "
                                   f"(channels: {', '.join(n for _, n in probes)})")
             probes = [(b, n) for b, n in probes if n in channels]
-        members = _logic_members(zf, p, keys["capturefile"].strip())
+        members = sr_zip.logic_members(zf, p, keys["capturefile"].strip())
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])
-        for batch in _batches(zf, p, members):
+        for batch in sr_zip.batches(zf, p, members):
             finder.feed(batch)
     if finder.rest:
         raise FormatError(

@@ -1,0 +1,15 @@
+"""The house rules of docs/architecture.md that import-linter does not check: small
+modules (no Python module of src/ over 400 lines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "rtlab"
+MAX_LINES = 400
+
+
+def test_no_module_over_400_lines() -> None:
+    sizes = {p.relative_to(SRC): len(p.read_text().splitlines()) for p in SRC.rglob("*.py")}
+    big = {str(p): n for p, n in sizes.items() if n > MAX_LINES}
+    assert not big, f"split these along their seams (one job per module): {big}"
