@@ -1,13 +1,20 @@
-"""Shared fixtures: synthetic captures whose statistics the tests know independently."""
+"""Shared fixtures: synthetic captures whose statistics the tests know independently; the
+real `rtlab` CLI and a small spec run once per session (lab, cli, report tests); the
+RP2040 tools."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from rtlab.lab.build import build_c_target
 from rtlab.model import Capture, Channel
+from tests.needs import tool
 
 
 def square_wave(highs: np.ndarray, lows: np.ndarray, start: int = 100) -> np.ndarray:
@@ -26,6 +33,66 @@ def jittery_capture() -> tuple[Capture, np.ndarray, np.ndarray]:
     cap = Capture(tick_s=Fraction(16, 10**9), t_start=0)
     cap.add(Channel("D0", square_wave(highs, lows), initial_level=0))
     return cap, highs, lows
+
+
+RTLAB = str(Path(sys.executable).parent / "rtlab")
+
+SMALL_SPEC = """\
+name = "small"
+conditions = ["idle", "load"]
+
+[condition.load]
+profile = "cpu"
+workers = 1
+settle_s = 0.2
+
+[[workload]]
+kind = "rtlab-latency"
+name = "wake"
+method = ["abs", "usleep"]
+interval_us = 500
+duration = "400ms"
+
+[[workload]]
+kind = "rtbench"
+scenarios = ["primitives", "contention"]
+iterations = 200
+window_ms = 30
+levels = [0, 30, 70]
+"""
+
+
+def rtlab(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([RTLAB, *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def built() -> Path:
+    build_c_target("rtbench")
+    return build_c_target("rtlab-latency")
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory: pytest.TempPathFactory, built: Path) -> Path:
+    """`rtlab run` of a small spec (2 wake methods + rtbench, idle and load): the store."""
+    d = tmp_path_factory.mktemp("lab")
+    spec = d / "small.toml"
+    spec.write_text(SMALL_SPEC)
+    store = d / "store" / "rtlab.duckdb"
+    r = rtlab("run", str(spec), "--store", str(store))
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "wake[method=abs]@idle" in r.stdout  # the summary table
+    return store
+
+
+@pytest.fixture
+def arm_gcc() -> str:
+    return tool("arm-none-eabi-gcc", "gcc-arm-none-eabi in deps/apt.txt")
+
+
+@pytest.fixture
+def emulator_tools(arm_gcc: str) -> str:
+    return tool("node", "Node.js: deps/setup.d/rp2040-sim.sh")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -3,6 +3,8 @@
 - `tool(...)`: a program that `make setup` installs (deps/apt.txt, deps/setup.d). `make
   test` runs setup first, so a missing one is an install step that failed or is missing:
   the test FAILS and says which package, never skips (a skip would hide it, as CI once did).
+- `guest_can_boot()`: the arm64 GPIO guest; fails for a missing package, skips only when
+  the Debian archive could not deliver the kernel (outside the project).
 - `brought(...)`: something the user brings (an RTOS kernel checkout): the test SKIPS with
   one line saying what to set and where to get it. `make test` ends with a summary of these.
 """
@@ -11,8 +13,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import pytest
+
+from rtlab.lab import gpio_guest as gg
+from rtlab.lab.build import REPO_ROOT
 
 
 def tool(name: str, provided_by: str) -> str:
@@ -39,3 +45,17 @@ def brought(var: str, what: str, where: str) -> str:
     if not value:
         pytest.skip(f"set {var} to {what} ({where})")
     return value
+
+
+def guest_can_boot() -> None:
+    subprocess.run(
+        ["bash", str(REPO_ROOT / "deps" / "setup.d" / "gpio-guest.sh")],
+        capture_output=True,
+        text=True,
+    )
+    u = gg.availability()
+    if u is None:
+        return
+    if u.fixable:
+        pytest.fail(str(u), pytrace=False)
+    pytest.skip(str(u))

@@ -3,9 +3,9 @@ modules (no Python module of src/ over 400 lines)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.paths import REPO_ROOT
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "rtlab"
+SRC = REPO_ROOT / "src" / "rtlab"
 MAX_LINES = 400
 
 

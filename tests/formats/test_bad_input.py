@@ -18,8 +18,7 @@ import pytest
 
 from rtlab.errors import FormatError
 from rtlab.formats import saleae_bin, saleae_csv, sigrok, vcd
-
-from .test_saleae import bin_v1, square_rows, write_csv
+from tests.formats.test_saleae import bin_v1, square_rows, write_csv
 
 READERS: dict[str, Callable[..., object]] = {
     "sigrok": sigrok.read,

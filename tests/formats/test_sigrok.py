@@ -13,8 +13,7 @@ import pytest
 import rtlab
 from rtlab.errors import FormatError
 from rtlab.formats import sigrok, sigrok_zip
-
-from .conftest import need, run
+from tests.formats.conftest import need, run
 
 
 def decoder_edges(path: Path, channel: str, edge: str) -> np.ndarray:

@@ -246,8 +246,7 @@ def test_forged_rtlab_comment_is_an_error(tmp_path: Path, comment: str) -> None:
 def test_reads_libsigrok_vcd_export(demo_sr: Path, tmp_path: Path) -> None:
     """sigrok-cli's own VCD output (several changes per line) gives the .sr's edges."""
     from rtlab.formats import sigrok
-
-    from .conftest import need, run
+    from tests.formats.conftest import need, run
 
     out = tmp_path / "demo.vcd"
     run([need("sigrok-cli"), "-i", str(demo_sr), "-O", "vcd", "-o", str(out)])
@@ -266,8 +265,7 @@ def test_libsigrok_reads_our_vcd(demo_sr: Path, tmp_path: Path) -> None:
     """PulseView's VCD input (libsigrok) opens the writer's file: same samples, and the
     timing decoder finds the same edges as on the original session."""
     from rtlab.formats import sigrok
-
-    from .conftest import need, run
+    from tests.formats.conftest import need, run
 
     sigrok_cli = need("sigrok-cli")
     out = tmp_path / "ours.vcd"

@@ -11,7 +11,7 @@ from pathlib import Path
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
 from rtlab.results import Store
-from tests.lab.conftest import RTLAB, rtlab
+from tests.conftest import RTLAB, rtlab
 
 FOUR_CELLS = """\
 name = "four"

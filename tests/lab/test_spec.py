@@ -86,7 +86,7 @@ def test_rtbench_parameter_error(tmp_path: Path) -> None:
 
 
 def test_cli_spec_error_is_one_line(tmp_path: Path) -> None:
-    from tests.lab.conftest import rtlab
+    from tests.conftest import rtlab
 
     p = tmp_path / "bad.toml"
     p.write_text(GOOD.replace("policy =", "polcy ="))

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from rtlab.results import Store
+from tests.paths import REPO_ROOT
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "store-v0"
+FIXTURE = REPO_ROOT / "tests" / "fixtures" / "store-v0"
 RTLAB = Path(sys.executable).with_name("rtlab")
 RUN_IDS = ["20261123T182604-71bb713f14", "20261123T182607-7ab95540d1"]
 

@@ -1,0 +1,56 @@
+"""Builds the QEMU mps2 board layer once per session and runs firmware in QEMU briefly.
+
+Without FREERTOS_KERNEL_PATH only the bare-metal smoke test is built and run; the
+FreeRTOS tests skip and say why. The kernel is the developer's own checkout: nothing of
+FreeRTOS is in this repository.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab.targets import qemu_mps2 as tq
+from tests.needs import brought, missing_tool
+from tests.paths import REPO_ROOT
+
+ROOT = REPO_ROOT
+KERNEL = os.environ.get("FREERTOS_KERNEL_PATH", "")
+# Brief on purpose (2 shared cores): every scenario still runs, ~5 s in QEMU.
+QUICK = "--iterations 100 --window-ms 20 --period-us 1000 --levels 0,70"
+
+
+def _need_tools() -> None:
+    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
+
+
+@pytest.fixture(scope="session")
+def board_build() -> Path:
+    """The board layer without a kernel: the smoke test ELFs."""
+    _need_tools()
+    return tq.build_mps2(kernel=None, out=ROOT / "build" / "rtbench-qemu-test-nokernel")
+
+
+@pytest.fixture(scope="session")
+def freertos_build() -> Path:
+    brought(
+        "FREERTOS_KERNEL_PATH",
+        "a FreeRTOS-Kernel checkout",
+        "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel; README: bring your own kernels",
+    )
+    if not (Path(KERNEL) / "tasks.c").is_file():
+        pytest.fail(f"FREERTOS_KERNEL_PATH={KERNEL} has no tasks.c: not a FreeRTOS-Kernel")
+    _need_tools()
+    return tq.build_mps2(kernel=KERNEL, out=ROOT / "build" / "rtbench-qemu-test")
+
+
+@pytest.fixture(scope="session")
+def suite_pair(freertos_build: Path) -> tuple[tq.QemuResult, tq.QemuResult]:
+    """The whole suite twice on mps2-an385 (determinism is checked on the pair)."""
+    elf = freertos_build / "rtbench-freertos-an385.elf"
+    return (
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+    )
