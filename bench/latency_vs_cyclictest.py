@@ -9,7 +9,7 @@ for both tools: kernel timer and wake-up path included). Both tools hold
 /dev/cpu_dma_latency at 0 as cyclictest does by default (--default-system: neither does).
 --stress N runs `stress-ng --cpu N` (SCHED_OTHER) around every measurement: the "load"
 condition.
-tests/test_latency_vs_cyclictest.py imports the functions below.
+tests/lab/workloads/test_latency_vs_cyclictest.py imports the functions below.
 """
 
 from __future__ import annotations

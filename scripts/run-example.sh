@@ -30,7 +30,7 @@ skip() {  # skip PART FIXABLE(0/1) "reason — how to fix"
     echo "$1: skipped — $3"
 }
 
-echo "== 1. timing experiment: examples/host.toml (about two minutes) =="
+echo "== 1. timing experiment: examples/host.toml (workloads/linux/rtlab-latency on this host, about two minutes) =="
 # exit 1 = some run did not finish cleanly (listed above, marked in the store and the
 # report): worth a look, not a reason to skip the rest
 "$RTLAB" run examples/host.toml || [ $? -eq 1 ]
@@ -38,7 +38,7 @@ specs=(host)
 done_parts+=("timing experiment (examples/host.toml): stored, in the report")
 
 echo
-echo "== 2. the GPIO study without a board: examples/gpio-study-emulated.toml (QEMU TCG, EMULATED, about 45 s) =="
+echo "== 2. the GPIO study without a board: examples/gpio-study-emulated.toml (workloads/linux/rtlab-toggle{,-rs} in the arm64 guest, QEMU TCG, EMULATED, about 45 s) =="
 part="GPIO study (emulated, examples/gpio-study-emulated.toml)"
 # one line: FIXABLE<TAB>reason — how to fix, or nothing when the guest can boot
 why=$("$VENV/bin/python" -c '

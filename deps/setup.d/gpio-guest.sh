@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches what the GPIO guest tests need (tests/gpio_guest, workloads/linux/guest):
+# Fetches what the GPIO guest tests need (tests/lab/workloads/gpio, workloads/linux/guest):
 # Debian's arm64 kernel (linux-image-arm64: CONFIG_GPIO_CDEV=y, CONFIG_GPIO_PL061=y) and
 # busybox-static:arm64, with apt-get download into build/gpio-guest/dl (gitignored).
 # Idempotent: returns at once when the kernel and busybox are there.

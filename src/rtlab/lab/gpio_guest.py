@@ -10,7 +10,7 @@ Booting many times (the `qemu_gpio` target, one boot per run) builds once:
 
 The script is appended to the initramfs as /rtlab/run.sh. A step prints
 `@@sec NAME`, its output, then `@@rc NAME=STATUS` (the `step` shell function of
-tests/gpio_guest/guest.sh). The PL061 of `-M virt` is a real gpiochip driven by the
+tests/lab/workloads/gpio/guest.sh). The PL061 of `-M virt` is a real gpiochip driven by the
 kernel's gpio-pl061 driver; QEMU wires its line 3 to the power button, so
 `triggers={"ready=1": "system_powerdown"}` pulses line 3 (a rising then a falling edge)
 through QMP when a line of the console contains `ready=1`.

@@ -3,7 +3,7 @@
     st = gpio_study.study(store, cells)        # None when no cell is a GPIO toggle run
     gpio_study.to_dict(st); gpio_study.markdown(st)
 
-A cell qualifies when its workload is a GPIO kind (workloads_gpio.GPIO_KINDS) or it has
+A cell qualifies when its workload is a GPIO kind (rtlab.lab.workloads.gpio) or it has
 an `instrument.period` series. Per cell, pooled over its ok runs, one row per source:
 
 - `instrument`: `instrument.period` (T_i), and `instrument.high` + `instrument.low`

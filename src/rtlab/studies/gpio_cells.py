@@ -60,9 +60,7 @@ def environment(runs: Sequence[dict[str, Any]]) -> str:
 
 
 def is_gpio_cell(store: Store, cr: results.CellRuns) -> bool:
-    # Here, not at the top: workloads_gpio must be imported after workloads (the
-    # registry imports it halfway through), and the report does not need it otherwise.
-    from rtlab.lab.workloads import base  # noqa: F401
+    # Here, not at the top: only a report with stored runs needs the workload kinds.
     from rtlab.lab.workloads.gpio import GPIO_KINDS
 
     ticks = results.series_ticks(store, cr.ok_ids, "instrument.period")

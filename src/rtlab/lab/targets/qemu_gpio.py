@@ -4,7 +4,7 @@
     kind = "qemu_gpio"
     # boot_timeout_s = 60       # allowance for boot and output beyond the run's timeout
 
-The guest is the one of tests/gpio_guest (gpio_guest.py): Debian's arm64 kernel on
+The guest is the one of tests/lab/workloads/gpio (gpio_guest.py): Debian's arm64 kernel on
 `qemu-system-aarch64 -M virt -cpu cortex-a53` (TCG), whose PL061 is gpiochip0 under the
 kernel's real gpio-pl061 driver, and a busybox initramfs holding the static aarch64
 builds of rtlab-toggle, rtlab-gpio-events and rtlab-toggle-rs (when Rust is installed)
@@ -43,7 +43,7 @@ from rtlab.lab.targets.base import Background, Completed, TargetKind
 from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
-EMULATED = "qemu-tcg"  # the label tests/gpio_guest and the report's GPIO section use
+EMULATED = "qemu-tcg"  # the label tests/lab/workloads/gpio and the report's GPIO section use
 GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs")
 LOAD_SETTLE_S = 0.5  # the busy loops are running before the workload starts
 KILL_GRACE_S = 5  # after SIGTERM at the timeout, SIGKILL
