@@ -1,6 +1,6 @@
 """The lab commands: `rtlab run`, `runs`, `report`, `compare` (mounted by rtlab.cli).
 
-Thin: each command is a call into rtlab.lab / rtlab.results / rtlab.studies / rtlab.report. Exit status: 0 ok,
+Thin: each command is a call into rtlab.lab / results / studies / report. Exit status: 0 ok,
 1 some run failed or a compare gate failed, 2 a user mistake (one line), 130 Ctrl-C.
 """
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -62,12 +63,16 @@ def histogram(
             ax.stairs(
                 counts, edges, label=f"{label} (n={len(s)})", fill=len(nonempty) == 1, alpha=0.8
             )
-    ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
-    ax.set_ylabel("density" if density else "count")
-    if log_y:
-        ax.set_yscale("log")
+    _label(ax, series, unit, "density" if density else "count", log_y)
     _finish(ax, title, len(series) > 1)
     return fig
+
+
+def _label(ax: Any, series: Series, unit: str, ylabel: str, log_y: bool) -> None:
+    ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
+    ax.set_ylabel(ylabel)
+    if log_y:
+        ax.set_yscale("log")
 
 
 def _cdf_points(v: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarray]:
@@ -97,10 +102,7 @@ def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
             ax.step(x, np.maximum(1 - p, 1.0 / len(s) / 10), where="post", label=label)
         else:
             ax.step(x, p, where="post", label=label)
-    ax.set_xlabel(f"{series[0][1].name if series else 'value'} [{unit}]")
-    ax.set_ylabel("1 − CDF" if tail else "CDF")
-    if tail:
-        ax.set_yscale("log")
+    _label(ax, series, unit, "1 − CDF" if tail else "CDF", tail)
     _finish(ax, title, len(series) > 1)
     return fig
 

@@ -264,6 +264,20 @@ def heap_peaks(runs: Sequence[Run]) -> dict[str, int]:
     return out
 
 
+def _per_core_table(
+    title: str, what: str, cores: Sequence[int], rows: dict[str, list[str]]
+) -> list[str]:
+    """A Markdown table with one column per core count, and the blank line after it."""
+    out = [
+        f"### {title}",
+        "",
+        f"| {what} | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+        "| --- |" + " ---: |" * len(cores),
+    ]
+    out += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in rows.items()]
+    return [*out, ""]
+
+
 def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
     """All tables the runs allow, as Markdown (a quick look; the report renders its own)."""
     out: list[str] = []
@@ -290,28 +304,17 @@ def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
     if scenario_runs(runs, "threadmetric"):
         tm = threadmetric_counts(runs)
         cores = sorted(tm)
-        out += [
-            "### Thread-Metric (iterations per second)",
-            "",
-            "| test | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
-            "| --- |" + " ---: |" * len(cores),
-        ]
-        for t, label in TM_LABELS.items():
-            cells = [f"{tm[c][t].per_second:.0f}" if t in tm[c] else "–" for c in cores]
-            out.append(f"| {label} | " + " | ".join(cells) + " |")
-        out.append("")
+        rows = {
+            label: [f"{tm[c][t].per_second:.0f}" if t in tm[c] else "–" for c in cores]
+            for t, label in TM_LABELS.items()
+        }
+        out += _per_core_table("Thread-Metric (iterations per second)", "test", cores, rows)
     if scenario_runs(runs, "scalability"):
         sc = scalability(runs)
         cores = sorted({c for v in sc.values() for c in v})
-        out += [
-            "### Scalability (per core, single core = 100 %)",
-            "",
-            "| pattern | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
-            "| --- |" + " ---: |" * len(cores),
-        ]
-        for p, v in sc.items():
-            out.append(f"| {PATTERNS[p]} | " + " | ".join(f"{v[c]:.1f}" for c in cores) + " |")
-        out.append("")
+        rows = {PATTERNS[p]: [f"{v[c]:.1f}" for c in cores] for p, v in sc.items()}
+        title = "Scalability (per core, single core = 100 %)"
+        out += _per_core_table(title, "pattern", cores, rows)
     if scenario_runs(runs, "contention"):
         ct = contention(_one(runs, "contention"))
         out += [
