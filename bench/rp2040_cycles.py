@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from rtlab.instruments.rp2040.driver import RP2040Module  # noqa: E402
 from rtlab.instruments.rp2040.wire import START_FINE  # noqa: E402
-from tests.rp2040 import harness as h  # noqa: E402
+from tests.instruments.rp2040 import harness as h  # noqa: E402
 
 CLK = 125_000_000
 UART_BPS = 921_600 / 10  # 8N1: 10 bits per byte
