@@ -103,7 +103,11 @@ def run_cmd(
                     + "; run the spec again to resume"
                 )
                 return 130
-            cells = results.select_many(st, (), sp.name)
+            # the spec as it is now: cells of an earlier version of it are in `report`
+            keys = {c.key for c in sp.cells()}
+            cells = {
+                k: cr for k, cr in results.select_many(st, (), sp.name).items() if cr.key in keys
+            }
             out.print(summary_table(results.summary_rows(st, cells), f"{sp.name}  ({path})"))
             if report is not None:
                 from rtlab.report.html import write_report
@@ -122,7 +126,7 @@ def runs_cmd(
     spec: Annotated[str | None, typer.Option("--spec", help="only this spec's runs")] = None,
 ) -> None:
     """List the runs in the store."""
-    from rtlab.results.query import cell_label
+    from rtlab.results.query import run_labels
 
     def body() -> None:
         with _open_store(_store_path(store), read_only=True) as st:
@@ -131,12 +135,14 @@ def runs_cmd(
                 t.add_column(col)
             import time as _t
 
-            for r in st.runs(spec_name=spec):
+            runs = st.runs(spec_name=spec)
+            labels = run_labels(runs)  # cells that share a label say what differs
+            for r in runs:
                 dur = (r["finished_at"] or 0) - (r["started_at"] or 0)
                 t.add_row(
                     r["run_id"],
                     r["spec_name"] or "",
-                    escape(cell_label(r)),
+                    escape(labels[r["run_id"]]),
                     str(r["repetition"]),
                     r["status"],
                     _t.strftime("%Y-%m-%d %H:%M:%S", _t.localtime(r["started_at"] or 0)),

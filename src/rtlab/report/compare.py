@@ -3,7 +3,7 @@ and `--fail-if` gates so a CI job can hold a latency budget.
 
 Selections pair up by cell label (two specs with the same matrix compare cell by cell);
 two single cells (or runs) pair with each other whatever their labels. Repetitions of a
-cell are pooled. The interval is a percentile bootstrap (resampling each side with
+cell are pooled; two cells never are (a side with two cells of one label is refused). The interval is a percentile bootstrap (resampling each side with
 replacement) of the relative change; for the max it only shows how much the max
 depends on a few samples. Gates test the point estimate, or with on="ci" the
 interval's bound nearest to passing (fail only when the change is sure).
@@ -127,13 +127,33 @@ def _pairs(
 ) -> list[tuple[results.CellRuns, results.CellRuns]]:
     if len(base) == 1 and len(new) == 1:
         return [(next(iter(base.values())), next(iter(new.values())))]
-    common = [k for k in base if k in new]
+    # Pair by the label the spec gave; a side with two cells of one label (a parameter
+    # edited between runs of a spec) has no single partner: never pool them.
+    sides = {"BASE": _by_label(base), "NEW": _by_label(new)}
+    common = [k for k in sides["BASE"] if k in sides["NEW"]]
     if not common:
         raise StoreError(
             "BASE and NEW share no cell label: compare two specs with the same matrix, "
             "or two single cells/runs"
         )
-    return [(base[k], new[k]) for k in common]
+    for side, by in sides.items():
+        for k in common:
+            if len(by[k]) > 1:
+                raise StoreError(
+                    f"{side} has {len(by[k])} cells labelled {k} ("
+                    + "; ".join(cr.differs for cr in by[k])
+                    + "): compare one of them by its cell key ("
+                    + ", ".join(f"{cr.spec}/{cr.key}" for cr in by[k])
+                    + ")"
+                )
+    return [(sides["BASE"][k][0], sides["NEW"][k][0]) for k in common]
+
+
+def _by_label(cells: dict[str, results.CellRuns]) -> dict[str, list[results.CellRuns]]:
+    out: dict[str, list[results.CellRuns]] = {}
+    for cr in cells.values():
+        out.setdefault(cr.stored_label, []).append(cr)
+    return out
 
 
 def compare(

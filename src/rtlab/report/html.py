@@ -119,10 +119,11 @@ def condition_comparisons(store: Store, cells: dict[str, results.CellRuns]) -> l
     """Cells that differ only by condition: p50/p99/max side by side and one tail plot."""
     groups: dict[str, list[results.CellRuns]] = {}
     for cr in cells.values():
-        base = cr.label.rsplit("@", 1)[0]
-        groups.setdefault(base, []).append(cr)
+        groups.setdefault(results.sans_condition(cr), []).append(cr)
     out = []
-    for base, crs in groups.items():
+    for crs in groups.values():
+        base = crs[0].stored_label.rsplit("@", 1)[0]
+        base += f" ({crs[0].differs})" if crs[0].differs else ""
         if len(crs) < 2:
             continue
         for name, _unit, tick in results.main_series(store, crs[0].ok_ids):
@@ -304,6 +305,7 @@ def render(
     bad = [r for r in runs if r["status"] != "ok"]
     comparisons = condition_comparisons(store, cells)
     compared = {label for c in comparisons for label in c["cells"]}  # histograms shown there
+    labels = {r["run_id"]: cr.label for cr in cells.values() for r in cr.runs}
     return _template().render(
         title=title,
         skipped=list(skipped),
@@ -316,7 +318,7 @@ def render(
         warnings=run_warnings(store, cells),
         summary=results.summary_rows(store, cells),
         cols=SUMMARY_COLS,
-        bad=[{**r, "label": results.cell_label(r)} for r in bad],
+        bad=[{**r, "label": labels[r["run_id"]]} for r in bad],
         comparisons=comparisons,
         cells=[
             {"label": cr.label, "figures": _cell_figures(store, cr)}

@@ -1,12 +1,17 @@
 """Stored runs grouped by matrix cell: selection, pooled samples, summary rows.
 
 A selector names runs the way a user does: a run id (or its unique tail), a spec name
-(every run of it), or a cell (its key `label#hash` or its label). Repetitions of one
-cell are pooled: a cell's distribution is all its `ok` runs' samples together.
+(every run of it), or a cell (its key `label#hash` or its label, of any spec; or
+`SPEC/KEY`, `SPEC/LABEL` for one spec's). A cell is one spec's
+cell key: its repetitions are pooled (a cell's distribution is all its `ok` runs'
+samples together), two cells never are, even when they share a label (a parameter
+edited between two runs of a spec, or two specs with the same matrix); their labels
+then say what differs.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,11 +28,16 @@ from rtlab.results import Store, StoreError
 
 @dataclass
 class CellRuns:
+    """The runs of one cell of one spec. `label` is what tables show: the stored label,
+    plus, when other cells of the selection share it, what differs (see disambiguate)."""
+
     label: str
     key: str | None
     spec: str | None
     workload: str
     runs: list[dict[str, Any]] = field(default_factory=list)
+    stored_label: str = ""  # the label the spec gave (cell_label of its runs)
+    differs: str = ""  # "duration=1s" / "spec=B": what tells it from same-labelled cells
 
     @property
     def ok_ids(self) -> list[str]:
@@ -37,6 +47,12 @@ class CellRuns:
     def condition(self) -> str:
         return ((self.runs[0].get("params") or {}).get("condition") or {}).get("name", "")
 
+    @property
+    def identity(self) -> tuple[str | None, str]:
+        """What makes runs one cell: the spec they ran under and the cell key (a run
+        without a key is a cell of its own)."""
+        return (self.spec, self.key or self.runs[0]["run_id"])
+
 
 def cell_label(run: dict[str, Any]) -> str:
     params = run.get("params") or {}
@@ -45,23 +61,107 @@ def cell_label(run: dict[str, Any]) -> str:
     return str(run.get("cell_key") or run["run_id"])
 
 
-def group(runs: Iterable[dict[str, Any]]) -> dict[str, CellRuns]:
-    """Runs by cell label, in the order the cells first ran."""
-    out: dict[str, CellRuns] = {}
-    for r in runs:
-        label = cell_label(r)
-        if label not in out:
-            out[label] = CellRuns(label, r.get("cell_key"), r.get("spec_name"), r["workload"])
-        out[label].runs.append(r)
+def _identity(run: dict[str, Any]) -> tuple[str | None, str]:
+    return (run.get("spec_name"), run.get("cell_key") or run["run_id"])
+
+
+def _definition(cr: CellRuns) -> dict[str, str]:
+    """The cell's definition flattened (spec, parameters, condition, instrument), as the
+    differences between same-labelled cells are named."""
+    params = cr.runs[0].get("params") or {}
+    out = {"spec": str(cr.spec)}
+    for k, v in (params.get("params") or {}).items():
+        out[k] = ",".join(map(str, v)) if isinstance(v, list) else str(v)
+    for part in ("condition", "instrument"):
+        for k, v in (params.get(part) or {}).items():
+            out[f"{part}.{k}"] = json.dumps(v, sort_keys=True) if not isinstance(v, str) else v
     return out
 
 
-def select(store: Store, selector: str) -> dict[str, CellRuns]:
-    """What a selector names (run id or tail, spec name, cell key or label)."""
+def disambiguate(cells: Iterable[CellRuns]) -> dict[str, CellRuns]:
+    """Cells by a label unique in the selection: cells that share a stored label get
+    what differs between them appended, `wake@idle (duration=1s)`, or `(spec=B)` for
+    two specs, or the key's hash when their records say nothing else. Never pooled."""
+    by_label: dict[str, list[CellRuns]] = {}
+    for cr in cells:
+        by_label.setdefault(cr.stored_label, []).append(cr)
+    for same in by_label.values():
+        if len(same) < 2:
+            continue
+        defs = [_definition(cr) for cr in same]
+        names = list(dict.fromkeys(k for d in defs for k in d if k != "spec"))
+        # two specs: the spec tells them apart; within one spec, the parameters that
+        # differ between its versions
+        specs = list(dict.fromkeys(d["spec"] for d in defs))
+        varying = ["spec"] if len(specs) > 1 else []
+        varying += [
+            k
+            for k in names
+            if any(len({d.get(k, "–") for d in defs if d["spec"] == sp}) > 1 for sp in specs)
+        ]
+        for cr, d in zip(same, defs, strict=True):
+            parts = [f"{k}={d.get(k, '–')}" for k in varying]
+            cr.differs = ", ".join(parts) or f"#{(cr.key or '').rpartition('#')[2]}"
+    out: dict[str, CellRuns] = {}
+    for same in by_label.values():
+        for cr in same:
+            cr.label = f"{cr.stored_label} ({cr.differs})" if cr.differs else cr.stored_label
+            if cr.label in out:  # same definition, e.g. two runs of a keyless cell
+                cr.label = f"{cr.label} {cr.runs[0]['run_id']}"
+            out[cr.label] = cr
+    return {cr.label: cr for cr in sorted(out.values(), key=lambda c: _order(c))}
+
+
+def sans_condition(cr: CellRuns) -> str:
+    """What cells that differ only by condition have in common (the condition
+    comparisons of a report put them side by side): spec, label base, definition."""
+    params = dict(cr.runs[0].get("params") or {})
+    for k in ("label", "condition", "argv", "load_argv", "timeout_s"):
+        params.pop(k, None)
+    base = cr.stored_label.rsplit("@", 1)[0]
+    return json.dumps([cr.spec, base, params], sort_keys=True, default=str)
+
+
+def _order(cr: CellRuns) -> tuple[float, str]:
+    return (cr.runs[0].get("started_at") or 0.0, cr.runs[0]["run_id"])
+
+
+def _cells(runs: Iterable[dict[str, Any]]) -> list[CellRuns]:
+    out: dict[tuple[str | None, str], CellRuns] = {}
+    for r in runs:
+        ident = _identity(r)
+        if ident not in out:
+            label = cell_label(r)
+            out[ident] = CellRuns(
+                label, r.get("cell_key"), r.get("spec_name"), r["workload"], stored_label=label
+            )
+        out[ident].runs.append(r)
+    return list(out.values())
+
+
+def group(runs: Iterable[dict[str, Any]]) -> dict[str, CellRuns]:
+    """Runs by cell (spec and cell key), in the order the cells first ran, keyed by a
+    label unique among them (disambiguate)."""
+    return disambiguate(_cells(runs))
+
+
+def run_labels(runs: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """run_id → the label of its cell, unique among the cells of `runs`."""
+    return {r["run_id"]: cr.label for cr in group(runs).values() for r in cr.runs}
+
+
+def _select_runs(store: Store, selector: str) -> list[dict[str, Any]]:
     runs = store.runs()
     hits = [r for r in runs if r["run_id"] == selector]
     hits = hits or [r for r in runs if r["spec_name"] == selector]
     hits = hits or [r for r in runs if r["cell_key"] == selector or cell_label(r) == selector]
+    spec, slash, cell = selector.partition("/")  # SPEC/CELL: that spec's cell only
+    if not hits and slash:
+        hits = [
+            r
+            for r in runs
+            if r["spec_name"] == spec and cell in (r["cell_key"], cell_label(r))
+        ]
     if not hits and len(selector) >= 4:
         tail = [r for r in runs if r["run_id"].endswith(selector)]
         if len({r["run_id"] for r in tail}) > 1:
@@ -71,10 +171,17 @@ def select(store: Store, selector: str) -> dict[str, CellRuns]:
         raise StoreError(
             f"{selector!r} is no run id, spec name or cell in {store.path} (see `rtlab runs`)"
         )
-    return group(hits)
+    return hits
+
+
+def select(store: Store, selector: str) -> dict[str, CellRuns]:
+    """What a selector names (run id or tail, spec name, cell key or label), by cell."""
+    return group(_select_runs(store, selector))
 
 
 def select_many(store: Store, run_ids: Sequence[str], spec: str | None) -> dict[str, CellRuns]:
+    """The cells of a spec, of several selectors (a run named twice counts once), or of
+    the whole store; cells of different specs or keys stay apart."""
     if spec is not None:
         runs = store.runs(spec_name=spec)
         if not runs:
@@ -82,15 +189,11 @@ def select_many(store: Store, run_ids: Sequence[str], spec: str | None) -> dict[
         return group(runs)
     if not run_ids:
         return group(store.runs())
-    out: dict[str, CellRuns] = {}
+    picked: dict[str, dict[str, Any]] = {}
     for sel in run_ids:
-        for label, cr in select(store, sel).items():
-            if label in out:
-                seen = {r["run_id"] for r in out[label].runs}
-                out[label].runs += [r for r in cr.runs if r["run_id"] not in seen]
-            else:
-                out[label] = cr
-    return out
+        for r in _select_runs(store, sel):
+            picked.setdefault(r["run_id"], r)
+    return group(sorted(picked.values(), key=lambda r: (r["started_at"] or 0.0, r["run_id"])))
 
 
 def series_of(store: Store, run_ids: Sequence[str]) -> list[tuple[str, str, Fraction | None]]:
@@ -190,13 +293,20 @@ def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any
         for r in cr.runs:
             statuses[r["status"]] = statuses.get(r["status"], 0) + 1
         ids = cr.ok_ids
+        ident = {"cell_key": cr.key, "spec": cr.spec}
         series = main_series(store, ids)
         if not series:
-            rows.append({"cell": cr.label, "series": "", "runs": statuses, "n": 0})
+            rows.append({"cell": cr.label, **ident, "series": "", "runs": statuses, "n": 0})
             continue
         for name, _unit, tick in series:
             s = pooled(store, ids, name, tick)
             rows.append(
-                {"cell": cr.label, "series": name, "runs": statuses, **summarize(s.values, tick)}
+                {
+                    "cell": cr.label,
+                    **ident,
+                    "series": name,
+                    "runs": statuses,
+                    **summarize(s.values, tick),
+                }
             )
     return rows
