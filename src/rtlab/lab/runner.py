@@ -198,7 +198,7 @@ class Runner:
                 if bg is not None:
                     bg.stop()
             w.load = lm.result() if self.target.kind == "local" else None
-            self._store_output(w, cell, done, fp)
+            self._store_output(w, cell, done, fp, argv[0] if argv else "")
             if cap is not None:
                 failure = self._store_capture(w, cap)
             if failure is not None:
@@ -225,7 +225,9 @@ class Runner:
             self.instrument.name,
         )
 
-    def _store_output(self, w: RunWriter, cell: Cell, done: Completed, fp: dict[str, Any]) -> None:
+    def _store_output(
+        self, w: RunWriter, cell: Cell, done: Completed, fp: dict[str, Any], program: str
+    ) -> None:
         kind = KINDS[cell.kind]
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
@@ -235,9 +237,9 @@ class Runner:
             w.status, w.message = "error", f"malformed workload output: {e}"
             return
         if not runs:
-            tail = " ".join(done.stderr.strip().splitlines()[-3:])[:500]
             w.status = "error"
-            w.message = f"no protocol output (exit status {done.returncode}): {tail}"
+            why = stderr_reason(done.stderr, program)
+            w.message = f"no protocol output (exit status {done.returncode}): {why}"
             return
         if kind.multi_run:
             multirun.merge_into(w, runs)
@@ -256,6 +258,19 @@ class Runner:
             w.warnings.extend(
                 (p["code"], p["msg"]) for p in pitfalls(fp, w.meta) if p["code"] not in codes
             )
+
+
+def stderr_reason(stderr: str, program: str) -> str:
+    """Why a workload failed, from its stderr: the first line the program signed
+    (`rtlab-latency: -i: expected ...`, the way the C workloads and argparse report a
+    mistake, before their usage text), else the last line (a traceback's exception)."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    name = program.rsplit("/", 1)[-1]
+    signed = [ln for ln in lines if name and ln.startswith(f"{name}: ")]
+    if signed:
+        return signed[0][:500]
+    rest = [ln for ln in lines if not ln.lower().startswith("usage:")]
+    return (rest or lines or ["(nothing on stderr)"])[-1][:500]
 
 
 def run_spec(

@@ -47,12 +47,6 @@ class CellRuns:
     def condition(self) -> str:
         return ((self.runs[0].get("params") or {}).get("condition") or {}).get("name", "")
 
-    @property
-    def identity(self) -> tuple[str | None, str]:
-        """What makes runs one cell: the spec they ran under and the cell key (a run
-        without a key is a cell of its own)."""
-        return (self.spec, self.key or self.runs[0]["run_id"])
-
 
 def cell_label(run: dict[str, Any]) -> str:
     params = run.get("params") or {}
@@ -62,7 +56,12 @@ def cell_label(run: dict[str, Any]) -> str:
 
 
 def _identity(run: dict[str, Any]) -> tuple[str | None, str]:
-    return (run.get("spec_name"), run.get("cell_key") or run["run_id"])
+    if run.get("cell_key"):
+        return (run.get("spec_name"), run["cell_key"])
+    # a run stored without a key (not by `rtlab run`): its label and recorded definition
+    params = run.get("params") or {}
+    what = {k: params.get(k) for k in ("label", "params", "condition", "instrument")}
+    return (run.get("spec_name"), json.dumps([run["workload"], what], sort_keys=True, default=str))
 
 
 def _definition(cr: CellRuns) -> dict[str, str]:
@@ -101,13 +100,14 @@ def disambiguate(cells: Iterable[CellRuns]) -> dict[str, CellRuns]:
         ]
         for cr, d in zip(same, defs, strict=True):
             parts = [f"{k}={d.get(k, '–')}" for k in varying]
-            cr.differs = ", ".join(parts) or f"#{(cr.key or '').rpartition('#')[2]}"
+            key = f"#{cr.key.rpartition('#')[2]}" if cr.key else f"run {cr.runs[0]['run_id']}"
+            cr.differs = ", ".join(parts) or key
     out: dict[str, CellRuns] = {}
     for same in by_label.values():
         for cr in same:
             cr.label = f"{cr.stored_label} ({cr.differs})" if cr.differs else cr.stored_label
-            if cr.label in out:  # same definition, e.g. two runs of a keyless cell
-                cr.label = f"{cr.label} {cr.runs[0]['run_id']}"
+            if cr.label in out:  # what differs is not recorded (a spec's target table)
+                cr.label = f"{cr.label} #{len(out)}"
             out[cr.label] = cr
     return {cr.label: cr for cr in sorted(out.values(), key=lambda c: _order(c))}
 

@@ -61,6 +61,30 @@ def duration_s(value: object) -> float:
     return float(m.group(1)) * scale
 
 
+def check_ranges(p: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]]) -> None:
+    """Each integer parameter inside the range its program accepts (the C option's
+    check, e.g. `-i 0` is refused): refused at spec load, not as a run's usage error."""
+    for key, (lo, hi) in ranges.items():
+        v = p.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and not lo <= v <= hi:
+            raise ConfigError(key, f"{key} = {v}: expected {int(lo)}..{int(hi)}")
+
+
+def check_duration(p: Mapping[str, Any]) -> None:
+    """`duration`: a positive time of at least 1 ns (the programs refuse less)."""
+    if "duration" in p and duration_s(p["duration"]) * 1e9 < 1:
+        raise ConfigError("duration", f"duration {p['duration']!r}: must be positive")
+
+
+def cpu_list(key: str, value: Any) -> None:
+    """A CPU list as the programs' -a takes it: 0-3,6 (CPUs 0..1023)."""
+    for part in str(value).split(","):
+        a, dash, b = part.partition("-")
+        ok = a.isdigit() and (not dash or b.isdigit())
+        if not ok or int(a) > 1023 or (dash and not int(a) <= int(b) <= 1023):
+            raise ConfigError(key, f"{key} = {value!r}: expected CPUs like 1 or 0-3,6 (0..1023)")
+
+
 def option_args(key: str, value: Any, opt: str) -> list[str]:
     """One parameter as the program's option `opt`: a flag for true (nothing for false),
     a list comma-separated, a duration in ms, anything else as text."""
@@ -69,5 +93,6 @@ def option_args(key: str, value: Any, opt: str) -> list[str]:
     if isinstance(value, list):
         return [opt, ",".join(str(v) for v in value)]
     if key == "duration":
-        return [opt, f"{duration_s(value) * 1000:.0f}ms"]
+        ms = f"{duration_s(value) * 1000:.6f}".rstrip("0").rstrip(".")
+        return [opt, f"{ms}ms"]
     return [opt, str(value)]

@@ -16,7 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.workloads.base import WorkloadKind, duration_s, option_args
+from rtlab.lab.workloads.base import (
+    WorkloadKind,
+    check_duration,
+    check_ranges,
+    duration_s,
+    option_args,
+)
 
 _INT = (int,)
 _TOGGLE_OPTS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -54,6 +60,51 @@ _CHOICES = {
     "edge": ("rising", "falling", "both"),
     "bias": ("pull-up", "pull-down", "disabled"),
 }
+# What the programs' option parsers accept (rtlab-toggle/src/toggle.c, gpio_events.c;
+# the Rust port checks the same): refused at spec load, not as a run's usage error.
+_RANGES: dict[str, tuple[float, float]] = {
+    "interval_ns": (1, 60 * 10**9),
+    "max_samples": (2, 1 << 28),
+    "priority": (0, 99),
+    "affinity": (0, 1023),
+    "buffer": (1, 1 << 20),
+}
+_COUNT_MAX = {"rtlab-gpio-events": 1 << 28}  # the toggles: 1 << 40
+_MAX_LINES, _MAX_META = 64, 16
+
+
+def _check_lines(value: Any) -> None:
+    offsets: list[int] = []
+    for part in value if isinstance(value, list) else str(value).split(","):
+        a, dash, b = str(part).partition("-")
+        if not a.isdigit() or (dash and not b.isdigit()) or int(b or a) < int(a):
+            raise ConfigError("lines", f"lines = {value!r}: expected offsets like 0, 0,3 or 0-3")
+        offsets += range(int(a), int(b or a) + 1)
+    if not offsets or max(offsets) > 0xFFFF or len(offsets) > _MAX_LINES:
+        raise ConfigError("lines", f"lines = {value!r}: 1..{_MAX_LINES} offsets of 0..65535")
+    if len(set(offsets)) != len(offsets):
+        raise ConfigError("lines", f"lines = {value!r}: a line given twice")
+
+
+def _check_together(kind: str, p: Mapping[str, Any]) -> None:
+    check_duration(p)
+    check_ranges(p, {**_RANGES, "count": (1, _COUNT_MAX.get(kind, 1 << 40))})
+    if "lines" in p:
+        _check_lines(p["lines"])
+    if p.get("chip") == "":
+        raise ConfigError("chip", "chip: empty")
+    meta = p.get("meta", {})
+    if len(meta) > _MAX_META or any(not str(k) or "=" in str(k) for k in meta):
+        raise ConfigError("meta", f"meta: at most {_MAX_META} labels, keys without '='")
+    policy, prio = p.get("policy", "other"), p.get("priority")
+    if policy == "other" and (prio or 0) > 0:
+        raise ConfigError("priority", f"priority = {prio} needs policy fifo or rr")
+    if policy != "other" and prio == 0:
+        raise ConfigError("priority", f"policy {policy} needs a priority in 1..99")
+    if p.get("mode") == "usleep" and p.get("interval_ns", 100_000) < 1000:
+        raise ConfigError("interval_ns", "mode usleep: interval_ns must be >= 1000")
+
+
 # Extra keys every GPIO kind takes: `seconds` (expected run time, for the timeout when
 # it cannot be derived) and `meta` (a table of labels passed as --meta KEY=VALUE).
 _COMMON = ("seconds", "meta")
@@ -87,10 +138,9 @@ def _checker(kind: str, opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any
                 )
             ):
                 raise ConfigError(key, "lines: expected a list of line offsets")
-        if "duration" in p:
-            duration_s(p["duration"])
         if "count" in p and "duration" in p:
             raise ConfigError("count", f"{kind}: give count or duration, not both")
+        _check_together(kind, p)
 
     return check
 

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.workloads.base import WorkloadKind, duration_s, option_args
+from rtlab.lab.workloads.base import (
+    WorkloadKind,
+    check_duration,
+    check_ranges,
+    cpu_list,
+    duration_s,
+    option_args,
+)
 
 _LAT_OPTS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "mode": (str, "--mode"),
@@ -37,6 +44,37 @@ _CHOICES = {
     "method": ("abs", "clock_nanosleep", "rel", "nanosleep", "usleep", "timerfd", "busy"),
     "policy": ("other", "fifo", "rr"),
 }
+# What rtlab-latency's option parser accepts (src/main.c parse_args): outside, the
+# program exits with its usage text, so the spec is refused at load instead.
+_RANGES: dict[str, tuple[float, float]] = {
+    "interval_us": (1, 60_000_000),
+    "loops": (1, 64_000_000),
+    "priority": (0, 99),
+    "slack_ns": (1, 1_000_000_000),
+    "latency_us": (0, 1_000_000_000),
+    "bound_us": (0, 1_000_000_000),
+    "search_time_ms": (1, 3_600_000),
+}
+_MAX_LIST = 32
+
+
+def _check_combination(p: Mapping[str, Any]) -> None:
+    """The program's checks that concern two parameters together."""
+    for key, hi in (("bound_pct", 1000.0), ("quantile", 1.0)):
+        if key in p and not 0 < p[key] <= hi:
+            raise ConfigError(key, f"{key} = {p[key]}: expected a number in (0, {hi:g}]")
+    for key in ("sleeps", "periods"):
+        if key in p and (not p[key] or len(p[key]) > _MAX_LIST or max(p[key]) > 10**9):
+            raise ConfigError(key, f"{key}: 1..{_MAX_LIST} values of at most 10^9 us")
+    if "affinity" in p:
+        cpu_list("affinity", p["affinity"])
+    if p.get("policy") == "other" and p.get("priority", 0) > 0:
+        raise ConfigError("priority", f"priority = {p['priority']} needs policy fifo or rr")
+    mode = p.get("mode", "cyclic")
+    if mode == "cyclic" and p.get("method") == "usleep" and p.get("interval_us", 0) > 999_999:
+        raise ConfigError("interval_us", "method usleep takes at most 999999 us")
+
+
 def _check_latency(p: Mapping[str, Any]) -> None:
     for key, value in p.items():
         if key not in _LAT_OPTS:
@@ -55,8 +93,9 @@ def _check_latency(p: Mapping[str, Any]) -> None:
             raise ConfigError(key, f"{key}: expected a list of positive integers (us)")
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             raise ConfigError(key, f"{key} = {value}: must not be negative")
-    if "duration" in p:
-        duration_s(p["duration"])
+    check_duration(p)
+    check_ranges(p, _RANGES)
+    _check_combination(p)
     if p.get("mode", "cyclic") == "cyclic" and "duration" not in p and "loops" not in p:
         raise ConfigError("method", "rtlab-latency in cyclic mode needs duration or loops")
 
