@@ -3,8 +3,8 @@ and `--fail-if` gates so a CI job can hold a latency budget.
 
 Selections pair up by cell label (two specs with the same matrix compare cell by cell);
 two single cells (or runs) pair with each other whatever their labels. Repetitions of a
-cell are pooled; two cells never are (a side with two cells of one label is refused).
-The interval is a percentile bootstrap (resampling each side with replacement) of the relative change; for the max it only shows how much the max
+cell are pooled. The interval is a percentile bootstrap (resampling each side with
+replacement) of the relative change; for the max it only shows how much the max
 depends on a few samples. Gates test the point estimate, or with on="ci" the
 interval's bound nearest to passing (fail only when the change is sure).
 """
