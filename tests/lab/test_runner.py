@@ -126,3 +126,75 @@ duration = "300ms"
     # no stress-ng of ours left behind
     left = subprocess.run(["pgrep", "-f", "stress-ng --cpu 1 --timeout"], capture_output=True)
     assert left.returncode == 1, left.stdout
+
+
+def _stat(pid: int) -> list[str]:
+    """/proc/PID/stat fields after the command name: state, ppid, pgrp, ..."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+
+
+def _group(pgid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        try:
+            if d.name.isdigit() and int(_stat(int(d.name))[2]) == pgid:
+                out.append(int(d.name))
+        except (OSError, IndexError):
+            pass
+    return out
+
+
+def _load_of(ppid: int, deadline: float) -> int:
+    """The pid (= process group) of the stress-ng that process `ppid` started."""
+    while time.monotonic() < deadline:
+        for d in Path("/proc").iterdir():
+            try:
+                if d.name.isdigit() and int(_stat(int(d.name))[1]) == ppid and (
+                    (d / "comm").read_text().strip() == "stress-ng"
+                ):
+                    return int(d.name)
+            except (OSError, IndexError):
+                pass
+        time.sleep(0.05)
+    raise AssertionError("the run started no stress-ng")
+
+
+def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path) -> None:
+    """kill -9 of `rtlab run` leaves its stress-ng running (its --timeout is the run's
+    length + 30 s); the next `rtlab run` on the store stops it before measuring."""
+    spec = tmp_path / "k.toml"
+    spec.write_text(
+        'name = "k"\nconditions = ["load"]\n[condition.load]\nprofile = "cpu"\n'
+        'workers = 1\nsettle_s = 0.2\n[[workload]]\nkind = "rtlab-latency"\n'
+        'duration = "3s"\n'
+    )
+    store = tmp_path / "s" / "rtlab.duckdb"
+    first = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    pgid = _load_of(first.pid, time.monotonic() + 60)
+    time.sleep(0.5)  # the run is measuring under the load
+    first.kill()  # SIGKILL: no handler runs
+    first.wait()
+    time.sleep(0.3)
+    assert _group(pgid), "the load died with the runner: nothing to recover"
+    second = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        # its own load starts after the recovery; the old group must be gone by then
+        mine = _load_of(second.pid, time.monotonic() + 60)
+        assert mine != pgid
+        assert _group(pgid) == [], "the killed run's stress-ng still runs"
+    finally:
+        _out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    with Store(store, read_only=True) as st:
+        runs = st.runs(spec_name="k")
+    assert [r["status"] for r in runs] == ["interrupted", "ok"]
+    assert f"its load (process group {pgid}) was stopped" in runs[0]["message"]

@@ -166,6 +166,9 @@ class Runner:
             fingerprint=fp,
         ) as w:
             bg = self.target.start(load_argv) if load_argv else None
+            proc = getattr(bg, "proc", None)  # a local process group (local, ssh client)
+            if proc is not None:  # so that recovery after a kill -9 of ours can stop it
+                self.store.note_load_group(w.run_id, proc.pid)
             armed: Armed | None = None
             cap: Capture | None = None
             failure: str | None = None

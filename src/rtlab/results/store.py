@@ -12,7 +12,9 @@ one transaction adds the series, summaries, counters and warnings and sets the f
 status. So at any moment a run is either complete (status set, every row and file in
 place) or still `running`; opening the store turns `running` rows of dead processes into
 `interrupted` and deletes their orphan sample files (and instrument captures,
-`captures/<run_id>.parquet`, written before the commit the same way). Ctrl-C inside
+`captures/<run_id>.parquet`, written before the commit the same way), and stops the
+load generator such a run left running (its process group, recorded at its start).
+Ctrl-C inside
 `run()` marks the run `interrupted` at once. Statuses: running, ok, incomplete (the
 workload's output had losses), error, interrupted.
 """
@@ -35,6 +37,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
+from rtlab.results.loadgroup import proc_start, stop_load_group
 from rtlab.results.writer import RunWriter, insert_rows, write_samples
 
 
@@ -96,12 +99,17 @@ class Store:
         # the store mid-run, which writers must not do).
         me = (socket.gethostname(), _boot_id(), os.getpid())
         stale = [rid for rid, pid, host, boot in rows if (host, boot, pid) != me]
-        for rid in stale:
+        for rid, _pid, host, boot in rows:
+            if rid not in stale:
+                continue
+            note = "the writing process ended before the run was complete"
+            if (host, boot) == me[:2]:  # its load generator may outlive it: stop it
+                stopped = stop_load_group(self._load_group(rid))
+                note += f"; its load (process group {stopped}) was stopped" if stopped else ""
             self.db.execute(
                 "UPDATE runs SET status='interrupted', finished_at=?, message=coalesce("
-                "message, 'the writing process ended before the run was complete') "
-                "WHERE run_id=?",
-                [time.time(), rid],
+                "message, ?) WHERE run_id=?",
+                [time.time(), note, rid],
             )
             with contextlib.suppress(FileNotFoundError):
                 (self.samples_dir / f"{rid}.parquet").unlink()
@@ -113,6 +121,23 @@ class Store:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
         return stale
+
+    def note_load_group(self, run_id: str, pgid: int) -> None:
+        """Record the process group of a run's load generator while the run is
+        `running` (committed at once), so that recovery after a crash of the writer
+        can stop it; the run's final `load` replaces it."""
+        self.db.execute(
+            "UPDATE runs SET load=? WHERE run_id=?",
+            [to_json({"group": {"pgid": pgid, "start": proc_start(pgid)}}), run_id],
+        )
+
+    def _load_group(self, run_id: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT load FROM runs WHERE run_id=?", [run_id]).fetchone()
+        try:
+            group = json.loads(row[0]).get("group") if row and row[0] else None
+        except (ValueError, AttributeError):
+            return None
+        return group if isinstance(group, dict) else None
 
     def capture_path(self, run_id: str) -> Path:
         """Where a run's instrument capture goes; it is dropped with the run if the run
