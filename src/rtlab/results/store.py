@@ -36,8 +36,8 @@ import duckdb
 import numpy as np
 import pyarrow.parquet as pq
 
-from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.loadgroup import proc_start, stop_load_group
+from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.writer import RunWriter, insert_rows, write_samples
 
 
