@@ -8,6 +8,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
 from rtlab.results import Store
@@ -198,3 +200,31 @@ def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path
         runs = st.runs(spec_name="k")
     assert [r["status"] for r in runs] == ["interrupted", "ok"]
     assert f"its load (process group {pgid}) was stopped" in runs[0]["message"]
+
+
+def test_busy_host_is_each_runs_own_figure(
+    tmp_path: Path, built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One `rtlab run` takes the fingerprint once; the busy_host warning must still be
+    each run's own reading, taken before that run (here the kernel's /proc/loadavg
+    replaced by a sequence, the one thing a test cannot make the host do)."""
+    import rtlab.lab.runner as runner_mod
+
+    readings = iter([[9.5, 1.0, 1.0], [0.0, 0.0, 0.0], [7.25, 2.0, 1.0]])
+    monkeypatch.setattr(runner_mod, "loadavg", lambda: next(readings))
+    text = 'name = "b"\nrepetitions = 3\n[[workload]]\nkind = "rtlab-latency"\nduration = "100ms"\n'
+    spec = parse_spec(text, tmp_path / "b.toml")
+    with Store(tmp_path / "s.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok"] * 3
+        runs = [st.run_info(r.run_id) for r in out.runs]
+        busy = [
+            st.sql("SELECT msg FROM warnings WHERE run_id=? AND code='busy_host'", [r["run_id"]])
+            for r in runs
+        ]
+    assert [r["load"]["loadavg_before_load"][0] for r in runs] == [9.5, 0.0, 7.25]
+    assert "load average 9.5 before the run" in busy[0][0][0]
+    assert busy[1] == []
+    assert "load average 7.25 before the run" in busy[2][0][0]
+    # the fingerprint (once per invocation) carries no copy of a busy_host figure
+    assert all(w["code"] != "busy_host" for w in runs[0]["fingerprint"]["warnings"])

@@ -290,6 +290,11 @@ def fingerprint(
     return fp
 
 
+def loadavg() -> list[float] | None:
+    """This host's load average now (1, 5, 15 min)."""
+    return _loadavg()
+
+
 class LoadMonitor:
     """CPU load during a run, from /proc/stat and /proc/loadavg before and after."""
 

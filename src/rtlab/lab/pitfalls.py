@@ -17,8 +17,15 @@ def _warn(out: list[dict[str, str]], code: str, msg: str) -> None:
     out.append({"code": code, "msg": msg})
 
 
-def pitfalls(fp: Mapping[str, Any], meta: Mapping[str, str]) -> list[dict[str, str]]:
-    """Known ways this environment (and this run's settings) distorts timing."""
+def pitfalls(
+    fp: Mapping[str, Any],
+    meta: Mapping[str, str],
+    loadavg: list[float] | bool | None = True,
+) -> list[dict[str, str]]:
+    """Known ways this environment (and this run's settings) distorts timing.
+    `loadavg`: the host's load average read just before this run (its own figure, not
+    the fingerprint's, which one `rtlab run` takes once); True: the fingerprint's (the
+    environment itself); None or False: no reading for this run, no busy_host."""
     out: list[dict[str, str]] = []
     k, idle, virt = fp["kernel"], fp["idle"], fp["virtualization"]
     if not k["preempt_rt"]:
@@ -64,7 +71,7 @@ def pitfalls(fp: Mapping[str, Any], meta: Mapping[str, str]) -> list[dict[str, s
     cs = fp["clocksource"]["current"]
     if cs and cs not in ("tsc", "arch_sys_counter", "kvm-clock"):
         _warn(out, "clocksource", f"clocksource {cs}: clock reads may be slow (not in vDSO)")
-    la = fp.get("loadavg")
+    la = fp.get("loadavg") if loadavg is True else loadavg or None
     if la and la[0] > 0.5 * (fp["cpu"]["count"] or 1):
         _warn(
             out,

@@ -34,7 +34,7 @@ from rich.progress import (
 )
 
 import rtlab
-from rtlab.lab.fingerprint import LoadMonitor, pitfalls
+from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
 from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
 from rtlab.lab.instrument_results import record as record_capture
 from rtlab.lab.spec import Cell, Spec
@@ -118,6 +118,7 @@ class Runner:
         self.target = target or make_target(spec.target)
         self._programs: dict[str, str] = {}
         self._fp: dict[str, Any] | None = None
+        self._fp_load: list[float] | None = None  # the fingerprint's, for one run
         self.instrument: Instrument | None = (
             make_instrument(spec.instrument) if spec.instrument is not None else None
         )
@@ -130,9 +131,23 @@ class Runner:
     def fingerprint(self) -> dict[str, Any]:
         if self._fp is None:
             self._fp = self.target.fingerprint()
+            self._fp_load = self._fp.get("loadavg")
+            # busy_host is a figure of each run (run_cell), not of the session's start
+            self._fp["warnings"] = [
+                x for x in self._fp.get("warnings", []) if x.get("code") != "busy_host"
+            ]
             if self.instrument is not None:
                 self._fp["instrument"] = self.instrument.describe()
         return self._fp
+
+    def _host_load(self) -> list[float] | None:
+        """The load average around this run: read here when local; elsewhere the
+        fingerprint's, for the first run only (taken just before it; later runs have
+        no reading rather than a stale copy)."""
+        if self.target.kind == "local":
+            return loadavg()
+        first, self._fp_load = self._fp_load, None
+        return first
 
     def run_cell(self, cell: Cell, rep: int) -> RunOutcome:
         kind = KINDS[cell.kind]
@@ -165,6 +180,9 @@ class Runner:
             target=self.target.describe(),
             fingerprint=fp,
         ) as w:
+            # the host's own load, read before this run's load starts: busy_host
+            # says how busy the host was around THIS run (the fingerprint is once)
+            host_load = self._host_load()
             bg = self.target.start(load_argv) if load_argv else None
             proc = getattr(bg, "proc", None)  # a local process group (local, ssh client)
             if proc is not None:  # so that recovery after a kill -9 of ours can stop it
@@ -200,8 +218,9 @@ class Runner:
                     armed.abort()
                 if bg is not None:
                     bg.stop()
-            w.load = lm.result() if self.target.kind == "local" else None
-            self._store_output(w, cell, done, fp, argv[0] if argv else "")
+            if self.target.kind == "local":
+                w.load = {**lm.result(), "loadavg_before_load": host_load}
+            self._store_output(w, cell, done, fp, argv[0] if argv else "", host_load)
             if cap is not None:
                 failure = self._store_capture(w, cap)
             if failure is not None:
@@ -229,7 +248,13 @@ class Runner:
         )
 
     def _store_output(
-        self, w: RunWriter, cell: Cell, done: Completed, fp: dict[str, Any], program: str
+        self,
+        w: RunWriter,
+        cell: Cell,
+        done: Completed,
+        fp: dict[str, Any],
+        program: str,
+        host_load: list[float] | None,
     ) -> None:
         kind = KINDS[cell.kind]
         w.meta["rtlab_version"] = rtlab.__version__
@@ -259,7 +284,9 @@ class Runner:
         if "kernel" in fp and "virtualization" in fp:
             codes = {c for c, _ in w.warnings}
             w.warnings.extend(
-                (p["code"], p["msg"]) for p in pitfalls(fp, w.meta) if p["code"] not in codes
+                (p["code"], p["msg"])
+                for p in pitfalls(fp, w.meta, host_load)
+                if p["code"] not in codes
             )
 
 
