@@ -128,46 +128,46 @@ def block(page: Page, body: str, when: str, where: str) -> str:
     )
 
 
-def split(page: Page, text: str) -> tuple[str, str, str, str]:
-    """(before, provenance, tables, after) of a page's text; PageError if malformed."""
+def split(page: Page, text: str, src: Path | None = None) -> tuple[str, str, str, str]:
+    """(before, provenance, tables, after) of a page's text (read from `src`, by default
+    the page's file); PageError if malformed."""
+    src = src or page.path
     begin = BEGIN.format(page=page.name)
     if text.count(begin) != 1:
-        raise PageError(f"{page.path}: expected one line `{begin}`")
+        raise PageError(f"{src}: expected one line `{begin}`")
     before, rest = text.split(begin, 1)
     ends = list(END_RE.finditer(rest))
     if len(ends) != 1:
-        raise PageError(
-            f"{page.path}: expected one end-of-generated-block marker after the begin one"
-        )
+        raise PageError(f"{src}: expected one end-of-generated-block marker after the begin one")
     inner, after = rest[: ends[0].start()], rest[ends[0].end() :]
     m = re.match(r"\n\n(Command: .*\nGenerated: .*\nFigures: .*\n)\n", inner)
     if not m:
         raise PageError(
-            f"{page.path}: the block must start with its Command, Generated and Figures lines"
+            f"{src}: the block must start with its Command, Generated and Figures lines"
         )
     body = inner[m.end() :].removesuffix("\n")
     if hashlib.sha256(body.encode()).hexdigest() != ends[0].group(1):
         raise PageError(
-            f"{page.path}: the generated tables were edited by hand (digest mismatch): "
+            f"{src}: the generated tables were edited by hand (digest mismatch): "
             f"regenerate with `bench/results_pages.py write {page.name}`"
         )
     return before, m.group(1), body, after
 
 
-def check(page: Page, text: str, rerun: bool) -> None:
-    _, prov, body, _ = split(page, text)
+def check(page: Page, src: Path, rerun: bool) -> None:
+    _, prov, body, _ = split(page, src.read_text(), src)
     fresh = block(page, body, "", "")
     want = fresh.split("\n")[2]  # the Command line as the script writes it today
     if want not in prov:
-        raise PageError(f"{page.path}: the block's command is not `{want}`")
+        raise PageError(f"{src}: the block's command is not `{want}`")
     if not re.search(r"Generated: \d{4}-\d\d-\d\d \d\d:\d\d \S+ on \S+: ", prov):
-        raise PageError(f"{page.path}: the Generated line needs a date and a machine")
+        raise PageError(f"{src}: the Generated line needs a date and a machine")
     if rerun:
         if not page.exact:
             raise PageError(f"{page.name}: host-timed, its figures cannot be compared exactly")
         now = tables(page)
         if now != body:
-            raise PageError(f"{page.path}: the tables differ from what `{want}` gives now:\n{now}")
+            raise PageError(f"{src}: the tables differ from what `{want}` gives now:\n{now}")
 
 
 def write(page: Page) -> None:
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             if a.action == "write":
                 write(page)
             else:
-                check(page, (a.file or page.path).read_text(), a.rerun)
+                check(page, a.file or page.path, a.rerun)
             print(f"{name}: {'written' if a.action == 'write' else 'ok'}")
     except PageError as e:
         print(f"error: {e}", file=sys.stderr)
