@@ -5,7 +5,7 @@ RTLAB := $(VENV)/bin/rtlab
 STAMP := $(VENV)/.setup-done
 SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh)
 
-.PHONY: setup run test bench fuzz lint clean
+.PHONY: setup run test bench results fuzz lint clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,11 @@ test: setup
 
 bench: setup
 	$(PY) bench/run_all.py
+
+# docs/results/*.md from the commands they name (rtbench-qemu-freertos needs
+# FREERTOS_KERNEL_PATH); `make test` checks them (tests/test_results_pages.py)
+results: setup
+	$(PY) bench/results_pages.py write rtbench-qemu-freertos rtbench-host analyze-speed
 
 fuzz: setup
 	$(PY) bench/fuzz_parsers.py --seconds 300

@@ -65,6 +65,9 @@ def summary_table(rows: list[dict[str, Any]], title: str) -> Table:
             *(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max")),
         )
     t.caption = "times in µs, pooled over the cell's ok runs; quantiles are sample values"
+    from rtlab.results.query import overrun_lines
+
+    t.caption += "".join(f"\n{escape(o)}" for o in overrun_lines(rows))
     return t
 
 

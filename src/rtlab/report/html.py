@@ -290,6 +290,7 @@ def _template() -> jinja2.Template:
     env.filters["us"] = _us
     env.filters["pct"] = lambda x: "–" if x is None else f"{x:+.1f} %"
     env.filters["num"] = gpio_study.fmt
+    env.filters["overrun_lines"] = results.overrun_lines
     return env.get_template("report.html.j2")
 
 
@@ -378,6 +379,9 @@ def text_report(
         nums = " | ".join(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max"))
         cell = _html.escape(r["cell"]).replace("|", "\\|")
         lines.append(f"| {cell} | {r['series']} | {runs} | {r['n']} | {nums} |")
+    overruns = results.overrun_lines(rows)
+    if overruns:  # periods the loop missed: the samples alone do not show them
+        lines += ["", "Missed periods (docs/metrics.md):", "", *(f"- {o}" for o in overruns)]
     for cr in cells.values():
         if cr.workload == "rtbench" and cr.ok_ids:
             lines += [

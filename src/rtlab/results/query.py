@@ -300,13 +300,56 @@ def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any
             continue
         for name, _unit, tick in series:
             s = pooled(store, ids, name, tick)
+            st = summarize(s.values, tick)
             rows.append(
                 {
                     "cell": cr.label,
                     **ident,
                     "series": name,
                     "runs": statuses,
-                    **summarize(s.values, tick),
+                    **st,
+                    **overrun_fields(store, ids, name, st["n"]),
                 }
             )
     return rows
+
+
+def _overrun_counter(series: str) -> str | None:
+    """The counter of missed periods that goes with a series: rtlab-latency's `overruns`
+    with its `latency`, `overruns_<P>us` with `period_<P>us` (search mode)."""
+    if series == "latency":
+        return "overruns"
+    if series.startswith("period_"):
+        return "overruns_" + series.removeprefix("period_")
+    return None
+
+
+def overrun_fields(store: Store, run_ids: Sequence[str], series: str, n: int) -> dict[str, Any]:
+    """`overruns` (summed over the runs) and `overruns_pct` (of the periods: samples plus
+    overruns) for a series whose runs count missed periods; {} for any other."""
+    counter = _overrun_counter(series)
+    if counter is None or not run_ids:
+        return {}
+    [(found, total)] = store.sql(
+        "SELECT count(*), sum(value) FROM counters WHERE name = ? "
+        f"AND run_id IN ({', '.join('?' * len(run_ids))})",
+        [counter, *run_ids],
+    )
+    if not found:
+        return {}
+    total = int(total)
+    return {"overruns": total, "overruns_pct": 100 * total / (n + total) if n + total else None}
+
+
+def overrun_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Lines `cell series: overruns N of M periods (x %)` for rows that count overruns."""
+    out = []
+    for r in rows:
+        if "overruns" in r:
+            pct = r["overruns_pct"]
+            share = "" if pct is None else f" ({pct:.2f} %)"
+            out.append(
+                f"{r['cell']} {r['series']}: overruns {r['overruns']:,} of "
+                f"{r['n'] + r['overruns']:,} periods{share}"
+            )
+    return out

@@ -14,6 +14,7 @@ import pytest
 
 from rtlab.lab.build import build_c_target
 from rtlab.protocol import Run, parse_one
+from tests.needs import tool
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +55,56 @@ def test_duration_and_binary_and_crc(exe: Path) -> None:
     assert 0 < n <= 302  # ~300 periods, fewer when overruns skip some on a loaded machine
     assert n + r.counters["overruns"][0] >= 290
     assert 300e6 <= r.counters["wall_ns"][0] < 600e6
+
+
+def _missed_after(r: Run) -> int:
+    """Deadlines after the one each sample was measured from that passed before its
+    wake-up, from the samples alone: the sum of ceil(latency / interval) - 1."""
+    d = r.series["latency"].values
+    interval = int(r.meta["interval_ns"])
+    return int(np.where(d > interval, (d - 1) // interval, 0).sum())
+
+
+@pytest.mark.parametrize("method", ["abs", "rel", "usleep", "timerfd", "busy"])
+def test_overruns_agree_with_the_samples(exe: Path, method: str) -> None:
+    # 5 us periods with the 50 us SCHED_OTHER timer slack: the sleeping methods certainly
+    # overrun. Every sample is measured from the deadline it missed, so the overrun
+    # counter is exactly what the samples imply, whatever the method (timerfd used to
+    # measure from the last expiration: samples capped near one interval, counter not).
+    r = run(exe, "-w", method, "-i", "5", "-D", "200ms", "--slack", "50000")
+    assert r.complete and r.status == "ok"
+    overruns = r.counters["overruns"][0]
+    assert overruns == _missed_after(r)
+    if method != "busy":  # a spinning loop overruns only when it is preempted
+        assert overruns > 0
+    # Every period of the run was either served by a sample or counted as missed.
+    periods = (r.counters["wall_ns"][0]) // 5000
+    if method not in ("rel", "usleep"):  # a relative loop has no grid to count along
+        assert abs(r.series["latency"].values.size + overruns - periods) < 0.05 * periods
+
+
+@pytest.mark.parametrize("method", ["abs", "timerfd"])
+def test_latency_under_load_is_not_capped_at_one_interval(exe: Path, method: str) -> None:
+    # SCHED_OTHER on one CPU shared with two CPU hogs: wake-ups come milliseconds late.
+    stress = tool("stress-ng", "deps/apt.txt")
+    load = subprocess.Popen(
+        [stress, "--cpu", "2", "--taskset", "0", "--timeout", "10s", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(0.3)  # let the hogs start
+        r = run(exe, "-w", method, "-i", "200", "-D", "1s", "-a", "0")
+    finally:
+        load.terminate()
+        load.wait(timeout=10)
+    lat = r.series["latency"].values
+    overruns = r.counters["overruns"][0]
+    assert overruns > 0 and overruns == _missed_after(r)
+    # A sample that missed k deadlines is more than k intervals late: the tail is not
+    # cut at one interval (the old timerfd max was ~ the interval, abs's 30x that).
+    assert lat.max() > 3 * 200_000, (lat.max(), overruns)
+    assert abs(lat.size + overruns - 5000) < 0.05 * 5000
 
 
 def test_histogram_mode(exe: Path) -> None:

@@ -9,8 +9,11 @@
  * Modes (--mode):
  *   cyclic   (default) a periodic loop; each sample is the wake-up latency
  *            now - expected wake time on CLOCK_MONOTONIC, computed as cyclictest does:
- *            absolute methods expect next = start + k*interval; relative ones
- *            (nanosleep, usleep) expect (time before the sleep) + interval.
+ *            absolute methods (clock_nanosleep, timerfd, busy) expect the first
+ *            deadline start + k*interval not yet served, so a late wake-up is measured
+ *            from the deadline it missed; relative ones (nanosleep, usleep) expect
+ *            (time before the sleep) + interval. Later deadlines that passed before
+ *            the wake-up are overruns: skipped (absolute methods) and counted.
  *            Series "latency" (ns); with -h a log-bucket histogram instead.
  *   sleep    "programmed vs actual": for each requested sleep in --sleeps (us), -l
  *            sleeps with the chosen method, each timed; series "actual_<R>us" (ns,
@@ -56,7 +59,9 @@
  *
  * Output: protocol records on stdout (hello/meta/warn first, the samples after the
  * measurement so writing them does not disturb it), a summary on stderr.
- * Counters: samples, overruns (periods skipped), cpu_ns (CPU time of the measurement,
+ * Counters: samples, overruns (cyclic mode: for every sample, the deadlines
+ * expected + k*interval, k >= 1, that passed before the wake-up: ceil(latency /
+ * interval) - 1 when the latency exceeds one interval), cpu_ns (CPU time of the measurement,
  * CLOCK_PROCESS_CPUTIME_ID: the loop's cost per sample is cpu_ns / samples, including
  * the kernel's timer and wake-up path), wall_ns, minflt/majflt (page faults during the
  * run), nivcsw (involuntary context switches: preemptions).
@@ -425,6 +430,13 @@ struct cyc_result {
     long long n, overruns;
 };
 
+/* Deadlines after the one served that had passed when the wake-up came `late` ns after
+ * it: #{k >= 1 : k*interval < late}, i.e. ceil(late / interval) - 1. */
+static long long missed_after(int64_t late, int64_t interval)
+{
+    return late > interval ? (long long)((late - 1) / interval) : 0;
+}
+
 /*
  * The cyclic loop. lat (if not NULL) receives latencies, wake (if not NULL) the wake
  * times; h (if not NULL) a histogram. Stops after max_n samples or at t_end.
@@ -468,14 +480,18 @@ static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n
             break;
         }
         case M_TIMERFD: {
-            uint64_t exp = 0;
-            if (read(timer_fd, &exp, sizeof exp) != (ssize_t)sizeof exp)
-                goto out;
-            now = wl_now_ns();
-            /* The kernel counts expirations: the wake belongs to the last one. */
-            expected = next + (int64_t)(exp - 1) * interval;
-            r.overruns += (long long)exp - 1;
-            next = expected;
+            /* The timer runs on the same grid as `next`. A read that returns before
+             * `next` only reports expirations already served or counted as skipped
+             * (they fired between the last read and the last clock reading): wait on.
+             * The sample is measured from `next`, the first deadline not yet served,
+             * never from the last expiration, which would cap it at one interval. */
+            uint64_t exp;
+            do {
+                if (read(timer_fd, &exp, sizeof exp) != (ssize_t)sizeof exp)
+                    goto out;
+                now = wl_now_ns();
+            } while (now < next);
+            expected = next;
             break;
         }
         case M_BUSY:
@@ -494,13 +510,14 @@ static struct cyc_result cyclic(enum method m, int64_t interval, long long max_n
         if (h)
             logh_add(h, d);
         r.n++;
+        /* Overruns: the later deadlines (expected + k*interval, k >= 1) that passed
+         * before this wake-up. The absolute methods skip them, as cyclictest does; a
+         * relative sleep has no grid to skip along, so they are only counted. */
+        r.overruns += missed_after(d, interval);
         if (m != M_REL && m != M_USLEEP) {
             next += interval;
-            if (m != M_TIMERFD)
-                while (now > next) { /* missed periods, as cyclictest skips them */
-                    next += interval;
-                    r.overruns++;
-                }
+            while (now > next)
+                next += interval;
         }
         if (t_end && now >= t_end)
             break;

@@ -1,0 +1,68 @@
+"""docs/results/*.md: every page's tables are the output of the command it names
+(bench/results_pages.py). The structure, command, provenance and digest of every page
+are checked always; the QEMU FreeRTOS page, deterministic under icount, is rerun and
+compared figure for figure when a FreeRTOS kernel is brought."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.needs import brought
+from tests.paths import REPO_ROOT
+
+SCRIPT = str(REPO_ROOT / "bench" / "results_pages.py")
+PAGES = ("rtbench-qemu-freertos", "rtbench-host", "analyze-speed")
+
+
+def pages(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, SCRIPT, *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_every_page_names_its_command_and_is_unedited() -> None:
+    r = pages("check")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [w for p in PAGES for w in (f"{p}:", "ok")]
+    for p in PAGES:  # every results page is one of the generated ones
+        assert (REPO_ROOT / "docs" / "results" / f"{p}.md").is_file()
+    assert sorted(f.stem for f in (REPO_ROOT / "docs" / "results").glob("*.md")) == sorted(PAGES)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("| 0.080 |", "| 0.056 |", 1), "edited by hand"),
+        (lambda t: t.replace("Command: `rtlab run", "Command: `rtlab  run", 1), "command"),
+        (lambda t: t.replace("<!-- end of generated block", "<!-- end", 1), "end-of-generated"),
+        (lambda t: t.replace("Generated: 2", "Generated: on 2", 1), "date and a machine"),
+    ],
+)
+def test_check_fails_on_a_page_that_no_longer_matches(tmp_path: Path, edit, message) -> None:
+    page = (REPO_ROOT / "docs" / "results" / "rtbench-qemu-freertos.md").read_text()
+    bad = tmp_path / "page.md"
+    bad.write_text(edit(page))
+    assert bad.read_text() != page
+    r = pages("check", "rtbench-qemu-freertos", "--file", str(bad))
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_host_timed_pages_cannot_be_compared_exactly() -> None:
+    r = pages("check", "--rerun", "rtbench-host")
+    assert r.returncode == 1 and "cannot be compared exactly" in r.stderr
+
+
+@pytest.mark.slow
+def test_qemu_freertos_page_is_what_its_command_gives() -> None:
+    brought(
+        "FREERTOS_KERNEL_PATH",
+        "a FreeRTOS-Kernel checkout",
+        "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel; README: bring your own kernels",
+    )
+    r = pages("check", "--rerun", "rtbench-qemu-freertos", timeout=900)
+    assert r.returncode == 0, r.stderr
