@@ -37,7 +37,7 @@ def test_a_against_a_prime_fails_at_most_at_the_nominal_rate() -> None:
     """1200 pairs of 4 runs against 4 other runs of the same noisy model (per-run p99
     spread ×10, as on the shared VM): a `> +0%` gate on the interval's lower bound (and
     `< -0%` on its upper) fails at most 2.5 % + 1.5 % (3 binomial SD) of the pairs, for
-    every metric. The pooled-sample bootstrap this replaces failed most of them."""
+    every metric."""
     rng = np.random.default_rng(22)
     n = 1200
     up = np.zeros(len(QS))

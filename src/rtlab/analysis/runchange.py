@@ -16,7 +16,7 @@ quantile, needs ≥ 2 runs on each side and positive per-run values, and assumes
 of a side are independent and their log quantiles roughly normal. A cluster bootstrap
 (resampling whole runs) was rejected: with 3–5 runs per side it has 10–126 distinct
 resamples and its percentile interval is far too narrow (in a simulation of the model of
-tests/analysis/test_runchange.py, 8–15 % false fails of A against A' with 2–4 runs per
+tests/analysis/test_runchange.py, 8–16 % false fails of A against A' with 2–4 runs per
 side for a nominal 2.5 %), where this t interval stays at its level.
 """
 

@@ -222,7 +222,7 @@ def rich_table(changes: list[SeriesChange]) -> Table:
             escape(sc.series),
             escape(cell),
             *(
-                f"{_us(m.base_ns)} → {_us(m.new_ns)}\n{m.change_pct:+.1f} % {_interval(m)}"
+                escape(f"{_us(m.base_ns)} → {_us(m.new_ns)}\n{m.change_pct:+.1f} % {_interval(m)}")
                 for m in sc.metrics
             ),
         )
