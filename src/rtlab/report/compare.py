@@ -113,14 +113,15 @@ def _stats(v: np.ndarray) -> np.ndarray:
     return run_quantiles([v], list(METRICS.values()))[0]
 
 
-def _per_run(store: Store, ids: list[str], name: str) -> list[np.ndarray]:
-    """Each ok run's values of series `name` in ns (runs without it left out)."""
-    out = []
+def _per_run(store: Store, ids: list[str], name: str) -> np.ndarray:
+    """runs × METRICS: each ok run's figures of series `name` in ns (runs without it left
+    out), one run in memory at a time."""
+    rows = []
     for rid in ids:
         s = results.pooled(store, [rid], name, None)
         if len(s) and s.unit == "s":
-            out.append(s.values * float(s.tick_s * 10**9))
-    return out
+            rows.append(_stats(s.values * float(s.tick_s * 10**9)))
+    return np.array(rows).reshape(len(rows), len(METRICS))
 
 
 def _pairs(
@@ -160,8 +161,7 @@ def compare(store: Store, base: str, new: str, series: str | None = None) -> lis
             pa, pb = _stats(av), _stats(bv)
             ra = _per_run(store, cb.ok_ids, name)
             rb = _per_run(store, cn.ok_ids, name)
-            qs = list(METRICS.values())
-            ivs = change_intervals(run_quantiles(ra, qs), run_quantiles(rb, qs))
+            ivs = change_intervals(ra, rb)
             sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb))
             for i, metric in enumerate(METRICS):
                 pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else float("inf")
