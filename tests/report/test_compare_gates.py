@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rtlab.report.compare import MetricChange, parse_gate
+from rtlab.report.compare import MetricChange, SeriesChange, check_gates, parse_gate
 
 # p99 grew 12 % (from 100 µs to 112 µs); the 95 % interval is [-3 %, +30 %].
 NOISY = MetricChange("p99", 100_000.0, 112_000.0, 12.0, -3.0, 30.0)
@@ -32,3 +32,17 @@ def test_gate_on_estimate_or_interval(gate: str, m: MetricChange, on: str, fails
 def test_gate_mode_is_checked() -> None:
     with pytest.raises(ValueError, match="estimate"):
         parse_gate("p99 > +10%").violated(NOISY, "sure")
+
+
+def test_no_interval_refuses_a_gate_on_it_but_not_on_the_estimate() -> None:
+    # one run a side: no interval (rtlab.analysis.runchange says why)
+    none = MetricChange("p99", 100_000.0, 112_000.0, 12.0, None, None, "BASE has 1 run, NEW 1 run")
+    gate = parse_gate("p99 > +10%")
+    with pytest.raises(ValueError, match=r"no interval.*BASE has 1 run"):
+        gate.violated(none, "ci")
+    assert gate.violated(none, "estimate") == pytest.approx(12.0)
+    median = MetricChange("median", 80_000.0, 81_000.0, 1.25, -1.0, 3.0)
+    sc = SeriesChange("wake@idle", "wake@idle", "latency", 1000, 1000, [median, none], 1, 1)
+    with pytest.raises(ValueError, match=r"--gate-on ci: latency wake@idle → wake@idle: no p99"):
+        check_gates([sc], [gate], "ci")
+    assert check_gates([sc], [parse_gate("median > +10%")], "ci") == []  # no gate on p99

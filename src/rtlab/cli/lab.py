@@ -225,14 +225,14 @@ def compare_cmd(
         str,
         typer.Option(
             help="gates test the point 'estimate', or 'ci': fail only when the whole "
-            "95 % bootstrap interval is past the bound"
+            "95 % interval over runs is past the bound (needs ≥ 2 ok runs a side)"
         ),
     ] = "estimate",
     as_json: Annotated[bool, typer.Option("--json", help="JSON instead of a table")] = False,
     store: StoreOpt = None,
 ) -> None:
-    """Change of median, p99, p99.9, max from BASE to NEW with bootstrap confidence
-    intervals; --fail-if gates exit 1 when violated."""
+    """Change of median, p99, p99.9, max from BASE to NEW (runs pooled) with 95 %
+    intervals over repeated runs; --fail-if gates exit 1 when violated."""
     from rtlab.report import compare
 
     def body() -> int:

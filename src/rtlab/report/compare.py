@@ -2,11 +2,12 @@
 and `--fail-if` gates so a CI job can hold a latency budget.
 
 Selections pair up by cell label (two specs with the same matrix compare cell by cell);
-two single cells (or runs) pair with each other whatever their labels. Repetitions of a
-cell are pooled. The interval is a percentile bootstrap (resampling each side with
-replacement) of the relative change; for the max it only shows how much the max
-depends on a few samples. Gates test the point estimate, or with on="ci" the
-interval's bound nearest to passing (fail only when the change is sure).
+two single cells (or runs) pair with each other whatever their labels. The estimate
+pools a cell's repetitions. The 95 % interval is over runs (rtlab.analysis.runchange:
+Welch t on the logs of each run's quantile), so it needs ≥ 2 ok runs per side; without
+them it is None with the reason, and a gate on it refuses to decide. Gates test the point
+estimate, or with on="ci" the interval's bound nearest to passing (fail only when the
+change is sure).
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
+from rtlab.analysis.runchange import change_intervals, run_quantiles
 from rtlab.results import Store, StoreError
 from rtlab.results import query as results
 
 METRICS: dict[str, float] = {"median": 0.5, "p99": 0.99, "p99.9": 0.999, "max": 1.0}
 ALIASES = {"p50": "median", "p999": "p99.9", "p100": "max"}
-BOOT = 400
-BOOT_MAX_N = 50_000  # resample at most this many values per side (the CI, not the estimate)
 _UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
 _GATE = re.compile(
     r"^\s*([a-z0-9.]+)\s*(>=|<=|>|<)\s*([+-]?)\s*([0-9]+(?:\.[0-9]+)?)\s*(%|ns|us|µs|ms|s)\s*$"
@@ -38,8 +38,9 @@ class MetricChange:
     base_ns: float
     new_ns: float
     change_pct: float
-    ci_low_pct: float
-    ci_high_pct: float
+    ci_low_pct: float | None  # None: no interval, ci_note says why
+    ci_high_pct: float | None
+    ci_note: str = ""
 
 
 @dataclass
@@ -50,6 +51,8 @@ class SeriesChange:
     n_base: int
     n_new: int
     metrics: list[MetricChange] = field(default_factory=list)
+    runs_base: int = 0  # ok runs with this series: the interval's sample sizes
+    runs_new: int = 0
 
 
 @dataclass
@@ -66,15 +69,17 @@ class Gate:
         on="ci": the gate fails only when the whole 95 % interval of the change is past
         the bound (the bound of the interval nearest to passing is tested), so run-to-run
         noise on a shared CI machine does not fail a build; on="estimate" tests the
-        point estimate.
+        point estimate. Without an interval (fewer than 2 runs a side) on="ci" is an
+        error: passing silently would claim what the data cannot show.
         """
         if on not in ("estimate", "ci"):
             raise ValueError(f"gates test 'estimate' or 'ci', not {on!r}")
         pct = m.change_pct
         if on == "ci":
-            pct = m.ci_low_pct if self.op in (">", ">=") else m.ci_high_pct
-            if not np.isfinite(pct):
-                return None
+            bound = m.ci_low_pct if self.op in (">", ">=") else m.ci_high_pct
+            if bound is None or not np.isfinite(bound):
+                raise ValueError(f"gate {self.text!r} on the interval: no interval ({m.ci_note})")
+            pct = bound
         new_ns = m.new_ns if on == "estimate" else m.base_ns * (1 + pct / 100)
         x = {"pct": pct, "delta": new_ns - m.base_ns, "abs": new_ns}[self.kind]
         hit = {
@@ -105,21 +110,18 @@ def parse_gate(text: str) -> Gate:
 
 
 def _stats(v: np.ndarray) -> np.ndarray:
-    qs = np.quantile(v, [METRICS[k] for k in METRICS if k != "max"], method="inverted_cdf")
-    return np.append(qs, v.max())
+    return run_quantiles([v], list(METRICS.values()))[0]
 
 
-def _bootstrap(a: np.ndarray, b: np.ndarray, seed: int) -> np.ndarray:
-    """BOOT x metrics relative changes (percent) of resampled b against resampled a."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((BOOT, len(METRICS)))
-    na, nb = min(a.size, BOOT_MAX_N), min(b.size, BOOT_MAX_N)
-    for i in range(BOOT):
-        sa = _stats(a[rng.integers(0, a.size, na)])
-        sb = _stats(b[rng.integers(0, b.size, nb)])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[i] = (sb / sa - 1) * 100
-    return out
+def _per_run(store: Store, ids: list[str], name: str) -> np.ndarray:
+    """runs × METRICS: each ok run's figures of series `name` in ns (runs without it left
+    out), one run in memory at a time."""
+    rows = []
+    for rid in ids:
+        s = results.pooled(store, [rid], name, None)
+        if len(s) and s.unit == "s":
+            rows.append(_stats(s.values * float(s.tick_s * 10**9)))
+    return np.array(rows).reshape(len(rows), len(METRICS))
 
 
 def _pairs(
@@ -156,9 +158,7 @@ def _by_label(cells: dict[str, results.CellRuns]) -> dict[str, list[results.Cell
     return out
 
 
-def compare(
-    store: Store, base: str, new: str, series: str | None = None, seed: int = 1
-) -> list[SeriesChange]:
+def compare(store: Store, base: str, new: str, series: str | None = None) -> list[SeriesChange]:
     out = []
     for cb, cn in _pairs(results.select(store, base), results.select(store, new)):
         if not cb.ok_ids or not cn.ok_ids:
@@ -179,14 +179,17 @@ def compare(
             av = a.values * float(a.tick_s * 10**9)
             bv = b.values * float(b.tick_s * 10**9)
             pa, pb = _stats(av), _stats(bv)
-            boot = _bootstrap(av, bv, seed)
-            lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
-            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b))
+            ra = _per_run(store, cb.ok_ids, name)
+            rb = _per_run(store, cn.ok_ids, name)
+            ivs = change_intervals(ra, rb)
+            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb))
             for i, metric in enumerate(METRICS):
                 pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else float("inf")
+                iv = ivs[i]
                 sc.metrics.append(
                     MetricChange(
-                        metric, float(pa[i]), float(pb[i]), float(pct), float(lo[i]), float(hi[i])
+                        metric, float(pa[i]), float(pb[i]), float(pct), iv.low_pct, iv.high_pct,
+                        iv.note,
                     )
                 )
             out.append(sc)
@@ -200,6 +203,11 @@ def check_gates(
     for sc in changes:
         for g in gates:
             m = next(m for m in sc.metrics if m.metric == g.metric)
+            if on == "ci" and m.ci_low_pct is None:
+                raise ValueError(
+                    f"--gate-on ci: {sc.series} {sc.base} → {sc.new}: no {g.metric} interval "
+                    f"({m.ci_note}); repeat the runs (3–10 per cell) or gate on the estimate"
+                )
             x = g.violated(m, on)
             if x is not None:
                 got = f"{x:+.1f} %" if g.kind == "pct" else f"{x / 1000:,.2f} µs"
@@ -212,8 +220,20 @@ def _us(x: float) -> str:
     return f"{x / 1000:,.2f}"
 
 
+def _interval(m: MetricChange) -> str:
+    if m.ci_low_pct is None or m.ci_high_pct is None:
+        return "[n/a]"
+    return f"[{m.ci_low_pct:+.1f}, {m.ci_high_pct:+.1f}]"
+
+
 def rich_table(changes: list[SeriesChange]) -> Table:
-    t = Table(title="BASE → NEW (µs; change with 95 % bootstrap interval)", title_justify="left")
+    notes = sorted({m.ci_note for sc in changes for m in sc.metrics if m.ci_low_pct is None})
+    t = Table(
+        title="BASE → NEW (µs, runs pooled; change with the 95 % interval over runs)",
+        title_justify="left",
+        caption="\n".join(f"n/a: {escape(n)}" for n in notes) or None,
+        caption_justify="left",
+    )
     for col in ("series", "cell", *METRICS):
         t.add_column(col, justify="left" if col in ("series", "cell") else "right")
     for sc in changes:
@@ -222,8 +242,7 @@ def rich_table(changes: list[SeriesChange]) -> Table:
             escape(sc.series),
             escape(cell),
             *(
-                f"{_us(m.base_ns)} → {_us(m.new_ns)}\n{m.change_pct:+.1f} % "
-                f"[{m.ci_low_pct:+.1f}, {m.ci_high_pct:+.1f}]"
+                escape(f"{_us(m.base_ns)} → {_us(m.new_ns)}\n{m.change_pct:+.1f} % {_interval(m)}")
                 for m in sc.metrics
             ),
         )
