@@ -3,9 +3,10 @@ libFuzzer underneath).
 
 Each reader gets bytes written to a file and must either return a valid Capture or
 raise FormatError; the @rtl1 parser gets the bytes as text and must return runs whose
-series decode, or raise ProtocolError (a FormatError). Any other exception is a crash, an input that runs longer than the
-per-input timeout is a hang, and more than --rss-mb of memory fails too. Each parser
-runs in its own process, seeded with a small valid file of its format.
+series decode, or raise ProtocolError (a FormatError). Any other exception is a crash,
+an input that runs longer than the per-input timeout is a hang, and more than --rss-mb
+of memory fails too. Each parser runs in its own process, seeded with a small valid
+file of its format (FST from Icarus Verilog, @rtl1 from the project's encoder).
 
     .venv/bin/python bench/fuzz_parsers.py --seconds 300            # every parser
     .venv/bin/python bench/fuzz_parsers.py --seconds 30 sigrok vcd  # some
@@ -26,8 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.format_samples import FORMATS  # noqa: E402
-from tests.format_samples import seed_files  # noqa: E402
+from tests.format_samples import FORMATS, seed_files  # noqa: E402
 
 PARSERS = (*FORMATS, "rtl1")
 

@@ -35,7 +35,7 @@ def _reader_options(tick: str | None, first_level: int | None, options: list[str
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise RtlabError(f"reader option must be KEY=VALUE, not {item!r}")
-        out[key.replace("-", "_")] = int(value) if value.lstrip("-").isdigit() else value
+        out[key.replace("-", "_")] = value  # typed and checked by the format's FormatSpec
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, boolean, choice, text
 from rtlab.formats.textutil import read_text_lines, tick_option
 from rtlab.model import Capture, Channel
 
@@ -143,4 +143,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=_sniff,
     description="generic edge list: timestamp,channel,level",
+    options={"tick": text, "allow_repeats": boolean, "unit": choice("ticks", "s")},
 )

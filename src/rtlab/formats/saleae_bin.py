@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, text
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel
 
@@ -264,4 +264,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=sniff,
     description="Saleae Logic 2 digital binary export (v0, v1 with gaps)",
+    options={"tick": text, "name": text},
 )
