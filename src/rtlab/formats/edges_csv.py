@@ -4,9 +4,10 @@ tick=, default 1 ns) or decimal seconds (then read exactly; the tick is the fine
 decimal place used, or tick=). The unit is decided once: by the option unit=ticks|s,
 else by the first data row (a decimal point or exponent: seconds; else ticks); a later
 row in the other convention is an error naming its line, never a switch of the file.
-Level is 0/1 (also low/high, L/H). Channels are any names; rows of different channels may interleave, but each channel's times must not
-go backwards, and a level that repeats the channel's previous one means an edge was
-lost: an error, unless allow_repeats=True (then the repeat is skipped and counted).
+Level is 0/1 (also low/high, L/H). Channels are any names; rows of different channels
+may interleave, but each channel's times must not go backwards, and a level that
+repeats the channel's previous one means an edge was lost: an error, unless
+allow_repeats=true (then the repeat is skipped and counted).
 """
 
 from __future__ import annotations
