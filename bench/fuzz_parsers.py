@@ -1,9 +1,12 @@
-"""Fuzz every capture reader with atheris (coverage-guided, libFuzzer underneath).
+"""Fuzz every capture reader and the @rtl1 parser with atheris (coverage-guided,
+libFuzzer underneath).
 
 Each reader gets bytes written to a file and must either return a valid Capture or
-raise FormatError: any other exception is a crash, an input that runs longer than the
-per-input timeout is a hang, and more than --rss-mb of memory fails too. Each parser
-runs in its own process, seeded with a small valid file of its format.
+raise FormatError; the @rtl1 parser gets the bytes as text and must return runs whose
+series decode, or raise ProtocolError (a FormatError). Any other exception is a crash,
+an input that runs longer than the per-input timeout is a hang, and more than --rss-mb
+of memory fails too. Each parser runs in its own process, seeded with a small valid
+file of its format (FST from Icarus Verilog, @rtl1 from the project's encoder).
 
     .venv/bin/python bench/fuzz_parsers.py --seconds 300            # every parser
     .venv/bin/python bench/fuzz_parsers.py --seconds 30 sigrok vcd  # some
@@ -24,8 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.format_samples import FORMATS as PARSERS  # noqa: E402
-from tests.format_samples import seed_files  # noqa: E402
+from tests.format_samples import FORMATS, seed_files  # noqa: E402
+
+PARSERS = (*FORMATS, "rtl1")
 
 HARNESS = r"""
 import os, sys, tempfile
@@ -54,6 +58,32 @@ atheris.Setup([sys.argv[0], *sys.argv[3:]], one)
 atheris.Fuzz()
 """
 
+# The @rtl1 parser reads text (a file, a serial line): bytes in, runs or ProtocolError out.
+PROTOCOL_HARNESS = r"""
+import sys
+import atheris
+import rtlab.protocol as P
+import rtlab.protocol.decoder, rtlab.protocol.parser, rtlab.protocol.records
+from rtlab.errors import FormatError
+atheris.instrument_all()
+
+def one(data: bytes) -> None:
+    try:
+        runs = P.parse(data, source="fuzz")
+    except FormatError:
+        return
+    for run in runs:
+        for s in run.series.values():
+            assert s.values.dtype.kind == "i", s.values.dtype
+            try:
+                s.samples()
+            except ValueError as e:  # documented: ticks without a declared length
+                assert "no tick length" in str(e), e
+
+atheris.Setup([sys.argv[0], *sys.argv[3:]], one)
+atheris.Fuzz()
+"""
+
 SUFFIXES = {
     "pio-durations": ".csv",
     "edges-csv": ".csv",
@@ -62,16 +92,39 @@ SUFFIXES = {
     "saleae-bin": ".bin",
     "saleae-csv": ".csv",
     "vcd": ".vcd",
+    "fst": ".fst",
+    "rtl1": ".txt",
 }
+
+
+def protocol_seeds(out: Path) -> None:
+    """Runs written by the project's encoder: every record type, plain and with CRCs."""
+    from rtlab.protocol import Writer
+
+    out.mkdir(parents=True, exist_ok=True)
+    for i, (crc, enc) in enumerate(((False, "sd"), (True, "s"), (False, "sb"))):
+        w = Writer(crc=crc)
+        w.hello("fuzz", "1.0", cpu=3)
+        w.meta(kernel="6.1 rt")
+        w.series("latency", [1200, 1350, -5, 1800, 99000], encoding=enc, chunk=3)
+        w.series("cyc", [10, 20, 30], unit="cycles", tick_hz=150_000_000, encoding=enc)
+        w.counter("overruns", 2)
+        w.histogram("lat", [(0, 1000, 4), (1000, 2000, 7)])
+        w.warn("busy_host", "load 3.2")
+        w.end()
+        (out / f"run{i}.txt").write_text("boot log line\n" + w.text())
 
 
 def fuzz(name: str, seconds: int, rss_mb: int, workdir: Path) -> dict[str, object]:
     corpus = workdir / "corpus"
-    seed_files(name, corpus)
+    if name == "rtl1":
+        protocol_seeds(corpus)
+    else:
+        seed_files(name, corpus)
     args = [
         sys.executable,
         "-c",
-        HARNESS,
+        PROTOCOL_HARNESS if name == "rtl1" else HARNESS,
         name,
         SUFFIXES[name],
         str(corpus),

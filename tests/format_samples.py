@@ -9,7 +9,33 @@ import subprocess
 from fractions import Fraction
 from pathlib import Path
 
-FORMATS = ("pio-durations", "edges-csv", "parquet", "sigrok", "saleae-bin", "saleae-csv", "vcd")
+FORMATS = (
+    "pio-durations",
+    "edges-csv",
+    "parquet",
+    "sigrok",
+    "saleae-bin",
+    "saleae-csv",
+    "vcd",
+    "fst",
+)
+
+# A clock, a counter bit and a $dumpoff/$dumpon pause, simulated by Icarus Verilog: the
+# project writes no FST, so FST samples come from a real simulator.
+TESTBENCH = """`timescale 1ns/1ps
+module tb;
+  reg clk = 0; reg [2:0] cnt = 0; reg t = 0;
+  always #5 clk = ~clk;
+  always @(posedge clk) begin cnt <= cnt + 1; t <= cnt[1]; end
+  initial begin
+    $dumpfile("tb.fst");
+    $dumpvars(0, tb);
+    #60 $dumpoff;
+    #40 $dumpon;
+    #100 $finish;
+  end
+endmodule
+"""
 
 
 def seed_files(name: str, out: Path) -> None:
@@ -59,3 +85,20 @@ def seed_files(name: str, out: Path) -> None:
         )
     elif name == "vcd":
         rtlab.save(cap, out / "a.vcd")
+    elif name == "fst":
+        write_fst(TESTBENCH, out / "a.fst")
+
+
+def write_fst(verilog: str, out: Path) -> bool:
+    """Simulate `verilog` (which dumps to tb.fst) with Icarus; False when it is missing."""
+    iverilog, vvp = shutil.which("iverilog"), shutil.which("vvp")
+    if not (iverilog and vvp):
+        return False
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "tb.v").write_text(verilog)
+        subprocess.run([iverilog, "-o", "tb.vvp", "tb.v"], cwd=d, check=True)
+        subprocess.run([vvp, "-n", "tb.vvp", "-fst"], cwd=d, check=True, capture_output=True)
+        shutil.copyfile(Path(d) / "tb.fst", out)
+    return True

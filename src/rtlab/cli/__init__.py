@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,8 +36,19 @@ def _reader_options(tick: str | None, first_level: int | None, options: list[str
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise RtlabError(f"reader option must be KEY=VALUE, not {item!r}")
-        out[key.replace("-", "_")] = int(value) if value.lstrip("-").isdigit() else value
+        out[key.replace("-", "_")] = value  # typed and checked by the format's FormatSpec
     return out
+
+
+def _finite(obj: Any) -> Any:
+    """NaN and ±inf (a figure the data cannot give) as null: JSON has no NaN."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 FormatOpt = Annotated[
@@ -107,7 +119,8 @@ def analyze(
         if plot is not None:
             _analysis_plots(cap, an, plot, edge)
         if as_json:
-            sys.stdout.write(json.dumps(an.to_dict(), indent=2) + "\n")
+            doc = json.dumps(_finite(an.to_dict()), indent=2, allow_nan=False)
+            sys.stdout.write(doc + "\n")
         elif as_csv:
             from rtlab.report.tables import csv_text
 

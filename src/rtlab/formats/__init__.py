@@ -7,14 +7,62 @@ expected) on bad input and never returns a partial capture.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture
 from rtlab.registry import Registry
+
+# Reader options: each format names its keys and how a text value (`-O key=value`)
+# becomes a typed one; values that are not text are checked by the reader itself.
+Converter = Callable[[str], Any]
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def boolean(text: str) -> bool:
+    low = text.strip().lower()
+    if low in _TRUE or low in _FALSE:
+        return low in _TRUE
+    raise ValueError(f"expected true/false (also 1/0, yes/no), got {text!r}")
+
+
+def integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"expected an integer, got {text!r}") from None
+
+
+def number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"expected a number, got {text!r}") from None
+
+
+def text(value: str) -> str:
+    return value
+
+
+def name_list(value: str) -> list[str]:
+    return [n for n in (s.strip() for s in value.split(",")) if n]
+
+
+def choice(*allowed: str) -> Converter:
+    def convert(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"expected one of {', '.join(allowed)}, got {value!r}")
+        return value
+
+    return convert
+
+
+# Keys every format accepts: `channels` is a selection the caller applies itself when the
+# reader cannot (rtlab analyze names the channels it will read).
+COMMON_OPTIONS = ("channels",)
 
 
 @dataclass(frozen=True)
@@ -26,6 +74,28 @@ class FormatSpec:
     sniff: Callable[[bytes, Path], bool] | None = None
     write: Callable[..., None] | None = None
     description: str = ""
+    # option key -> converter of its text value (`rtlab analyze -O key=value`)
+    options: Mapping[str, Converter] = field(default_factory=dict)
+
+    def reader_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options typed and checked: an unknown key or a bad value is an error."""
+        out: dict[str, Any] = {}
+        for key, value in options.items():
+            convert = self.options.get(key)
+            if convert is None:
+                if key in COMMON_OPTIONS:
+                    continue  # this reader reads every channel
+                known = ", ".join(sorted(self.options)) or "none"
+                raise RtlabError(
+                    f"format {self.name!r} has no reader option {key!r}; its options: {known}"
+                )
+            if isinstance(value, str):
+                try:
+                    value = convert(value)
+                except ValueError as exc:
+                    raise RtlabError(f"reader option {key}: {exc}") from None
+            out[key] = value
+        return out
 
 
 # Format name → the module that defines it (FORMAT, or FORMATS for several), imported
@@ -95,7 +165,7 @@ def load(path: str | Path, format: str | None = None, **options: Any) -> Capture
         spec = get(format)
     else:
         spec = guess(p)
-    cap = spec.read(p, **options)
+    cap = spec.read(p, **spec.reader_options(options))
     cap.metadata.setdefault("source", str(p))
     cap.metadata.setdefault("format", spec.name)
     return cap

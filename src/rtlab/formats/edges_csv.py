@@ -1,10 +1,13 @@
 """Generic edge CSV: `timestamp,channel,level`, one row per edge (as Grace and many
 scripts write). A header row is optional. Timestamps are integers in ticks (option
 tick=, default 1 ns) or decimal seconds (then read exactly; the tick is the finest
-decimal place used, or tick=). Level is 0/1 (also low/high, L/H). Channels are any
-names; rows of different channels may interleave, but each channel's times must not
-go backwards, and a level that repeats the channel's previous one means an edge was
-lost: an error, unless allow_repeats=True (then the repeat is skipped and counted).
+decimal place used, or tick=). The unit is decided once: by the option unit=ticks|s,
+else by the first data row (a decimal point or exponent: seconds; else ticks); a later
+row in the other convention is an error naming its line, never a switch of the file.
+Level is 0/1 (also low/high, L/H). Channels are any names; rows of different channels
+may interleave, but each channel's times must not go backwards, and a level that
+repeats the channel's previous one means an edge was lost: an error, unless
+allow_repeats=true (then the repeat is skipped and counted).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, boolean, choice, text
 from rtlab.formats.textutil import read_text_lines, tick_option
 from rtlab.model import Capture, Channel
 
@@ -47,14 +50,20 @@ def _rows(path: Path, lines: list[str]) -> Iterator[tuple[int, str, str, str]]:
         yield lineno, parts[0], parts[1], parts[2]
 
 
-def read(path: Path, tick: Any = None, allow_repeats: bool = False, **_: Any) -> Capture:
+def read(
+    path: Path,
+    tick: Any = None,
+    allow_repeats: bool = False,
+    unit: str | None = None,
+    **_: Any,
+) -> Capture:
     lines = read_text_lines(path)
     rows = list(_rows(path, lines))
     if rows and not _is_number(rows[0][1]):
         rows = rows[1:]  # a header: "timestamp,channel,level" or similar
     if not rows:
         raise FormatError(path, "no edge rows: expected lines of timestamp,channel,level")
-    decimal = any("." in r[1] or "e" in r[1].lower() for r in rows)
+    decimal = _decimal_unit(path, rows, unit)
     tick_s = _choose_tick(path, rows, tick, decimal)
     times: dict[str, list[int]] = {}
     first_level: dict[str, int] = {}
@@ -95,6 +104,32 @@ def read(path: Path, tick: Any = None, allow_repeats: bool = False, **_: Any) ->
         cap.add(Channel(name, np.array(ts_list, dtype=np.int64), 1 - first_level[name]))
     cap.metadata["repeated_levels_skipped"] = repeats
     return cap
+
+
+def _is_decimal(ts: str) -> bool:
+    return "." in ts or "e" in ts.lower()
+
+
+def _decimal_unit(path: Path, rows: list, unit: str | None) -> bool:
+    """True for decimal seconds: unit= says, else the first row does, and every row
+    must agree (one `300.5` among integer ticks must not turn them all into seconds)."""
+    if unit is not None:
+        if unit not in ("ticks", "s"):
+            raise FormatError(path, f"unit must be 'ticks' or 's', got {unit!r}")
+        return unit == "s"
+    line0, ts0 = rows[0][0], rows[0][1]
+    decimal = _is_decimal(ts0)
+    for lineno, ts, _, _ in rows:
+        if _is_decimal(ts) != decimal:
+            first = "decimal seconds" if decimal else "integer ticks"
+            raise FormatError(
+                path,
+                f"timestamp {ts!r} mixes units: line {line0} ({ts0!r}) made this file's "
+                f"timestamps {first}; give unit=s or unit=ticks (-O unit=...) or write "
+                "every timestamp the same way",
+                line=lineno,
+            )
+    return decimal
 
 
 def _is_number(text: str) -> bool:
@@ -143,4 +178,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=_sniff,
     description="generic edge list: timestamp,channel,level",
+    options={"tick": text, "allow_repeats": boolean, "unit": choice("ticks", "s")},
 )

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, name_list
 from rtlab.formats.isolate import run_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
@@ -280,4 +280,5 @@ FORMAT = FormatSpec(
     write=write,
     sniff=_sniff,
     description="rtlab's native capture format (Parquet)",
+    options={"channels": name_list},
 )

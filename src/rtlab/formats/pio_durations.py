@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, integer, text
 from rtlab.formats.textutil import line_of, tick_option
 from rtlab.model import Capture, Channel
 
@@ -99,4 +99,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=_sniff,
     description="RP2040 PIO level durations, one integer per line (the GPIO study's CSV)",
+    options={"tick": text, "first_level": integer, "channel": text},
 )

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, text
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel
 
@@ -37,7 +37,8 @@ _MAX_TICKS = 2**62
 
 
 class _Chunk:
-    __slots__ = ("begin", "end", "initial", "rate", "times")
+    __slots__ = ("begin", "end", "initial", "offset", "rate", "times")
+    offset: int  # byte offset of the transition times in the file
 
     def __init__(
         self, initial: int, rate: float | None, begin: float, end: float, times: np.ndarray
@@ -123,7 +124,9 @@ def _chunk(path: Path, data: bytes, pos: int, *, has_rate: bool) -> tuple[_Chunk
         raise FormatError(
             path, "transition time is not a finite number", offset=pos + 8 * int(bad[0])
         )
-    return _Chunk(initial, rate, begin, end, times), pos + 8 * n
+    chunk = _Chunk(initial, rate, begin, end, times)
+    chunk.offset = pos
+    return chunk, pos + 8 * n
 
 
 def _to_ticks(path: Path, x: np.ndarray | float, scale: float, what: str) -> np.ndarray:
@@ -176,11 +179,14 @@ def _channel(
         if t.size:
             first = int(t[0])
             if np.any(t[1:] <= t[:-1]) or (prev_edge is not None and first <= prev_edge):
+                back = np.flatnonzero(t[1:] <= t[:-1]) + 1
+                at = 0 if prev_edge is not None and first <= prev_edge else int(back[0])
                 raise FormatError(
                     path,
                     f"{name}: transition times not strictly increasing at "
                     f"tick {float(tick) * 1e9:g} ns; give a finer tick= "
                     "(or the file is corrupt)",
+                    offset=ch.offset + 8 * at,
                 )
             if first < b or int(t[-1]) > e:
                 raise FormatError(path, f"{name}: transition outside its chunk's time span")
@@ -264,4 +270,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=sniff,
     description="Saleae Logic 2 digital binary export (v0, v1 with gaps)",
+    options={"tick": text, "name": text},
 )

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, text
 from rtlab.formats.textutil import tick_option
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -271,4 +271,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=sniff,
     description="Saleae Logic digital CSV export (Time [s],Channel 0,…)",
+    options={"tick": text},
 )

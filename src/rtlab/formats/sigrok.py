@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel
@@ -288,4 +288,5 @@ FORMAT = FormatSpec(
     read=read,
     sniff=sniff,
     description="sigrok session file (.sr: PulseView, sigrok-cli)",
+    options={"samplerate": text, "tick": text, "channels": name_list},
 )

@@ -287,7 +287,7 @@ def _sb(b: _RunBuilder, line: int, fields: list[str]) -> None:
     text = fields[3]
     try:
         raw = binascii.a2b_base64(text + "=" * (-len(text) % 4), strict_mode=True)
-    except binascii.Error as e:
+    except (binascii.Error, ValueError) as e:  # ValueError: a non-ASCII character
         raise b.err(line, f"bad base64 ({e}): {_clip(text)!r}") from None
     # Varint bytes below 0x80 end a value: their number is the value count.
     ends = len(raw) - len(raw.translate(None, bytes(range(0x80))))

@@ -15,12 +15,13 @@ writes; roundtrip.py is what the writer adds for the reader.
 
 from __future__ import annotations
 
-from rtlab.formats import FormatSpec
+from rtlab.formats import FormatSpec, choice, name_list, number
 from rtlab.formats.vcd.reader import read, sniff, sniff_fst
 from rtlab.formats.vcd.writer import write
 
 __all__ = ["FORMATS", "read", "sniff", "write"]
 
+_OPTIONS = {"channels": name_list, "timeout": number, "engine": choice("auto", "wellen", "scan")}
 FORMATS = [
     FormatSpec(
         name="vcd",
@@ -29,6 +30,7 @@ FORMATS = [
         sniff=sniff,
         write=write,
         description="Value Change Dump (simulators, PulseView, GTKWave)",
+        options=_OPTIONS,
     ),
     FormatSpec(
         name="fst",
@@ -36,5 +38,6 @@ FORMATS = [
         read=read,
         sniff=sniff_fst,
         description="FST waveform (GTKWave, Verilator, Icarus -fst)",
+        options=_OPTIONS,
     ),
 ]

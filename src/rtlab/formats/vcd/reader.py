@@ -13,6 +13,7 @@ import numpy as np
 from rtlab.errors import FormatError
 from rtlab.formats.vcd import scanner as vcd_scan
 from rtlab.formats.vcd.roundtrip import ROOT, RTLAB_RE, apply_rtlab, from_units
+from rtlab.formats.vcd.timeline import timeline
 from rtlab.formats.vcd.wellen import read_isolated
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -29,6 +30,7 @@ _FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
                8: "value changes", 255: "skip"}
 
 
+_I64_MAX = 2**63 - 1
 _SCAN_MAX_BYTES = 128 << 20  # the scanner's arrays take about 10x the file in memory
 
 
@@ -40,10 +42,12 @@ def _scan(path: Path) -> dict[str, Any] | None:
         return None
 
 
-def _check_fst_blocks(path: Path, size: int) -> None:
+def _check_fst_blocks(path: Path, size: int) -> list[tuple[int, int]]:
     """FST is a chain of blocks (type byte, big-endian u64 length): they must tile the
-    file exactly, or it is truncated or corrupt (the Rust parser may not notice)."""
+    file exactly, or it is truncated or corrupt (the Rust parser may not notice).
+    Returns the $dumpoff pauses of the blackout block; checks the header's times."""
     pos = 0
+    pauses: list[tuple[int, int]] = []
     with open(path, "rb") as fh:
         while pos < size:
             fh.seek(pos)
@@ -56,7 +60,58 @@ def _check_fst_blocks(path: Path, size: int) -> None:
             if length < 8 or pos + 1 + length > size:
                 raise FormatError(path, f"FST {_FST_BLOCKS[kind]} block of {length} bytes "
                                   "runs past the end of the file: truncated", offset=pos)
+            if kind == 0:
+                _fst_header_times(path, fh.read(16), pos + 9)
+            elif kind == 2:
+                pauses = _fst_blackouts(path, fh.read(length - 8), pos + 9)
             pos += 1 + length
+    return pauses
+
+
+def _fst_header_times(path: Path, data: bytes, at: int) -> None:
+    start, end = int.from_bytes(data[:8], "big"), int.from_bytes(data[8:16], "big")
+    if end > _I64_MAX:
+        raise FormatError(path, f"FST end time {end} does not fit in 64 bits", offset=at + 8)
+    if start > end:
+        raise FormatError(path, f"FST start time {start} after its end time {end}", offset=at)
+
+
+def _fst_blackouts(path: Path, data: bytes, at: int) -> list[tuple[int, int]]:
+    """The blackout block: a count, then (dumpon flag, time delta) pairs (varints)."""
+    pos = 0
+
+    def varint() -> int:
+        nonlocal pos
+        v = shift = 0
+        while True:
+            if pos >= len(data) or shift > 63:
+                raise FormatError(path, "FST blackout block: bad or truncated varint",
+                                  offset=at + pos)
+            b = data[pos]
+            pos += 1
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return v
+
+    out: list[tuple[int, int]] = []
+    t, off = 0, None
+    for _ in range(varint()):
+        if pos >= len(data):
+            raise FormatError(path, "FST blackout block: truncated", offset=at + pos)
+        on = data[pos] != 0
+        pos += 1
+        t += varint()
+        if t > _I64_MAX:
+            raise FormatError(path, f"FST blackout time {t} does not fit in 64 bits",
+                              offset=at + pos)
+        if not on and off is None:
+            off = t
+        elif on and off is not None:
+            if t > off:
+                out.append((off, t))
+            off = None
+    return out
 
 
 def _check_complete(path: Path, size: int) -> None:
@@ -82,15 +137,30 @@ def _vcd_end_time(path: Path) -> int | None:
     return int(hits[-1]) if hits else None
 
 
-def _to_edges(times: np.ndarray, lv: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """(edge times, initial level, x/z changes) of one signal's value changes."""
+def _to_edges(times: np.ndarray, lv: np.ndarray, pauses: np.ndarray
+              ) -> tuple[np.ndarray, int, np.ndarray, int]:
+    """(edge times, initial level, level after each pause, x/z changes) of one signal's
+    value changes. `pauses` are the ($dumpoff, $dumpon) times: changes between them are
+    not data, and the value at $dumpon is the level on resuming, not an edge."""
     known = lv >= 0
     xz = int(lv.size - np.count_nonzero(known))
     t, v = times[known], lv[known]
-    if v.size == 0:
-        return np.zeros(0, np.int64), UNKNOWN_LEVEL, xz
-    flips = np.flatnonzero(v[1:] != v[:-1]) + 1
-    return t[flips], int(v[0]), xz
+    levels = np.full(len(pauses) + 1, UNKNOWN_LEVEL, dtype=np.int64)
+    if len(pauses) and t.size:
+        seg = np.searchsorted(pauses[:, 0], t, side="left")  # a change at $dumpoff is before
+        on = np.where(seg > 0, pauses[np.maximum(seg - 1, 0), 1], -1)
+        keep = t >= on
+        keep[:-1] &= ~((t[:-1] == on[:-1]) & (t[1:] == t[:-1]))  # the last value at $dumpon
+        t, v, seg = t[keep], v[keep], seg[keep]
+    else:
+        seg = np.zeros(t.size, dtype=np.int64)
+    if t.size == 0:
+        return np.zeros(0, np.int64), UNKNOWN_LEVEL, levels[1:], xz
+    firsts = np.flatnonzero(np.diff(seg, prepend=-1) != 0)
+    levels[seg[firsts]] = v[firsts]
+    flip = np.zeros(t.size, dtype=bool)
+    flip[1:] = (v[1:] != v[:-1]) & (seg[1:] == seg[:-1])
+    return t[flip], int(levels[0]), levels[1:], xz
 
 
 def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
@@ -121,6 +191,7 @@ def read(
     except OSError as exc:
         raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
     res = _parse(p, size, head, engine, timeout)
+    pauses = np.array(res.get("pauses", []), dtype=np.int64).reshape(-1, 2)
     sigs = res["signals"]
     if not sigs:
         raise FormatError(
@@ -140,7 +211,14 @@ def read(
     cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
                   metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
                             "skipped_vars": res["skipped"]})
-    _add_channels(p, cap, sigs, channels, ratio if rt is not None else None)
+    _add_channels(p, cap, sigs, channels, ratio if rt is not None else None, pauses)
+    if len(pauses):  # a gap starts after an edge at its $dumpoff time
+        gaps = pauses.copy()
+        for k, off in enumerate(pauses[:, 0].tolist()):
+            if any(np.any(ch.edges == off) for ch in cap):
+                gaps[k, 0] = off + 1
+        cap.gaps = gaps
+        cap.metadata["dumpoff_gaps"] = len(gaps)
     return cap
 
 
@@ -155,8 +233,13 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None
         raise FormatError(p, "not a VCD or FST file: expected a $command (VCD) or an FST "
                           "header", line=head[: len(head) - len(body)].count(b"\n") + 1)
     res = None
+    pauses: list[tuple[int, int]] = []
     if sniff_fst(head, p):
-        _check_fst_blocks(p, size)
+        pauses = _check_fst_blocks(p, size)
+    elif body.startswith(b"$"):  # VCD: the time line first, whichever parser reads it
+        pauses = timeline(p)
+    if sniff_fst(head, p):
+        pass  # pywellen reads FST
     elif engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p):
         _check_complete(p, size)
         res = _scan(p)
@@ -164,6 +247,7 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None
         if engine == "scan":
             raise FormatError(p, "not a plain VCD that the numpy scanner reads")
         res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
+    res["pauses"] = pauses
     return res
 
 
@@ -181,7 +265,7 @@ def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
 
 
 def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | None,
-                  ratio: Fraction | None) -> None:
+                  ratio: Fraction | None, pauses: np.ndarray) -> None:
     """One channel per signal (selected by full or short name); `ratio` is set for
     rtlab's own files, whose times are timescale units relative to t_start."""
     shortcount: dict[str, int] = {}
@@ -196,10 +280,11 @@ def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | 
             continue
         if name in cap.channels:
             raise FormatError(p, f"two 1-bit signals are named {name!r}")
-        edges, level, xz = _to_edges(times, lv)
+        edges, level, resumed, xz = _to_edges(times, lv, pauses)
         if ratio is not None:
             edges = from_units(p, name, edges, ratio) + cap.t_start
-        cap.add(Channel(name, edges, initial_level=level))
+        cap.add(Channel(name, edges, initial_level=level,
+                        gap_levels=resumed if len(pauses) else None))
         if xz:
             cap.metadata["xz_changes"][name] = xz
         if shortcount[short] == 1 and short != name:
