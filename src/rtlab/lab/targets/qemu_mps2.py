@@ -19,8 +19,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
     # elf = "path.elf"         # else built from workloads/rtbench/boards/qemu-mps2
     #                          # against $FREERTOS_KERNEL_PATH
 
-A workload's argv[0] is the ELF, the rest becomes the guest's command line (`-append`,
-read by the firmware through semihosting SYS_GET_CMDLINE).
+A workload's argv[0] is the ELF, the rest becomes the guest's command line (semihosting
+`arg=`s after a fixed program name, read by the firmware through SYS_GET_CMDLINE).
 """
 
 from __future__ import annotations
@@ -79,15 +79,17 @@ def qemu_argv(
     if machine not in MACHINES:
         raise QemuError(f"machine {machine!r}: expected one of {', '.join(MACHINES)}")
     argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
-    argv += ["-semihosting-config", "enable=on,target=native"]
+    # The guest's command line as semihosting args, not -kernel's path + -append: with the
+    # path in it, the firmware's parse (and so every icount figure after it) would shift
+    # with where the checkout lives, and a long path would overflow the guest's buffer.
+    words = ["rtbench", *append.split()]
+    args = "".join(f",arg={w.replace(',', ',,')}" for w in words)
+    argv += ["-semihosting-config", "enable=on,target=native" + args]
     if icount_shift is not None:
         if not 0 <= icount_shift <= 10:
             raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
         argv += ["-icount", f"shift={icount_shift},align=off,sleep=off"]
-    argv += ["-kernel", str(elf), *extra]
-    if append:
-        argv += ["-append", append]
-    return argv
+    return [*argv, "-kernel", str(elf), *extra]
 
 
 def label_output(text: str, machine: str, icount_shift: int | None) -> str:

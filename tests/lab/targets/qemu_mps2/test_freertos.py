@@ -114,3 +114,19 @@ def test_kernel_is_brought_not_committed() -> None:
     ).stdout.split()
     assert not [p for p in tracked if p.endswith(("tasks.c", "queue.c", ".elf"))]
     assert KERNEL == "" or not Path(KERNEL).resolve().is_relative_to(root)
+
+
+def test_output_does_not_depend_on_where_the_elf_lives(
+    freertos_build: Path, tmp_path: Path
+) -> None:
+    """icount figures are exact only if nothing about the host reaches the guest: the same
+    ELF run from a path 200 characters longer prints byte-identical output."""
+    elf = freertos_build / "rtbench-freertos-an385.elf"
+    far = tmp_path / ("x" * 200) / elf.name
+    far.parent.mkdir()
+    far.write_bytes(elf.read_bytes())
+    quick = "--scenarios primitives --iterations 50"
+    here = tq.run_qemu(elf, append=quick, timeout_s=120)
+    there = tq.run_qemu(far, append=quick, timeout_s=120)
+    assert here.exit_status == 0 and there.exit_status == 0, there.output[-1000:]
+    assert here.output == there.output
