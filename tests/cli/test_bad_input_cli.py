@@ -61,3 +61,12 @@ def test_bad_file_gives_a_clear_error(
     assert r.exception is None or isinstance(r.exception, SystemExit)
     assert str(bad) in r.stderr.replace("\n", "")
     assert r.stdout == ""
+
+
+def test_error_line_keeps_brackets(tmp_path: Path) -> None:
+    """Cell labels and paths hold [brackets] (wake[method=abs]@idle): the one-line error
+    prints them as written, not as console markup."""
+    missing = tmp_path / "wake[method=abs]@idle.csv"
+    r = CliRunner().invoke(app, ["analyze", str(missing)])
+    assert r.exit_code == 2
+    assert "wake[method=abs]@idle.csv" in r.stderr.replace("\n", "")

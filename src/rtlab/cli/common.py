@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rtlab.errors import RtlabError
 
@@ -17,7 +18,8 @@ err = Console(stderr=True)
 
 
 def fail(message: str) -> None:
-    err.print(f"[bold red]rtlab: error:[/] {message}", highlight=False, soft_wrap=True)
+    # escape: a message quotes user input and cell labels, whose [brackets] are not markup
+    err.print(f"[bold red]rtlab: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
