@@ -3,279 +3,58 @@ script, no external asset), plus the same summary as Markdown, CSV or JSON.
 
     write_report(store, results.select_many(store, [], "host"), "out/report.html")
 
-Sections: environment (fingerprint and pitfall warnings), summary per matrix cell,
-runs that did not finish cleanly, condition comparisons (idle vs load of the same
-cell), histograms (log-y, OSADL style) and tail CDFs per cell, and for rtbench runs the
-studies' tables and charts (rtbench_figures), and for GPIO toggle runs the GPIO study's
-tables and density plot (gpio_study, gpio_fig2).
+The page: a title from the specs, the findings (one sentence per study answer, made
+from the data), environment (fingerprint, one pitfall row per code: pitfalls), summary
+per matrix cell, runs that did not finish cleanly, then one section per study, each made
+by its module in rtlab.report.sections (latency, GPIO study, rtbench).
 """
 
 from __future__ import annotations
 
-import base64
 import csv
 import html as _html
 import io
 import json
 import time
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-from matplotlib.figure import Figure
 
 import rtlab
 from rtlab.fsutil import atomic_path
-from rtlab.report import plots
+from rtlab.report import pitfalls, sections
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import gpio_fig2, rtbench
+from rtlab.studies import rtbench
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
-
-
-def svg_uri(fig: Figure) -> str:
-    """The figure as an SVG data URI (text kept as text: small and searchable)."""
-    buf = io.BytesIO()
-    # Fixed margins: constrained layout costs about half of the rendering time, and
-    # a report holds dozens of figures.
-    fig.set_layout_engine("none")
-    if len(fig.axes) == 1:
-        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7))
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rtlab"}):
-        fig.savefig(buf, format="svg")
-    plt.close(fig)
-    return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
 def _us(x: Any) -> str:
     return "–" if x is None else f"{x / 1000:,.2f}"
 
 
-def _flatten(d: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for k, v in d.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, Mapping):
-            out += _flatten(v, key + ".")
-        elif isinstance(v, list) and v and isinstance(v[0], Mapping):
-            out.append((key, "; ".join(", ".join(f"{a}={b}" for a, b in x.items()) for x in v)))
-        else:
-            out.append((key, "" if v is None else str(v)))
-    return out
-
-
-def environment(cells: dict[str, results.CellRuns]) -> dict[str, Any]:
-    """Fingerprint of the first run, the set of hosts, and every warning with its count."""
-    runs = [r for cr in cells.values() for r in cr.runs]
-    fps = [r["fingerprint"] for r in runs if r.get("fingerprint")]
-    fp = fps[0] if fps else {}
-    warns: dict[tuple[str, str], int] = {}
-    for f in fps[:1]:
-        for w in f.get("warnings", []):
-            warns[(w["code"], w["msg"])] = 0
-    return {
-        "rows": [(k, v) for k, v in _flatten(fp) if k != "warnings"],
-        "hosts": sorted({str(f.get("hostname")) for f in fps}),
-        "env_warnings": [{"code": c, "msg": m} for c, m in warns],
-    }
-
-
-def run_warnings(store: Store, cells: dict[str, results.CellRuns]) -> list[dict[str, Any]]:
-    ids = [r["run_id"] for cr in cells.values() for r in cr.runs]
-    if not ids:
-        return []
-    rows = store.sql(
-        "SELECT code, msg, count(*) FROM warnings WHERE run_id IN "
-        f"({', '.join('?' * len(ids))}) GROUP BY code, msg ORDER BY code",
-        ids,
-    )
-    return [{"code": c, "msg": m, "runs": n} for c, m, n in rows]
-
-
-def _cell_figures(store: Store, cr: results.CellRuns) -> list[dict[str, str]]:
-    figs = []
-    for name, _unit, tick in results.main_series(store, cr.ok_ids):
-        s = results.pooled(store, cr.ok_ids, name, tick)
-        if not len(s):
-            continue
-        figs.append(
-            {
-                "title": f"{cr.label}: {name}",
-                "hist": svg_uri(plots.histogram([(name, s)], f"{name} histogram", log_y=True)),
-                # one tail CDF per cell alone adds little: comparisons overlay them
-            }
-        )
-    return figs
-
-
-def condition_comparisons(store: Store, cells: dict[str, results.CellRuns]) -> list[dict[str, Any]]:
-    """Cells that differ only by condition: p50/p99/max side by side and one tail plot."""
-    groups: dict[str, list[results.CellRuns]] = {}
+def headline(cells: dict[str, results.CellRuns], fallback: str) -> tuple[str, list[str]]:
+    """The title from the specs of the selected runs (their names), and each spec's
+    description; `fallback` when no run came from a spec."""
+    specs: dict[str, str] = {}
     for cr in cells.values():
-        groups.setdefault(results.sans_condition(cr), []).append(cr)
-    out = []
-    for crs in groups.values():
-        base = crs[0].stored_label.rsplit("@", 1)[0]
-        base += f" ({crs[0].differs})" if crs[0].differs else ""
-        if len(crs) < 2:
-            continue
-        for name, _unit, tick in results.main_series(store, crs[0].ok_ids):
-            series, rows = [], []
-            for cr in crs:
-                s = results.pooled(store, cr.ok_ids, name, tick)
-                if not len(s):
-                    continue
-                series.append((cr.condition or cr.label, s))
-                st = results.summarize(s.values, tick)
-                rows.append({"condition": cr.condition or cr.label, **st})
-            if len(series) < 2:
-                continue
-            ref = rows[0]
-            for r in rows:
-                for k in ("p50", "p99", "max"):
-                    r[f"{k}_pct"] = (
-                        (r[k] / ref[k] - 1) * 100 if ref.get(k) and r.get(k) is not None else None
-                    )
-            out.append(
-                {
-                    "title": f"{base}: {name}",
-                    "cells": [cr.label for cr in crs],
-                    "rows": rows,
-                    "cdf": svg_uri(plots.cdf(series, f"{base}: {name}, 1 − CDF", tail=True)),
-                    "hist": svg_uri(plots.histogram(series, f"{base}: {name}", log_y=True)),
-                }
-            )
-    return out
+        if cr.spec and cr.spec not in specs:
+            specs[cr.spec] = _description(cr.runs[0].get("spec") or {})
+    if not specs:
+        return fallback, []
+    return " + ".join(specs), [f"{n}: {d}" if d else n for n, d in specs.items()]
 
 
-# ------------------------------------------------------------------ rtbench
-
-
-def _bar(
-    labels: list[str],
-    groups: dict[str, list[float]],
-    title: str,
-    ylabel: str,
-    log: bool = False,
-    ref: float | None = None,
-) -> str:
-    fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
-    width = 0.8 / max(1, len(groups))
-    for i, (name, vals) in enumerate(groups.items()):
-        xs = [j + i * width - 0.4 + width / 2 for j in range(len(labels))]
-        ax.bar(xs, vals, width, label=name)
-    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    if log:
-        ax.set_yscale("log")
-    if ref is not None:
-        ax.axhline(ref, color="grey", lw=0.8, ls="--")
-    ax.grid(True, axis="y", alpha=0.3)
-    if len(groups) > 1:
-        ax.legend(fontsize=8)
-    return svg_uri(fig)
-
-
-def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
-    """Tables and charts of one rtbench invocation, as the studies presented them."""
-    out: dict[str, Any] = {"tables": [], "charts": []}
-    for scen in ("primitives", "irq"):
-        found = rtbench.scenario_runs(runs, scen)
-        if found:
-            rows = rtbench.primitive_table(found[-1])
-            hz = found[-1].meta.get("cpu_hz")
-            note = rtbench.timebase_note(found[-1])
-            title = f"{scen}: {note}" if note else scen
-            out["tables"].append({"title": title, "cpu_hz": hz, "rows": rows})
-            out["charts"].append(
-                _bar(
-                    [r.label for r in rows],
-                    {"median": [r.median_us for r in rows]},
-                    f"{scen}: median cost",
-                    "µs-equivalent (icount model)" if note else "µs",
-                    log=True,
-                )
-            )
-    if rtbench.scenario_runs(runs, "threadmetric"):
-        tm = rtbench.threadmetric_counts(runs)
-        tests = [t for t in rtbench.TM_TESTS if any(t in v for v in tm.values())]
-        groups = {
-            f"{c} core(s)": [tm[c][t].per_second if t in tm[c] else 0 for t in tests]
-            for c in sorted(tm)
-        }
-        out["charts"].append(
-            _bar(
-                [rtbench.TM_LABELS[t] for t in tests],
-                groups,
-                "Thread-Metric throughput",
-                "iterations / s (log)",
-                log=True,
-            )
-        )
-    if rtbench.scenario_runs(runs, "scalability"):
-        sc = rtbench.scalability(runs)
-        cores = sorted({c for v in sc.values() for c in v})
-        groups = {f"{c} core(s)": [sc[p].get(c, 0) for p in sc] for c in cores}
-        out["charts"].append(
-            _bar(
-                [rtbench.PATTERNS[p] for p in sc],
-                groups,
-                "Scalability per core (single core = 100 %)",
-                "%",
-                ref=100,
-            )
-        )
-    found = rtbench.scenario_runs(runs, "contention")
-    if found:
-        ct = rtbench.contention(found[-1])
-        fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-        ax.plot(list(ct), list(ct.values()), "o-")
-        ax.axhline(100, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel("stress task touches the semaphore [%]")
-        ax.set_ylabel("target throughput [% of 0 %]")
-        ax.set_title("Contention")
-        ax.grid(True, alpha=0.3)
-        out["charts"].append(svg_uri(fig))
-    peaks = rtbench.heap_peaks(runs)
-    if peaks:
-        out["charts"].append(
-            _bar(list(peaks), {"peak": [float(v) for v in peaks.values()]}, "Heap peak", "bytes")
-        )
-    return out
-
-
-def _rtbench_sections(store: Store, cells: dict[str, results.CellRuns]) -> list[dict[str, Any]]:
-    out = []
-    for cr in cells.values():
-        if cr.workload != "rtbench" or not cr.ok_ids:
-            continue
-        runs = multirun.split(store, cr.ok_ids[-1])
-        out.append({"title": cr.label, "run_id": cr.ok_ids[-1], **rtbench_figures(runs)})
-    return out
-
-
-# ------------------------------------------------------------------ GPIO study
-
-
-def _gpio_section(store: Store, cells: dict[str, results.CellRuns]) -> dict[str, Any] | None:
-    st = gpio_study.study(store, cells)
-    if st is None:
-        return None
-    return {
-        **gpio_study.to_dict(st),
-        "figures": [
-            {"title": f"Fig. 2 ({f.source})", "uri": svg_uri(gpio_fig2.density(f))}
-            for f in st.figures
-        ],
-    }
+def _description(spec: Mapping[str, Any]) -> str:
+    try:
+        return str(tomllib.loads(spec.get("text") or "").get("description", ""))
+    except tomllib.TOMLDecodeError:
+        return ""
 
 
 # ------------------------------------------------------------------ assembling
@@ -301,33 +80,32 @@ def render(
     skipped: Sequence[str] = (),
 ) -> str:
     """The HTML report; `skipped` names parts the caller could not run ("part: reason —
-    how to fix"), shown first so a reader does not take their absence for a result."""
+    how to fix"), shown first so a reader does not take their absence for a result.
+    Findings first (each study section's sentences), then the environment, the summary,
+    the runs that failed, and one section per study (rtlab.report.sections)."""
     runs = [r for cr in cells.values() for r in cr.runs]
     bad = [r for r in runs if r["status"] != "ok"]
-    comparisons = condition_comparisons(store, cells)
-    compared = {label for c in comparisons for label in c["cells"]}  # histograms shown there
     labels = {r["run_id"]: cr.label for cr in cells.values() for r in cr.runs}
+    secs = sections.build(store, cells)
+    findings = [f for sec in secs for f in sec.findings]
+    if not any(r["status"] == "ok" for r in runs):
+        findings = [f"No run finished successfully ({len(runs)} selected): no figures to report."]
+    head, descriptions = headline(cells, title)
     return _template().render(
-        title=title,
+        title=head,
+        descriptions=descriptions,
+        findings=findings,
         skipped=list(skipped),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         version=rtlab.__version__,
         store=str(store.path),
         n_runs=len(runs),
         n_cells=len(cells),
-        env=environment(cells),
-        warnings=run_warnings(store, cells),
+        env=pitfalls.environment(store, cells),
         summary=results.summary_rows(store, cells),
         cols=SUMMARY_COLS,
         bad=[{**r, "label": labels[r["run_id"]]} for r in bad],
-        comparisons=comparisons,
-        cells=[
-            {"label": cr.label, "figures": _cell_figures(store, cr)}
-            for cr in cells.values()
-            if cr.workload != "rtbench" and cr.label not in compared
-        ],
-        rtbench=_rtbench_sections(store, cells),
-        gpio=_gpio_section(store, cells),
+        sections=secs,
     )
 
 

@@ -49,15 +49,26 @@ def _values(s: Samples, per_unit: float) -> np.ndarray:
 
 
 def histogram(
-    series: Series, title: str = "", log_y: bool = False, bins: int = 200, density: bool = False
+    series: Series,
+    title: str = "",
+    log_y: bool = False,
+    bins: int = 200,
+    density: bool = False,
+    log_x: bool = False,
 ) -> Figure:
+    """log_x=True (OSADL style, with log_y): log-spaced bins, so that a body of 80 µs and
+    a tail of 30 ms both show; a linear x axis when any value is ≤ 0."""
     per_unit, unit = _axis(series)
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     nonempty = [(lbl, s) for lbl, s in series if len(s)]
     if nonempty:
         lo = min(float(_values(s, per_unit).min()) for _, s in nonempty)
         hi = max(float(_values(s, per_unit).max()) for _, s in nonempty)
-        edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
+        if log_x and lo > 0:
+            edges = np.geomspace(lo, hi if hi > lo else lo * 1.01, bins + 1)
+            ax.set_xscale("log")
+        else:
+            edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
         for label, s in nonempty:
             counts, _ = np.histogram(_values(s, per_unit), bins=edges, density=density)
             ax.stairs(
@@ -89,9 +100,10 @@ def _cdf_points(v: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarr
     return x, (idx + 1) / n
 
 
-def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
+def cdf(series: Series, title: str = "", tail: bool = False, log_x: bool = False) -> Figure:
     """CDF; with tail=True the complementary CDF on a log axis, which shows the rare
-    long outliers that decide a worst case."""
+    long outliers that decide a worst case; log_x=True a log x axis (when every value
+    is > 0) that shows the body and a tail 1000 times longer together."""
     per_unit, unit = _axis(series)
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     for label, s in series:
@@ -102,6 +114,8 @@ def cdf(series: Series, title: str = "", tail: bool = False) -> Figure:
             ax.step(x, np.maximum(1 - p, 1.0 / len(s) / 10), where="post", label=label)
         else:
             ax.step(x, p, where="post", label=label)
+    if log_x and all(float(s.values.min()) > 0 for _, s in series if len(s)):
+        ax.set_xscale("log")
     _label(ax, series, unit, "1 − CDF" if tail else "CDF", tail)
     _finish(ax, title, len(series) > 1)
     return fig

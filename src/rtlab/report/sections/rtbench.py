@@ -1,0 +1,114 @@
+"""rtbench's section (rtlab.studies.rtbench): per invocation the primitives' table,
+Thread-Metric, scalability, contention and heap charts, and a finding: the cheapest and
+the dearest primitive."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+
+from rtlab.report.sections import Section
+from rtlab.report.svg import bar, svg_uri
+from rtlab.results import Store, multirun
+from rtlab.results import query as results
+from rtlab.studies import rtbench
+
+
+def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
+    """Tables and charts of one rtbench invocation, as the studies presented them."""
+    out: dict[str, Any] = {"tables": [], "charts": []}
+    for scen in ("primitives", "irq"):
+        found = rtbench.scenario_runs(runs, scen)
+        if found:
+            rows = rtbench.primitive_table(found[-1])
+            hz = found[-1].meta.get("cpu_hz")
+            note = rtbench.timebase_note(found[-1])
+            title = f"{scen}: {note}" if note else scen
+            out["tables"].append({"title": title, "cpu_hz": hz, "rows": rows, "note": note})
+            out["charts"].append(
+                bar(
+                    [r.label for r in rows],
+                    {"median": [r.median_us for r in rows]},
+                    f"{scen}: median cost",
+                    "µs-equivalent (icount model)" if note else "µs",
+                    log=True,
+                )
+            )
+    if rtbench.scenario_runs(runs, "threadmetric"):
+        tm = rtbench.threadmetric_counts(runs)
+        tests = [t for t in rtbench.TM_TESTS if any(t in v for v in tm.values())]
+        groups = {
+            f"{c} core(s)": [tm[c][t].per_second if t in tm[c] else 0 for t in tests]
+            for c in sorted(tm)
+        }
+        out["charts"].append(
+            bar(
+                [rtbench.TM_LABELS[t] for t in tests],
+                groups,
+                "Thread-Metric throughput",
+                "iterations / s (log)",
+                log=True,
+            )
+        )
+    if rtbench.scenario_runs(runs, "scalability"):
+        sc = rtbench.scalability(runs)
+        cores = sorted({c for v in sc.values() for c in v})
+        groups = {f"{c} core(s)": [sc[p].get(c, 0) for p in sc] for c in cores}
+        out["charts"].append(
+            bar(
+                [rtbench.PATTERNS[p] for p in sc],
+                groups,
+                "Scalability per core (single core = 100 %)",
+                "%",
+                ref=100,
+            )
+        )
+    found = rtbench.scenario_runs(runs, "contention")
+    if found:
+        ct = rtbench.contention(found[-1])
+        fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+        ax.plot(list(ct), list(ct.values()), "o-")
+        ax.axhline(100, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel("stress task touches the semaphore [%]")
+        ax.set_ylabel("target throughput [% of 0 %]")
+        ax.set_title("Contention")
+        ax.grid(True, alpha=0.3)
+        out["charts"].append(svg_uri(fig))
+    peaks = rtbench.heap_peaks(runs)
+    if peaks:
+        out["charts"].append(
+            bar(list(peaks), {"peak": [float(v) for v in peaks.values()]}, "Heap peak", "bytes")
+        )
+    return out
+
+
+def _finding(label: str, table: dict[str, Any]) -> str | None:
+    rows = table["rows"]
+    if not rows:
+        return None
+    lo, hi = min(rows, key=lambda r: r.median_us), max(rows, key=lambda r: r.median_us)
+    if table["note"]:  # icount: 1 instruction = 1 ns, so these are instruction counts
+        def fig(r: Any) -> str:
+            return f"{r.median_us * 1000:,.0f} instructions"
+    else:
+        def fig(r: Any) -> str:
+            return f"{r.median_us:,.3f} µs"
+    return (
+        f"rtbench {label}, {table['title'].split(':')[0]}: cheapest {lo.label} {fig(lo)}, "
+        f"dearest {hi.label} {fig(hi)} (medians of {lo.n:,} and {hi.n:,} iterations; "
+        "one run: no run-to-run range)."
+    )
+
+
+def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
+    benches, found = [], []
+    for cr in cells.values():
+        if cr.workload != "rtbench" or not cr.ok_ids:
+            continue
+        figs = rtbench_figures(multirun.split(store, cr.ok_ids[-1]))
+        benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], **figs})
+        found += [f for t in figs["tables"] if (f := _finding(cr.label, t))]
+    if not benches:
+        return None
+    return Section("rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found)
