@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from rtlab.fsutil import atomic_path
 from rtlab.model import Samples
@@ -66,7 +67,6 @@ def histogram(
         hi = max(float(_values(s, per_unit).max()) for _, s in nonempty)
         if log_x and lo > 0:
             edges = np.geomspace(lo, hi if hi > lo else lo * 1.01, bins + 1)
-            ax.set_xscale("log")
         else:
             edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
         for label, s in nonempty:
@@ -74,9 +74,22 @@ def histogram(
             ax.stairs(
                 counts, edges, label=f"{label} (n={len(s)})", fill=len(nonempty) == 1, alpha=0.8
             )
+        if log_x and lo > 0:
+            _log_x(ax)
     _label(ax, series, unit, "density" if density else "count", log_y)
     _finish(ax, title, len(series) > 1)
     return fig
+
+
+def _log_x(ax: Any) -> None:
+    """A log x axis labelled 10, 20, 50, 100, … in plain numbers (matplotlib's default
+    labels every minor tick as 2×10¹ when the data span less than a decade, overlapping)."""
+    lo, hi = ax.dataLim.intervalx  # called after plotting
+    wide = lo > 0 and hi / lo > 300  # 1-2-5 labels would crowd
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0,) if wide else (1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def _label(ax: Any, series: Series, unit: str, ylabel: str, log_y: bool) -> None:
@@ -115,7 +128,7 @@ def cdf(series: Series, title: str = "", tail: bool = False, log_x: bool = False
         else:
             ax.step(x, p, where="post", label=label)
     if log_x and all(float(s.values.min()) > 0 for _, s in series if len(s)):
-        ax.set_xscale("log")
+        _log_x(ax)
     _label(ax, series, unit, "1 − CDF" if tail else "CDF", tail)
     _finish(ax, title, len(series) > 1)
     return fig

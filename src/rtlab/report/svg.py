@@ -22,7 +22,9 @@ def svg_uri(fig: Figure) -> str:
     fig.set_layout_engine("none")
     if len(fig.axes) == 1:
         fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7))
-    for ax in fig.axes:
+    for i, ax in enumerate(fig.axes):
+        # the scales as an element id, for a reader of the SVG (and the tests)
+        ax.set_gid(f"axes{i}-x{ax.get_xscale()}-y{ax.get_yscale()}")
         if ax.get_title():
             ax.set_title(ax.get_title(), y=1.01)
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rtlab"}):
