@@ -58,6 +58,7 @@ def test_runs_and_report_while_a_run_writes(tmp_path: Path, built: Path) -> None
     assert still_running, f"the spec ran out before the reads ({seen}): make it longer"
     assert seen[-1] >= 1 and seen == sorted(seen) and seen[-1] <= later < REPS, (seen, later)
     assert report.returncode == 0, report.stderr
+    assert f"process {run.pid} is writing" in report.stderr  # the view's age is said
     row = r"\| wake@idle \| latency \| ok:[1-9]( running:1)? \|"
     assert re.search(row, report.stdout), report.stdout
     assert _ok_runs(store) == REPS
