@@ -171,18 +171,22 @@ def test_open_errors(tmp_path: Path) -> None:
 
 
 def test_store_held_by_another_process_says_so(tmp_path: Path) -> None:
+    """A second writer is refused with one line; a reader gets the writer's snapshot."""
     path = tmp_path / "held.duckdb"
     Store(path).close()
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sys; from rtlab.results import Store; s = Store(sys.argv[1]); "
-         "print('open', flush=True); sys.stdin.read()", str(path)],
+         "s.begin_run(workload='w'); print('open', flush=True); sys.stdin.read()", str(path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "open\n"
         with pytest.raises(StoreError, match=f"in use by process {holder.pid}"):
-            Store(path, read_only=True)
+            Store(path)
+        with Store(path, read_only=True) as st:
+            assert st.snapshot_of == holder.pid
+            assert [r["status"] for r in st.runs()] == ["running"]
     finally:
         holder.communicate("", timeout=30)
 

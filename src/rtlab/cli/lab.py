@@ -42,9 +42,16 @@ def _open_store(path: Path, read_only: bool = False) -> Any:
     from rtlab.results import Store, StoreError
 
     try:
-        return Store(path, read_only=read_only)
+        st = Store(path, read_only=read_only)
     except OSError as e:
         raise StoreError(f"{path}: cannot open the store ({e.strerror}: {e.filename})") from None
+    if st.snapshot_of is not None:  # a run is writing: say how fresh the view is
+        err.print(
+            f"rtlab: note: process {st.snapshot_of} is writing {path}: this is the store as of "
+            "its last run start or end",
+            markup=False, soft_wrap=True,
+        )
+    return st
 
 
 def _us(x: float | None) -> str:

@@ -1,5 +1,10 @@
 """Build the C targets (CMake) into build/<name>, for tests and the runner.
 
+From a checkout the sources are the repository's workloads/ and the builds go to its
+build/. An installed rtlab (a wheel) carries the sources the local runner needs as
+package data (rtlab/_workloads, copied there by setup.py) and builds them on first use
+into the user's cache directory ($XDG_CACHE_HOME/rtlab/build, else ~/.cache/rtlab/build).
+
 `build_c_target("rtlab-latency")` configures once, then only runs the (incremental)
 build: a second call with nothing changed takes a few tens of milliseconds. A file lock
 makes concurrent callers (parallel tests, the runner) wait for one another instead of
@@ -17,15 +22,37 @@ from pathlib import Path
 from rtlab.errors import RtlabError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
+# Where setup.py puts the workload sources inside an installed package.
+PACKAGE_WORKLOADS = Path(__file__).resolve().parents[1] / "_workloads"
+
+
+def in_checkout() -> bool:
+    return (REPO_ROOT / "pyproject.toml").is_file() and (REPO_ROOT / "workloads").is_dir()
+
+
+def cache_dir() -> Path:
+    """The user's cache directory for rtlab (XDG base directory spec)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "rtlab"
+
+
+def _layout(root: Path | None) -> tuple[Path, Path]:
+    """(directory of the C targets, directory the builds go to)."""
+    if root is not None:
+        return root / "workloads", root / "build"
+    if in_checkout():
+        return REPO_ROOT / "workloads", REPO_ROOT / "build"
+    return PACKAGE_WORKLOADS, cache_dir() / "build"
 
 
 class BuildError(RtlabError):
     """CMake failed: the message carries the end of its output."""
 
 
-def find_c_target(name: str, root: Path = REPO_ROOT) -> Path:
+def find_c_target(name: str, root: Path | None = None) -> Path:
     """The source directory of a C target: workloads/<name> or workloads/<kind>/<name>."""
-    targets = root / "workloads"
+    targets = _layout(root)[0]
     candidates = [targets / name, *sorted(targets.glob(f"*/{name}"))]
     for c in candidates:
         if (c / "CMakeLists.txt").is_file():
@@ -57,18 +84,38 @@ def _run(cmd: list[str], what: str) -> None:
         raise BuildError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
 
 
-def build_c_target(name: str, *, build_type: str = "Release", root: Path = REPO_ROOT) -> Path:
+def missing_build_tool() -> str | None:
+    """The first build tool CMake needs here that is not installed, or None."""
+    cc = os.environ.get("CC", "").split()[:1] or ["cc", "gcc", "clang"]
+    generator = os.environ.get("CMAKE_GENERATOR", "")
+    checks = [("cmake", ["cmake"]), ("a C compiler (cc, gcc or clang)", cc)]
+    if generator in ("", "Unix Makefiles"):
+        checks.append(("make", ["make"]))
+    elif generator.startswith("Ninja"):
+        checks.append(("ninja", ["ninja"]))
+    for what, names in checks:
+        if not any(shutil.which(n) for n in names):
+            return what
+    return None
+
+
+def build_c_target(name: str, *, build_type: str = "Release", root: Path | None = None) -> Path:
     """Configure (first time) and build a C target into build/<name>.
 
     Returns the executable build/<name>/<name> when the target makes one of that name,
     else the build directory.
     """
-    if shutil.which("cmake") is None:
-        raise BuildError("cmake not found: install it (deps/apt.txt lists it; `make setup`)")
+    missing = missing_build_tool()
+    if missing is not None:
+        raise BuildError(
+            f"building {name} needs {missing}, which is not installed "
+            "(Debian/Ubuntu: apt install cmake build-essential; `make setup` in a checkout)"
+        )
     src = find_c_target(name, root)
-    out = root / "build" / name
+    builds = _layout(root)[1]
+    out = builds / name
     out.mkdir(parents=True, exist_ok=True)
-    with open(root / "build" / f".{name}.lock", "w") as lock:
+    with open(builds / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # concurrent callers wait, then find it built
         if not _configured_for(out, src):
             forget_other_source(out, src)

@@ -38,6 +38,7 @@ import pyarrow.parquet as pq
 
 from rtlab.results.loadgroup import proc_start, stop_load_group
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
+from rtlab.results.snapshot import open_snapshot, publish, withdraw
 from rtlab.results.writer import RunWriter, insert_rows, write_samples
 
 
@@ -50,7 +51,8 @@ def _boot_id() -> str:
 
 class Store:
     """A DuckDB file plus `samples/` beside it. One process writes at a time (DuckDB
-    locks the file); readers in other processes open it with read_only=True."""
+    locks the file); readers in other processes open it with read_only=True, and get
+    the writer's last published snapshot while it writes."""
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
@@ -60,28 +62,51 @@ class Store:
         # kept out of samples/, whose files the `samples` view reads as one schema).
         self.captures_dir = self.root / "captures"
         self.read_only = read_only
+        # The pid of the process writing the store when this reader got its snapshot.
+        self.snapshot_of: int | None = None
         if read_only and not self.path.exists():
             raise StoreError(f"{self.path}: no such store")
         self.root.mkdir(parents=True, exist_ok=True)
-        try:
-            self.db = duckdb.connect(str(self.path), read_only=read_only)
-        except duckdb.Error as e:
-            held = re.search(r"Conflicting lock is held in .*?\(PID ([0-9]+)\)", str(e))
-            if held:  # DuckDB allows one writer and no reader beside it
-                raise StoreError(
-                    f"{self.path}: the store is in use by process {held.group(1)} (an "
-                    "`rtlab run` still writing to it?); try again when it has finished, "
-                    "or give another store with --store"
-                ) from None
-            raise StoreError(f"{self.path}: cannot open the store ({e})") from None
+        self.db = self._connect()
         if not read_only:
             self.db.execute(SCHEMA)
             self.samples_dir.mkdir(exist_ok=True)
             self.recovered = self.recover()
+            self.publish()
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        """Open the file; while another process writes it, a reader gets the writer's
+        published snapshot (rtlab.results.snapshot) and a writer waits a little (a
+        reader may hold the file for a moment), then gives up with one line."""
+        deadline = time.monotonic() + (1.0 if self.read_only else 5.0)
+        while True:
+            try:
+                return duckdb.connect(str(self.path), read_only=self.read_only)
+            except duckdb.Error as e:
+                held = re.search(r"Conflicting lock is held in .*?\(PID ([0-9]+)\)", str(e))
+                if not held:
+                    raise StoreError(f"{self.path}: cannot open the store ({e})") from None
+                snap = open_snapshot(self.path) if self.read_only else None
+                if snap is not None:
+                    self.snapshot_of = int(held.group(1))
+                    return snap
+                if time.monotonic() > deadline:  # DuckDB: one writer, no reader beside it
+                    raise StoreError(
+                        f"{self.path}: the store is in use by process {held.group(1)} (an "
+                        "`rtlab run` still writing to it?); try again when it has finished, "
+                        "or give another store with --store"
+                    ) from None
+                time.sleep(0.1)
+
+    def publish(self) -> None:
+        """Let readers in other processes see the store as it is now (a snapshot)."""
+        publish(self.db, self.path)
 
     # -- lifecycle ----------------------------------------------------------------
     def close(self) -> None:
         self.db.close()
+        if not self.read_only:
+            withdraw(self.path)
 
     def __enter__(self) -> Store:
         return self
@@ -178,6 +203,7 @@ class Store:
                 _boot_id(),
             ],
         )
+        self.publish()
         return run_id
 
     def finish_run(self, w: RunWriter) -> None:
@@ -190,6 +216,7 @@ class Store:
             rel = f"samples/{w.run_id}.parquet"
             self._write_samples(self.root / rel, w)
         insert_rows(self.db, w, rel)
+        self.publish()
 
     def mark(self, run_id: str, status: str, message: str | None = None) -> None:
         """End a run without data (interrupted, error) in one committed update."""
@@ -199,6 +226,7 @@ class Store:
             "UPDATE runs SET status=?, message=?, finished_at=? WHERE run_id=?",
             [status, message, time.time(), run_id],
         )
+        self.publish()
 
     @contextlib.contextmanager
     def run(self, **begin: Any) -> Iterator[RunWriter]:
