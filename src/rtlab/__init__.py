@@ -40,7 +40,22 @@ _LAZY = {
     "save": "rtlab.formats",
 }
 
-__all__ = ["__version__", *sorted(_LAZY)]
+__all__ = [
+    "DEFAULT_QUANTILES",
+    "Analysis",
+    "Capture",
+    "Channel",
+    "FormatError",
+    "LatencyResult",
+    "RtlabError",
+    "Samples",
+    "Stats",
+    "__version__",
+    "analyze",
+    "latency",
+    "load",
+    "save",
+]
 
 
 def __getattr__(name: str) -> Any:
