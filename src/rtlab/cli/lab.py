@@ -246,6 +246,8 @@ def compare_cmd(
         with _open_store(_store_path(store), read_only=True) as st:
             result = compare.compare(st, base, new, series=series)
         failures = compare.check_gates(result, gates, gate_on)
+        from rich.markup import escape
+
         if as_json:
             import json
 
@@ -253,7 +255,7 @@ def compare_cmd(
         else:
             out.print(compare.rich_table(result))
             for f in failures:
-                err.print(f"[bold red]gate failed:[/] {f}")
+                err.print(f"[bold red]gate failed:[/] {escape(f)}")
             if gates and not failures:
                 err.print(f"[green]{len(gates)} gate(s) passed[/]")
         return 1 if failures else 0
