@@ -33,7 +33,10 @@ _TICK_RANGE_S = (1e-15, 1e3)
 def _check_tick(tick: str) -> None:
     from rtlab.model import parse_duration
 
-    t = float(parse_duration(tick))
+    try:
+        t = float(parse_duration(tick))
+    except (ValueError, RtlabError):
+        return  # not a duration: the reader says so in its own words ("bad tick")
     if not _TICK_RANGE_S[0] <= t <= _TICK_RANGE_S[1]:
         raise RtlabError(f"--tick {tick!r} is out of range (1 fs to 1000 s)")
 
