@@ -117,3 +117,24 @@ def test_narrow_terminal_splits_the_table(edges_csv: Path) -> None:
     assert "…" not in text and "(1/" in text
     assert all(len(ln) <= 80 for ln in text.splitlines())
     assert "769,384,712" in text
+
+
+def test_html_report_honours_the_umask_and_a_directory_is_one_line(tmp_path: Path) -> None:
+    import numpy as np
+
+    from rtlab.results import Store
+    from tests.analysis.latency_model import QUIET
+    from tests.report.test_compare_runs import _store
+
+    store = tmp_path / "s.duckdb"
+    with Store(store) as st:
+        _store(st, "base", QUIET.runs(np.random.default_rng(3), 1))
+    report = tmp_path / "r.html"
+    r = subprocess.run([RTLAB, "report", "--store", str(store), "base", "-o", str(report)],
+                       capture_output=True, text=True, timeout=300,
+                       preexec_fn=lambda: os.umask(0o077))
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(report.stat().st_mode) == 0o600  # not a hard-coded 0644
+    (tmp_path / "dir.html").mkdir()
+    one_line_error(rtlab("report", "--store", str(store), "base", "-o", str(tmp_path / "dir.html")),
+                   "dir.html")
