@@ -59,9 +59,8 @@ class SeriesChange:
     new_tag: str = ""
 
     def names(self) -> str:
-        """'BASE → NEW' for messages, never 'wake@idle → wake@idle' for two cells."""
-        if self.base == self.new and not self.base_tag:
-            return self.base
+        """'BASE → NEW' for messages; two different cells of one label never both print
+        as 'wake@idle' (a cell against itself stays 'wake@idle → wake@idle')."""
         b = f"{self.base} ({self.base_tag})" if self.base_tag else self.base
         n = f"{self.new} ({self.new_tag})" if self.new_tag else self.new
         return f"{b} → {n}"
@@ -267,7 +266,7 @@ def rich_table(changes: list[SeriesChange]) -> Table:
     for col in ("series", "cell", *METRICS):
         t.add_column(col, justify="left" if col in ("series", "cell") else "right")
     for sc in changes:
-        cell = sc.names()
+        cell = sc.base if sc.base == sc.new and not sc.base_tag else sc.names()
         t.add_row(
             escape(sc.series),
             escape(cell),
