@@ -9,16 +9,32 @@ from collections.abc import Iterator
 from pathlib import Path
 
 
+def umask_mode(mode: int = 0o666) -> int:
+    """`mode` as open(2) would create a file under the process umask."""
+    mask = os.umask(0)  # the only portable way to read it
+    os.umask(mask)
+    return mode & ~mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside `path`; rename it over `path` only on success."""
+    """Yield a temporary path beside `path`; rename it over `path` only on success.
+
+    The file ends with the mode a plain open() would give it (0666 less the umask), not
+    mkstemp's 0600; errors name `path`, not the temporary file."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    if target.is_dir():
+        raise IsADirectoryError(21, "is a directory, not a file", str(target))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        tmp_path.chmod(umask_mode())
         os.replace(tmp_path, target)
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
-from rtlab import formats
-from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
-from rtlab.analysis.summary import analyze as run_analysis
-from rtlab.analysis.summary import channel_metric, parse_latency_pair
+# Only what `rtlab --help` needs is imported here: numpy, the readers, DuckDB and
+# matplotlib load inside the command that uses them (tests/cli/test_startup.py).
 from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
-from rtlab.model import parse_duration
 
 app = typer.Typer(
     name="rtlab",
@@ -25,10 +23,28 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: typer's rich help imports 0.1 s of modules
 )
+
+# A tick outside this range overflows the statistics (ns as float) or means a typo.
+_TICK_RANGE_S = (1e-15, 1e3)
+
+
+def _check_tick(tick: str) -> None:
+    from rtlab.model import parse_duration
+
+    try:
+        t = float(parse_duration(tick))
+    except (ValueError, RtlabError):
+        return  # not a duration: the reader says so in its own words ("bad tick")
+    if not _TICK_RANGE_S[0] <= t <= _TICK_RANGE_S[1]:
+        raise RtlabError(f"--tick {tick!r} is out of range (1 fs to 1000 s)")
+
+
 def _reader_options(tick: str | None, first_level: int | None, options: list[str]) -> dict:
     out: dict[str, Any] = {}
     if tick is not None:
+        _check_tick(tick)
         out["tick"] = tick
     if first_level is not None:
         out["first_level"] = first_level
@@ -100,6 +116,12 @@ def analyze(
     """Timing statistics of a capture: periods, widths, intervals, c2c, latency."""
 
     def body() -> None:
+        from rtlab import formats
+        from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
+        from rtlab.analysis.summary import analyze as run_analysis
+        from rtlab.analysis.summary import parse_latency_pair
+        from rtlab.model import parse_duration
+
         if sum((as_json, as_csv, as_md)) > 1:
             raise RtlabError("choose one of --json, --csv, --md")
         if edge not in ("rising", "falling", "both"):
@@ -132,27 +154,40 @@ def analyze(
         else:
             from rtlab.report.tables import print_table
 
-            print_table(an, Console(width=max(Console().width, 160)))
+            print_table(an)
         if plot is not None:
             err.print(f"plots written to {plot}/")
 
     guarded(body)
 
 
+def plot_stem(name: str) -> str:
+    """A file-name stem for a channel or pair: itself when it is a short plain name, else
+    its plain characters (at most 48) and a hash of the whole name, so that `a/b` and `a.b`
+    never share a file and a 300-character name still makes a valid file name."""
+    plain = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:48]
+    if plain == name:
+        return name
+    return f"{plain}-{hashlib.blake2s(name.encode(), digest_size=4).hexdigest()}"
+
+
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
+    from rtlab.analysis.summary import channel_metric
     from rtlab.report import plots
 
+    if out.exists() and not out.is_dir():
+        raise RtlabError(f"--plot {out}: exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     for name in an.channels:
         s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
-        safe = name.replace("/", "_").replace(".", "_")
+        safe = plot_stem(name)
         for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
             fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
             base = out / f"{safe}-period-{kind}"
             plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
     for pair in an.latencies:
         s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
-        safe = pair.replace(":", "-to-").replace("/", "_")
+        safe = plot_stem(pair.replace(":", "-to-"))
         fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
         base = out / f"{safe}-latency-hist"
         plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
@@ -179,6 +214,8 @@ def plot(
     """Plot one metric: histogram, CDF or trend; several files share one axis."""
 
     def body() -> None:
+        from rtlab import formats
+        from rtlab.analysis.summary import channel_metric
         from rtlab.report import plots
 
         series = []
@@ -208,6 +245,8 @@ def convert(
     """Convert a capture to rtlab's Parquet format or to VCD (GTKWave, PulseView, Surfer)."""
 
     def body() -> None:
+        from rtlab import formats
+
         cap = formats.load(src, format, **_reader_options(tick, first_level, opt))
         formats.save(cap, dst)
         err.print(f"wrote {dst}: {len(cap)} channels, {cap.n_edges} edges")
@@ -218,6 +257,8 @@ def convert(
 @app.command("formats")
 def list_formats() -> None:
     """The capture formats rtlab reads and writes."""
+    from rtlab import formats
+
     for name in formats.names():
         spec = formats.get(name)
         rw = "read/write" if spec.write else "read"

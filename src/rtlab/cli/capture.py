@@ -6,15 +6,15 @@ import contextlib
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.live import Live
-from rich.table import Table
 
 from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
-from rtlab.model import Capture, format_tick, parse_duration
+
+if TYPE_CHECKING:
+    from rtlab.model import Capture
 
 capture_app = typer.Typer(no_args_is_help=True, add_completion=False,
                           pretty_exceptions_enable=False)
@@ -42,7 +42,9 @@ def parse_channels(text: str) -> list[int]:
     return pins
 
 
-def _status_table(st, dec, rate: float, elapsed_s: float) -> Table:
+def _status_table(st, dec, rate: float, elapsed_s: float) -> Any:
+    from rich.table import Table
+
     t = Table(show_header=False, box=None)
     t.add_row("device time", f"{elapsed_s:.3f} s")
     t.add_row("edges", f"{st.edges}  ({rate:,.0f} /s)")
@@ -59,10 +61,12 @@ def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
                 names: list[str] | None, timeout_s: float, live: bool,
                 fine: bool = False) -> Capture:
     """rtlab.instruments.rp2040.capture.capture, with a live status table on a terminal."""
+    from rich.live import Live
+
     from rtlab.instruments.rp2040.capture import capture
 
     last = {"k": 0, "edges": 0}
-    display = Live(console=err, transient=True, auto_refresh=False) if live else None
+    display = Live(console=err.get(), transient=True, auto_refresh=False) if live else None
 
     def on_status(st, dec, info) -> None:
         dk = st.k - last["k"]
@@ -98,6 +102,7 @@ def rp2040(
 
     def body() -> None:
         from rtlab import formats
+        from rtlab.model import format_tick, parse_duration
 
         pins = parse_channels(channels)
         if resolution.replace(" ", "") not in ("16ns", "8ns"):

@@ -4,20 +4,48 @@ a user mistake into one clear line and exit status 2."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from rtlab.errors import RtlabError
 
 T = TypeVar("T")
 
-err = Console(stderr=True)
+
+def os_error_message(exc: OSError) -> str:
+    """'PATH: reason' from an OSError, as the shell tools say it."""
+    reason = exc.strerror or str(exc)
+    names = [str(f) for f in (exc.filename, exc.filename2) if f is not None]
+    return f"{' → '.join(names)}: {reason}" if names else reason
+
+
+class LazyConsole:
+    """A rich Console made on first use: importing rich.console costs more than the rest
+    of `rtlab --help`, which never prints through one."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._console: Any = None
+
+    def get(self) -> Any:
+        """The Console itself, for rich objects that take one (Live, Progress)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+err: Any = LazyConsole(stderr=True)
 
 
 def fail(message: str) -> None:
+    from rich.markup import escape
+
     # escape: a message quotes user input and cell labels, whose [brackets] are not markup
     err.print(f"[bold red]rtlab: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
@@ -35,4 +63,8 @@ def guarded(fn: Callable[[], T]) -> T:
         fail(str(exc))
     except MemoryError:
         fail("out of memory")
+    except BrokenPipeError:  # `rtlab … | head`: the reader left; not a user mistake
+        raise
+    except OSError as exc:  # an output path that cannot be written: no traceback
+        fail(os_error_message(exc))
     raise AssertionError("unreachable")

@@ -12,16 +12,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from rtlab.cli.common import guarded
+from rtlab.cli.common import LazyConsole, guarded
 
 DEFAULT_STORE = "out/store/rtlab.duckdb"
 # Piped (make run, CI logs): wide enough for the summary table instead of rich's 80.
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
+out: Any = LazyConsole(highlight=False, width=None if sys.stdout.isatty() else 160)
+err: Any = LazyConsole(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
 
 StoreOpt = Annotated[
     Path | None,
@@ -58,7 +55,10 @@ def _us(x: float | None) -> str:
     return "–" if x is None else f"{x / 1000:,.1f}"
 
 
-def summary_table(rows: list[dict[str, Any]], title: str) -> Table:
+def summary_table(rows: list[dict[str, Any]], title: str) -> Any:
+    from rich.markup import escape
+    from rich.table import Table
+
     t = Table(title=title, title_justify="left")
     for col in ("cell", "series", "runs", "n", "min", "p50", "p99", "p99.9", "max"):
         t.add_column(col, justify="left" if col in ("cell", "series", "runs") else "right")
@@ -97,7 +97,7 @@ def run_cmd(
         sp = load_spec(spec)
         path = _store_path(store, sp.store)
         with _open_store(path) as st:
-            outcome = run_spec(sp, st, force=force, console=err)
+            outcome = run_spec(sp, st, force=force, console=err.get())
             if outcome.skipped:
                 err.print(
                     f"{outcome.skipped} run(s) already in the store (--force runs them again)"
@@ -139,6 +139,9 @@ def runs_cmd(
     from rtlab.results.query import run_labels
 
     def body() -> None:
+        from rich.markup import escape
+        from rich.table import Table
+
         with _open_store(_store_path(store), read_only=True) as st:
             t = Table()
             for col in ("run id", "spec", "cell", "rep", "status", "started", "s", "note"):
@@ -250,6 +253,8 @@ def compare_cmd(
         with _open_store(_store_path(store), read_only=True) as st:
             result = compare.compare(st, base, new, series=series)
         failures = compare.check_gates(result, gates, gate_on)
+        from rich.markup import escape
+
         if as_json:
             import json
 
@@ -257,7 +262,7 @@ def compare_cmd(
         else:
             out.print(compare.rich_table(result))
             for f in failures:
-                err.print(f"[bold red]gate failed:[/] {f}")
+                err.print(f"[bold red]gate failed:[/] {escape(f)}")
             if gates and not failures:
                 err.print(f"[green]{len(gates)} gate(s) passed[/]")
         return 1 if failures else 0

@@ -53,6 +53,17 @@ class SeriesChange:
     metrics: list[MetricChange] = field(default_factory=list)
     runs_base: int = 0  # ok runs with this series: the interval's sample sizes
     runs_new: int = 0
+    # what tells two different cells of one label apart (spec, cell key or runs): "" when
+    # the labels differ or both sides are the same cell
+    base_tag: str = ""
+    new_tag: str = ""
+
+    def names(self) -> str:
+        """'BASE → NEW' for messages; two different cells of one label never both print
+        as 'wake@idle' (a cell against itself stays 'wake@idle → wake@idle')."""
+        b = f"{self.base} ({self.base_tag})" if self.base_tag else self.base
+        n = f"{self.new} ({self.new_tag})" if self.new_tag else self.new
+        return f"{b} → {n}"
 
 
 @dataclass
@@ -182,7 +193,8 @@ def compare(store: Store, base: str, new: str, series: str | None = None) -> lis
             ra = _per_run(store, cb.ok_ids, name)
             rb = _per_run(store, cn.ok_ids, name)
             ivs = change_intervals(ra, rb)
-            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb))
+            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb),
+                              *_tags(cb, cn))
             for i, metric in enumerate(METRICS):
                 pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else float("inf")
                 iv = ivs[i]
@@ -196,6 +208,23 @@ def compare(store: Store, base: str, new: str, series: str | None = None) -> lis
     return out
 
 
+def _tags(cb: results.CellRuns, cn: results.CellRuns) -> tuple[str, str]:
+    """What names two different cells that share a label apart: the spec, else the cell
+    key, else the runs (the same cell selected by two run ids)."""
+    if cb.label != cn.label:
+        return "", ""
+    for side in (lambda c: f"spec {c.spec}", lambda c: f"cell {c.key}", _runs_tag):
+        tb, tn = side(cb), side(cn)
+        if tb != tn:
+            return tb, tn
+    return "", ""
+
+
+def _runs_tag(c: results.CellRuns) -> str:
+    ids = c.ok_ids
+    return f"run {ids[0]}" if len(ids) == 1 else f"runs {ids[0]} +{len(ids) - 1}"
+
+
 def check_gates(
     changes: list[SeriesChange], gates: list[Gate], on: str = "estimate"
 ) -> list[str]:
@@ -205,14 +234,14 @@ def check_gates(
             m = next(m for m in sc.metrics if m.metric == g.metric)
             if on == "ci" and m.ci_low_pct is None:
                 raise ValueError(
-                    f"--gate-on ci: {sc.series} {sc.base} → {sc.new}: no {g.metric} interval "
+                    f"--gate-on ci: {sc.series} {sc.names()}: no {g.metric} interval "
                     f"({m.ci_note}); repeat the runs (3–10 per cell) or gate on the estimate"
                 )
             x = g.violated(m, on)
             if x is not None:
                 got = f"{x:+.1f} %" if g.kind == "pct" else f"{x / 1000:,.2f} µs"
                 what = g.metric if on == "estimate" else f"{g.metric} (95 % interval bound)"
-                failures.append(f"{g.text!r}: {sc.series} {sc.base} → {sc.new}: {what} {got}")
+                failures.append(f"{g.text!r}: {sc.series} {sc.names()}: {what} {got}")
     return failures
 
 
@@ -237,7 +266,7 @@ def rich_table(changes: list[SeriesChange]) -> Table:
     for col in ("series", "cell", *METRICS):
         t.add_column(col, justify="left" if col in ("series", "cell") else "right")
     for sc in changes:
-        cell = sc.base if sc.base == sc.new else f"{sc.base} → {sc.new}"
+        cell = sc.base if sc.base == sc.new and not sc.base_tag else sc.names()
         t.add_row(
             escape(sc.series),
             escape(cell),

@@ -6,6 +6,7 @@ import csv
 import io
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -78,43 +79,93 @@ def header_lines(an: Analysis) -> list[str]:
     return lines
 
 
-def rich_table(an: Analysis) -> Group:
+def idle_channels(an: Analysis) -> list[str]:
+    """Channels with no interval to measure (0 or 1 edge): one folded line, not rows of –."""
+    return [n for n, ms in an.channels.items() if ms and all(st.n == 0 for st in ms.values())]
+
+
+def _cells(an: Analysis, skip: set[str]) -> tuple[list[str], list[list[str]]]:
     qs = an.quantiles
-    table = Table(
-        title=f"timing statistics ({an.edge} edges), ns",
-        caption="rms = population std (RMS jitter); |dev| = |x - mean|; "
-        "quantiles are sample values (inverted CDF)",
-    )
-    for col in ("channel", "metric", "n", "mean", "rms", "min"):
-        left = col in ("channel", "metric")
-        table.add_column(col, justify="left" if left else "right", no_wrap=True)
-    for q in qs:
-        table.add_column(f"p{_pct(q)}", justify="right", no_wrap=True)
-    for col in ("max", "max|dev|", "p50|dev|"):
-        table.add_column(col, justify="right", no_wrap=True)
-    last = None
+    head = ["channel", "metric", "n", "mean", "rms", "min", *(f"p{_pct(q)}" for q in qs)]
+    head += ["max", "max|dev|", "p50|dev|"]
+    rows = []
+    f = fmt_plain_ns
     for name, metric, st, _ in _rows(an):
-        if last is not None and name != last:
-            table.add_section()
-        last = name
-        f = fmt_plain_ns
-        table.add_row(
-            name,
-            metric,
-            str(st.n),
-            f(st.mean),
-            f(st.rms),
-            f(st.min),
-            *(f(st.quantiles.get(q)) for q in qs),
-            f(st.max),
-            f(st.max_dev),
-            f(st.abs_dev_quantiles.get(0.5)),
+        if name in skip:
+            continue
+        rows.append(
+            [name, metric, str(st.n), f(st.mean), f(st.rms), f(st.min)]
+            + [f(st.quantiles.get(q)) for q in qs]
+            + [f(st.max), f(st.max_dev), f(st.abs_dev_quantiles.get(0.5))]
         )
-    return Group(*(Text(line) for line in header_lines(an)), table)
+    return head, rows
+
+
+_KEYS = 2  # channel, metric: repeated in every part of a split table
+
+
+def _column_groups(head: list[str], rows: list[list[str]], width: int | None) -> list[list[int]]:
+    """The value columns split into groups whose table fits `width` (None: one group).
+    A rich table with the default box takes each column's width + 3, plus 1."""
+    cols = list(range(_KEYS, len(head)))
+    if width is None:
+        return [cols]
+    w = [max(len(x) for x in [h, *(r[i] for r in rows)]) + 3 for i, h in enumerate(head)]
+    keys = sum(w[:_KEYS]) + 1
+    groups: list[list[int]] = [[]]
+    for i in cols:
+        if groups[-1] and keys + sum(w[j] for j in groups[-1]) + w[i] > width:
+            groups.append([])
+        groups[-1].append(i)
+    return groups
+
+
+def rich_table(an: Analysis, width: int | None = None) -> Group:
+    """Header lines, the idle channels on one line, and the statistics table; when it is
+    wider than `width` the value columns are split over several tables (each repeating
+    channel and metric), so a number is never cut."""
+    idle = idle_channels(an)
+    lines = [ln for ln in header_lines(an) if ln.split(":", 1)[0] not in idle]
+    if idle:
+        lines.append(
+            "no interval to measure (0 or 1 edge): "
+            + ", ".join(f"{n} ({len(an.capture[n])})" for n in idle)
+        )
+    head, rows = _cells(an, set(idle))
+    parts: list[Any] = [Text(line) for line in lines]
+    groups = _column_groups(head, rows, width) if rows else []
+    for k, group in enumerate(groups):
+        part = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
+        table = Table(title=f"timing statistics ({an.edge} edges), ns{part}")
+        for i in range(_KEYS):
+            # a channel name may wrap on a narrow terminal; numbers never do
+            table.add_column(head[i], justify="left", no_wrap=i > 0)
+        for i in group:
+            table.add_column(head[i], justify="right", no_wrap=True)
+        last = None
+        for r in rows:
+            if last is not None and r[0] != last:
+                table.add_section()
+            last = r[0]
+            table.add_row(*r[:_KEYS], *(r[i] for i in group))
+        parts.append(table)
+    if rows:
+        parts.append(Text(
+            "rms = population std (RMS jitter); |dev| = |x - mean|; "
+            "quantiles are sample values (inverted CDF)"
+        ))
+    return Group(*parts)
 
 
 def print_table(an: Analysis, console: Console | None = None) -> None:
-    (console or Console()).print(rich_table(an))
+    """On a terminal, fit its width; piped, the whole table on long lines (never cut)."""
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=100_000)  # rich would fold/cut at 80 columns
+            console.print(rich_table(an), overflow="ignore", crop=False)
+            return
+    console.print(rich_table(an, console.width))
 
 
 def _pct(q: float) -> str:
