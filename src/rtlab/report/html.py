@@ -121,7 +121,6 @@ def write_report(
     text = render(store, cells, title, skipped)
     with atomic_path(p) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")
-        Path(tmp).chmod(0o644)  # a report is for sharing (mkstemp makes it 0600)
     return p
 
 
