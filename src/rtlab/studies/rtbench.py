@@ -11,7 +11,7 @@ run per scenario and core count). Output: plain dataclasses a report renders:
 - `heap_peaks(runs)`: peak heap per scenario (and per Thread-Metric test).
 
 Running it (`params_from_mapping`, `posix_argv`, `run_posix`) is the `rtbench` workload
-kind's part: rtlab.lab.workloads.rtbench; re-exported here for the studies' callers.
+kind's part: rtlab.lab.workloads.rtbench.
 
 Rates are counts divided by the measured window (`NAME.elapsed_us`), so a window the
 timer task closed late does not inflate a count.
@@ -25,26 +25,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from rtlab.lab.workloads.rtbench import (
-    CLOCKS,
-    SCENARIOS,
-    RtbenchError,
-    RtbenchParams,
-    params_from_mapping,
-    posix_argv,
-    run_posix,
-)
+from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
-
-__all__ = [
-    "CLOCKS",
-    "SCENARIOS",
-    "RtbenchError",
-    "RtbenchParams",
-    "params_from_mapping",
-    "posix_argv",
-    "run_posix",
-]
 
 # series name -> label, in the order of the STM32 study's Table 1
 PRIMITIVES: dict[str, str] = {

@@ -26,8 +26,6 @@ from rtlab.errors import ConfigError
 from rtlab.procgroup import kill_group, stop_group
 from rtlab.registry import Registry
 
-TargetError = ConfigError  # the old name: callers catch it
-
 
 @dataclass
 class Completed:

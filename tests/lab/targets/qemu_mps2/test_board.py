@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rtlab.errors import ConfigError
 from rtlab.lab.targets import qemu_mps2 as tq
-from rtlab.lab.targets.base import TargetError, check_target, make_target
+from rtlab.lab.targets.base import check_target, make_target
 from rtlab.protocol import parse
 
 
@@ -97,10 +98,10 @@ def test_label_output_keeps_runs_complete(crc: bool) -> None:
 
 
 def test_qemu_target_kind(board_build: Path) -> None:
-    with pytest.raises(TargetError) as e:
+    with pytest.raises(ConfigError) as e:
         check_target({"kind": "qemu", "machine": "mps2-an999"})
     assert e.value.key == "machine"
-    with pytest.raises(TargetError) as e:
+    with pytest.raises(ConfigError) as e:
         check_target({"kind": "qemu", "icount_shift": 11})
     assert e.value.key == "icount_shift"
     elf = str(board_build / "mps2-smoke-an386.elf")

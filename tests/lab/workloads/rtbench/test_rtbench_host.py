@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rtlab.lab.workloads import rtbench as workload
 from rtlab.protocol import Run, parse
 from rtlab.studies import rtbench
 
@@ -64,7 +65,7 @@ def test_scalability_normalized_to_single_core() -> None:
     assert per_core["p1"] == {1: 100.0, 2: 75.0}
     assert per_core["p4"][2] == pytest.approx(50.0)  # rate, not raw count
     assert rtbench.scalability(runs, basis="total")["p1"][2] == pytest.approx(150.0)
-    with pytest.raises(rtbench.RtbenchError):
+    with pytest.raises(workload.RtbenchError):
         rtbench.scalability(parse(run_text("scalability", tput("p1", 5), cores=2)))
 
 
@@ -73,7 +74,7 @@ def test_contention_normalized_to_level_zero() -> None:
     (run,) = parse(run_text("contention", body, cores=2, meta="levels=0,10,70"))
     assert rtbench.contention(run) == {0: 100.0, 10: 50.0, 70: 10.0}
     (bad,) = parse(run_text("irq", []))
-    with pytest.raises(rtbench.RtbenchError):
+    with pytest.raises(workload.RtbenchError):
         rtbench.contention(bad)
 
 
@@ -89,7 +90,7 @@ def test_threadmetric_and_heap() -> None:
     assert tm[2]["t1"].count == 100 and tm[2]["t1"].per_thread == (60, 40)
     assert tm[2]["t1"].per_second == pytest.approx(100.0)
     assert rtbench.heap_peaks(runs) == {"threadmetric@2": 8192, "threadmetric@2/t1": 4096}
-    with pytest.raises(rtbench.RtbenchError):
+    with pytest.raises(workload.RtbenchError):
         rtbench.threadmetric_counts(parse(run_text("irq", [])))
 
 
@@ -113,7 +114,7 @@ def test_tables_from_a_real_run(suite_runs: list[Run]) -> None:
 
 
 def test_params_and_argv() -> None:
-    p = rtbench.params_from_mapping(
+    p = workload.params_from_mapping(
         {
             "scenarios": ["primitives", "contention"],
             "iterations": 300,
@@ -123,7 +124,7 @@ def test_params_and_argv() -> None:
             "clock": "tsc",
         }
     )
-    assert rtbench.posix_argv(p) == [
+    assert workload.posix_argv(p) == [
         "--scenarios",
         "primitives,contention",
         "--iterations",
@@ -136,7 +137,7 @@ def test_params_and_argv() -> None:
         "tsc",
         "--shared",
     ]
-    assert rtbench.posix_argv(rtbench.params_from_mapping({})) == ["--scenarios", "all"]
+    assert workload.posix_argv(workload.params_from_mapping({})) == ["--scenarios", "all"]
     for bad in (
         {"scenario": "irq"},
         {"scenarios": ["irk"]},
@@ -146,11 +147,11 @@ def test_params_and_argv() -> None:
         {"clock": "sundial"},
         {"cores": []},
     ):
-        with pytest.raises(rtbench.RtbenchError):
-            rtbench.params_from_mapping(bad)
+        with pytest.raises(workload.RtbenchError):
+            workload.params_from_mapping(bad)
 
 
 def test_run_posix(rtbench_build) -> None:
-    p = rtbench.params_from_mapping({"scenarios": "scalability", "cores": [1], "window_ms": 10})
-    (run,) = rtbench.run_posix(p, exe=rtbench_build / "rtbench-posix", timeout=60)
+    p = workload.params_from_mapping({"scenarios": "scalability", "cores": [1], "window_ms": 10})
+    (run,) = workload.run_posix(p, exe=rtbench_build / "rtbench-posix", timeout=60)
     assert run.complete and run.counters["p1"][0] > 0
