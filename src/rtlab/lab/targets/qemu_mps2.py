@@ -14,10 +14,12 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386
+    machine = "mps2-an385"     # or mps2-an386, mps2-an500 (the RTOS says which it builds for)
     icount_shift = 0           # -1: no icount (host time, not deterministic)
-    # elf = "path.elf"         # else built from workloads/rtbench/boards/qemu-mps2
-    #                          # against $FREERTOS_KERNEL_PATH
+    rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
+    # rtos_config = "lean"     # one of the port's documented configurations
+    # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
+    # elf = "path.elf"         # a firmware of your own instead
 
 A workload's argv[0] is the ELF, the rest becomes the guest's command line (semihosting
 `arg=`s after a fixed program name, read by the firmware through SYS_GET_CMDLINE).
@@ -25,18 +27,18 @@ A workload's argv[0] is the ELF, the rest becomes the guest's command line (semi
 
 from __future__ import annotations
 
-import fcntl
-import os
+import platform
 import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT, BuildError, forget_other_source
+from rtlab.lab.build import BuildError
 from rtlab.lab.qemu import qemu_version
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.targets.base import (
     Background,
     Completed,
@@ -46,10 +48,9 @@ from rtlab.lab.targets.base import (
 )
 from rtlab.protocol import Run, label_after_hello, parse
 
-MACHINES = {"mps2-an385": "an385", "mps2-an386": "an386"}
+# QEMU's Cortex-M machines an RTOS port may build for (each port names its own).
+MACHINES = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4F", "mps2-an500": "Cortex-M7"}
 QEMU = "qemu-system-arm"
-BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
-TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"
 
 
 class QemuError(BuildError):
@@ -127,45 +128,6 @@ def run_qemu(
     return res
 
 
-# ------------------------------------------------------------------ building
-
-
-def build_mps2(
-    kernel: str | Path | None = None, out: Path | None = None, build_type: str = "Release"
-) -> Path:
-    """Configures (once) and builds the mps2 board layer into build/rtbench-qemu (or
-    out): the smoke test always, rtbench-freertos-*.elf when a FreeRTOS kernel is given
-    (argument or $FREERTOS_KERNEL_PATH). Returns the build directory."""
-    for tool in ("cmake", "arm-none-eabi-gcc"):
-        if shutil.which(tool) is None:
-            raise QemuError(
-                f"{tool} not found: install cmake gcc-arm-none-eabi "
-                "libnewlib-arm-none-eabi (deps/apt.txt)"
-            )
-    kernel = kernel or os.environ.get("FREERTOS_KERNEL_PATH") or None
-    out = out or REPO_ROOT / "build" / ("rtbench-qemu" if kernel else "rtbench-qemu-nokernel")
-    out.mkdir(parents=True, exist_ok=True)
-    cfg = [
-        "cmake",
-        "-S",
-        str(BOARD_DIR),
-        "-B",
-        str(out),
-        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
-        f"-DCMAKE_BUILD_TYPE={build_type}",
-        f"-DFREERTOS_KERNEL_PATH={Path(kernel).resolve() if kernel else ''}",
-    ]
-    with open(out / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        forget_other_source(out, BOARD_DIR)
-        for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out)], "build")):
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
-                raise QemuError(f"mps2 board {what} failed (exit {proc.returncode})\n{tail}")
-    return out
-
-
 # ------------------------------------------------------------------ the `qemu` target kind
 
 
@@ -178,9 +140,26 @@ def _check_qemu(t: Mapping[str, Any]) -> None:
     shift = t.get("icount_shift", 0)
     if isinstance(shift, bool) or not isinstance(shift, int) or not -1 <= shift <= 10:
         raise ConfigError("icount_shift", "expected 0..10, or -1 for no icount (host time)")
-    for key in ("elf", "qemu", "freertos_kernel_path"):
+    for key in ("elf", "qemu", "freertos_kernel_path", "rtos", "rtos_config"):
         if key in t and not isinstance(t[key], str):
-            raise ConfigError(key, f"{key}: expected a path")
+            raise ConfigError(key, f"{key}: expected a string")
+    rtos = t.get("rtos", "freertos")
+    if rtos not in RTOSES:
+        raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
+    port = RTOSES.get(rtos)
+    if "elf" not in t and machine not in port.machines:
+        raise ConfigError(
+            "machine", f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
+        )
+    config = t.get("rtos_config", port.configs[0])
+    if config not in port.configs:
+        raise ConfigError(
+            "rtos_config",
+            f"rtos_config = {config!r}: {port.title} has {', '.join(port.configs)}",
+        )
+    paths = t.get("rtos_paths", {})
+    if not isinstance(paths, dict) or not all(isinstance(v, str) for v in paths.values()):
+        raise ConfigError("rtos_paths", 'expected a table: VARIABLE = "path"')
     extra = t.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(a, str) for a in extra):
         raise ConfigError("extra", "extra: expected a list of QEMU arguments")
@@ -198,35 +177,39 @@ class QemuTarget:
         self.icount_shift: int | None = None if shift < 0 else shift
         self.elf = t.get("elf")
         self.qemu = str(t.get("qemu", QEMU))
-        self.kernel = t.get("freertos_kernel_path")
+        self.port = RTOSES.get(t.get("rtos", "freertos"))
+        self.rtos_config = str(t.get("rtos_config", self.port.configs[0]))
+        spec_paths = dict(t.get("rtos_paths", {}))
+        if "freertos_kernel_path" in t:  # the older spelling
+            spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
+        self.paths = merged_paths(spec_paths)
         self.extra = [str(a) for a in t.get("extra", [])]
         self.programs = dict(t.get("programs", {}))
 
     def describe(self) -> dict[str, Any]:
-        return {
+        d = {
             "kind": "qemu",
             "machine": self.machine,
             "icount_shift": self.icount_shift,
             "timebase": "icount" if self.icount_shift is not None else "host",
             "qemu_version": qemu_version(self.qemu),
         }
+        if not self.elf:
+            d.update(self.port.describe(self.rtos_config, self.paths))
+        return d
 
     def program(self, name: str) -> str:
-        """The ELF for a workload program: programs.<name>, elf, or the FreeRTOS
-        rtbench build (the `rtbench` workload asks for rtbench-posix: same options)."""
+        """The ELF for a workload program: programs.<name>, elf, or rtbench built on the
+        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options)."""
         if name in self.programs:
             return str(self.programs[name])
         if self.elf:
             return str(self.elf)
-        if name in ("rtbench-posix", "rtbench", "rtbench-freertos"):
-            kernel = self.kernel or os.environ.get("FREERTOS_KERNEL_PATH")
-            if not kernel:
-                raise QemuError(
-                    "the qemu target builds rtbench on FreeRTOS: set FREERTOS_KERNEL_PATH "
-                    "(or freertos_kernel_path, or elf, in [target])"
-                )
-            out = build_mps2(kernel)
-            return str(out / f"rtbench-freertos-{MACHINES[self.machine]}.elf")
+        if name in ("rtbench-posix", "rtbench", f"rtbench-{self.port.name}"):
+            why = self.port.missing(self.paths)
+            if why:
+                raise QemuError(f"the qemu target builds rtbench on {self.port.title}: {why}")
+            return str(self.port.build(self.machine, self.rtos_config, self.paths))
         return name
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
@@ -249,7 +232,7 @@ class QemuTarget:
 
     def fingerprint(self) -> dict[str, Any]:
         return {
-            "hostname": os.uname().nodename,
+            "hostname": platform.node(),
             "qemu": {"version": qemu_version(self.qemu), "machine": self.machine},
             "icount_shift": self.icount_shift,
             "warnings": [],
@@ -258,7 +241,18 @@ class QemuTarget:
 
 TARGET_KIND = TargetKind(
     "qemu",
-    ("machine", "icount_shift", "elf", "qemu", "extra", "programs", "freertos_kernel_path"),
+    (
+        "machine",
+        "icount_shift",
+        "elf",
+        "qemu",
+        "extra",
+        "programs",
+        "rtos",
+        "rtos_config",
+        "rtos_paths",
+        "freertos_kernel_path",
+    ),
     _check_qemu,
     QemuTarget,
 )

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rtlab.lab.rtos.mps2_board import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
@@ -30,7 +31,7 @@ def _need_tools() -> None:
 def board_build() -> Path:
     """The board layer without a kernel: the smoke test ELFs."""
     _need_tools()
-    return tq.build_mps2(kernel=None, out=ROOT / "build" / "rtbench-qemu-test-nokernel")
+    return build_mps2(out=ROOT / "build" / "rtbench-qemu-test-nokernel")
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +44,8 @@ def freertos_build() -> Path:
     if not (Path(KERNEL) / "tasks.c").is_file():
         pytest.fail(f"FREERTOS_KERNEL_PATH={KERNEL} has no tasks.c: not a FreeRTOS-Kernel")
     _need_tools()
-    return tq.build_mps2(kernel=KERNEL, out=ROOT / "build" / "rtbench-qemu-test")
+    out = ROOT / "build" / "rtbench-qemu-test"
+    return build_mps2({"FREERTOS_KERNEL_PATH": KERNEL}, out=out)
 
 
 @pytest.fixture(scope="session")

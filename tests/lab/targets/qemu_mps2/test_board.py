@@ -17,7 +17,7 @@ from rtlab.protocol import parse
 
 @pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386"])
 def test_smoke_runs_and_parses(board_build: Path, machine: str) -> None:
-    elf = board_build / f"mps2-smoke-{tq.MACHINES[machine]}.elf"
+    elf = board_build / f"mps2-smoke-{machine.removeprefix('mps2-')}.elf"
     res = tq.run_qemu(elf, machine=machine, timeout_s=30)
     assert res.exit_status == 0 and not res.timed_out, res.stderr
     (run,) = res.runs
@@ -118,3 +118,27 @@ def test_qemu_target_needs_a_kernel_to_build(monkeypatch: pytest.MonkeyPatch) ->
     t = make_target({"kind": "qemu"})
     with pytest.raises(tq.QemuError, match="FREERTOS_KERNEL_PATH"):
         t.program("rtbench-posix")
+
+
+def test_qemu_target_names_its_rtos_choices() -> None:
+    """The RTOS, its machine and its configuration are checked against the port."""
+    for bad, key, says in (
+        ({"rtos": "vxworks"}, "rtos", "freertos"),
+        ({"rtos": "freertos", "machine": "mps2-an500"}, "machine", "mps2-an385"),
+        ({"rtos": "freertos", "rtos_config": "turbo"}, "rtos_config", "default"),
+        ({"rtos_paths": {"FREERTOS_KERNEL_PATH": 3}}, "rtos_paths", "VARIABLE"),
+    ):
+        with pytest.raises(ConfigError) as e:
+            check_target({"kind": "qemu", **bad})
+        assert e.value.key == key and says in str(e.value)
+
+
+def test_qemu_target_records_the_rtos_it_builds(tmp_path: Path) -> None:
+    kernel = tmp_path / "kernel"
+    (kernel / "include").mkdir(parents=True)
+    (kernel / "tasks.c").write_text("")
+    (kernel / "include" / "task.h").write_text('#define tskKERNEL_VERSION_NUMBER "V9.9.9"\n')
+    t = make_target({"kind": "qemu", "rtos_paths": {"FREERTOS_KERNEL_PATH": str(kernel)}})
+    d = t.describe()
+    assert (d["rtos"], d["rtos_config"], d["rtos_version"]) == ("freertos", "default", "V9.9.9")
+    assert d["kconfig"]["configUSE_TIME_SLICING"] == "1"

@@ -1,0 +1,87 @@
+"""FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
+board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+
+VAR = "FREERTOS_KERNEL_PATH"
+PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
+TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
+
+
+class FreeRtos:
+    name = "freertos"
+    title = "FreeRTOS"
+    variables = (VAR,)
+    machines = ("mps2-an385", "mps2-an386")
+    configs = ("default",)
+
+    def missing(self, paths: Mapping[str, str]) -> str | None:
+        kernel = paths.get(VAR, "")
+        if not kernel:
+            return (
+                f"set {VAR} to a FreeRTOS-Kernel checkout "
+                f"({TESTED}; README: bring your own kernels)"
+            )
+        if not (Path(kernel) / "tasks.c").is_file():
+            return f"{VAR}={kernel} has no tasks.c: not a FreeRTOS-Kernel checkout"
+        return None
+
+    def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        out = build_mps2({VAR: paths[VAR]})
+        return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
+
+    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+        return {
+            "rtos": self.name,
+            "rtos_config": config,
+            "rtos_version": _version(Path(paths.get(VAR, ""))),
+            "kconfig": _config_that_matters(
+                BOARD_DIR / "FreeRTOSConfig.h", PORT_DIR / "FreeRTOSConfig_rtbench.h"
+            ),
+        }
+
+
+def _version(kernel: Path) -> str:
+    try:
+        text = (kernel / "include" / "task.h").read_text(errors="replace")
+    except OSError:
+        return ""
+    m = re.search(r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"', text)
+    return m.group(1) if m else ""
+
+
+# The settings that change a figure (see docs/rtbench.md on configurations).
+_MATTERS = (
+    "configUSE_PREEMPTION",
+    "configUSE_TIME_SLICING",
+    "configTICK_RATE_HZ",
+    "configUSE_PORT_OPTIMISED_TASK_SELECTION",
+    "configCHECK_FOR_STACK_OVERFLOW",
+    "configASSERT",
+)
+
+
+def _config_that_matters(*headers: Path) -> dict[str, str]:
+    text = "\n".join(h.read_text(errors="replace") for h in headers if h.is_file())
+    found: dict[str, str] = {}
+    for name in _MATTERS:
+        m = re.search(rf"^\s*#define\s+{name}(\(|\b)[ \t]*(.*)$", text, re.M)
+        if m:  # a function-like macro (configASSERT) is recorded as on
+            found[name] = "on" if m.group(1) == "(" else m.group(2).split("/*")[0].strip()
+    return found
+
+
+RTOS = FreeRtos()

@@ -1,0 +1,63 @@
+"""The project's own mps2 board layer (workloads/rtbench/boards/qemu-mps2): one CMake
+project that builds the bare-metal smoke test always, and rtbench on each RTOS whose
+CMake variable it is given (FREERTOS_KERNEL_PATH, …). RTOSes with a build system of
+their own (Zephyr, NuttX) do not use it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from rtlab.lab.build import REPO_ROOT, forget_other_source
+from rtlab.lab.rtos.base import RtosBuildError
+
+BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
+TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"
+CROSS_TOOLS = ("cmake", "arm-none-eabi-gcc")
+
+
+def need_cross_tools() -> None:
+    for tool in CROSS_TOOLS:
+        if shutil.which(tool) is None:
+            raise RtosBuildError(
+                f"{tool} not found: install cmake gcc-arm-none-eabi "
+                "libnewlib-arm-none-eabi (deps/apt.txt)"
+            )
+
+
+def build_mps2(
+    defines: Mapping[str, str | Path] | None = None,
+    out: Path | None = None,
+    build_type: str = "Release",
+) -> Path:
+    """Configures and builds the board layer into out (default build/rtbench-qemu-<what>)
+    with the given CMake variables (kernel paths); returns the build directory."""
+    need_cross_tools()
+    defines = {k: Path(v).resolve() for k, v in (defines or {}).items() if v}
+    if out is None:
+        what = "-".join(k.split("_")[0].lower() for k in sorted(defines)) or "nokernel"
+        out = REPO_ROOT / "build" / f"rtbench-qemu-{what}"
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = [
+        "cmake",
+        "-S",
+        str(BOARD_DIR),
+        "-B",
+        str(out),
+        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
+        f"-DCMAKE_BUILD_TYPE={build_type}",
+        *(f"-D{k}={v}" for k, v in defines.items()),
+    ]
+    with open(out / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
+        forget_other_source(out, BOARD_DIR)
+        for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out)], "build")):
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+                raise RtosBuildError(f"mps2 board {what} failed (exit {proc.returncode})\n{tail}")
+    return out
