@@ -283,6 +283,13 @@ def _mount_optional() -> None:
             raise
     else:
         app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+    try:
+        from rtlab.cli.study import study_app
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.cli.study":
+            raise
+    else:
+        app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
 
 
 _mount_optional()
