@@ -57,6 +57,7 @@ def test_columns_figures_and_findings() -> None:
     (finding,) = cmp.findings
     assert finding.startswith("RTOSes on mps2-an385 (M3)")
     assert "semaphore give: µC/OS-III v1 (lean) 40, FreeRTOS v1 (default) 60" in finding
+    assert "all within one counter tick, 40 instructions: not resolved" in finding
     assert "preemption" not in finding  # one RTOS has it: nothing to compare
 
 
@@ -66,3 +67,12 @@ def test_different_machines_are_columns_but_no_finding() -> None:
     cmp = rtos_compare.compare([("a", a), ("b", b)])
     assert cmp is not None and len(cmp.columns) == 2 and cmp.findings == []
     assert not cmp.with_config
+
+
+def test_a_difference_of_more_than_a_tick_is_resolved() -> None:
+    a = _runs("freertos", "mps2-an385", {"sem_give": "2,2"})
+    b = _runs("zephyr", "mps2-an385", {"sem_give": "4,4"})
+    cmp = rtos_compare.compare([("a", a), ("b", b)])
+    assert cmp is not None and cmp.resolution == 40
+    (finding,) = cmp.findings
+    assert "FreeRTOS v1 80, Zephyr v1 160." in finding and "tick" not in finding

@@ -52,6 +52,7 @@ class Comparison:
     threadmetric: dict[str, list[float | None]]  # per second, one core
     heap: dict[str, list[int | None]]
     unit: str
+    resolution: float | None = None  # one counter tick, in instructions (icount)
     findings: list[str] = field(default_factory=list)
 
     @property
@@ -90,8 +91,25 @@ def _figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
             # many iterations resolves the count below one tick where a median cannot.
             s = run.series[row.name]
             mean_ticks = Fraction(int(s.values.sum()), int(s.values.size))
-            out[row.name] = float(mean_ticks * (s.tick_s or 0) * 10**9)  # exact until here
+            out[row.name] = float(mean_ticks * (s.tick_s or 0) * _instr_hz(run))
     return out
+
+
+def _instr_hz(run: Run) -> int:
+    """Guest instructions per second of icount time: 10^9 >> shift (the run's cpu_hz)."""
+    return int(run.meta.get("cpu_hz") or 10**9 >> int(run.meta.get("icount_shift", 0)))
+
+
+def _resolution(found: Sequence[tuple[str, Sequence[Run]]]) -> float | None:
+    """The coarsest counter tick of the columns, in instructions (icount only)."""
+    ticks = [
+        float(s.tick_s * _instr_hz(r))
+        for _, runs in found
+        for r in rtbench.scenario_runs(runs, "primitives")[-1:]
+        for s in list(r.series.values())[:1]
+        if s.tick_s is not None
+    ]
+    return max(ticks) if ticks else None
 
 
 def compare(invocations: Sequence[tuple[str, Sequence[Run]]]) -> Comparison | None:
@@ -119,7 +137,7 @@ def compare(invocations: Sequence[tuple[str, Sequence[Run]]]) -> Comparison | No
     peaks = [rtbench.heap_peaks(runs) for _, runs in found]
     heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
     unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
-    cmp = Comparison(columns, prims, tm, heap, unit)
+    cmp = Comparison(columns, prims, tm, heap, unit, _resolution(found) if icount else None)
     cmp.findings = _findings(cmp, medians)
     return cmp
 
@@ -153,6 +171,11 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
                 + f" {_fmt(v, icount)}"
                 for v, i in have
             )
+            tick = cmp.resolution
+            if tick and have[-1][0] - have[0][0] < tick:
+                figs += f" (all within one counter tick, {tick:.0f} instructions: not resolved)"
+            elif tick and have[1][0] - have[0][0] < tick:
+                figs += f" (the first two within one counter tick, {tick:.0f} instructions)"
             parts.append(f"{labels[name].lower()}: {figs}")
         if parts:
             core = CORES.get(machine, machine)
