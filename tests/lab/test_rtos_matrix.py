@@ -34,10 +34,11 @@ def test_columns_of_a_brought_rtos_and_the_filters(fake_freertos: dict[str, str]
     assert [(c.machine, c.config) for c in cols] == [
         ("mps2-an385", "default"),
         ("mps2-an386", "default"),
+        ("mps2-an500", "default"),
     ]
     cols, _ = rm.columns(["freertos"], ["mps2-an386"], paths=fake_freertos)
     assert [c.core for c in cols] == ["cm4f"]
-    cols, skipped = rm.columns(["freertos"], ["mps2-an500"], paths=fake_freertos)
+    cols, skipped = rm.columns(["freertos"], ["microbit"], paths=fake_freertos)
     assert cols == [] and "none of them was asked for" in skipped[0]
     with pytest.raises(ConfigError, match="freertos"):
         rm.columns(["vxworks"], paths=fake_freertos)
@@ -76,4 +77,5 @@ def test_columns_with_one_label_are_refused(tmp_path: Path, fake_freertos: dict[
     assert [s.cells()[0].label for s in specs] == [
         "freertos-cm3-default@idle",
         "freertos-cm4f-default@idle",
+        "freertos-cm7-default@idle",
     ]
