@@ -260,7 +260,8 @@ class Runner:
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
         try:
-            runs = parse(done.stdout, source=cell.label)
+            text = kind.output(done.stdout) if kind.output else done.stdout
+            runs = parse(text, source=cell.label)
         except ProtocolError as e:
             w.status, w.message = "error", f"malformed workload output: {e}"
             return
@@ -338,9 +339,7 @@ def run_spec(
                 prog.update(task, description=escape(f"{cell.label} #{rep}"))
                 res = runner.run_cell(cell, rep)
                 out.runs.append(res)
-                prog.update(
-                    task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs)
-                )
+                prog.update(task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs))
                 mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
                 note = f"  {res.message}" if res.message and res.status != "ok" else ""
                 prog.console.print(

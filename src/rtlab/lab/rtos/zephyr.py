@@ -24,6 +24,8 @@ from rtlab.lab.rtos.base import RtosBuildError, check_choice
 VAR = "ZEPHYR_BASE"
 MODULES_VAR = "ZEPHYR_MODULES"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "zephyr"
+LM_DIR = PORT_DIR / "latency_measure"  # Zephyr's own benchmark, for the cross-check
+LATENCY_MEASURE = "zephyr-latency-measure"  # its program name (workloads/latency_measure)
 BUILD_ROOT = REPO_ROOT / "build" / "rtbench-zephyr"
 TESTED = (
     "3.4.99, the zephyr/ folder of github.com/lgalstyan/nrf_connect@a86fb816, "
@@ -42,6 +44,7 @@ class Zephyr:
     variables = (VAR, MODULES_VAR)
     machines = tuple(BOARDS)
     configs = tuple(CONF_FILES)
+    programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
 
     def __init__(self) -> None:
         self._built: dict[str, Path] = {}  # config -> its last build directory
@@ -66,6 +69,22 @@ class Zephyr:
         return None
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        out = self._build(PORT_DIR, "rtbench", machine, config, paths)
+        self._built[config] = out
+        return out / "zephyr" / "zephyr.elf"
+
+    def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        """Other firmware this port builds for the qemu target: Zephyr's own
+        latency_measure (the cross-check), in the same configuration."""
+        if name != LATENCY_MEASURE:
+            raise RtosBuildError(f"Zephyr builds {', '.join(self.programs)} here, not {name}")
+        return (
+            self._build(LM_DIR, "latency_measure", machine, config, paths) / "zephyr" / "zephyr.elf"
+        )
+
+    def _build(
+        self, src: Path, what: str, machine: str, config: str, paths: Mapping[str, str]
+    ) -> Path:
         check_choice(self, machine, config)
         why = self.missing(paths)
         if why:
@@ -73,19 +92,19 @@ class Zephyr:
         for tool in ("cmake", "arm-none-eabi-gcc"):
             if shutil.which(tool) is None:
                 raise RtosBuildError(f"{tool} not found: install cmake gcc-arm-none-eabi")
-        out = BUILD_ROOT / f"{machine.removeprefix('mps2-')}-{config}"
+        out = BUILD_ROOT / f"{what}-{machine.removeprefix('mps2-')}-{config}"
         out.mkdir(parents=True, exist_ok=True)
+        conf = _conf_files(src, config, Path(paths[VAR]))
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-            _configure(out, BOARDS[machine], config, paths)
+            _configure(src, out, BOARDS[machine], conf, paths)
             _run(["cmake", "--build", str(out), "--parallel", "2"], _env(paths), "build")
-        self._built[config] = out
-        return out / "zephyr" / "zephyr.elf"
+        return out
 
     def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
         built = self._built.get(config)
         if built is None:
-            found = sorted(BUILD_ROOT.glob(f"*-{config}/zephyr/.config"))
+            found = sorted(BUILD_ROOT.glob(f"rtbench-*-{config}/zephyr/.config"))
             built = found[0].parent.parent if found else None
         return {
             "rtos": self.name,
@@ -108,17 +127,28 @@ def _env(paths: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def _configure(out: Path, board: str, config: str, paths: Mapping[str, str]) -> None:
+def _conf_files(src: Path, config: str, base: Path) -> list[Path]:
+    """rtbench: prj.conf (+ lean.conf). latency_measure: the tree's own prj.conf, and
+    lean.conf on top for "lean" (the same switches as rtbench's lean)."""
+    if src == LM_DIR:
+        own = base / "tests" / "benchmarks" / "latency_measure" / "prj.conf"
+        return [own, *(PORT_DIR / f for f in CONF_FILES[config][1:])]
+    return [PORT_DIR / f for f in CONF_FILES[config]]
+
+
+def _configure(
+    src: Path, out: Path, board: str, conf_files: list[Path], paths: Mapping[str, str]
+) -> None:
     """Configures once per (tree, modules, configuration): Zephyr's configure step (Kconfig,
     devicetree) takes seconds; ninja alone notices source changes afterwards."""
-    conf = ";".join(str(PORT_DIR / f) for f in CONF_FILES[config])
+    conf = ";".join(str(f) for f in conf_files)
     stamp = "\n".join([paths[VAR], paths.get(MODULES_VAR, ""), board, conf, sys.executable])
     done = out / "rtlab-configured"
-    forget_other_source(out, PORT_DIR)
+    forget_other_source(out, src)
     if done.is_file() and done.read_text() == stamp and (out / "CMakeCache.txt").is_file():
         return
     gen = ["-G", "Ninja"] if shutil.which("ninja") else []
-    cmd = ["cmake", *gen, "-S", str(PORT_DIR), "-B", str(out), f"-DBOARD={board}",
+    cmd = ["cmake", *gen, "-S", str(src), "-B", str(out), f"-DBOARD={board}",
            f"-DCONF_FILE={conf}", f"-DPython3_EXECUTABLE={sys.executable}",
            f"-DZEPHYR_MODULES={paths.get(MODULES_VAR, '')}"]  # fmt: skip
     (out / "CMakeCache.txt").unlink(missing_ok=True)  # a new tree or configuration
