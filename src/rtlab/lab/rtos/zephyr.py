@@ -47,7 +47,7 @@ class Zephyr:
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
 
     def __init__(self) -> None:
-        self._built: dict[str, Path] = {}  # config -> its last build directory
+        self._built: dict[tuple[str, str], Path] = {}  # (program, config) -> last build
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         base = paths.get(VAR, "")
@@ -70,7 +70,6 @@ class Zephyr:
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         out = self._build(PORT_DIR, "rtbench", machine, config, paths)
-        self._built[config] = out
         return out / "zephyr" / "zephyr.elf"
 
     def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
@@ -99,19 +98,28 @@ class Zephyr:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
             _configure(src, out, BOARDS[machine], conf, paths)
             _run(["cmake", "--build", str(out), "--parallel", "2"], _env(paths), "build")
+        self._built[(what, config)] = out
         return out
 
     def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
-        built = self._built.get(config)
-        if built is None:
-            found = sorted(BUILD_ROOT.glob(f"rtbench-*-{config}/zephyr/.config"))
-            built = found[0].parent.parent if found else None
-        return {
+        d: dict[str, Any] = {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version(Path(paths.get(VAR, ""))),
-            "kconfig": kconfig_that_matters(built / "zephyr" / ".config") if built else {},
+            "kconfig": kconfig_that_matters(self._dot_config("rtbench", config)),
         }
+        # latency_measure builds with its own prj.conf (1 tick/s, no tickless, irq_offload)
+        lm = kconfig_that_matters(self._dot_config("latency_measure", config))
+        if lm:
+            d["kconfig_latency_measure"] = lm
+        return d
+
+    def _dot_config(self, what: str, config: str) -> Path:
+        built = self._built.get((what, config))
+        if built is None:
+            found = sorted(BUILD_ROOT.glob(f"{what}-*-{config}"))
+            built = found[0] if found else BUILD_ROOT / "none"
+        return built / "zephyr" / ".config"
 
 
 def _cmsis(modules: str) -> bool:
