@@ -16,7 +16,10 @@ from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
 from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.protocol import Run
+from rtlab.results import Store, multirun
 from rtlab.studies import rtbench
+from rtlab.studies.latency_measure import cross_check
 from tests.lab.targets.qemu_mps2.conftest import QUICK
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
@@ -128,18 +131,22 @@ def test_bad_option_exit_status(elves: dict[str, Path]) -> None:
     assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
 
 
-def test_rtlab_run_zephyr_spec(elves: dict[str, Path], tmp_path: Path) -> None:
+def test_rtlab_run_zephyr_spec_with_cross_check(elves: dict[str, Path], tmp_path: Path) -> None:
+    """rtbench and Zephyr's own latency_measure through `rtlab run` on one target; the
+    store holds both, the Kconfig of each, and the cross-check pairs them."""
     spec = tmp_path / "z.toml"
     spec.write_text(
         'name = "z"\nrepetitions = 1\n[target]\nkind = "qemu"\nmachine = "mps2-an385"\n'
         'rtos = "zephyr"\nrtos_config = "lean"\n[[workload]]\nkind = "rtbench"\n'
-        'scenarios = ["primitives"]\niterations = 50\nwindow_ms = 20\n'
+        'scenarios = ["primitives", "irq"]\niterations = 50\nwindow_ms = 20\n'
+        '[[workload]]\nkind = "latency_measure"\n'
     )
     cli = [str(Path(sys.executable).parent / "rtlab")]
     if not Path(cli[0]).exists():
         cli = [sys.executable, "-m", "rtlab.cli"]  # rtlab not installed in this venv
+    store_path = tmp_path / "s.duckdb"
     proc = subprocess.run(
-        [*cli, "run", str(spec), "--store", str(tmp_path / "s.duckdb")],
+        [*cli, "run", str(spec), "--store", str(store_path)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -147,6 +154,23 @@ def test_rtlab_run_zephyr_spec(elves: dict[str, Path], tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    with Store(store_path, read_only=True) as store:
+        runs = {r["workload"]: r for r in store.runs()}
+        assert {r["status"] for r in runs.values()} == {"ok"}
+        target = runs["latency_measure"]["target"]
+        assert target["rtos_config"] == "lean" and target["kconfig"]["CONFIG_TIMESLICING"] == "n"
+        assert target["kconfig_latency_measure"]["CONFIG_TICKLESS_KERNEL"] == "n"
+        lm = Run(workload="latency_measure", version="1")
+        for name, value, unit in store.sql(
+            "SELECT name, value, unit FROM counters WHERE run_id=?",
+            [runs["latency_measure"]["run_id"]],
+        ):
+            lm.counters[name] = (int(value), unit)
+        rows = cross_check(lm, multirun.split(store, runs["rtbench"]["run_id"]))
+    assert all(r.lm_ns is not None and r.rtbench_mean_ns for r in rows), rows
+    # Same kernel, same machine, same clock rate: within a factor of 2.5 either way
+    # (the definitions differ: see studies/latency_measure.PAIRS).
+    assert all(0.4 < (r.ratio or 0) < 2.5 for r in rows), [(r.label, r.ratio) for r in rows]
 
 
 def test_kernel_is_brought_not_committed() -> None:
