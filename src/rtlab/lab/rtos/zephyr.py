@@ -35,7 +35,9 @@ TESTED = (
 PYTHON_DEPS = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
                "packaging": "packaging"}  # fmt: skip
 CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
-BOARDS = {"mps2-an385": "mps2_an385"}
+BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386"}
+# Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
+OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
 
 
 class Zephyr:
@@ -156,9 +158,22 @@ def _configure(
     if done.is_file() and done.read_text() == stamp and (out / "CMakeCache.txt").is_file():
         return
     gen = ["-G", "Ninja"] if shutil.which("ninja") else []
-    cmd = ["cmake", *gen, "-S", str(src), "-B", str(out), f"-DBOARD={board}",
-           f"-DCONF_FILE={conf}", f"-DPython3_EXECUTABLE={sys.executable}",
-           f"-DZEPHYR_MODULES={paths.get(MODULES_VAR, '')}"]  # fmt: skip
+    cmd = [
+        "cmake",
+        *gen,
+        "-S",
+        str(src),
+        "-B",
+        str(out),
+        f"-DBOARD={board}",
+        f"-DCONF_FILE={conf}",
+        f"-DPython3_EXECUTABLE={sys.executable}",
+        f"-DZEPHYR_MODULES={paths.get(MODULES_VAR, '')}",
+        f"-DBUILD_VERSION=v{version(Path(paths[VAR]))}",  # the tree has no git to ask
+    ]
+    if board in OWN_BOARD_ROOT:
+        root = OWN_BOARD_ROOT[board]
+        cmd += [f"-DBOARD_ROOT={root}", f"-DSOC_ROOT={root}"]
     (out / "CMakeCache.txt").unlink(missing_ok=True)  # a new tree or configuration
     _run(cmd, _env(paths), "configure")
     done.write_text(stamp)
