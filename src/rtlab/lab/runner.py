@@ -339,7 +339,9 @@ def run_spec(
                 prog.update(task, description=escape(f"{cell.label} #{rep}"))
                 res = runner.run_cell(cell, rep)
                 out.runs.append(res)
-                prog.update(task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs))
+                prog.update(
+                    task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs)
+                )
                 mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
                 note = f"  {res.message}" if res.message and res.status != "ok" else ""
                 prog.console.print(

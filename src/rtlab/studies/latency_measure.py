@@ -154,3 +154,23 @@ def same_setup(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     and time base: only then is a cross-check row a like-for-like comparison."""
     keys = ("rtos", "rtos_version", "rtos_config", "machine", "timebase", "icount_shift")
     return all(a.get(k) == b.get(k) for k in keys)
+
+
+def markdown(rows: Sequence[CrossRow], title: str = "") -> str:
+    """The cross-check as a Markdown table (docs/results pages), the difference in full."""
+    out = [f"### {title}", ""] if title else []
+    out += [
+        "| pair | latency_measure ns | rtbench series | rtbench mean ns | rtbench median ns "
+        "| rtbench / latency_measure | definition difference |",
+        "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+    ]
+
+    def num(x: float | None, fmt: str) -> str:
+        return format(x, fmt) if x is not None else "–"
+
+    for r in rows:
+        out.append(
+            f"| {r.label} | {num(r.lm_ns, 'd')} | `{r.series}` | {num(r.rtbench_mean_ns, '.1f')} "
+            f"| {num(r.rtbench_median_ns, '.1f')} | {num(r.ratio, '.2f')} | {r.difference} |"
+        )
+    return "\n".join(out) + "\n"

@@ -13,7 +13,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.workloads.base import KINDS
 from rtlab.lab.workloads.latency_measure import slug, to_protocol
 from rtlab.protocol import Run, Series, parse
-from rtlab.studies.latency_measure import PAIRS, cross_check, same_setup
+from rtlab.studies.latency_measure import PAIRS, cross_check, markdown, same_setup
 
 
 def _line(what: str, cycles: str, ns: str, notes: str = "") -> str:
@@ -96,6 +96,13 @@ def test_cross_check_pairs_every_line_with_its_series() -> None:
     assert "irq_offload" in rows["time_from_isr_to_executing_a_different_thread"].difference
     alone = cross_check(lm, [])
     assert all(r.rtbench_mean_ns is None and r.ratio is None for r in alone)
+    table = markdown(list(rows.values()), "zephyr 3.4.99 (lean)").splitlines()
+    assert table[0] == "### zephyr 3.4.99 (lean)" and len(table) == 4 + len(PAIRS)
+    assert (
+        "| semaphore give, no waiter | 52 | `primitives/sem_give` | 53.3 | 40.0 | 1.03 |"
+        in table[4]
+    )
+    assert " – " in markdown(alone)
 
 
 def test_same_setup_needs_the_same_kernel_configuration_and_machine() -> None:

@@ -135,6 +135,15 @@ def test_bad_configuration_is_one_clear_line() -> None:
     assert RTOSES.get("zephyr") is ZEPHYR
 
 
+def test_qemu_target_names_what_to_set_for_latency_measure() -> None:
+    """Without the kernel, the qemu target's build of Zephyr's latency_measure fails with
+    the one line the README's table gives, not a missing-file error later."""
+    target = tq.QemuTarget({"rtos": "zephyr", "rtos_paths": {"ZEPHYR_BASE": "/nonexistent"}})
+    with pytest.raises(tq.QemuError, match=r"zephyr-latency-measure on Zephyr: .*not a Zephyr"):
+        target.program("zephyr-latency-measure")
+    assert target.program("something-else") == "something-else"
+
+
 def test_bad_option_exit_status(elves: dict[str, Path]) -> None:
     res = tq.run_qemu(elves["default"], append="--bogus 1", timeout_s=60)
     assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
