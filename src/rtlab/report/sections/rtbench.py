@@ -8,6 +8,7 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 
+from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.report.sections import Section
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
@@ -17,7 +18,7 @@ from rtlab.studies import rtbench
 
 def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
     """Tables and charts of one rtbench invocation, as the studies presented them."""
-    out: dict[str, Any] = {"tables": [], "charts": []}
+    out: dict[str, Any] = {"tables": [], "charts": [], "notes": []}
     for scen in ("primitives", "irq"):
         found = rtbench.scenario_runs(runs, scen)
         if found:
@@ -65,8 +66,12 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
             )
         )
     found = rtbench.scenario_runs(runs, "contention")
-    if found:
-        ct = rtbench.contention(found[-1])
+    try:
+        ct = rtbench.contention(found[-1]) if found else {}
+    except RtbenchError as exc:  # not measurable on this configuration: say why
+        out["notes"].append(str(exc))
+        ct = {}
+    if ct:
         fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
         ax.plot(list(ct), list(ct.values()), "o-")
         ax.axhline(100, color="grey", lw=0.8, ls="--")
