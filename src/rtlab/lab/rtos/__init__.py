@@ -16,6 +16,6 @@ from rtlab.registry import Registry
 
 RTOSES: Registry[RtosPort] = Registry(
     "RTOS",
-    {"freertos": "rtlab.lab.rtos.freertos"},
+    {"freertos": "rtlab.lab.rtos.freertos", "nuttx": "rtlab.lab.rtos.nuttx"},
     attr="RTOS",
 )
