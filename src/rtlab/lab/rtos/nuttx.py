@@ -68,12 +68,20 @@ def trees(paths: Mapping[str, str]) -> Trees:
         nuttx, apps = root / "nuttx", root / "apps"
     else:
         nuttx = root
-        apps = Path(paths.get(APPS_VAR, "") or root.parent / "apps").expanduser()
+        apps = Path(paths.get(APPS_VAR, "") or _sibling_apps(root)).expanduser()
     if not (nuttx / "sched" / "Kconfig").is_file():
         raise RtosBuildError(f"{VAR}={root} has no sched/Kconfig: not a NuttX tree")
     if not (apps / "Application.mk").is_file():
         raise RtosBuildError(f"{apps} has no Application.mk: set {APPS_VAR} to a nuttx-apps tree")
     return Trees(nuttx.resolve(), apps.resolve())
+
+
+def _sibling_apps(nuttx: Path) -> Path:
+    """Where NuttX's own configure.sh looks for apps: ../apps, else ../nuttx-apps."""
+    for name in ("apps", "nuttx-apps"):
+        if (nuttx.parent / name / "Application.mk").is_file():
+            return nuttx.parent / name
+    return nuttx.parent / "apps"
 
 
 def _version(t: Trees) -> str:

@@ -121,6 +121,14 @@ def test_an386_runs_the_m3_image(elfs: dict[str, Path]) -> None:
     assert res.exit_status == 0
     assert [r.status for r in res.runs] == ["ok", "ok"]
     assert res.runs[0].meta["board"] == "mps2-an386"
+    # The same code on the M3 and the M4: the same instructions, the same figures.
+    m3 = tq.run_qemu(
+        elfs["mps2-an385"],
+        machine="mps2-an385",
+        append="--scenarios primitives,irq --iterations 50",
+        timeout_s=60,
+    )
+    assert m3.output.replace("mps2-an385", "mps2-an386") == res.output
 
 
 def test_bad_option_exit_status(elfs: dict[str, Path]) -> None:
