@@ -1,9 +1,11 @@
 /*
- * rtbench porting layer on POSIX threads (Linux now; NuttX is the next user, so only
+ * rtbench porting layer on POSIX threads (Linux, and NuttX through ports/nuttx: only
  * POSIX calls plus the *_np affinity call that both have).
  *
- * - Priorities: SCHED_FIFO 10 + 4 * level when permitted; otherwise SCHED_OTHER with a
- *   warning (then a wake-up does not preempt at once and rtb_preemptive() says 0).
+ * - Priorities: SCHED_FIFO 10 + 4 * level when permitted (RTB_POSIX_POLICY: NuttX builds
+ *   SCHED_RR, so equal levels share a core in tick-long slices as under FreeRTOS's time
+ *   slicing); otherwise SCHED_OTHER with a warning (then a wake-up does not preempt at
+ *   once and rtb_preemptive() says 0).
  * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW, or
  *   CLOCK_MONOTONIC where there is no RAW, as on NuttX) in ns, or
  *   with rtb_posix_set_clock("tsc") the CPU counter (cycle-level resolution), or a
@@ -55,6 +57,12 @@
 #define HAVE_ATTR_AFFINITY 1
 #else
 #define HAVE_ATTR_AFFINITY 0
+#endif
+
+/* The real-time policy of every thread. On one core, equal levels take turns only with
+ * SCHED_RR (contention's target and stress thread share RTB_PRIO_BENCH). */
+#ifndef RTB_POSIX_POLICY
+#define RTB_POSIX_POLICY SCHED_FIFO
 #endif
 
 #define FIFO_BASE 10
@@ -274,7 +282,7 @@ int rtb_port_init(void)
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
 
     struct sched_param sp = {.sched_priority = fifo_prio(RTB_PRIO_MAIN)};
-    P.fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+    P.fifo = pthread_setschedparam(pthread_self(), RTB_POSIX_POLICY, &sp) == 0;
     if (!P.fifo)
         rtb_port_note_warning("no_sched_fifo",
                               "SCHED_FIFO not permitted (run as root or grant "
@@ -335,7 +343,7 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, int fifo
     if (P.fifo) {
         struct sched_param sp = {.sched_priority = fifo};
         pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-        pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+        pthread_attr_setschedpolicy(&a, RTB_POSIX_POLICY);
         pthread_attr_setschedparam(&a, &sp);
     }
 #if HAVE_ATTR_AFFINITY

@@ -77,7 +77,7 @@ void rtb_nuttx_mps2_note_warnings(void)
                           "and windows read CMSDK TIMER0; timeouts still round up to "
                           "the tick");
     rtb_port_note_warning("swi_is_thread",
-                          "the software interrupt is the POSIX port's: a SCHED_FIFO 90 "
+                          "the software interrupt is the POSIX port's: a priority-90 "
                           "thread woken by a real-time signal (pthread_kill), not an "
                           "NVIC interrupt as on FreeRTOS: irq/T4/T5 include signal "
                           "delivery and a context switch");
