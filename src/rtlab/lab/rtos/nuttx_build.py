@@ -120,6 +120,11 @@ def _copy_trees(trees: Trees, out: Path) -> None:
     for name, src in (("nuttx", trees.nuttx), ("apps", trees.apps)):
         shutil.rmtree(out / name, ignore_errors=True)
         shutil.copytree(src, out / name, symlinks=True, ignore=SKIP)
+    if (out / "nuttx" / ".config").is_file():
+        # The user built in their tree: clean the copy (objects, links, generated
+        # files of their configuration), never their tree.
+        _make(out / "nuttx", ["distclean"], "distclean of the copy")
+        _drop_objects(out / "apps")  # distclean leaves objects of unconfigured apps
     stamp.write_text(kernel_identity(trees) + "\n")
 
 
