@@ -14,6 +14,7 @@ import pytest
 
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.nuttx import trees
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import QUICK
@@ -177,6 +178,15 @@ def test_rtlab_run_qemu_spec(elfs: dict[str, Path], tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("ok ") + proc.stderr.count("ok ") >= 2
+
+
+def test_user_trees_untouched(elfs: dict[str, Path]) -> None:
+    """The build works in a copy: nothing of the project lands in the user's trees."""
+    t = trees(merged_paths())
+    assert not (t.apps / "external" / "rtbench").exists()
+    make_defs = t.nuttx / "Make.defs"
+    assert not make_defs.is_symlink() or "rtbench" not in str(make_defs.readlink())
+    assert all(elf.resolve().is_relative_to(REPO_ROOT / "build") for elf in elfs.values())
 
 
 def test_kernel_is_brought_not_committed() -> None:
