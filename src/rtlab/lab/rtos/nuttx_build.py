@@ -25,11 +25,10 @@ from rtlab.lab.rtos.base import RtosBuildError
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"
 BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
-HOST_TOOLS = {
-    "arm-none-eabi-gcc": "gcc-arm-none-eabi",
-    "make": "make",
-    "kconfig-conf": "kconfig-frontends-nox",
-}
+HOST_TOOLS = {"arm-none-eabi-gcc": "gcc-arm-none-eabi", "make": "make"}
+# NuttX's make runs kconfiglib's `menuconfig`/`olddefconfig` when they are on PATH (PyPI
+# kconfiglib: the same .config), else kconfig-frontends' `kconfig-conf`.
+KCONFIG_TOOLS = ("kconfig-conf", "olddefconfig")
 # What the app copies from the repository, with its layout (the core's includes are
 # relative): wl/<path>.
 APP_SOURCES = (
@@ -87,6 +86,11 @@ def need_host_tools() -> None:
     for tool, package in HOST_TOOLS.items():
         if shutil.which(tool) is None:
             raise RtosBuildError(f"{tool} not found: install {package} (deps/apt.txt)")
+    if not any(shutil.which(t) for t in KCONFIG_TOOLS):
+        raise RtosBuildError(
+            "kconfig-conf not found: install kconfig-frontends-nox (deps/apt.txt) "
+            "or PyPI kconfiglib"
+        )
 
 
 def build_nuttx(core: str, config: str, trees: Trees) -> Path:

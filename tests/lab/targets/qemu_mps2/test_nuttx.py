@@ -39,7 +39,7 @@ def _paths() -> dict[str, str]:
     why = PORT.missing(paths)
     if why:
         pytest.fail(why, pytrace=False)
-    missing_tool("deps/apt.txt", "arm-none-eabi-gcc", "kconfig-conf", tq.QEMU)
+    missing_tool("deps/apt.txt", "arm-none-eabi-gcc", "kconfig-conf", "make", tq.QEMU)
     return paths
 
 
