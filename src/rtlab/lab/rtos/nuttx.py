@@ -27,7 +27,7 @@ class NuttX:
     title = "NuttX"
     variables = (VAR, APPS_VAR)
     machines = tuple(CORES)
-    configs = ("default",)
+    configs = ("default", "assert")
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):

@@ -138,6 +138,22 @@ def test_an386_runs_the_m3_image(elfs: dict[str, Path]) -> None:
     assert m3.output.replace("mps2-an385", "mps2-an386") == res.output
 
 
+def test_assert_configuration_costs_instructions(elfs: dict[str, Path]) -> None:
+    """rtos_config = "assert" (NuttX's DEBUG_ASSERTIONS): every run ok, and a kernel
+    path with its checks costs at least what it costs without them."""
+    elf = PORT.build("mps2-an385", "assert", _paths())
+    quick = "--scenarios primitives --iterations 50"
+    checked = tq.run_qemu(elf, append=quick, timeout_s=60)
+    plain = tq.run_qemu(elfs["mps2-an385"], append=quick, timeout_s=60)
+    assert checked.exit_status == 0 and [r.status for r in checked.runs] == ["ok"]
+
+    def total(res: tq.QemuResult) -> float:
+        run = res.runs[0]
+        return sum(float(np.sum(run.series[k].values)) for k in ("sem_give", "queue_send"))
+
+    assert total(checked) > total(plain)
+
+
 def test_bad_option_exit_status(elfs: dict[str, Path]) -> None:
     res = tq.run_qemu(elfs["mps2-an385"], append="--bogus 1", timeout_s=60)
     assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
