@@ -16,6 +16,10 @@ from rtlab.registry import Registry
 
 RTOSES: Registry[RtosPort] = Registry(
     "RTOS",
-    {"freertos": "rtlab.lab.rtos.freertos", "zephyr": "rtlab.lab.rtos.zephyr"},
+    {
+        "freertos": "rtlab.lab.rtos.freertos",
+        "zephyr": "rtlab.lab.rtos.zephyr",
+        "nuttx": "rtlab.lab.rtos.nuttx",
+    },
     attr="RTOS",
 )
