@@ -124,9 +124,14 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     for cr in cells.values():
         if cr.workload != "rtbench" or not cr.ok_ids:
             continue
-        figs = rtbench_figures(multirun.split(store, cr.ok_ids[-1]))
-        benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], **figs})
+        runs = multirun.split(store, cr.ok_ids[-1])
+        figs = rtbench_figures(runs)
+        rtos = runs[0].meta.get("rtos", "") if runs else ""
+        benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], "rtos": rtos, **figs})
         found += [f for t in figs["tables"] if (f := _finding(cr.label, t))]
     if not benches:
         return None
+    if sum(1 for b in benches if b["rtos"]) >= 2:
+        found = []  # the RTOS comparison's findings say it across columns
+
     return Section("rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found)
