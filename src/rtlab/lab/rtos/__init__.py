@@ -16,6 +16,9 @@ from rtlab.registry import Registry
 
 RTOSES: Registry[RtosPort] = Registry(
     "RTOS",
-    {"freertos": "rtlab.lab.rtos.freertos"},
+    {
+        "freertos": "rtlab.lab.rtos.freertos",
+        "ucos3": "rtlab.lab.rtos.ucos3",
+    },
     attr="RTOS",
 )
