@@ -144,3 +144,19 @@ def test_real_runs_a_against_a_prime_and_a_30_percent_shift(
     assert (sc["runs_base"], sc["runs_new"]) == (6, 6)
     median = sc["metrics"][0]
     assert 0 < median["ci_low_pct"] <= median["ci_high_pct"]
+
+
+def test_a_change_from_zero_is_null_in_json(tmp_path: Path) -> None:
+    """A base that is 0 everywhere (a path the counter cannot resolve) has no relative
+    change: the JSON says null (valid JSON, not Infinity), a gate still sees it grow."""
+    path = tmp_path / "s.duckdb"
+    with Store(path) as st:
+        _store(st, "zero", np.zeros((2, 50), dtype=np.int64))
+        _store(st, "some", np.ones((2, 50), dtype=np.int64))
+    base = ["compare", "--store", str(path), "zero", "some"]
+    done = rtlab(*base, "--json")
+    assert done.returncode == 0, done.stderr
+    assert "Infinity" not in done.stdout and "NaN" not in done.stdout
+    median = json.loads(done.stdout)["changes"][0]["metrics"][0]
+    assert median["metric"] == "median" and median["change_pct"] is None
+    assert rtlab(*base, "--fail-if", "median > +10%").returncode == 1

@@ -255,3 +255,13 @@ def test_failure_while_storing_marks_the_run(tmp_path: Path) -> None:
         assert info["status"] == "error" and info["samples_file"] is None
         assert not list(st.samples_dir.glob("*.parquet"))
         assert st.sql("SELECT count(*) FROM series") == [(0,)]
+
+
+def test_a_samples_file_deleted_by_hand_is_named(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.duckdb") as st:
+        with st.run(workload="w") as r:
+            r.add_series("latency", np.arange(5, dtype=np.int64))
+        (path,) = st.samples_dir.glob("*.parquet")
+        path.unlink()
+        with pytest.raises(StoreError, match=f"{r.run_id}: its samples file .* is missing"):
+            st.samples(r.run_id, "latency")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -282,12 +283,24 @@ def _mount_optional() -> None:
             raise
     else:
         app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+    try:
+        from rtlab.cli.study import study_app
+    except ModuleNotFoundError as exc:
+        if exc.name != "rtlab.cli.study":
+            raise
+    else:
+        app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
 
 
 _mount_optional()
 
 
 def main() -> None:
+    # OpenBLAS starts a thread per core when numpy loads (half of numpy's 0.1-0.2 s
+    # import on 2 cores); rtlab does no linear algebra big enough to gain from them.
+    # A user's own setting wins.
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     app()
 
 

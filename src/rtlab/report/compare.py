@@ -12,6 +12,7 @@ change is sure).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -196,7 +197,8 @@ def compare(store: Store, base: str, new: str, series: str | None = None) -> lis
             sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb),
                               *_tags(cb, cn))
             for i, metric in enumerate(METRICS):
-                pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else float("inf")
+                # from a base of 0 a relative change is undefined (JSON: null)
+                pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else 0.0 if pb[i] == 0 else math.inf
                 iv = ivs[i]
                 sc.metrics.append(
                     MetricChange(
@@ -279,4 +281,15 @@ def rich_table(changes: list[SeriesChange]) -> Table:
 
 
 def to_json(changes: list[SeriesChange], failures: list[str]) -> dict[str, Any]:
-    return {"changes": [asdict(c) for c in changes], "gate_failures": failures}
+    """Valid JSON: a figure that is not finite (a change from a base of 0) is null."""
+
+    def finite(x: Any) -> Any:
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {k: finite(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [finite(v) for v in x]
+        return x
+
+    return {"changes": [finite(asdict(c)) for c in changes], "gate_failures": failures}

@@ -26,10 +26,11 @@ import jinja2
 import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
+from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import rtbench
+from rtlab.studies import rtbench, rtos_compare
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -71,6 +72,14 @@ def _template() -> jinja2.Template:
     env.filters["num"] = gpio_study.fmt
     env.filters["overrun_lines"] = results.overrun_lines
     return env.get_template("report.html.j2")
+
+
+def _findings(store: Store, cells: dict[str, results.CellRuns]) -> list[str]:
+    """One sentence per study answer (each section's), or why there is none."""
+    runs = [r for cr in cells.values() for r in cr.runs]
+    if not any(r["status"] == "ok" for r in runs):
+        return [f"No run finished successfully ({len(runs)} selected): no figures to report."]
+    return [f for sec in sections.build(store, cells) for f in sec.findings]
 
 
 def render(
@@ -131,12 +140,20 @@ def text_report(
     `skipped` parts go into JSON (`skipped`) and Markdown (a list first); CSV has rows only."""
     rows = results.summary_rows(store, cells)
     gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
+    found = _findings(store, cells) if fmt in ("json", "md") else []
+    rtoses = rtos_section.comparison(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
-        doc: dict[str, Any] = {"cells": rows, "rtlab_version": rtlab.__version__}
+        doc: dict[str, Any] = {
+            "findings": found,
+            "cells": rows,
+            "rtlab_version": rtlab.__version__,
+        }
         if skipped:
             doc["skipped"] = list(skipped)
         if gpio is not None:
             doc["gpio_study"] = gpio_study.to_dict(gpio)
+        if rtoses is not None:
+            doc["rtos_compare"] = rtos_compare.to_dict(rtoses)
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -147,6 +164,8 @@ def text_report(
             w.writerow([r["cell"], r["series"], runs, *(r.get(c) for c in SUMMARY_COLS)])
         return buf.getvalue()
     lines = [f"- **skipped:** {s}" for s in skipped] + ([""] if skipped else [])
+    if found:
+        lines += ["**Findings**", "", *(f"- {f}" for f in found), ""]
     lines += [
         "| cell | series | runs | n | min µs | p50 µs | p99 µs | p99.9 µs | max µs |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -159,6 +178,8 @@ def text_report(
     overruns = results.overrun_lines(rows)
     if overruns:  # periods the loop missed: the samples alone do not show them
         lines += ["", "Missed periods (docs/metrics.md):", "", *(f"- {o}" for o in overruns)]
+    if rtoses is not None:
+        lines += ["", "## RTOSes compared", "", rtos_compare.markdown(rtoses).rstrip("\n")]
     for cr in cells.values():
         if cr.workload == "rtbench" and cr.ok_ids:
             lines += [

@@ -290,9 +290,13 @@ class Store:
             raise StoreError(f"no run {run_id!r} in {self.path}")
         if row[0] is None:
             raise StoreError(f"run {run_id} has no samples")
-        table = pq.read_table(
-            self.root / row[0], filters=[("series", "==", series)], columns=["value"]
-        )
+        path = self.root / row[0]
+        if not path.is_file():  # deleted or moved by hand: say which run lost what
+            raise StoreError(
+                f"run {run_id}: its samples file {path} is missing (deleted or moved?); "
+                "its figures cannot be read"
+            )
+        table = pq.read_table(path, filters=[("series", "==", series)], columns=["value"])
         if table.num_rows == 0 and not self._has_series(run_id, series):
             raise StoreError(f"run {run_id} has no series {series!r}")
         return table.column("value").to_numpy().astype(np.int64, copy=False)

@@ -19,6 +19,7 @@ RTOSES: Registry[RtosPort] = Registry(
     {
         "freertos": "rtlab.lab.rtos.freertos",
         "ucos3": "rtlab.lab.rtos.ucos3",
+        "zephyr": "rtlab.lab.rtos.zephyr",
     },
     attr="RTOS",
 )

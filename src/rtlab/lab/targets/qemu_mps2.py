@@ -93,12 +93,14 @@ def qemu_argv(
     return [*argv, "-kernel", str(elf), *extra]
 
 
-def label_output(text: str, machine: str, icount_shift: int | None) -> str:
-    """Adds `meta timebase=... icount_shift=... qemu_machine=...` after every `hello`
-    and counts it in that run's `end` (with a fresh CRC where the run uses CRCs), so
-    stored results say they are an instruction-count model."""
+def label_output(
+    text: str, machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
+) -> str:
+    """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
+    every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
+    CRCs), so stored results say they are an instruction-count model."""
     timebase = "icount" if icount_shift is not None else "host"
-    meta: dict[str, object] = {"timebase": timebase, "qemu_machine": machine}
+    meta: dict[str, object] = {"timebase": timebase, "qemu_machine": machine, **extra}
     if icount_shift is not None:
         meta["icount_shift"] = icount_shift
     return label_after_hello(text, meta)
@@ -112,15 +114,17 @@ def run_qemu(
     extra: Sequence[str] = (),
     append: str = "",
     qemu: str = QEMU,
+    meta: Mapping[str, object] = {},
 ) -> QemuResult:
-    """Runs elf to its semihosting exit (or the timeout) and parses its output."""
+    """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
+    labels every run (see label_output)."""
     if shutil.which(qemu) is None:
         raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
     argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
-    output = label_output(done.stdout, machine, icount_shift)
+    output = label_output(done.stdout, machine, icount_shift, meta)
     res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
     if done.timed_out:
         res.exit_status = None
@@ -200,7 +204,8 @@ class QemuTarget:
 
     def program(self, name: str) -> str:
         """The ELF for a workload program: programs.<name>, elf, or rtbench built on the
-        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options)."""
+        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options), or
+        another of the port's optional `programs` (its `build_program` makes it)."""
         if name in self.programs:
             return str(self.programs[name])
         if self.elf:
@@ -210,6 +215,13 @@ class QemuTarget:
             if why:
                 raise QemuError(f"the qemu target builds rtbench on {self.port.title}: {why}")
             return str(self.port.build(self.machine, self.rtos_config, self.paths))
+        # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
+        if name in getattr(self.port, "programs", ()):
+            why = self.port.missing(self.paths)
+            if why:
+                raise QemuError(f"the qemu target builds {name} on {self.port.title}: {why}")
+            port: Any = self.port
+            return str(port.build_program(name, self.machine, self.rtos_config, self.paths))
         return name
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
@@ -223,6 +235,7 @@ class QemuTarget:
             self.extra,
             " ".join(argv[1:]),
             self.qemu,
+            {} if self.elf else {"rtos_config": self.rtos_config},
         )
         return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
 

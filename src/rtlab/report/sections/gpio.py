@@ -23,13 +23,16 @@ def findings(table1: list[dict[str, Any]]) -> list[str]:
         runs = best["runs"]
         pooled = "one run: no run-to-run range" if runs < 2 else f"pooled over {runs} runs"
         env = f", {best['environment']}" if best["environment"] else ""
+        slow = min(rows, key=lambda r: r["freq_mhz"])
+        # one implementation in several cells: name the cells, not "C … slowest C"
+        same = slow is not best and slow["implementation"] == best["implementation"]
+        name = f"{best['implementation']} ({best['cell']})" if same else best["implementation"]
         text = (
-            f"GPIO toggle ({source}{env}): {best['implementation']} is fastest at "
+            f"GPIO toggle ({source}{env}): {name} is fastest at "
             f"{gpio_study.fmt(best['freq_mhz'], 4)} MHz (mean period "
             f"{gpio_study.fmt(best['mean_ns'])} ns, RMS jitter {gpio_study.fmt(best['rms_ns'])} "
             f"ns, max deviation {gpio_study.fmt(best['max_dev_ns'])} ns; {pooled})"
         )
-        slow = min(rows, key=lambda r: r["freq_mhz"])
         if slow is not best:
             text += (
                 f"; slowest {slow['implementation']} ({slow['cell']}) "

@@ -15,7 +15,7 @@ from rtlab.lab.targets.base import check_target, make_target
 from rtlab.protocol import parse
 
 
-@pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386"])
+@pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386", "mps2-an500"])
 def test_smoke_runs_and_parses(board_build: Path, machine: str) -> None:
     elf = board_build / f"mps2-smoke-{machine.removeprefix('mps2-')}.elf"
     res = tq.run_qemu(elf, machine=machine, timeout_s=30)
@@ -124,7 +124,7 @@ def test_qemu_target_names_its_rtos_choices() -> None:
     """The RTOS, its machine and its configuration are checked against the port."""
     for bad, key, says in (
         ({"rtos": "vxworks"}, "rtos", "freertos"),
-        ({"rtos": "freertos", "machine": "mps2-an500"}, "machine", "mps2-an385"),
+        ({"rtos": "freertos", "machine": "mps2-an999"}, "machine", "mps2-an385"),
         ({"rtos": "freertos", "rtos_config": "turbo"}, "rtos_config", "default"),
         ({"rtos_paths": {"FREERTOS_KERNEL_PATH": 3}}, "rtos_paths", "VARIABLE"),
     ):

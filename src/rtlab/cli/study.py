@@ -1,0 +1,76 @@
+"""`rtlab study rtos`: the RTOS comparison in one command (rtlab.lab.rtos_matrix)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rtlab.cli.common import guarded
+from rtlab.cli.lab import StoreOpt, _open_store, _store_path, err, out
+
+study_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
+DEFAULT_SPEC = Path("examples/rtos-compare.toml")
+
+
+def _names(values: list[str] | None) -> list[str]:
+    return [v for item in values or () for v in item.split(",") if v]
+
+
+@study_app.command("rtos")
+def rtos_cmd(
+    spec: Annotated[
+        Path, typer.Argument(help="the study spec (its [target] is replaced per column)")
+    ] = DEFAULT_SPEC,
+    rtos: Annotated[
+        list[str] | None, typer.Option("--rtos", help="only these RTOSes (comma-separated)")
+    ] = None,
+    machine: Annotated[
+        list[str] | None, typer.Option("--machine", help="only these QEMU machines")
+    ] = None,
+    config: Annotated[
+        list[str] | None, typer.Option("--config", help="only these configurations")
+    ] = None,
+    report: Annotated[Path, typer.Option("--report", "-o", help="the HTML report")] = Path(
+        "out/rtos-compare.html"
+    ),
+    md: Annotated[bool, typer.Option("--md", help="also print the Markdown tables")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Every RTOS you brought × every QEMU machine × configuration it builds for: run what
+    the store lacks, then one report with the RTOSes side by side."""
+    from rtlab.lab.rtos_matrix import expand
+    from rtlab.lab.runner import run_spec
+    from rtlab.report.html import text_report, write_report
+    from rtlab.results import query as results
+
+    def body() -> int:
+        specs, skipped = expand(spec, _names(rtos), _names(machine), _names(config))
+        for line in skipped:
+            err.print(f"skipped: {line}", markup=False)
+        if not specs:
+            raise ValueError("no RTOS to run: bring one (README: bring your own kernels)")
+        path = _store_path(store, specs[0].store)
+        bad = 0
+        with _open_store(path) as st:
+            keys: set[str] = set()
+            for sp in specs:
+                outcome = run_spec(sp, st, console=err.get())
+                if outcome.interrupted:
+                    err.print("interrupted: finished runs are kept; run again to resume")
+                    return 130
+                bad += sum(r.status != "ok" for r in outcome.runs)
+                keys |= {c.key for c in sp.cells()}
+            cells = {
+                k: cr
+                for k, cr in results.select_many(st, (), specs[0].name).items()
+                if cr.key in keys
+            }
+            write_report(st, cells, report, title=specs[0].name, skipped=skipped)
+            if md:
+                out.print(text_report(st, cells, "md", skipped), markup=False, end="")
+        err.print(f"report: {report}")
+        return 1 if bad else 0
+
+    raise typer.Exit(guarded(body))

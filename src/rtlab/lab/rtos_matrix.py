@@ -1,0 +1,138 @@
+"""The RTOS comparison as one matrix: a study spec expanded to one spec per RTOS the user
+has brought × QEMU machine it builds for × documented configuration (`rtlab study rtos`).
+
+    specs, skipped = expand(Path("examples/rtos-compare.toml"))
+    # specs: one Spec per column, all named like the study spec (one `--spec` selects all)
+    # skipped: "µC/OS-III: set UCOS3_PATH to …" for every RTOS or column not run
+
+The study spec is an ordinary spec whose `[target]` table the expansion replaces with
+`kind = "qemu"`, the column's `rtos`, `machine` and `rtos_config` (its other keys, such
+as `icount_shift`, are kept). `{rtos}`, `{core}` and `{config}` in the text (workload
+names) become the column's, so every column's cells carry their own label. Each column's
+spec text is stored with its runs exactly as it was run.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlab.errors import ConfigError
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.spec import Spec, parse_spec
+from rtlab.lab.specfile import SpecError
+
+CORES = {"mps2-an385": "cm3", "mps2-an386": "cm4f", "mps2-an500": "cm7"}
+_TARGET_TABLE = re.compile(r"^\[target\][ \t]*(#.*)?\n(?:(?!\[).*\n?)*", re.M)
+
+
+@dataclass(frozen=True)
+class Column:
+    rtos: str
+    machine: str
+    config: str
+
+    @property
+    def core(self) -> str:
+        return CORES.get(self.machine, self.machine)
+
+
+def columns(
+    rtoses: Sequence[str] = (),
+    machines: Sequence[str] = (),
+    configs: Sequence[str] = (),
+    paths: Mapping[str, str] | None = None,
+) -> tuple[list[Column], list[str]]:
+    """Every (RTOS, machine, configuration) asked for (empty: all) that can run here, and
+    one line for each RTOS that cannot (not brought) or has nothing asked for."""
+    paths = merged_paths() if paths is None else dict(paths)
+    for name in rtoses:
+        RTOSES.get(name)  # an unknown name is a ConfigError listing the known ones
+    out: list[Column] = []
+    skipped: list[str] = []
+    for name, port in RTOSES.items():
+        if rtoses and name not in rtoses:
+            continue
+        why = port.missing(paths)
+        if why:
+            skipped.append(f"{port.title}: {why}")
+            continue
+        ms = [m for m in port.machines if not machines or m in machines]
+        cs = [c for c in port.configs if not configs or c in configs]
+        if not ms or not cs:
+            skipped.append(
+                f"{port.title}: builds for {', '.join(port.machines)} in configurations "
+                f"{', '.join(port.configs)}; none of them was asked for"
+            )
+            continue
+        out += [Column(name, m, c) for m in ms for c in cs]
+    return out, skipped
+
+
+def column_text(text: str, col: Column, path: Path) -> str:
+    """The study spec's text for one column: its [target] table replaced, labels filled."""
+    data = _toml(text, path)
+    target: dict[str, Any] = dict(data.get("target", {}))
+    if "target" in data and not _TARGET_TABLE.search(text):
+        raise SpecError(path, "write the target as a [target] table: the study replaces it")
+    if target.get("kind", "qemu") != "qemu":
+        raise SpecError(path, f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu"')
+    for key in ("rtos", "machine", "rtos_config", "elf"):
+        target.pop(key, None)  # the column's, not the file's
+    body = "".join(f"{k} = {_value(v)}\n" for k, v in target.items() if k != "kind")
+    table = (
+        f'[target]  # expanded by rtlab study rtos\nkind = "qemu"\nrtos = "{col.rtos}"\n'
+        f'machine = "{col.machine}"\nrtos_config = "{col.config}"\n{body}'
+    )
+    text = _TARGET_TABLE.sub("", text).rstrip("\n") + "\n\n" + table
+    for k, v in (("{rtos}", col.rtos), ("{core}", col.core), ("{config}", col.config)):
+        text = text.replace(k, v)
+    return text
+
+
+def expand(
+    path: Path,
+    rtoses: Sequence[str] = (),
+    machines: Sequence[str] = (),
+    configs: Sequence[str] = (),
+    paths: Mapping[str, str] | None = None,
+) -> tuple[list[Spec], list[str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpecError(path, f"cannot read the spec ({e.strerror})") from None
+    cols, skipped = columns(rtoses, machines, configs, paths)
+    specs = [parse_spec(column_text(text, c, path), path) for c in cols]
+    labels = [cell.label for s in specs for cell in s.cells()]
+    if len(set(labels)) < len(labels):
+        raise SpecError(
+            path, "two columns give the same cell label: name workloads with {rtos}-{core}-{config}"
+        )
+    return specs, skipped
+
+
+def _toml(text: str, path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(path, f"TOML syntax: {e}") from None
+
+
+def _value(v: Any) -> str:
+    """A TOML value for the few types a [target] holds."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f'"{k}" = {_value(x)}' for k, x in v.items()) + "}"
+    raise ConfigError("target", f"cannot carry {v!r} into the expanded [target]")

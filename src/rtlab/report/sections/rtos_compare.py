@@ -1,0 +1,36 @@
+"""RTOSes side by side (rtlab.studies.rtos_compare): the primitives, Thread-Metric and
+heap tables with one column per RTOS × machine × configuration, and a finding per
+machine naming the cheapest RTOS for the headline primitives."""
+
+from __future__ import annotations
+
+from rtlab.report.sections import Section
+from rtlab.results import Store, multirun
+from rtlab.results import query as results
+from rtlab.studies import rtos_compare
+
+
+def comparison(store: Store, cells: dict[str, results.CellRuns]) -> rtos_compare.Comparison | None:
+    invocations = [
+        (cr.label, multirun.split(store, cr.ok_ids[-1]))
+        for cr in cells.values()
+        if cr.workload == "rtbench" and cr.ok_ids
+    ]
+    return rtos_compare.compare(invocations)
+
+
+def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
+    cmp = comparison(store, cells)
+    if cmp is None:
+        return None
+    head = [c.label(cmp.with_config) for c in cmp.columns]
+    data = {
+        "head": head,
+        "icount": cmp.unit.startswith("instructions"),
+        "tables": rtos_compare.formatted_tables(cmp),
+        "notes": [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes],
+        "cells": [(head[i], c.cell) for i, c in enumerate(cmp.columns)],
+    }
+    return Section(
+        "rtos-compare", "RTOSes compared", "sections/rtos_compare.html.j2", data, cmp.findings
+    )

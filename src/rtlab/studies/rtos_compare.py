@@ -1,0 +1,254 @@
+"""RTOSes side by side: the STM32 study's table (rows = primitives, columns = RTOS ×
+board) and the RP2040 study's Thread-Metric and heap figures, from several rtbench
+invocations (one per RTOS × machine × configuration).
+
+    cmp = compare([("freertos-cm3@idle", runs), ("zephyr-cm3@idle", runs2)])
+    print(markdown(cmp))
+
+A column is one invocation, named by what its runs say of themselves (`rtos`,
+`rtos_version`, `qemu_machine` or `board`, `rtos_config`). Under QEMU icount a figure is
+the mean guest-instruction count of a path (an instruction-count model, not time; the
+mean because the counter's 40-instruction tick is coarser than the paths), else the
+median in µs.
+A figure a port does not give is None ("–"), and where a port says why (a `warn` of its
+runs), the column's notes carry that sentence; nothing is filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rtlab.protocol import Run
+from rtlab.studies import rtbench
+
+TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3": "µC/OS-III"}
+CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7"}
+# The primitives a finding names: the STM32 study's headline rows.
+HEADLINES = ("sem_give", "preempt_sem", "isr_task")
+
+
+@dataclass(frozen=True)
+class Column:
+    cell: str  # the store's cell label
+    rtos: str
+    version: str
+    machine: str
+    config: str
+    icount: bool
+    notes: tuple[str, ...] = ()
+
+    def label(self, with_config: bool) -> str:
+        core = CORES.get(self.machine, self.machine)
+        name = f"{TITLES.get(self.rtos, self.rtos or '?')} {self.version}".strip()
+        return f"{name} · {core}" + (f" · {self.config}" if with_config else "")
+
+
+@dataclass
+class Comparison:
+    columns: list[Column]
+    primitives: dict[str, list[float | None]]  # row label -> one figure per column
+    threadmetric: dict[str, list[float | None]]  # per second, one core
+    heap: dict[str, list[int | None]]
+    unit: str
+    resolution: float | None = None  # one counter tick, in instructions (icount)
+    findings: list[str] = field(default_factory=list)
+
+    @property
+    def with_config(self) -> bool:
+        return len({c.config for c in self.columns}) > 1
+
+
+def _column(cell: str, runs: Sequence[Run]) -> Column:
+    meta = runs[0].meta
+    warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
+    return Column(
+        cell=cell,
+        rtos=meta.get("rtos", ""),
+        version=meta.get("rtos_version", ""),
+        machine=meta.get("qemu_machine", meta.get("board", "")),
+        config=meta.get("rtos_config", "default"),
+        icount=meta.get("timebase") == "icount",
+        notes=tuple(w for w in warns if not w.startswith("icount_model")),
+    )
+
+
+def _figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
+    """Per primitive: under icount the mean instruction count, else the median µs."""
+    out: dict[str, float] = {}
+    for scen in ("primitives", "irq"):
+        found = rtbench.scenario_runs(runs, scen)
+        if not found:
+            continue
+        run = found[-1]
+        for row in rtbench.primitive_table(run):
+            if not icount:
+                out[row.name] = row.median_us
+                continue
+            # 1 instruction = 1 ns; the counter ticks every 40 of them, and a path's start
+            # drifts against that grid from one iteration to the next, so the mean of
+            # many iterations resolves the count below one tick where a median cannot.
+            s = run.series[row.name]
+            mean_ticks = Fraction(int(s.values.sum()), int(s.values.size))
+            out[row.name] = float(mean_ticks * (s.tick_s or 0) * _instr_hz(run))
+    return out
+
+
+def _instr_hz(run: Run) -> int:
+    """Guest instructions per second of icount time: 10^9 >> shift (the run's cpu_hz)."""
+    return int(run.meta.get("cpu_hz") or 10**9 >> int(run.meta.get("icount_shift", 0)))
+
+
+def _resolution(found: Sequence[tuple[str, Sequence[Run]]]) -> float | None:
+    """The coarsest counter tick of the columns, in instructions (icount only)."""
+    ticks = [
+        float(s.tick_s * _instr_hz(r))
+        for _, runs in found
+        for r in rtbench.scenario_runs(runs, "primitives")[-1:]
+        for s in list(r.series.values())[:1]
+        if s.tick_s is not None
+    ]
+    return max(ticks) if ticks else None
+
+
+def compare(invocations: Sequence[tuple[str, Sequence[Run]]]) -> Comparison | None:
+    """None unless two or more invocations name an RTOS (one is no comparison)."""
+    found = [(cell, runs) for cell, runs in invocations if runs and runs[0].meta.get("rtos")]
+    if len(found) < 2:
+        return None
+    found.sort(key=lambda cr: (cr[1][0].meta.get("qemu_machine", ""), cr[0]))
+    columns = [_column(cell, runs) for cell, runs in found]
+    icount = all(c.icount for c in columns)
+    medians = [_figures(runs, icount) for _, runs in found]
+    prims = {
+        label: [m.get(name) for m in medians]
+        for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
+        if any(name in m for m in medians)
+    }
+    tm: dict[str, list[float | None]] = {}
+    for t, label in rtbench.TM_LABELS.items():
+        row: list[float | None] = []
+        for _, runs in found:
+            counts = rtbench.threadmetric_counts(runs).get(1, {}) if _has_tm(runs) else {}
+            row.append(counts[t].per_second if t in counts else None)
+        if any(v is not None for v in row):
+            tm[label] = row
+    peaks = [rtbench.heap_peaks(runs) for _, runs in found]
+    heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
+    unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
+    cmp = Comparison(columns, prims, tm, heap, unit, _resolution(found) if icount else None)
+    cmp.findings = _findings(cmp, medians)
+    return cmp
+
+
+def _has_tm(runs: Sequence[Run]) -> bool:
+    return bool(rtbench.scenario_runs(runs, "threadmetric"))
+
+
+def _fmt(x: float | None, icount: bool) -> str:
+    if x is None:
+        return "–"
+    return f"{x:,.0f}" if icount else f"{x:,.3f}"
+
+
+def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
+    out = []
+    icount = cmp.unit.startswith("instructions")
+    labels = {**rtbench.PRIMITIVES, **rtbench.IRQ}
+    for machine in dict.fromkeys(c.machine for c in cmp.columns):
+        idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
+        if len(idx) < 2:
+            continue
+        parts = []
+        for name in HEADLINES:
+            have = sorted((medians[i][name], i) for i in idx if name in medians[i])
+            if len(have) < 2:
+                continue
+            figs = ", ".join(
+                f"{cmp.columns[i].label(cmp.with_config).split(' · ')[0]}"
+                + (f" ({cmp.columns[i].config})" if cmp.with_config else "")
+                + f" {_fmt(v, icount)}"
+                for v, i in have
+            )
+            tick = cmp.resolution
+            if tick and have[-1][0] - have[0][0] < tick:
+                figs += f" (all within one counter tick, {tick:.0f} instructions: not resolved)"
+            elif tick and have[1][0] - have[0][0] < tick:
+                figs += f" (the first two within one counter tick, {tick:.0f} instructions)"
+            parts.append(f"{labels[name].lower()}: {figs}")
+        if parts:
+            core = CORES.get(machine, machine)
+            out.append(
+                f"RTOSes on {machine} ({core}), {cmp.unit}, cheapest first — "
+                + "; ".join(parts)
+                + "."
+            )
+    return out
+
+
+def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str]]]]:
+    """(title, what a row is, {row label: one formatted figure per column}), non-empty."""
+    icount = cmp.unit.startswith("instructions")
+
+    def count(v: float | None) -> str:
+        return "–" if v is None else f"{v:,.0f}"
+
+    tm_title = "Thread-Metric, one core (iterations per second" + (
+        " of the icount model)" if icount else ")"
+    )
+    tables = [
+        (
+            f"Primitives, {cmp.unit}",
+            "primitive",
+            {k: [_fmt(v, icount) for v in vs] for k, vs in cmp.primitives.items()},
+        ),
+        (tm_title, "test", {k: [count(v) for v in vs] for k, vs in cmp.threadmetric.items()}),
+        (
+            "Heap peak (bytes)",
+            "where",
+            {k: [count(v) for v in vs] for k, vs in cmp.heap.items()},
+        ),
+    ]
+    return [t for t in tables if t[2]]
+
+
+def markdown(cmp: Comparison) -> str:
+    head = [c.label(cmp.with_config) for c in cmp.columns]
+    lines: list[str] = []
+    for title, what, rows in formatted_tables(cmp):
+        lines += [f"### {title}", "", f"| {what} | " + " | ".join(head) + " |"]
+        lines.append("| --- |" + " ---: |" * len(head))
+        lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in rows.items()]
+        lines.append("")
+    notes = [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes]
+    if notes:
+        lines += ["What a port says of its figures:", ""]
+        lines += [f"- **{label}**: {n}" for label, n in notes]
+        lines.append("")
+    cells = ", ".join(f"{head[i]} = `{c.cell}`" for i, c in enumerate(cmp.columns))
+    lines += [f"Columns: {cells}.", ""]
+    return "\n".join(lines)
+
+
+def to_dict(cmp: Comparison) -> dict[str, object]:
+    head = [c.label(cmp.with_config) for c in cmp.columns]
+    return {
+        "unit": cmp.unit,
+        "columns": [
+            {
+                "label": h,
+                "cell": c.cell,
+                "rtos": c.rtos,
+                "rtos_version": c.version,
+                "machine": c.machine,
+                "rtos_config": c.config,
+                "notes": list(c.notes),
+            }
+            for h, c in zip(head, cmp.columns, strict=True)
+        ],
+        "primitives": cmp.primitives,
+        "threadmetric": cmp.threadmetric,
+        "heap_peak": cmp.heap,
+        "findings": cmp.findings,
+    }

@@ -1,0 +1,81 @@
+"""The RTOS study's expansion: which columns run, which are skipped and why, and the
+spec text each column runs (rtlab.lab.rtos_matrix)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rtlab.errors import ConfigError
+from rtlab.lab import rtos_matrix as rm
+from rtlab.lab.specfile import SpecError
+from tests.paths import REPO_ROOT
+
+STUDY = REPO_ROOT / "examples" / "rtos-compare.toml"
+
+
+@pytest.fixture
+def fake_freertos(tmp_path: Path) -> dict[str, str]:
+    """A folder that passes FreeRTOS's "is it a kernel" check (nothing is built here)."""
+    (tmp_path / "tasks.c").write_text("")
+    return {"FREERTOS_KERNEL_PATH": str(tmp_path)}
+
+
+def test_an_rtos_not_brought_is_skipped_with_what_to_set() -> None:
+    cols, skipped = rm.columns(paths={})
+    assert not [c for c in cols if c.rtos == "freertos"]
+    assert any(s.startswith("FreeRTOS: set FREERTOS_KERNEL_PATH") for s in skipped)
+
+
+def test_columns_of_a_brought_rtos_and_the_filters(fake_freertos: dict[str, str]) -> None:
+    cols, _ = rm.columns(["freertos"], paths=fake_freertos)
+    assert [(c.machine, c.config) for c in cols] == [
+        ("mps2-an385", "default"),
+        ("mps2-an386", "default"),
+        ("mps2-an500", "default"),
+    ]
+    cols, _ = rm.columns(["freertos"], ["mps2-an386"], paths=fake_freertos)
+    assert [c.core for c in cols] == ["cm4f"]
+    cols, skipped = rm.columns(["freertos"], ["microbit"], paths=fake_freertos)
+    assert cols == [] and "none of them was asked for" in skipped[0]
+    with pytest.raises(ConfigError, match="freertos"):
+        rm.columns(["vxworks"], paths=fake_freertos)
+
+
+def test_a_column_replaces_the_target_and_fills_the_labels() -> None:
+    text = STUDY.read_text()
+    col = rm.Column("freertos", "mps2-an386", "default")
+    data = tomllib.loads(rm.column_text(text, col, STUDY))
+    assert data["target"] == {
+        "kind": "qemu",
+        "rtos": "freertos",
+        "machine": "mps2-an386",
+        "rtos_config": "default",
+        "icount_shift": 0,
+    }
+    assert data["workload"][0]["name"] == "freertos-cm4f-default"
+
+
+def test_the_study_spec_must_be_for_qemu(tmp_path: Path) -> None:
+    col = rm.Column("freertos", "mps2-an385", "default")
+    local = STUDY.read_text().replace('kind = "qemu"', 'kind = "local"')
+    with pytest.raises(SpecError, match='runs "qemu"'):
+        rm.column_text(local, col, STUDY)
+    inline = 'name = "x"\ntarget = {kind = "qemu"}\n[[workload]]\nkind = "rtbench"\n'
+    with pytest.raises(SpecError, match=r"\[target\] table"):
+        rm.column_text(inline, col, STUDY)
+
+
+def test_columns_with_one_label_are_refused(tmp_path: Path, fake_freertos: dict[str, str]) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text(STUDY.read_text().replace('name = "{rtos}-{core}-{config}"', 'name = "x"'))
+    with pytest.raises(SpecError, match="same cell label"):
+        rm.expand(spec, ["freertos"], paths=fake_freertos)
+    specs, _ = rm.expand(STUDY, ["freertos"], paths=fake_freertos)
+    assert [s.cells()[0].label for s in specs] == [
+        "freertos-cm3-default@idle",
+        "freertos-cm4f-default@idle",
+        "freertos-cm7-default@idle",
+    ]

@@ -1,0 +1,78 @@
+"""The RTOS comparison from rtbench runs: columns named by what the runs say of
+themselves, figures never filled in, findings cheapest first per machine."""
+
+from __future__ import annotations
+
+from rtlab.protocol import Run, parse
+from rtlab.studies import rtos_compare
+
+HEAD = "@rtl1 hello workload=rtbench version=0.1.0\n"
+
+
+def _runs(
+    rtos: str, machine: str, ticks: dict[str, str], config: str = "default", warn: str = ""
+) -> list[Run]:
+    """One primitives run: `ticks` series name -> comma-separated samples (25 MHz ticks)."""
+    lines = [
+        HEAD.rstrip("\n"),
+        f"@rtl1 meta timebase=icount qemu_machine={machine} rtos_config={config}",
+        f"@rtl1 meta scenario=primitives rtos={rtos} rtos_version=v1 cpu_hz=1000000000",
+    ]
+    if warn:
+        lines.append(f"@rtl1 warn code=no_copy msg={warn}")
+    for name, values in ticks.items():
+        lines.append(f"@rtl1 series {name} unit=ticks tick_hz=25000000")
+        lines.append(f"@rtl1 s {name} 0 {values}")
+    lines.append(f"@rtl1 end records={len(lines)} status=ok")
+    return parse("\n".join(lines) + "\n")
+
+
+def test_one_rtos_is_no_comparison() -> None:
+    runs = _runs("freertos", "mps2-an385", {"sem_give": "1,2"})
+    assert rtos_compare.compare([("a", runs)]) is None
+    assert rtos_compare.compare([("a", runs), ("b", [])]) is None
+
+
+def test_columns_figures_and_findings() -> None:
+    a = _runs("freertos", "mps2-an385", {"sem_give": "1,2,1,2", "preempt_sem": "6,6,6,6"})
+    b = _runs(
+        "ucos3",
+        "mps2-an385",
+        {"sem_give": "1,1,1,1"},
+        config="lean",
+        warn="queues%20pass%20pointers",
+    )
+    cmp = rtos_compare.compare([("fr@idle", a), ("uc@idle", b)])
+    assert cmp is not None and cmp.unit.startswith("instructions, mean")
+    assert [c.label(cmp.with_config) for c in cmp.columns] == [
+        "FreeRTOS v1 · M3 · default",
+        "µC/OS-III v1 · M3 · lean",
+    ]
+    # 1.5 ticks of 40 instructions = 60 (the mean, not the 40/80 a median would say)
+    assert cmp.primitives["Semaphore give"] == [60.0, 40.0]
+    assert cmp.primitives["Preemption via semaphore"] == [240.0, None]  # never filled in
+    md = rtos_compare.markdown(cmp)
+    assert "| Preemption via semaphore | 240 | – |" in md
+    assert "**µC/OS-III v1 · M3 · lean**: no_copy: queues pass pointers" in md
+    (finding,) = cmp.findings
+    assert finding.startswith("RTOSes on mps2-an385 (M3)")
+    assert "semaphore give: µC/OS-III v1 (lean) 40, FreeRTOS v1 (default) 60" in finding
+    assert "all within one counter tick, 40 instructions: not resolved" in finding
+    assert "preemption" not in finding  # one RTOS has it: nothing to compare
+
+
+def test_different_machines_are_columns_but_no_finding() -> None:
+    a = _runs("freertos", "mps2-an385", {"sem_give": "1"})
+    b = _runs("zephyr", "mps2-an386", {"sem_give": "2"})
+    cmp = rtos_compare.compare([("a", a), ("b", b)])
+    assert cmp is not None and len(cmp.columns) == 2 and cmp.findings == []
+    assert not cmp.with_config
+
+
+def test_a_difference_of_more_than_a_tick_is_resolved() -> None:
+    a = _runs("freertos", "mps2-an385", {"sem_give": "2,2"})
+    b = _runs("zephyr", "mps2-an385", {"sem_give": "4,4"})
+    cmp = rtos_compare.compare([("a", a), ("b", b)])
+    assert cmp is not None and cmp.resolution == 40
+    (finding,) = cmp.findings
+    assert "FreeRTOS v1 80, Zephyr v1 160." in finding and "tick" not in finding
