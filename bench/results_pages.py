@@ -67,6 +67,7 @@ PAGES = {
     p.name: p
     for p in (
         _spec_page("rtbench-qemu-freertos", True, "FREERTOS_KERNEL_PATH"),
+        _spec_page("rtbench-qemu-zephyr", True, "ZEPHYR_BASE", "ZEPHYR_MODULES"),
         _spec_page("rtbench-host", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),
         Page(

@@ -15,7 +15,13 @@ from tests.needs import brought
 from tests.paths import REPO_ROOT
 
 SCRIPT = str(REPO_ROOT / "bench" / "results_pages.py")
-PAGES = ("rtbench-qemu-freertos", "rtbench-host", "analyze-speed")
+PAGES = (
+    "rtbench-qemu-freertos",
+    "rtbench-qemu-zephyr",
+    "rtbench-host",
+    "analyze-speed",
+    "rtos-compare",
+)
 
 
 def pages(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

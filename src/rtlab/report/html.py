@@ -30,7 +30,7 @@ from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import rtbench, rtos_compare
+from rtlab.studies import latency_measure, rtbench, rtos_compare
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -74,12 +74,30 @@ def _template() -> jinja2.Template:
     return env.get_template("report.html.j2")
 
 
-def _findings(store: Store, cells: dict[str, results.CellRuns]) -> list[str]:
+def _findings(secs: list[sections.Section], cells: dict[str, results.CellRuns]) -> list[str]:
     """One sentence per study answer (each section's), or why there is none."""
     runs = [r for cr in cells.values() for r in cr.runs]
     if not any(r["status"] == "ok" for r in runs):
         return [f"No run finished successfully ({len(runs)} selected): no figures to report."]
-    return [f for sec in sections.build(store, cells) for f in sec.findings]
+    return [f for sec in secs for f in sec.findings]
+
+
+def _cross_checks(secs: list[sections.Section]) -> list[str]:
+    """Zephyr's latency_measure beside rtbench, as Markdown (from that section's data)."""
+    out = []
+    for sec in secs:
+        if sec.id != "latency-measure":
+            continue
+        for c in sec.data["checks"]:
+            out += ["", latency_measure.markdown(c["rows"], f"Cross-check: {c['title']}")]
+            for what, kv in (("rtbench", c["kconfig"]), ("latency_measure", c["kconfig_lm"])):
+                if kv:
+                    out.append(
+                        f"Configuration ({what}): "
+                        + ", ".join(f"`{k}={v}`" for k, v in sorted(kv.items()))
+                        + "\n"
+                    )
+    return out
 
 
 def render(
@@ -96,9 +114,7 @@ def render(
     bad = [r for r in runs if r["status"] != "ok"]
     labels = {r["run_id"]: cr.label for cr in cells.values() for r in cr.runs}
     secs = sections.build(store, cells)
-    findings = [f for sec in secs for f in sec.findings]
-    if not any(r["status"] == "ok" for r in runs):
-        findings = [f"No run finished successfully ({len(runs)} selected): no figures to report."]
+    findings = _findings(secs, cells)
     head, descriptions = headline(cells, title)
     return _template().render(
         title=head,
@@ -140,7 +156,8 @@ def text_report(
     `skipped` parts go into JSON (`skipped`) and Markdown (a list first); CSV has rows only."""
     rows = results.summary_rows(store, cells)
     gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
-    found = _findings(store, cells) if fmt in ("json", "md") else []
+    secs = sections.build(store, cells) if fmt in ("json", "md") else []
+    found = _findings(secs, cells) if fmt in ("json", "md") else []
     rtoses = rtos_section.comparison(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
         doc: dict[str, Any] = {
@@ -188,6 +205,7 @@ def text_report(
                 "",
                 rtbench.markdown(multirun.split(store, cr.ok_ids[-1])),
             ]
+    lines += [line.rstrip("\n") for line in _cross_checks(secs)]
     if gpio is not None:
         lines += ["", gpio_study.markdown(gpio).rstrip("\n")]
     return "\n".join(lines) + "\n"
