@@ -91,8 +91,16 @@ class Lab:
         cfg.write_text(config)
         log = self.root / f"{name}.log"
         proc = subprocess.Popen(
-            [str(BIN / "labgrid-exporter"), "-c", self.address, "-n", name,
-             "--hostname", "127.0.0.1", str(cfg)],
+            [
+                str(BIN / "labgrid-exporter"),
+                "-c",
+                self.address,
+                "-n",
+                name,
+                "--hostname",
+                "127.0.0.1",
+                str(cfg),
+            ],
             cwd=self.root,
             stdout=open(log, "w"),  # noqa: SIM115 - lives as long as the exporter
             stderr=subprocess.STDOUT,

@@ -124,7 +124,10 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
     try:
         busy = subprocess.run(
             _rtlab("run", str(spec), "--store", str(store)),
-            capture_output=True, text=True, env=_env(in_repo), timeout=120,
+            capture_output=True,
+            text=True,
+            env=_env(in_repo),
+            timeout=120,
         )
         assert busy.returncode == 2, busy.stderr
         assert re.search(r"place mps2-1 is held by \S+/alice", busy.stderr), busy.stderr
@@ -133,7 +136,10 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
             assert st.runs() == []  # no half-run cell
         waiting = subprocess.Popen(
             _rtlab("run", str(spec), "--store", str(store), "--wait"),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(in_repo),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(in_repo),
         )
         time.sleep(4)
         assert waiting.poll() is None  # still waiting for alice
@@ -155,7 +161,10 @@ def test_killing_rtlab_mid_run_releases_the_place(
     spec.write_text(_with_target(ONE_PLACE.format(p="mps2-3"), reps=50))
     proc = subprocess.Popen(
         _rtlab("run", str(spec), "--store", str(tmp_path / "rtlab.duckdb")),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(in_repo),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(in_repo),
     )
     try:
         assert proc.stderr is not None
@@ -191,7 +200,10 @@ def test_spec_mistakes_are_one_line(in_repo: Lab, tmp_path: Path) -> None:
         spec.write_text(_with_target(target))
         r = subprocess.run(
             _rtlab("run", str(spec), "--store", str(tmp_path / "rtlab.duckdb")),
-            capture_output=True, text=True, env=_env(in_repo), timeout=120,
+            capture_output=True,
+            text=True,
+            env=_env(in_repo),
+            timeout=120,
         )
         assert r.returncode == 2 and says in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) <= 2
