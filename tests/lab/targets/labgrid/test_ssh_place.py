@@ -12,7 +12,7 @@ from rtlab.lab.spec import parse_spec
 from rtlab.lab.targets.labgrid import places
 from rtlab.results import Store
 from tests.lab.targets.labgrid.conftest import Lab
-from tests.lab.targets.test_ssh import sshd  # noqa: F401 - the fixture: a real sshd
+from tests.lab.targets.test_ssh import sshd  # the fixture: a real sshd
 
 __all__ = ["sshd"]
 
@@ -21,7 +21,7 @@ def test_spec_runs_on_an_exported_ssh_board(
     lab: Lab,
     sshd: dict[str, object],
     built: Path,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     lab.export(
         "pi-exporter",
