@@ -153,14 +153,29 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
     assert places.holder(in_repo.address, "mps2-1") is None
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+TAGGED = (
+    '[target]\nkind = "labgrid"\nenv = "examples/labgrid/mps2-env.yaml"\n'
+    'tags = {board = "mps2-an385"}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("sig", "target", "held"),
+    [
+        (signal.SIGTERM, ONE_PLACE.format(p="mps2-3"), ["mps2-3"]),
+        (signal.SIGKILL, ONE_PLACE.format(p="mps2-3"), ["mps2-3"]),
+        (signal.SIGTERM, TAGGED, list(MPS2_PLACES)),  # parallel: every place, every run
+    ],
+    ids=["sigterm", "sigkill", "sigterm-3-places"],
+)
 def test_killing_rtlab_mid_run_releases_the_place(
-    in_repo: Lab, tmp_path: Path, sig: signal.Signals
+    in_repo: Lab, tmp_path: Path, sig: signal.Signals, target: str, held: list[str]
 ) -> None:
     spec = tmp_path / "long.toml"
-    spec.write_text(_with_target(ONE_PLACE.format(p="mps2-3"), reps=50))
+    spec.write_text(_with_target(target, reps=50))
+    store = tmp_path / "rtlab.duckdb"
     proc = subprocess.Popen(
-        _rtlab("run", str(spec), "--store", str(tmp_path / "rtlab.duckdb")),
+        _rtlab("run", str(spec), "--store", str(store)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -171,18 +186,24 @@ def test_killing_rtlab_mid_run_releases_the_place(
         for line in proc.stderr:  # mid-run: a first run stored, more to come
             if line.startswith("ok "):
                 break
-        assert places.holder(in_repo.address, "mps2-3") is not None
+        assert all(places.holder(in_repo.address, p) is not None for p in held)
         proc.send_signal(sig)
         proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
     deadline = time.monotonic() + 30  # SIGKILL: the reaper releases it
-    while places.holder(in_repo.address, "mps2-3") is not None:
-        assert time.monotonic() < deadline, "the place is still held"
+    while any(places.holder(in_repo.address, p) is not None for p in held):
+        assert time.monotonic() < deadline, "a place is still held"
         time.sleep(0.5)
     if sig == signal.SIGTERM:
         assert proc.returncode == 130
+        with Store(store) as st:
+            rows = st.runs()
+            pairs = [(r["cell_key"], r["repetition"]) for r in rows]
+            assert len(pairs) == len(set(pairs)) and 0 < len(rows) < 300
+            assert {r["status"] for r in rows} <= {"ok", "interrupted"}
+            assert not any(r["status"] == "running" for r in rows)
 
 
 def test_spec_mistakes_are_one_line(in_repo: Lab, tmp_path: Path) -> None:

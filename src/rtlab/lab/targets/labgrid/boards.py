@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import socket
 import subprocess
 import tempfile
 import threading
@@ -282,7 +283,6 @@ class QemuBoard(Board):
             with contextlib.suppress(Exception):
                 child.communicate(timeout=5)
         d._child, d.status = None, 0  # QEMU has exited: nothing for off() to quit
-        self._aborted = False
         with contextlib.suppress(Exception):
             self.target.deactivate(d)
 
@@ -308,10 +308,16 @@ class QemuBoard(Board):
         }
 
     def abort(self) -> None:
-        child = self.driver._child
+        self._aborted = True
+        d = self.driver
+        child = d._child
         if child is not None and child.poll() is None:
-            self._aborted = True
             child.kill()
+        # QEMU killed before it reached the driver's console socket: wake the accept()
+        listening = d._socket
+        if listening is not None:
+            with contextlib.suppress(OSError):
+                listening.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
