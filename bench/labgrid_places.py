@@ -65,7 +65,7 @@ def main() -> int:
             marks: list[float] = []
             with Store(root / f"{time.time()}" / "rtlab.duckdb") as st:
                 t0 = time.monotonic()
-                out = run_spec(spec, st, on_run=lambda r: marks.append(time.monotonic()))
+                out = run_spec(spec, st, on_run=lambda r, m=marks: m.append(time.monotonic()))
                 total = time.monotonic() - t0
             ok = sum(r.status == "ok" for r in out.runs)
             opened = marks[0] - out.runs[0].seconds - t0
