@@ -5,10 +5,13 @@ board's fingerprint is taken over the driver's connection."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
+from rtlab.lab.targets.base import Completed, make_target
 from rtlab.lab.targets.labgrid import places
 from rtlab.results import Store
 from tests.lab.targets.labgrid.conftest import Lab
@@ -55,4 +58,19 @@ def test_spec_runs_on_an_exported_ssh_board(
         assert info["fingerprint"]["kernel"]["release"] == os.uname().release
         assert info["fingerprint"]["labgrid_place"] == "orangepi-1"
         assert st.samples(out.runs[0].run_id, "latency").size > 500
+    assert places.holder(lab.address, "orangepi-1") is None
+
+    # Ctrl-C of a parallel run: abort() ends a command running on the board at once
+    target = make_target({**spec.target})
+    try:
+        done: list[Completed] = []
+        runs = threading.Thread(target=lambda: done.append(target.run(["sleep", "60"], 90)))
+        t0 = time.monotonic()
+        runs.start()
+        time.sleep(1)
+        target.abort()  # type: ignore[attr-defined]
+        runs.join(timeout=20)
+        assert done and done[0].returncode != 0 and time.monotonic() - t0 < 20
+    finally:
+        target.close()  # type: ignore[attr-defined]
     assert places.holder(lab.address, "orangepi-1") is None

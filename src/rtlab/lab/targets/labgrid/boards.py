@@ -145,7 +145,6 @@ class SshBoard(Board):
         self.target = target
         self.driver = target.get_driver("SSHDriver")  # activates: the connection is up
         self.service = self.driver.networkservice
-        self._running: list[Any] = []
 
     def _argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
         d = self.driver
@@ -170,6 +169,13 @@ class SshBoard(Board):
         fp = fingerprint(view=hostview.SnapshotView(r.stdout))
         fp["ssh_host"] = self.service.address
         return fp
+
+    def abort(self) -> None:
+        """End the driver's shared connection: every command running over it ends."""
+        d = self.driver
+        argv = [d._ssh, *d.ssh_prefix, "-O", "exit", "-p", str(self.service.port)]
+        with contextlib.suppress(Exception):
+            run_process([*argv, "--", self.service.address], timeout=10)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
