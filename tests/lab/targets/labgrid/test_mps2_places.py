@@ -229,3 +229,27 @@ def test_spec_mistakes_are_one_line(in_repo: Lab, tmp_path: Path) -> None:
         assert r.returncode == 2 and says in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) <= 2
     assert places.holder(in_repo.address, "mps2-1") is None
+
+
+def test_with_tags_a_held_place_is_skipped_and_the_free_ones_run(
+    in_repo: Lab, tmp_path: Path
+) -> None:
+    store = tmp_path / "rtlab.duckdb"
+    in_repo.check("-p", "mps2-1", "acquire", user="alice")
+    try:
+        r = subprocess.run(
+            _rtlab("run", str(EXAMPLE), "--store", str(store)),
+            capture_output=True,
+            text=True,
+            env=_env(in_repo),
+            timeout=300,
+        )
+        assert places.holder(in_repo.address, "mps2-1").endswith("/alice")  # type: ignore[union-attr]
+    finally:
+        in_repo.check("-p", "mps2-1", "release", user="alice")
+    assert r.returncode == 0, r.stderr
+    assert "skipped: labgrid place mps2-1 is held by" in r.stderr
+    with Store(store) as st:
+        rows = st.runs(status="ok")
+        assert len(rows) == 12
+        assert {row["target"]["place"] for row in rows} == {"mps2-2", "mps2-3"}
