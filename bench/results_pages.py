@@ -44,14 +44,14 @@ class Page:
     name: str
     commands: tuple[str, ...]  # as shown on the page; {store} is a fresh store
     exact: bool  # the same figures on every run and machine
-    needs_env: str = ""
+    needs_env: tuple[str, ...] = ()  # every variable the page's figures need
 
     @property
     def path(self) -> Path:
         return ROOT / "docs" / "results" / f"{self.name}.md"
 
 
-def _spec_page(name: str, exact: bool, needs_env: str = "") -> Page:
+def _spec_page(name: str, exact: bool, *needs_env: str) -> Page:
     return Page(
         name,
         (
@@ -69,6 +69,12 @@ PAGES = {
         _spec_page("rtbench-qemu-freertos", True, "FREERTOS_KERNEL_PATH"),
         _spec_page("rtbench-host", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),
+        Page(
+            "rtos-compare",
+            ("rtlab study rtos --md -o out/rtos-compare.html --store {store}",),
+            True,
+            ("FREERTOS_KERNEL_PATH", "ZEPHYR_BASE", "NUTTX_PATH", "UCOS3_PATH"),
+        ),
     )
 }
 
@@ -88,8 +94,9 @@ def _argv(command: str, store: str) -> list[str]:
 
 def tables(page: Page) -> str:
     """Run the page's commands in a fresh store; the last command's output."""
-    if page.needs_env and not os.environ.get(page.needs_env):
-        raise PageError(f"{page.name}: set {page.needs_env} (the page's command needs it)")
+    unset = [v for v in page.needs_env if not os.environ.get(v)]
+    if unset:
+        raise PageError(f"{page.name}: set {', '.join(unset)} (the page's figures need them)")
     out = ""
     with tempfile.TemporaryDirectory(prefix="rtlab-results-") as tmp:
         store = str(Path(tmp) / "rtlab.duckdb")
@@ -101,7 +108,8 @@ def tables(page: Page) -> str:
                 )
             out = p.stdout
     text = out.strip("\n") + "\n"
-    return text if page.commands[-1].startswith("rtlab report") else f"```text\n{text}```\n"
+    markdown = page.commands[-1].startswith(("rtlab report", "rtlab study"))
+    return text if markdown else f"```text\n{text}```\n"
 
 
 def machine() -> str:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from rtlab.cli.common import guarded
-from rtlab.cli.lab import StoreOpt, _open_store, _store_path, err, out
+from rtlab.cli.lab import StoreOpt, _open_store, _store_path, err
 
 study_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 DEFAULT_SPEC = Path("examples/rtos-compare.toml")
@@ -68,8 +68,8 @@ def rtos_cmd(
                 if cr.key in keys
             }
             write_report(st, cells, report, title=specs[0].name, skipped=skipped)
-            if md:
-                out.print(text_report(st, cells, "md", skipped), markup=False, end="")
+            if md:  # as is: a console would wrap Markdown's long table rows
+                typer.echo(text_report(st, cells, "md", skipped), nl=False)
         err.print(f"report: {report}")
         return 1 if bad else 0
 

@@ -262,7 +262,8 @@ class Runner:
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
         try:
-            runs = parse(done.stdout, source=cell.label)
+            text = kind.output(done.stdout) if kind.output else done.stdout
+            runs = parse(text, source=cell.label)
         except ProtocolError as e:
             w.status, w.message = "error", f"malformed workload output: {e}"
             return

@@ -224,8 +224,15 @@ def contention(run: Run) -> dict[int, float]:
     levels = [int(x) for x in run.meta.get("levels", "").split(",") if x]
     tps = _throughputs(run, {f"contention_{lv}": "" for lv in levels})
     base = tps.get("contention_0")
-    if base is None or not base.per_second > 0:
+    if base is None:
         raise RtbenchError("contention needs level 0 as the reference")
+    if not base.per_second > 0:
+        # one core, equal priorities, no time slicing: the stress task never yields, so
+        # the target never runs and there is no contention to measure (Zephyr's default)
+        raise RtbenchError(
+            "contention not measured: the target task ran 0 times at stress level 0 "
+            "(one core, equal priorities and no time slicing: the stress task never yields)"
+        )
     return {
         lv: 100.0 * (tps[f"contention_{lv}"].per_second / base.per_second)
         for lv in levels
@@ -299,8 +306,12 @@ def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
         rows = {PATTERNS[p]: [f"{v[c]:.1f}" for c in cores] for p, v in sc.items()}
         title = "Scalability (per core, single core = 100 %)"
         out += _per_core_table(title, "pattern", cores, rows)
-    if scenario_runs(runs, "contention"):
-        ct = contention(_one(runs, "contention"))
+    try:
+        ct = contention(_one(runs, "contention")) if scenario_runs(runs, "contention") else {}
+    except RtbenchError as exc:
+        out += ["### Contention", "", f"{exc}.", ""]
+        ct = {}
+    if ct:
         out += [
             "### Contention (level 0 % = 100 %)",
             "",

@@ -16,7 +16,7 @@ runs), the column's notes carry that sentence; nothing is filled in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -38,6 +38,7 @@ class Column:
     config: str
     icount: bool
     notes: tuple[str, ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()  # the configuration that matters (kconfig)
 
     def label(self, with_config: bool) -> str:
         core = CORES.get(self.machine, self.machine)
@@ -60,7 +61,7 @@ class Comparison:
         return len({c.config for c in self.columns}) > 1
 
 
-def _column(cell: str, runs: Sequence[Run]) -> Column:
+def _column(cell: str, runs: Sequence[Run], settings: Mapping[str, object]) -> Column:
     meta = runs[0].meta
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
     return Column(
@@ -71,6 +72,7 @@ def _column(cell: str, runs: Sequence[Run]) -> Column:
         config=meta.get("rtos_config", "default"),
         icount=meta.get("timebase") == "icount",
         notes=tuple(w for w in warns if not w.startswith("icount_model")),
+        settings=tuple((str(k), str(v)) for k, v in sorted(settings.items())),
     )
 
 
@@ -112,13 +114,17 @@ def _resolution(found: Sequence[tuple[str, Sequence[Run]]]) -> float | None:
     return max(ticks) if ticks else None
 
 
-def compare(invocations: Sequence[tuple[str, Sequence[Run]]]) -> Comparison | None:
-    """None unless two or more invocations name an RTOS (one is no comparison)."""
+def compare(
+    invocations: Sequence[tuple[str, Sequence[Run]]],
+    settings: Mapping[str, Mapping[str, object]] | None = None,
+) -> Comparison | None:
+    """None unless two or more invocations name an RTOS (one is no comparison).
+    `settings`: per cell, the configuration its target recorded (shown per column)."""
     found = [(cell, runs) for cell, runs in invocations if runs and runs[0].meta.get("rtos")]
     if len(found) < 2:
         return None
     found.sort(key=lambda cr: (cr[1][0].meta.get("qemu_machine", ""), cr[0]))
-    columns = [_column(cell, runs) for cell, runs in found]
+    columns = [_column(cell, runs, (settings or {}).get(cell, {})) for cell, runs in found]
     icount = all(c.icount for c in columns)
     medians = [_figures(runs, icount) for _, runs in found]
     prims = {
@@ -225,6 +231,11 @@ def markdown(cmp: Comparison) -> str:
     if notes:
         lines += ["What a port says of its figures:", ""]
         lines += [f"- **{label}**: {n}" for label, n in notes]
+        lines.append("")
+    configured = [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings]
+    if configured:
+        lines += ["Configuration of each column (what its target recorded):", ""]
+        lines += [f"- **{h}**: " + ", ".join(f"`{k}={v}`" for k, v in kv) for h, kv in configured]
         lines.append("")
     cells = ", ".join(f"{head[i]} = `{c.cell}`" for i, c in enumerate(cmp.columns))
     lines += [f"Columns: {cells}.", ""]

@@ -16,6 +16,11 @@ from rtlab.registry import Registry
 
 RTOSES: Registry[RtosPort] = Registry(
     "RTOS",
-    {"freertos": "rtlab.lab.rtos.freertos"},
+    {
+        "freertos": "rtlab.lab.rtos.freertos",
+        "zephyr": "rtlab.lab.rtos.zephyr",
+        "nuttx": "rtlab.lab.rtos.nuttx",
+        "ucos3": "rtlab.lab.rtos.ucos3",
+    },
     attr="RTOS",
 )

@@ -204,7 +204,8 @@ class QemuTarget:
 
     def program(self, name: str) -> str:
         """The ELF for a workload program: programs.<name>, elf, or rtbench built on the
-        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options)."""
+        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options), or
+        another of the port's optional `programs` (its `build_program` makes it)."""
         if name in self.programs:
             return str(self.programs[name])
         if self.elf:
@@ -214,6 +215,13 @@ class QemuTarget:
             if why:
                 raise QemuError(f"the qemu target builds rtbench on {self.port.title}: {why}")
             return str(self.port.build(self.machine, self.rtos_config, self.paths))
+        # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
+        if name in getattr(self.port, "programs", ()):
+            why = self.port.missing(self.paths)
+            if why:
+                raise QemuError(f"the qemu target builds {name} on {self.port.title}: {why}")
+            port: Any = self.port
+            return str(port.build_program(name, self.machine, self.rtos_config, self.paths))
         return name
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:

@@ -9,7 +9,9 @@ into the matrix.
 Each kind is one module defining `WORKLOAD_KIND` (or `WORKLOAD_KINDS`), found through
 the table of `KINDS`: `rtlab-latency` (latency.py, workloads/linux/rtlab-latency),
 `rtbench` (rtbench.py, the POSIX port of workloads/rtbench), `command` (command.py, any
-program that speaks the protocol, argv given) and the GPIO kinds (gpio.py).
+program that speaks the protocol, argv given), the GPIO kinds (gpio.py) and
+`latency_measure` (Zephyr's own benchmark on the qemu target, its text turned into
+records: the cross-check of rtbench's Zephyr figures).
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class WorkloadKind:
     argv: Callable[[str, Mapping[str, Any]], list[str]]
     seconds: Callable[[Mapping[str, Any]], float]
     multi_run: bool = False  # one invocation prints several protocol runs (rtbench)
+    # A program that prints its own text, not the protocol (Zephyr's latency_measure):
+    # turns that text into protocol records before the runner parses it.
+    output: Callable[[str], str] | None = None
 
 
 KINDS: Registry[WorkloadKind] = Registry(
@@ -43,6 +48,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "rtlab-toggle": "rtlab.lab.workloads.gpio",
         "rtlab-toggle-rs": "rtlab.lab.workloads.gpio",
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
+        "latency_measure": "rtlab.lab.workloads.latency_measure",
     },
     attr=("WORKLOAD_KIND", "WORKLOAD_KINDS"),
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 
+from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.report.sections import Section
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
@@ -17,7 +18,7 @@ from rtlab.studies import rtbench
 
 def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
     """Tables and charts of one rtbench invocation, as the studies presented them."""
-    out: dict[str, Any] = {"tables": [], "charts": []}
+    out: dict[str, Any] = {"tables": [], "charts": [], "notes": []}
     for scen in ("primitives", "irq"):
         found = rtbench.scenario_runs(runs, scen)
         if found:
@@ -65,8 +66,12 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
             )
         )
     found = rtbench.scenario_runs(runs, "contention")
-    if found:
-        ct = rtbench.contention(found[-1])
+    try:
+        ct = rtbench.contention(found[-1]) if found else {}
+    except RtbenchError as exc:  # not measurable on this configuration: say why
+        out["notes"].append(str(exc))
+        ct = {}
+    if ct:
         fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
         ax.plot(list(ct), list(ct.values()), "o-")
         ax.axhline(100, color="grey", lw=0.8, ls="--")
@@ -119,9 +124,14 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     for cr in cells.values():
         if cr.workload != "rtbench" or not cr.ok_ids:
             continue
-        figs = rtbench_figures(multirun.split(store, cr.ok_ids[-1]))
-        benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], **figs})
+        runs = multirun.split(store, cr.ok_ids[-1])
+        figs = rtbench_figures(runs)
+        rtos = runs[0].meta.get("rtos", "") if runs else ""
+        benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], "rtos": rtos, **figs})
         found += [f for t in figs["tables"] if (f := _finding(cr.label, t))]
     if not benches:
         return None
+    if sum(1 for b in benches if b["rtos"]) >= 2:
+        found = []  # the RTOS comparison's findings say it across columns
+
     return Section("rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found)

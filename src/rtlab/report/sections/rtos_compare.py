@@ -11,12 +11,16 @@ from rtlab.studies import rtos_compare
 
 
 def comparison(store: Store, cells: dict[str, results.CellRuns]) -> rtos_compare.Comparison | None:
-    invocations = [
-        (cr.label, multirun.split(store, cr.ok_ids[-1]))
-        for cr in cells.values()
-        if cr.workload == "rtbench" and cr.ok_ids
-    ]
-    return rtos_compare.compare(invocations)
+    chosen = [cr for cr in cells.values() if cr.workload == "rtbench" and cr.ok_ids]
+    invocations = [(cr.label, multirun.split(store, cr.ok_ids[-1])) for cr in chosen]
+    settings = {cr.label: _settings(cr) for cr in chosen}
+    return rtos_compare.compare(invocations, settings)
+
+
+def _settings(cr: results.CellRuns) -> dict[str, object]:
+    """The configuration that matters, as the run's target recorded it (kconfig)."""
+    run = next(r for r in cr.runs if r["run_id"] == cr.ok_ids[-1])
+    return dict((run.get("target") or {}).get("kconfig") or {})
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
@@ -30,6 +34,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         "tables": rtos_compare.formatted_tables(cmp),
         "notes": [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes],
         "cells": [(head[i], c.cell) for i, c in enumerate(cmp.columns)],
+        "settings": [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings],
     }
     return Section(
         "rtos-compare", "RTOSes compared", "sections/rtos_compare.html.j2", data, cmp.findings

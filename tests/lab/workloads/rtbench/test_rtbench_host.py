@@ -155,3 +155,15 @@ def test_run_posix(rtbench_build) -> None:
     p = workload.params_from_mapping({"scenarios": "scalability", "cores": [1], "window_ms": 10})
     (run,) = workload.run_posix(p, exe=rtbench_build / "rtbench-posix", timeout=60)
     assert run.complete and run.counters["p1"][0] > 0
+
+
+def test_a_starved_target_says_why_contention_is_not_measured() -> None:
+    """One core, equal priorities, no time slicing (Zephyr's default): the target runs 0
+    times, and the tables say so instead of dividing by zero or failing the report."""
+    body = tput("contention_0", 0) + tput("contention_70", 0)
+    runs = parse(run_text("contention", body, cores=1, meta="levels=0,70"))
+    with pytest.raises(workload.RtbenchError, match="no time slicing"):
+        rtbench.contention(runs[0])
+    md = rtbench.markdown(runs)
+    assert "contention not measured: the target task ran 0 times" in md
+    assert "throughput %" not in md

@@ -1,12 +1,15 @@
 /*
- * rtbench porting layer on POSIX threads (Linux now; NuttX is the next user, so only
+ * rtbench porting layer on POSIX threads (Linux, and NuttX through ports/nuttx: only
  * POSIX calls plus the *_np affinity call that both have).
  *
- * - Priorities: SCHED_FIFO 10 + 4 * level when permitted; otherwise SCHED_OTHER with a
- *   warning (then a wake-up does not preempt at once and rtb_preemptive() says 0).
+ * - Priorities: SCHED_FIFO 10 + 4 * level when permitted (RTB_POSIX_POLICY: NuttX builds
+ *   SCHED_RR, so equal levels share a core in tick-long slices as under FreeRTOS's time
+ *   slicing); otherwise SCHED_OTHER with a warning (then a wake-up does not preempt at
+ *   once and rtb_preemptive() says 0).
  * - Cores: pthread affinity. Timestamps: clock_gettime(CLOCK_MONOTONIC_RAW, or
  *   CLOCK_MONOTONIC where there is no RAW, as on NuttX) in ns, or
- *   with rtb_posix_set_clock("tsc") the CPU counter (cycle-level resolution).
+ *   with rtb_posix_set_clock("tsc") the CPU counter (cycle-level resolution), or a
+ *   board's counter (rtb_posix_set_board_clock: NuttX in QEMU reads CMSDK TIMER0).
  * - Software interrupt: a dedicated thread above every level (SCHED_FIFO 90) pinned to
  *   the interrupt's core, blocked in sigwaitinfo() on its own real-time signal;
  *   rtb_swi_trigger is pthread_kill. The handler runs in that thread: "interrupt
@@ -48,16 +51,34 @@
 #endif
 #include "rtb_posix.h"
 
+/* Pinning a new thread: Linux; NuttX only in an SMP build (it declares
+ * pthread_attr_setaffinity_np there alone). */
+#if defined(CPU_SET) && (!defined(__NuttX__) || defined(CONFIG_SMP))
+#define HAVE_ATTR_AFFINITY 1
+#else
+#define HAVE_ATTR_AFFINITY 0
+#endif
+
+/* The real-time policy of every thread. On one core, equal levels take turns only with
+ * SCHED_RR (contention's target and stress thread share RTB_PRIO_BENCH). */
+#ifndef RTB_POSIX_POLICY
+#define RTB_POSIX_POLICY SCHED_FIFO
+#endif
+
 #define FIFO_BASE 10
 #define FIFO_STEP 4
 #define FIFO_SWI 90
-#define STACK_SIZE (64 * 1024)
+#ifndef RTB_POSIX_STACK_SIZE
+#define RTB_POSIX_STACK_SIZE (64 * 1024) /* a small target sets less (NuttX: 8 KiB) */
+#endif
+#define STACK_SIZE RTB_POSIX_STACK_SIZE
 #define MAX_SWI 16 /* SIGRTMIN .. SIGRTMIN+15 */
 
 static struct {
     int fifo;
     int ncores;
     char release[64];
+    char sysname[32];
     rtb_port_info info;
     pthread_mutex_t crit;
     atomic_size_t heap_used, heap_peak;
@@ -66,6 +87,9 @@ static struct {
 
 static int use_tsc;
 static uint32_t tsc_hz;
+static const rtb_posix_board_clock *board_clock;
+
+void rtb_posix_set_board_clock(const rtb_posix_board_clock *clock) { board_clock = clock; }
 
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_CPU_COUNTER 1
@@ -210,6 +234,7 @@ int rtb_port_init(void)
     P.ncores = 1;
 #ifdef CPU_COUNT
     cpu_set_t set;
+    CPU_ZERO(&set); /* NuttX without SMP: a macro that only ORs in CPU 0 */
     if (sched_getaffinity(0, sizeof set, &set) == 0)
         P.ncores = CPU_COUNT(&set);
 #else
@@ -218,17 +243,29 @@ int rtb_port_init(void)
 #endif
     pthread_key_create(&level_key, NULL);
     P.info.port = "posix";
-    P.info.rtos = "linux";
+    /* The rtos token is the system's name in lower case: "linux", "nuttx". */
+    const char *sys = uname(&u) == 0 ? u.sysname : "unknown";
+    size_t k = 0;
+    for (; sys[k] && sys[k] != ' ' && k < sizeof P.sysname - 1; k++)
+        P.sysname[k] = (char)(sys[k] >= 'A' && sys[k] <= 'Z' ? sys[k] - 'A' + 'a' : sys[k]);
+    P.sysname[k] = 0;
+    P.info.rtos = P.sysname;
     /* A release with a space or longer than the buffer is cut: it is only a label. */
     const char *rel = uname(&u) == 0 ? u.release : "unknown";
-    size_t k = 0;
+    k = 0;
     for (; rel[k] && rel[k] != ' ' && k < sizeof P.release - 1; k++)
         P.release[k] = rel[k];
     P.release[k] = 0;
     P.info.rtos_version = P.release;
     P.info.board = "host";
     P.info.clock = use_tsc ? "cpu_counter" : RAW_CLOCK_NAME;
-    P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
+    if (board_clock) {
+        P.info.board = board_clock->board;
+        P.info.clock = board_clock->clock;
+        P.info.cpu_hz = board_clock->cpu_hz;
+    } else {
+        P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
+    }
 
     pthread_mutexattr_t ma;
     pthread_mutexattr_init(&ma);
@@ -245,7 +282,7 @@ int rtb_port_init(void)
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
 
     struct sched_param sp = {.sched_priority = fifo_prio(RTB_PRIO_MAIN)};
-    P.fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+    P.fifo = pthread_setschedparam(pthread_self(), RTB_POSIX_POLICY, &sp) == 0;
     if (!P.fifo)
         rtb_port_note_warning("no_sched_fifo",
                               "SCHED_FIFO not permitted (run as root or grant "
@@ -306,10 +343,10 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, int fifo
     if (P.fifo) {
         struct sched_param sp = {.sched_priority = fifo};
         pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-        pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+        pthread_attr_setschedpolicy(&a, RTB_POSIX_POLICY);
         pthread_attr_setschedparam(&a, &sp);
     }
-#ifdef CPU_SET
+#if HAVE_ATTR_AFFINITY
     if (core >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -372,13 +409,20 @@ int rtb_prio_get(void)
 }
 
 /* --- time and board ----------------------------------------------------------------- */
-uint32_t rtb_ts(void) { return (uint32_t)(use_tsc ? cpu_counter() : raw_ns()); }
+uint32_t rtb_ts(void)
+{
+    if (board_clock)
+        return board_clock->ts();
+    return (uint32_t)(use_tsc ? cpu_counter() : raw_ns());
+}
 
-uint32_t rtb_ts_hz(void) { return use_tsc ? tsc_hz : 1000000000u; }
+uint32_t rtb_ts_hz(void) { return board_clock ? board_clock->ts_hz : use_tsc ? tsc_hz : 1000000000u; }
 uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
 
 uint64_t rtb_time_us(void)
 {
+    if (board_clock)
+        return board_clock->time_us();
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;

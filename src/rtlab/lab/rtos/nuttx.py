@@ -1,0 +1,128 @@
+"""NuttX: the user's apache/nuttx and nuttx-apps trees (NUTTX_PATH, NUTTX_APPS_PATH),
+rtbench's POSIX port as a NuttX application on the project's own mps2 board
+(workloads/rtbench/ports/nuttx; the build is nuttx_build)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
+
+VAR = "NUTTX_PATH"
+APPS_VAR = "NUTTX_APPS_PATH"
+TESTED = (
+    "tested: apache/nuttx 4ebc8a7291df + apache/nuttx-apps a71c329cfb0d; "
+    "README: bring your own kernels"
+)
+# One image per core: the an385/an386 image is Cortex-M3 code (it runs on both).
+CORES = {"mps2-an385": "m3", "mps2-an386": "m3", "mps2-an500": "m7"}
+
+
+class NuttX:
+    name = "nuttx"
+    title = "NuttX"
+    variables = (VAR, APPS_VAR)
+    machines = tuple(CORES)
+    configs = ("default", "assert")
+
+    def missing(self, paths: Mapping[str, str]) -> str | None:
+        if not paths.get(VAR, ""):
+            return (
+                f"set {VAR} to an apache/nuttx checkout and {APPS_VAR} to nuttx-apps, or "
+                f"{VAR} to one folder holding nuttx/ and apps/ ({TESTED})"
+            )
+        try:
+            trees(paths)
+        except RtosBuildError as e:
+            return str(e)
+        return None
+
+    def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_nuttx(CORES[machine], config, trees(paths))
+
+    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+        try:
+            version = _version(trees(paths))
+        except RtosBuildError:
+            version = ""
+        return {
+            "rtos": self.name,
+            "rtos_config": config,
+            "rtos_version": version,
+            "kconfig": _config_that_matters(config),
+        }
+
+
+def trees(paths: Mapping[str, str]) -> Trees:
+    """The nuttx and apps trees the variables name; one line when they are not."""
+    root = Path(paths.get(VAR, "")).expanduser()
+    if (root / "nuttx" / "Makefile").is_file() and not paths.get(APPS_VAR):
+        nuttx, apps = root / "nuttx", root / "apps"
+    else:
+        nuttx = root
+        apps = Path(paths.get(APPS_VAR, "") or _sibling_apps(root)).expanduser()
+    if not (nuttx / "sched" / "Kconfig").is_file():
+        raise RtosBuildError(f"{VAR}={root} has no sched/Kconfig: not a NuttX tree")
+    if not (apps / "Application.mk").is_file():
+        raise RtosBuildError(f"{apps} has no Application.mk: set {APPS_VAR} to a nuttx-apps tree")
+    return Trees(nuttx.resolve(), apps.resolve())
+
+
+def _sibling_apps(nuttx: Path) -> Path:
+    """Where NuttX's own configure.sh looks for apps: ../apps, else ../nuttx-apps."""
+    for name in ("apps", "nuttx-apps"):
+        if (nuttx.parent / name / "Application.mk").is_file():
+            return nuttx.parent / name
+    return nuttx.parent / "apps"
+
+
+def _version(t: Trees) -> str:
+    """The kernel's commit (git), else the build id of a snapshot's .version file."""
+    head = git_head(t.nuttx)
+    if head:
+        return head[:12]
+    try:
+        text = (t.nuttx / ".version").read_text(errors="replace")
+    except OSError:
+        return ""
+    found = dict(re.findall(r'^CONFIG_VERSION_(STRING|BUILD)="?([^"\n]*)"?', text, re.M))
+    return found.get("BUILD", "")[:12] or found.get("STRING", "")
+
+
+# The settings that change a figure (see docs/rtos/nuttx.md).
+_MATTERS = (
+    "CONFIG_USEC_PER_TICK",
+    "CONFIG_SCHED_TICKLESS",
+    "CONFIG_RR_INTERVAL",
+    "CONFIG_PRIORITY_INHERITANCE",
+    "CONFIG_DEBUG_ASSERTIONS",
+    "CONFIG_DEBUG_OPTLEVEL",
+    "CONFIG_ARCH_IDLE_CUSTOM",
+    "CONFIG_ARCH_FPU",
+    "CONFIG_BUILD_FLAT",
+    "CONFIG_STACK_COLORATION",
+)
+
+
+def _config_that_matters(config: str) -> dict[str, str]:
+    text = "\n".join(f.read_text() for f in fragments("m3", config) if f.is_file())
+    found = {}
+    for name in _MATTERS:
+        m = re.search(rf"^{name}=(.*)$", text, re.M)
+        found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
+    board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
+    m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
+    if m:
+        found["MPS_SYSTICK_CLOCK"] = str(int(m.group(1)) * 1_000_000)
+    return found
+
+
+RTOS = NuttX()

@@ -1,0 +1,146 @@
+"""µC/OS-III: the user's uC-OS3, uC-CPU and uC-LIB checkouts (UCOS3_PATH, UCCPU_PATH,
+UCLIB_PATH, or UCOS3_PATH alone naming one folder that holds all three), built with the
+project's mps2 board layer and configuration headers (workloads/rtbench/ports/ucos3).
+
+Two configurations: "default" (µC/OS-III's template: argument/object checks on, plus
+timestamps) and "lean" (those checks and timestamps off)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.mps2_board import build_mps2
+
+VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
+PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3"
+CONFIG_DIR = PORT_DIR / "config"
+TESTED = (
+    "uC-OS3 v3.08.02 2fa9aeb, uC-CPU v1.32.01 ae5796e, uC-LIB v1.39.01 71b5f65 "
+    "from github.com/weston-embedded"
+)
+# What each checkout must hold, and the folder name inside a folder holding all three.
+_REPOS = (
+    (VAR_OS, "uC-OS3", Path("Source") / "os_core.c"),
+    (VAR_CPU, "uC-CPU", Path("cpu_core.c")),
+    (VAR_LIB, "uC-LIB", Path("lib_mem.c")),
+)
+
+
+def checkouts(paths: Mapping[str, str]) -> dict[str, Path] | str:
+    """The three checkouts by variable, or one line saying what to set."""
+    top = paths.get(VAR_OS, "")
+    if not top:
+        return (
+            f"set {VAR_OS} to a uC-OS3 checkout, or to a folder holding uC-OS3, uC-CPU "
+            f"and uC-LIB ({TESTED}; README: bring your own kernels)"
+        )
+    holder = Path(top)
+    found: dict[str, Path] = {}
+    for var, folder, marker in _REPOS:
+        if (holder / folder / marker).is_file():  # one folder holding all three
+            found[var] = holder / folder
+            continue
+        given = paths.get(var, "")
+        if var == VAR_OS:
+            given = top
+        if not given:
+            return f"set {var} to a {folder} checkout (or {VAR_OS} to a folder holding it)"
+        if not (Path(given) / marker).is_file():
+            return f"{var}={given} has no {marker}: not a {folder} checkout"
+        found[var] = Path(given)
+    return found
+
+
+class UcOs3:
+    name = "ucos3"
+    title = "µC/OS-III"
+    variables = (VAR_OS, VAR_CPU, VAR_LIB)
+    machines = ("mps2-an385", "mps2-an386")
+    configs = ("default", "lean")
+
+    def missing(self, paths: Mapping[str, str]) -> str | None:
+        found = checkouts(paths)
+        return found if isinstance(found, str) else None
+
+    def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        check_choice(self, machine, config)
+        found = checkouts(paths)
+        if isinstance(found, str):
+            raise RtosBuildError(found)
+        # One build holds both configurations (two kernel libraries, two ELFs).
+        out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
+        return out / elf_name(machine, config)
+
+    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+        found = checkouts(paths)
+        version = "" if isinstance(found, str) else _version(found[VAR_OS])
+        return {
+            "rtos": self.name,
+            "rtos_config": config,
+            "rtos_version": version,
+            "kconfig": config_that_matters(config),
+        }
+
+
+def elf_name(machine: str, config: str) -> str:
+    variant = "" if config == "default" else f"-{config}"
+    return f"rtbench-ucos3{variant}-{machine.removeprefix('mps2-')}.elf"
+
+
+def _version(os_dir: Path) -> str:
+    try:
+        text = (os_dir / "Source" / "os.h").read_text(errors="replace")
+    except OSError:
+        return ""
+    m = re.search(r"#define\s+OS_VERSION\s+(\d+)u?", text)
+    if not m:
+        return ""
+    v = int(m.group(1))  # 30802 = V3.08.02
+    return f"V{v // 10000}.{v // 100 % 100:02d}.{v % 100:02d}"
+
+
+# The settings that change a figure: the checks the lean configuration turns off, and
+# what shapes scheduling (docs/rtos/ucos3.md).
+_MATTERS = (
+    "OS_CFG_ARG_CHK_EN",
+    "OS_CFG_CALLED_FROM_ISR_CHK_EN",
+    "OS_CFG_INVALID_OS_CALLS_CHK_EN",
+    "OS_CFG_OBJ_TYPE_CHK_EN",
+    "OS_CFG_OBJ_CREATED_CHK_EN",
+    "OS_CFG_TS_EN",
+    "OS_CFG_TASK_PROFILE_EN",
+    "OS_CFG_PRIO_MAX",
+    "OS_CFG_TICK_RATE_HZ",
+    "OS_CFG_SCHED_ROUND_ROBIN_EN",
+    "OS_CFG_STAT_TASK_EN",
+    "OS_CFG_TMR_EN",
+    "OS_CFG_ISR_STK_SIZE",
+    "CPU_CFG_KA_IPL_BOUNDARY",
+)
+_LEAN_BLOCK = re.compile(r"#if defined\(RTB_UCOS3_LEAN\).*?\n(.*?)#endif", re.S)
+_DEFINE = re.compile(r"^\s*#define\s+(\w+)[ \t]+([^\s/]+)", re.M)
+
+
+def config_that_matters(config: str) -> dict[str, str]:
+    """The values of _MATTERS for `config`, read from the port's headers, plus what the
+    kernel cannot do here (recorded so a table never shows a missing figure as zero)."""
+    text = "\n".join(
+        (CONFIG_DIR / h).read_text(errors="replace")
+        for h in ("os_cfg.h", "os_cfg_app.h", "cpu_cfg.h")
+    )
+    lean = _LEAN_BLOCK.search(text)
+    base = _LEAN_BLOCK.sub("", text)
+    values = dict(_DEFINE.findall(base))
+    if config == "lean" and lean:
+        values.update(_DEFINE.findall(lean.group(1)))
+    found = {k: values[k].rstrip("u") for k in _MATTERS if k in values}
+    found["smp"] = "unsupported: µC/OS-III is single-core (multi-core runs are not made)"
+    return found
+
+
+RTOS = UcOs3()

@@ -1,0 +1,250 @@
+"""Zephyr: the user's tree in ZEPHYR_BASE (+ the cmsis module in ZEPHYR_MODULES), built
+with Zephyr's own build system as an out-of-tree application
+(workloads/rtbench/ports/zephyr) for a QEMU mps2 board, toolchain `gnuarmemb` on
+Debian's arm-none-eabi-gcc. Two documented configurations: "default" (Zephyr's
+defaults + what the suite needs, prj.conf) and "lean" (+ lean.conf: time slicing off,
+asserts off, -O2). The Kconfig that shapes a figure is read back from the build's .config.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rtlab.lab.build import REPO_ROOT, forget_other_source
+from rtlab.lab.rtos.base import RtosBuildError, check_choice
+
+VAR = "ZEPHYR_BASE"
+MODULES_VAR = "ZEPHYR_MODULES"
+PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "zephyr"
+LM_DIR = PORT_DIR / "latency_measure"  # Zephyr's own benchmark, for the cross-check
+LATENCY_MEASURE = "zephyr-latency-measure"  # its program name (workloads/latency_measure)
+BUILD_ROOT = REPO_ROOT / "build" / "rtbench-zephyr"
+TESTED = (
+    "3.4.99, the zephyr/ folder of github.com/lgalstyan/nrf_connect@a86fb816, "
+    "+ ZEPHYR_MODULES=<zephyrproject-rtos/cmsis@1abf2913>"
+)
+# Zephyr's build runs these Python packages in rtlab's interpreter (pyproject: zephyr).
+PYTHON_DEPS = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
+               "packaging": "packaging"}  # fmt: skip
+CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
+BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386"}
+# Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
+OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
+
+
+class Zephyr:
+    name = "zephyr"
+    title = "Zephyr"
+    variables = (VAR, MODULES_VAR)
+    machines = tuple(BOARDS)
+    configs = tuple(CONF_FILES)
+    programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[str, str], Path] = {}  # (program, config) -> last build
+
+    def missing(self, paths: Mapping[str, str]) -> str | None:
+        base = paths.get(VAR, "")
+        if not base:
+            return f"set {VAR} to a Zephyr tree ({TESTED}; README: bring your own kernels)"
+        if not (Path(base) / "VERSION").is_file() or not (Path(base) / "kernel").is_dir():
+            return f"{VAR}={base} has no VERSION and kernel/: not a Zephyr tree"
+        if not _cmsis(paths.get(MODULES_VAR, "")):
+            return (
+                f"set {MODULES_VAR} to the cmsis module's checkout "
+                "(github.com/zephyrproject-rtos/cmsis; Cortex-M needs it)"
+            )
+        lacking = [pkg for mod, pkg in PYTHON_DEPS.items() if not importlib.util.find_spec(mod)]
+        if lacking:
+            need = " ".join(lacking)
+            return f"Zephyr's build needs {need} in rtlab's Python: pip install '.[zephyr]'"
+        if shutil.which("dtc") is None:
+            return "dtc not found: install device-tree-compiler (deps/apt.txt)"
+        return None
+
+    def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        out = self._build(PORT_DIR, "rtbench", machine, config, paths)
+        return out / "zephyr" / "zephyr.elf"
+
+    def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        """Other firmware this port builds for the qemu target: Zephyr's own
+        latency_measure (the cross-check), in the same configuration."""
+        if name != LATENCY_MEASURE:
+            raise RtosBuildError(f"Zephyr builds {', '.join(self.programs)} here, not {name}")
+        return (
+            self._build(LM_DIR, "latency_measure", machine, config, paths) / "zephyr" / "zephyr.elf"
+        )
+
+    def _build(
+        self, src: Path, what: str, machine: str, config: str, paths: Mapping[str, str]
+    ) -> Path:
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        for tool in ("cmake", "arm-none-eabi-gcc"):
+            if shutil.which(tool) is None:
+                raise RtosBuildError(f"{tool} not found: install cmake gcc-arm-none-eabi")
+        out = BUILD_ROOT / f"{what}-{machine.removeprefix('mps2-')}-{config}"
+        out.mkdir(parents=True, exist_ok=True)
+        conf = _conf_files(src, config, Path(paths[VAR]))
+        with open(out / ".build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
+            _configure(src, out, BOARDS[machine], conf, paths)
+            _run(["cmake", "--build", str(out), "--parallel", "2"], _env(paths), "build")
+        self._built[(what, config)] = out
+        return out
+
+    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rtos": self.name,
+            "rtos_config": config,
+            "rtos_version": version(Path(paths.get(VAR, ""))),
+            "kconfig": kconfig_that_matters(self._dot_config("rtbench", config)),
+        }
+        # latency_measure builds with its own prj.conf (1 tick/s, no tickless, irq_offload)
+        lm = kconfig_that_matters(self._dot_config("latency_measure", config))
+        if lm:
+            d["kconfig_latency_measure"] = lm
+        return d
+
+    def _dot_config(self, what: str, config: str) -> Path:
+        built = self._built.get((what, config))
+        if built is None:
+            found = sorted(BUILD_ROOT.glob(f"{what}-*-{config}"))
+            built = found[0] if found else BUILD_ROOT / "none"
+        return built / "zephyr" / ".config"
+
+
+def _cmsis(modules: str) -> bool:
+    """ZEPHYR_MODULES (a ;-separated list) names a checkout of the cmsis module."""
+    return any((Path(m) / "CMSIS" / "Core").is_dir() for m in modules.split(";") if m)
+
+
+def _env(paths: Mapping[str, str]) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({k: paths[k] for k in (VAR, MODULES_VAR) if paths.get(k)})
+    env.setdefault("ZEPHYR_TOOLCHAIN_VARIANT", "gnuarmemb")
+    env.setdefault("GNUARMEMB_TOOLCHAIN_PATH", "/usr")
+    return env
+
+
+def _conf_files(src: Path, config: str, base: Path) -> list[Path]:
+    """rtbench: prj.conf (+ lean.conf). latency_measure: the tree's own prj.conf, and
+    lean.conf on top for "lean" (the same switches as rtbench's lean)."""
+    if src == LM_DIR:
+        own = base / "tests" / "benchmarks" / "latency_measure" / "prj.conf"
+        return [own, *(PORT_DIR / f for f in CONF_FILES[config][1:])]
+    return [PORT_DIR / f for f in CONF_FILES[config]]
+
+
+def _configure(
+    src: Path, out: Path, board: str, conf_files: list[Path], paths: Mapping[str, str]
+) -> None:
+    """Configures once per (tree, modules, configuration): Zephyr's configure step (Kconfig,
+    devicetree) takes seconds; ninja alone notices source changes afterwards."""
+    conf = ";".join(str(f) for f in conf_files)
+    stamp = "\n".join([paths[VAR], paths.get(MODULES_VAR, ""), board, conf, sys.executable])
+    done = out / "rtlab-configured"
+    forget_other_source(out, src)
+    if done.is_file() and done.read_text() == stamp and (out / "CMakeCache.txt").is_file():
+        return
+    gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+    cmd = [
+        "cmake",
+        *gen,
+        "-S",
+        str(src),
+        "-B",
+        str(out),
+        f"-DBOARD={board}",
+        f"-DCONF_FILE={conf}",
+        f"-DPython3_EXECUTABLE={sys.executable}",
+        f"-DZEPHYR_MODULES={paths.get(MODULES_VAR, '')}",
+        f"-DBUILD_VERSION=v{version(Path(paths[VAR]))}",  # the tree has no git to ask
+    ]
+    if board in OWN_BOARD_ROOT:
+        root = OWN_BOARD_ROOT[board]
+        cmd += [f"-DBOARD_ROOT={root}", f"-DSOC_ROOT={root}"]
+    (out / "CMakeCache.txt").unlink(missing_ok=True)  # a new tree or configuration
+    _run(cmd, _env(paths), "configure")
+    done.write_text(stamp)
+
+
+def _run(cmd: list[str], env: dict[str, str], what: str) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+        raise RtosBuildError(f"Zephyr {what} failed (exit {proc.returncode})\n{tail}")
+
+
+def version(base: Path) -> str:
+    """ "3.4.99" from the tree's VERSION file ("" when unreadable)."""
+    try:
+        text = (base / "VERSION").read_text(errors="replace")
+    except OSError:
+        return ""
+    v = {}
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        v[key.strip()] = value.strip()
+    parts = [v.get(k, "") for k in ("VERSION_MAJOR", "VERSION_MINOR", "PATCHLEVEL")]
+    return ".".join(parts) + (f"-{v['EXTRAVERSION']}" if v.get("EXTRAVERSION") else "")
+
+
+# The settings that change a figure: scheduling, checks in kernel calls, code generation,
+# memory protection on the switch path, the C library.
+_MATTERS = (
+    "TIMESLICING",
+    "TIMESLICE_SIZE",
+    "SYS_CLOCK_TICKS_PER_SEC",
+    "TICKLESS_KERNEL",
+    "NUM_PREEMPT_PRIORITIES",
+    "ASSERT",
+    "FORCE_NO_ASSERT",
+    "ARM_MPU",
+    "HW_STACK_PROTECTION",
+    "USERSPACE",
+    "FPU",
+    "FPU_SHARING",
+    "THREAD_STACK_INFO",
+    "SMP",
+    "MP_MAX_NUM_CPUS",
+)
+_CHOICES = {
+    "optimization": {"SIZE_OPTIMIZATIONS": "-Os", "SPEED_OPTIMIZATIONS": "-O2",
+                     "DEBUG_OPTIMIZATIONS": "-Og", "NO_OPTIMIZATIONS": "-O0"},
+    "libc": {"MINIMAL_LIBC": "minimal", "NEWLIB_LIBC": "newlib", "PICOLIBC": "picolibc",
+             "EXTERNAL_LIBC": "external"},
+    "scheduler": {"SCHED_DUMB": "dumb", "SCHED_SCALABLE": "scalable",
+                  "SCHED_MULTIQ": "multiq"},
+}  # fmt: skip
+
+
+def kconfig_that_matters(dot_config: Path) -> dict[str, str]:
+    """CONFIG_X = value for each setting above ("n" when unset), and the optimization
+    level, libc and scheduler the choices resolved to; {} without a .config."""
+    try:
+        text = dot_config.read_text(errors="replace")
+    except OSError:
+        return {}
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("CONFIG_") and "=" in line:
+            key, _, value = line.partition("=")
+            values[key.removeprefix("CONFIG_")] = value.strip('"')
+    found = {f"CONFIG_{k}": values.get(k, "n") for k in _MATTERS}
+    for what, options in _CHOICES.items():
+        found[what] = next((v for k, v in options.items() if values.get(k) == "y"), "")
+    return found
+
+
+RTOS = Zephyr()

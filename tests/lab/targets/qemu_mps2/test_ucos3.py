@@ -1,0 +1,188 @@
+"""rtbench on µC/OS-III in QEMU mps2: every scenario runs in both configurations, two
+runs are identical, the port says where µC/OS-III differs, a bad configuration is one
+line. Skipped (with the reason) without UCOS3_PATH (README: bring your own kernels)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.ucos3 import TESTED, VAR_OS, checkouts
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.studies import rtbench
+from tests.lab.targets.qemu_mps2.conftest import QUICK
+from tests.needs import brought, missing_tool
+from tests.paths import REPO_ROOT
+
+PORT = RTOSES.get("ucos3")
+SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
+WARNINGS = {"icount_model", "queue_by_pointer", "heap_partition", "no_getters"}
+Pair = tuple[tq.QemuResult, tq.QemuResult]
+
+
+@pytest.fixture(scope="module")
+def paths() -> dict[str, str]:
+    brought(
+        VAR_OS,
+        "a folder holding uC-OS3, uC-CPU and uC-LIB",
+        f"{TESTED}; README: bring your own kernels",
+    )
+    found = merged_paths()
+    why = PORT.missing(found)
+    if why:
+        pytest.fail(why, pytrace=False)
+    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
+    return found
+
+
+@pytest.fixture(scope="module")
+def elfs(paths: dict[str, str]) -> dict[tuple[str, str], Path]:
+    """Both configurations on both machines (one cached build, build/rtbench-qemu-ucos3)."""
+    return {(m, c): PORT.build(m, c, paths) for m in PORT.machines for c in PORT.configs}
+
+
+@pytest.fixture(scope="module")
+def suite_pair(elfs: dict[tuple[str, str], Path]) -> Pair:
+    elf = elfs["mps2-an385", "default"]
+    return (
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+        tq.run_qemu(elf, append=QUICK, timeout_s=120),
+    )
+
+
+@pytest.fixture(scope="module")
+def lean_run(elfs: dict[tuple[str, str], Path]) -> tq.QemuResult:
+    return tq.run_qemu(elfs["mps2-an385", "lean"], append=QUICK, timeout_s=120)
+
+
+def _check_all_ok(res: tq.QemuResult, board: str) -> None:
+    assert res.exit_status == 0 and not res.timed_out, res.output[-2000:]
+    assert [r.meta["scenario"] for r in res.runs] == SCENARIOS
+    for r in res.runs:
+        assert r.complete and r.status == "ok", (r.meta["scenario"], r.problems, r.message)
+        assert r.meta["port"] == "ucos3" and r.meta["rtos_version"] == "V3.08.02"
+        assert r.meta["board"] == board and r.meta["timebase"] == "icount"
+        assert r.meta["cores_online"] == "1" and r.meta["preemptive"] == "1"
+        assert {c for c, _ in r.warnings} >= WARNINGS, r.warnings
+        assert r.counters["heap_used_end"][0] == 0  # every thread and object back
+        assert r.counters["heap_peak"][0] > 0
+
+
+def test_every_scenario_runs(suite_pair: Pair, lean_run: tq.QemuResult) -> None:
+    _check_all_ok(suite_pair[0], "mps2-an385")
+    _check_all_ok(lean_run, "mps2-an385")
+
+
+def test_two_runs_identical(suite_pair: Pair) -> None:
+    a, b = suite_pair
+    assert a.output == b.output
+
+
+def _means(res: tq.QemuResult, scenario: str) -> dict[str, float]:
+    run = rtbench.scenario_runs(res.runs, scenario)[0]
+    return {k: float(np.mean(s.values)) for k, s in run.series.items()}
+
+
+def test_primitives_plausible(suite_pair: Pair, lean_run: tq.QemuResult) -> None:
+    full, lean = _means(suite_pair[0], "primitives"), _means(lean_run, "primitives")
+    for mean in (full, lean):
+        assert mean["sem_give"] > 0 and mean["sem_take"] > 0
+        assert mean["preempt_sem"] > mean["sem_give"]
+        assert mean["preempt_queue"] > mean["queue_send"] > mean["gpio_set"]
+        assert 40 < (mean["sem_give"] + mean["sem_take"]) * 40 < 600
+    # The lean configuration drops the template's checks: cheaper kernel calls.
+    assert lean["sem_give"] < full["sem_give"]
+    assert lean["preempt_sem"] < full["preempt_sem"]
+
+
+def test_irq_plausible(suite_pair: Pair) -> None:
+    run = rtbench.scenario_runs(suite_pair[0].runs, "irq")[0]
+    assert run.counters["isr_lost"][0] == 0 and run.counters["isr_lost_tm"][0] == 0
+    handler = np.median(run.series["isr_handler"].values)
+    task = np.median(run.series["isr_task"].values)
+    assert 0 <= handler < task < 100  # activation < 4000 instructions
+
+
+def test_throughput_plausible(suite_pair: Pair) -> None:
+    counts = rtbench.threadmetric_counts(suite_pair[0].runs)[1]
+    assert set(counts) == {f"t{i}" for i in range(1, 9)}
+    assert all(t.count > 0 for t in counts.values())
+    assert all(20_000 <= t.elapsed_us <= 22_000 for t in counts.values())
+    scal = rtbench.scenario_runs(suite_pair[0].runs, "scalability")[0]
+    assert all(scal.counters[p][0] > 0 for p in ("p1", "p23", "p4", "p5", "p6"))
+
+
+def test_cortex_m4f_builds_run(elfs: dict[tuple[str, str], Path]) -> None:
+    for config in PORT.configs:
+        res = tq.run_qemu(
+            elfs["mps2-an386", config],
+            machine="mps2-an386",
+            append="--scenarios primitives,irq --iterations 50",
+            timeout_s=60,
+        )
+        assert res.exit_status == 0, res.output[-1000:]
+        assert [r.status for r in res.runs] == ["ok", "ok"]
+        assert res.runs[0].meta["board"] == "mps2-an386"
+
+
+def test_multicore_is_not_faked(elfs: dict[tuple[str, str], Path]) -> None:
+    """No SMP: asking for 2 cores makes no 2-core run (never a run of zeros), and the
+    run's record says why (kconfig smp = unsupported)."""
+    res = tq.run_qemu(
+        elfs["mps2-an385", "lean"],
+        append="--scenarios scalability --iterations 50 --window-ms 20 --cores 1,2",
+        timeout_s=60,
+    )
+    assert res.exit_status == 0
+    assert [r.meta["cores"] for r in res.runs] == ["1"]
+    assert PORT.describe("lean", {})["kconfig"]["smp"].startswith("unsupported")
+
+
+def test_bad_option_exit_status(elfs: dict[tuple[str, str], Path]) -> None:
+    res = tq.run_qemu(elfs["mps2-an385", "default"], append="--bogus 1")
+    assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
+
+
+def test_bad_configuration_is_one_line(paths: dict[str, str]) -> None:
+    with pytest.raises(RtosBuildError) as bad:
+        PORT.build("mps2-an385", "fast", paths)
+    assert "\n" not in str(bad.value) and "default, lean" in str(bad.value)
+    with pytest.raises(RtosBuildError) as bad_machine:
+        PORT.build("mps2-an500", "lean", paths)
+    assert "\n" not in str(bad_machine.value)
+
+
+def test_configurations_are_recorded() -> None:
+    full, lean = PORT.describe("default", {})["kconfig"], PORT.describe("lean", {})["kconfig"]
+    assert full["OS_CFG_ARG_CHK_EN"] == "1" and lean["OS_CFG_ARG_CHK_EN"] == "0"
+    assert full["OS_CFG_TS_EN"] == "1" and lean["OS_CFG_TS_EN"] == "0"
+    assert full["OS_CFG_PRIO_MAX"] == lean["OS_CFG_PRIO_MAX"] == "20"
+
+
+def test_checkouts_are_found_or_named(tmp_path: Path) -> None:
+    """Runs without the kernel: what the user is told."""
+    assert "set UCOS3_PATH" in str(checkouts({}))
+    assert "not a uC-OS3 checkout" in str(checkouts({VAR_OS: str(tmp_path)}))
+    for name, marker in (
+        ("uC-OS3", "Source/os_core.c"),
+        ("uC-CPU", "cpu_core.c"),
+        ("uC-LIB", "lib_mem.c"),
+    ):
+        (tmp_path / name / marker).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name / marker).write_text("")
+    found = checkouts({VAR_OS: str(tmp_path)})
+    assert isinstance(found, dict) and found["UCLIB_PATH"] == tmp_path / "uC-LIB"
+    alone = checkouts({VAR_OS: str(tmp_path / "uC-OS3")})
+    assert "set UCCPU_PATH" in str(alone)
+
+
+def test_kernel_is_brought_not_committed() -> None:
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True, check=False
+    ).stdout.split()
+    assert not [p for p in tracked if p.endswith(("os_core.c", "os_cpu_a.S", "cpu_core.c"))]

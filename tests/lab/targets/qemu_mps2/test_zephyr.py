@@ -1,0 +1,200 @@
+"""rtbench on Zephyr in QEMU mps2: every scenario runs in both documented configurations,
+two runs are byte-identical, results parse and are plausible, the run records the
+Kconfig that matters. Skipped (one line) without ZEPHYR_BASE: the kernel is the user's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.protocol import Run
+from rtlab.results import Store, multirun
+from rtlab.studies import rtbench
+from rtlab.studies.latency_measure import cross_check
+from tests.lab.targets.qemu_mps2.conftest import QUICK
+from tests.needs import brought, missing_tool
+from tests.paths import REPO_ROOT
+
+SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
+Pair = tuple[tq.QemuResult, tq.QemuResult]
+
+
+def _paths() -> dict[str, str]:
+    brought(
+        "ZEPHYR_BASE",
+        "a Zephyr tree",
+        "3.4.99 + the cmsis module in ZEPHYR_MODULES; README: bring your own kernels",
+    )
+    paths = merged_paths()
+    why = ZEPHYR.missing(paths)
+    if why:
+        pytest.fail(why, pytrace=False)
+    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def elves() -> dict[str, Path]:
+    """Both configurations for mps2-an385 (built once, cached under build/)."""
+    paths = _paths()
+    return {c: ZEPHYR.build("mps2-an385", c, paths) for c in ZEPHYR.configs}
+
+
+@pytest.fixture(scope="module")
+def suite_pair(elves: dict[str, Path]) -> Pair:
+    """The whole suite twice on the default configuration."""
+    run = [tq.run_qemu(elves["default"], append=QUICK, timeout_s=120) for _ in range(2)]
+    return run[0], run[1]
+
+
+def test_every_scenario_runs(suite_pair: Pair) -> None:
+    res = suite_pair[0]
+    assert res.exit_status == 0 and not res.timed_out, res.output[-2000:]
+    assert [r.meta["scenario"] for r in res.runs] == SCENARIOS
+    for r in res.runs:
+        assert r.complete and r.status == "ok", (r.meta["scenario"], r.problems, r.message)
+        assert r.meta["port"] == "zephyr" and r.meta["rtos_version"] == "3.4.99"
+        assert r.meta["board"] == "mps2-an385" and r.meta["timebase"] == "icount"
+        assert r.meta["clock"] == "cmsdk_timer0_icount" and r.meta["preemptive"] == "1"
+        assert "icount_model" in {c for c, _ in r.warnings}, r.warnings
+        assert r.counters["heap_used_end"][0] == 0  # every thread and object freed
+        assert r.counters["heap_peak"][0] > 0
+
+
+def test_two_runs_identical(suite_pair: Pair) -> None:
+    a, b = suite_pair
+    assert a.output == b.output
+
+
+def test_plausible(suite_pair: Pair) -> None:
+    runs = suite_pair[0].runs
+    prim = rtbench.scenario_runs(runs, "primitives")[0]
+    mean = {k: float(np.mean(s.values)) for k, s in prim.series.items()}
+    assert 0 < mean["sem_give"] < mean["preempt_sem"]
+    assert mean["preempt_queue"] > mean["queue_send"] > mean["gpio_set"]
+    irq = rtbench.scenario_runs(runs, "irq")[0]
+    assert irq.counters["isr_lost"][0] == 0 and irq.counters["isr_lost_tm"][0] == 0
+    assert (
+        0 <= np.median(irq.series["isr_handler"].values) < np.median(irq.series["isr_task"].values)
+    )
+    counts = rtbench.threadmetric_counts(runs)[1]
+    assert all(t.count > 0 and 20_000 <= t.elapsed_us <= 22_000 for t in counts.values())
+
+
+def test_lean_runs_and_switches_cheaper(elves: dict[str, Path]) -> None:
+    """lean (no time slicing, -O2) passes too, and its preemption costs less."""
+    quick = "--scenarios primitives,irq --iterations 100"
+    means = {}
+    for config, elf in elves.items():
+        res = tq.run_qemu(elf, append=quick, timeout_s=60)
+        assert res.exit_status == 0 and all(r.status == "ok" for r in res.runs), res.output[-800:]
+        prim = rtbench.scenario_runs(res.runs, "primitives")[0]
+        means[config] = float(np.mean(prim.series["preempt_sem"].values))
+    assert means["lean"] < means["default"], means
+
+
+def test_cortex_m4_board_runs() -> None:
+    """mps2-an386 on rtlab's own board + SoC (Zephyr 3.4 has none)."""
+    elf = ZEPHYR.build("mps2-an386", "default", _paths())
+    res = tq.run_qemu(elf, machine="mps2-an386", append="--scenarios primitives,irq "
+                      "--iterations 50", timeout_s=60)  # fmt: skip
+    assert res.exit_status == 0 and [r.status for r in res.runs] == ["ok", "ok"]
+    assert res.runs[0].meta["board"] == "mps2-an386"
+
+
+def test_describe_records_kconfig(elves: dict[str, Path]) -> None:
+    d = {c: ZEPHYR.describe(c, merged_paths()) for c in ZEPHYR.configs}
+    assert d["default"]["rtos_version"] == "3.4.99"
+    assert d["default"]["kconfig"]["CONFIG_TIMESLICING"] == "y"
+    assert d["lean"]["kconfig"]["CONFIG_TIMESLICING"] == "n"
+    assert (d["default"]["kconfig"]["optimization"], d["lean"]["kconfig"]["optimization"]) == (
+        "-Os",
+        "-O2",
+    )
+    assert d["lean"]["kconfig"]["libc"] == "minimal"
+
+
+def test_bad_configuration_is_one_clear_line() -> None:
+    paths = {"ZEPHYR_BASE": "/nonexistent"}
+    with pytest.raises(RtosBuildError, match="configuration 'fast': expected one of"):
+        ZEPHYR.build("mps2-an385", "fast", paths)
+    with pytest.raises(RtosBuildError, match="runs on mps2-an385, mps2-an386 here, not mps2-an500"):
+        ZEPHYR.build("mps2-an500", "lean", paths)
+    why = ZEPHYR.missing(paths)
+    assert why is not None and "not a Zephyr tree" in why and "\n" not in why
+    assert "ZEPHYR_BASE" in (ZEPHYR.missing({}) or "")
+    assert RTOSES.get("zephyr") is ZEPHYR
+
+
+def test_qemu_target_names_what_to_set_for_latency_measure() -> None:
+    """Without the kernel, the qemu target's build of Zephyr's latency_measure fails with
+    the one line the README's table gives, not a missing-file error later."""
+    target = tq.QemuTarget({"rtos": "zephyr", "rtos_paths": {"ZEPHYR_BASE": "/nonexistent"}})
+    with pytest.raises(tq.QemuError, match=r"zephyr-latency-measure on Zephyr: .*not a Zephyr"):
+        target.program("zephyr-latency-measure")
+    assert target.program("something-else") == "something-else"
+
+
+def test_bad_option_exit_status(elves: dict[str, Path]) -> None:
+    res = tq.run_qemu(elves["default"], append="--bogus 1", timeout_s=60)
+    assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
+
+
+def test_rtlab_run_zephyr_spec_with_cross_check(elves: dict[str, Path], tmp_path: Path) -> None:
+    """rtbench and Zephyr's own latency_measure through `rtlab run` on one target; the
+    store holds both, the Kconfig of each, and the cross-check pairs them."""
+    spec = tmp_path / "z.toml"
+    spec.write_text(
+        'name = "z"\nrepetitions = 1\n[target]\nkind = "qemu"\nmachine = "mps2-an385"\n'
+        'rtos = "zephyr"\nrtos_config = "lean"\n[[workload]]\nkind = "rtbench"\n'
+        'scenarios = ["primitives", "irq"]\niterations = 50\nwindow_ms = 20\n'
+        '[[workload]]\nkind = "latency_measure"\n'
+    )
+    cli = [str(Path(sys.executable).parent / "rtlab")]
+    if not Path(cli[0]).exists():
+        cli = [sys.executable, "-m", "rtlab.cli"]  # rtlab not installed in this venv
+    store_path = tmp_path / "s.duckdb"
+    proc = subprocess.run(
+        [*cli, "run", str(spec), "--store", str(store_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with Store(store_path, read_only=True) as store:
+        runs = {r["workload"]: r for r in store.runs()}
+        assert {r["status"] for r in runs.values()} == {"ok"}
+        target = runs["latency_measure"]["target"]
+        assert target["rtos_config"] == "lean" and target["kconfig"]["CONFIG_TIMESLICING"] == "n"
+        assert target["kconfig_latency_measure"]["CONFIG_TICKLESS_KERNEL"] == "n"
+        lm = Run(workload="latency_measure", version="1")
+        for name, value, unit in store.sql(
+            "SELECT name, value, unit FROM counters WHERE run_id=?",
+            [runs["latency_measure"]["run_id"]],
+        ):
+            lm.counters[name] = (int(value), unit)
+        rows = cross_check(lm, multirun.split(store, runs["rtbench"]["run_id"]))
+    assert all(r.lm_ns is not None and r.rtbench_mean_ns for r in rows), rows
+    # Same kernel, same machine, same clock rate: within a factor of 2.5 either way
+    # (the definitions differ: see studies/latency_measure.PAIRS).
+    assert all(0.4 < (r.ratio or 0) < 2.5 for r in rows), [(r.label, r.ratio) for r in rows]
+
+
+def test_kernel_is_brought_not_committed() -> None:
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True, check=False
+    ).stdout.split()
+    assert not [p for p in tracked if p.endswith(("zephyr.elf", "Kconfig.zephyr", "sched.c"))]
+    base = os.environ.get("ZEPHYR_BASE", "")
+    assert base == "" or not Path(base).resolve().is_relative_to(REPO_ROOT)

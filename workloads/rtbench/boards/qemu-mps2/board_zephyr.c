@@ -1,0 +1,76 @@
+/*
+ * The mps2 board under the Zephyr port of rtbench: the same CMSDK TIMER0 counter, the
+ * same spare NVIC lines and the same semihosting exit as the FreeRTOS build (mps2.c),
+ * so the two kernels are measured alike on one QEMU machine. Zephyr owns the vector
+ * table, SysTick and the UART driver; the protocol still goes out on UART0 by polling.
+ */
+#include <string.h>
+
+#include <zephyr/fatal.h>
+#include <zephyr/irq.h>
+#include <zephyr/kernel.h>
+
+#include "mps2.h"
+#include "rtb_zephyr.h"
+
+static uint32_t ips, icount_hz;
+
+static void swi_isr(const void *slot) { rtb_zephyr_swi_dispatch((int)(uintptr_t)slot); }
+
+void rtb_zboard_init(void)
+{
+    mps2_timer_init();
+    ips = mps2_measure_ips(); /* before the scheduler: nothing interrupts the loop */
+    icount_hz = mps2_icount_hz(ips);
+    /* Priority 0: the highest Zephyr gives a regular (rescheduling) ISR. */
+    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 0, 0, swi_isr, (void *)0, 0);
+    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 1, 0, swi_isr, (void *)1, 0);
+    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 2, 0, swi_isr, (void *)2, 0);
+    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 3, 0, swi_isr, (void *)3, 0);
+    for (int k = 0; k < MPS2_SWI_SLOTS; k++)
+        irq_disable(MPS2_SWI_FIRST_IRQ + k);
+}
+
+const char *rtb_zboard_name(void) { return mps2_machine(); }
+const char *rtb_zboard_clock(void) { return icount_hz ? BOARD_COUNTER "_icount" : BOARD_COUNTER; }
+uint32_t rtb_zboard_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
+uint32_t rtb_zboard_ts(void) { return mps2_ts(); }
+uint32_t rtb_zboard_ts_hz(void) { return MPS2_TIMER_HZ; }
+uint32_t rtb_zboard_ts_mask(void) { return 0xFFFFFFFFu; }
+void rtb_zboard_out(const char *s, size_t n) { mps2_uart_write(s, n); }
+
+int rtb_zboard_swi_slots(void) { return MPS2_SWI_SLOTS; }
+void rtb_zboard_swi_enable(int slot, int core)
+{
+    (void)core; /* one core */
+    irq_enable(MPS2_SWI_FIRST_IRQ + slot);
+}
+void rtb_zboard_swi_disable(int slot) { irq_disable(MPS2_SWI_FIRST_IRQ + slot); }
+void rtb_zboard_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
+
+_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_zboard_warning names 25 MHz: reword it");
+const char *rtb_zboard_warning(const char **msg)
+{
+    if (icount_hz) {
+        *msg = "QEMU -icount: the counter runs in virtual time (one 25 MHz tick = 40 "
+               "instructions at shift 0): an instruction-count model, not time on silicon";
+        return "icount_model";
+    }
+    *msg = "QEMU runs without -icount: the timer follows host time, figures are not "
+           "deterministic and not an instruction-count model";
+    return "no_icount";
+}
+
+const char *rtb_zboard_cmdline(void) { return mps2_cmdline(); }
+void rtb_zboard_exit(int status) { mps2_exit(status); }
+
+/* A fault ends QEMU with status 4 (as the FreeRTOS build's asserts do), not a hang. */
+void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
+{
+    (void)esf;
+    static const char msg[] = "\nrtbench: zephyr fatal error ";
+    char num[2] = {(char)('0' + (reason % 10u)), '\n'};
+    mps2_uart_write(msg, sizeof msg - 1);
+    mps2_uart_write(num, 2);
+    mps2_exit(4);
+}

@@ -1,0 +1,11 @@
+/* µC/LIB configuration for rtbench (the project's own): no µC/LIB heap is used. */
+#ifndef LIB_CFG_MODULE_PRESENT
+#define LIB_CFG_MODULE_PRESENT
+
+#define LIB_MEM_CFG_ARG_CHK_EXT_EN DEF_DISABLED
+#define LIB_MEM_CFG_OPTIMIZE_ASM_EN DEF_DISABLED
+#define LIB_MEM_CFG_DBG_INFO_EN DEF_DISABLED
+#define LIB_MEM_CFG_HEAP_SIZE 0u
+#define LIB_MEM_CFG_HEAP_PADDING_ALIGN LIB_MEM_PADDING_ALIGN_NONE
+
+#endif

@@ -1,0 +1,45 @@
+# µC/OS-III as the user brings it (UCOS3_PATH, UCCPU_PATH, UCLIB_PATH: the uC-OS3, uC-CPU
+# and uC-LIB repositories), built as a static library with the project's configuration
+# headers (ports/ucos3/config), and the rtbench core + µC/OS-III port on top of it.
+#
+#   include(<rtbench>/ports/ucos3/ucos3-kernel.cmake)
+#   rtb_ucos3_kernel(kernel_m3 LEAN 0 OPTIONS -mcpu=...)
+#   rtb_ucos3_rtbench(rtbench_m3 KERNEL kernel_m3)
+#
+# ARMv7-M ports only (Cortex-M3/M4/M7): the toolchain folder is GNU/, with the C parts
+# one level up. The kernel's sources build with -Wall only (not ours to fix).
+set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
+include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
+enable_language(ASM) # os_cpu_a.S, cpu_a.s
+
+function(rtb_ucos3_kernel name)
+  cmake_parse_arguments(K "" "LEAN" "OPTIONS;DEFINITIONS" ${ARGN})
+  set(os ${UCOS3_PATH})
+  set(cpu ${UCCPU_PATH})
+  set(lib ${UCLIB_PATH})
+  set(osport ${os}/Ports/ARM-Cortex-M/ARMv7-M)
+  set(cpuport ${cpu}/ARM-Cortex-M/ARMv7-M)
+  file(GLOB os_sources ${os}/Source/os_*.c)
+  list(FILTER os_sources EXCLUDE REGEX "os_dbg\\.c$")
+  add_library(${name} STATIC ${os_sources} ${osport}/os_cpu_c.c ${osport}/GNU/os_cpu_a.S
+              ${cpu}/cpu_core.c ${cpuport}/cpu_c.c ${cpuport}/GNU/cpu_a.s ${lib}/lib_mem.c)
+  target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/ports/ucos3/config
+    ${RTBENCH_DIR}/ports/ucos3 ${os}/Source ${osport}/GNU ${cpu} ${cpuport}/GNU ${lib})
+  target_compile_options(${name} PRIVATE -Wall -Wno-error -std=gnu11)
+  target_compile_options(${name} PUBLIC ${K_OPTIONS})
+  # PendSV under the vector table's name; SysTick goes through board_ucos3.c.
+  target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS} RTB_UCOS3_LEAN=${K_LEAN}
+                             OS_CPU_PendSVHandler=PendSV_Handler)
+endfunction()
+
+function(rtb_ucos3_rtbench name)
+  cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
+  file(GLOB core ${RTBENCH_DIR}/src/*.c)
+  add_library(${name} STATIC ${core} ${RTL1_SOURCES}
+                      ${RTBENCH_DIR}/ports/ucos3/rtb_port_ucos3.c)
+  target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
+                                            ${RTBENCH_DIR}/ports/ucos3)
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)
+  target_compile_definitions(${name} PUBLIC ${R_DEFINITIONS})
+  target_link_libraries(${name} PUBLIC ${R_KERNEL})
+endfunction()

@@ -1,0 +1,318 @@
+/*
+ * rtbench porting layer on Zephyr's native kernel API (k_thread, k_sem, k_msgq, k_event,
+ * k_mutex, k_heap), single core and SMP.
+ *
+ * - Priorities: level L runs at preemptible priority RTB_PRIO_LEVELS - L (level 16 is
+ *   priority 0, level 1 is 15); the idle thread sits at CONFIG_NUM_PREEMPT_PRIORITIES,
+ *   below level 1. No cooperative priority is used.
+ * - Threads: control block and stack come from the port's k_heap, as a FreeRTOS task's
+ *   TCB and stack come from its heap, so heap figures compare; k_thread_join is Zephyr's.
+ * - Interrupt context: the board's ISRs (IRQ_CONNECT) call rtb_zephyr_swi_dispatch;
+ *   kernel calls from an ISR need no "woken" flag: Zephyr reschedules on ISR exit.
+ * - Heap: one k_heap; used/peak from sys_heap_runtime_stats (its peak can be reset).
+ *   Figures are relative to the heap in use when the main thread started.
+ */
+#include <zephyr/kernel.h>
+#include <zephyr/sys/sys_heap.h>
+#include <zephyr/timeout_q.h>
+#include <version.h>
+
+#include "rtb_zephyr.h"
+#include "rtbench.h"
+#include "rtbench_port.h"
+
+BUILD_ASSERT(CONFIG_NUM_PREEMPT_PRIORITIES >= RTB_PRIO_LEVELS,
+             "levels 1..16 need 16 preemptible priorities, idle below them");
+BUILD_ASSERT(IS_ENABLED(CONFIG_SYS_HEAP_RUNTIME_STATS), "heap figures need runtime stats");
+BUILD_ASSERT(IS_ENABLED(CONFIG_EVENTS), "rtb_event_* is k_event");
+
+#ifndef RTB_ZEPHYR_HEAP
+#define RTB_ZEPHYR_HEAP (128 * 1024)
+#endif
+#define THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: workers hold no large locals */
+#define MAX_SWI 8
+
+K_HEAP_DEFINE(rtb_heap, RTB_ZEPHYR_HEAP);
+
+static struct {
+    rtb_port_info info;
+    size_t heap_base; /* heap in use when the main thread started */
+} P;
+
+static int zprio(int level) { return RTB_PRIO_LEVELS - level; }
+
+static k_timeout_t timeout_of(uint32_t us)
+{
+    if (us == RTB_FOREVER)
+        return K_FOREVER;
+    return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
+}
+
+/* --- lifecycle and platform ---------------------------------------------------------- */
+int rtb_port_init(void)
+{
+    rtb_zboard_init();
+    P.info.port = "zephyr";
+    P.info.rtos = "zephyr";
+    P.info.rtos_version = KERNEL_VERSION_STRING;
+    P.info.board = rtb_zboard_name();
+    P.info.clock = rtb_zboard_clock();
+    P.info.cpu_hz = rtb_zboard_cpu_hz();
+    const char *msg = NULL;
+    const char *code = rtb_zboard_warning(&msg);
+    if (code)
+        rtb_port_note_warning(code, msg);
+    return 0;
+}
+
+const rtb_port_info *rtb_port_describe(void) { return &P.info; }
+int rtb_core_count(void) { return (int)arch_num_cpus(); }
+int rtb_preemptive(void) { return 1; } /* every level is a preemptible priority */
+
+/* --- threads ------------------------------------------------------------------------- */
+struct rtb_thread {
+    struct k_thread kt;
+    k_thread_stack_t *stack;
+    rtb_entry fn;
+    void *arg;
+};
+
+static void trampoline(void *p1, void *p2, void *p3)
+{
+    (void)p2;
+    (void)p3;
+    rtb_thread *t = p1;
+    t->fn(t->arg);
+}
+
+rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int prio, int core)
+{
+    (void)name; /* CONFIG_THREAD_NAME stays off: names cost a copy per create */
+    rtb_thread *t = k_heap_alloc(&rtb_heap, sizeof *t, K_NO_WAIT);
+    if (!t)
+        return NULL;
+    t->stack = k_heap_aligned_alloc(&rtb_heap, Z_KERNEL_STACK_OBJ_ALIGN,
+                                    Z_KERNEL_STACK_LEN(THREAD_STACK), K_NO_WAIT);
+    if (!t->stack) {
+        k_heap_free(&rtb_heap, t);
+        return NULL;
+    }
+    t->fn = fn;
+    t->arg = arg;
+#ifdef CONFIG_SCHED_CPU_MASK
+    /* Created stopped and pinned: it must never start on another core, even briefly. */
+    k_tid_t id = k_thread_create(&t->kt, t->stack, THREAD_STACK, trampoline, t, NULL, NULL,
+                                 zprio(prio), 0, K_FOREVER);
+    if (core >= 0)
+        (void)k_thread_cpu_pin(id, core);
+    k_thread_start(id);
+#else
+    (void)core; /* one core, or no CPU masks: nothing to pin */
+    (void)k_thread_create(&t->kt, t->stack, THREAD_STACK, trampoline, t, NULL, NULL,
+                          zprio(prio), 0, K_NO_WAIT);
+#endif
+    return t;
+}
+
+void rtb_thread_join(rtb_thread *t)
+{
+    (void)k_thread_join(&t->kt, K_FOREVER); /* dead and off every core: memory is free */
+    k_heap_free(&rtb_heap, t->stack);
+    k_heap_free(&rtb_heap, t);
+}
+
+void rtb_yield(void) { k_yield(); }
+
+void rtb_sleep_us(uint32_t us)
+{
+    /* k_usleep rounds up to the tick and adds one; top up in case it returned early. */
+    uint64_t end = rtb_time_us() + us;
+    for (uint64_t now = rtb_time_us(); now < end; now = rtb_time_us())
+        (void)k_usleep((int32_t)MIN(end - now, (uint64_t)INT32_MAX));
+}
+
+int rtb_prio_get(void) { return RTB_PRIO_LEVELS - k_thread_priority_get(k_current_get()); }
+
+/* --- semaphores ---------------------------------------------------------------------- */
+rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
+{
+    struct k_sem *s = k_heap_alloc(&rtb_heap, sizeof *s, K_NO_WAIT);
+    if (s && k_sem_init(s, initial, max ? max : 1) != 0) {
+        k_heap_free(&rtb_heap, s);
+        s = NULL;
+    }
+    return (rtb_sem *)s;
+}
+void rtb_sem_delete(rtb_sem *s) { k_heap_free(&rtb_heap, s); }
+int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+{
+    return k_sem_take((struct k_sem *)s, timeout_of(timeout_us)) == 0 ? 0 : -1;
+}
+void rtb_sem_give(rtb_sem *s) { k_sem_give((struct k_sem *)s); } /* at max: stays at max */
+void rtb_sem_give_from_isr(rtb_sem *s) { k_sem_give((struct k_sem *)s); }
+int rtb_sem_count(rtb_sem *s) { return (int)k_sem_count_get((struct k_sem *)s); }
+
+/* --- queues -------------------------------------------------------------------------- */
+struct rtb_queue {
+    struct k_msgq q;
+    char buf[]; /* depth x item_size */
+};
+
+rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
+{
+    rtb_queue *q = k_heap_alloc(&rtb_heap, sizeof *q + (size_t)depth * item_size, K_NO_WAIT);
+    if (q)
+        k_msgq_init(&q->q, q->buf, item_size, depth);
+    return q;
+}
+void rtb_queue_delete(rtb_queue *q) { k_heap_free(&rtb_heap, q); }
+int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+{
+    return k_msgq_put(&q->q, item, timeout_of(timeout_us)) == 0 ? 0 : -1;
+}
+int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
+{
+    return k_msgq_put(&q->q, item, K_NO_WAIT) == 0 ? 0 : -1;
+}
+int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+{
+    return k_msgq_get(&q->q, item, timeout_of(timeout_us)) == 0 ? 0 : -1;
+}
+
+/* --- event flags (k_event: all 32 bits) ---------------------------------------------- */
+rtb_event *rtb_event_create(void)
+{
+    struct k_event *e = k_heap_alloc(&rtb_heap, sizeof *e, K_NO_WAIT);
+    if (e)
+        k_event_init(e);
+    return (rtb_event *)e;
+}
+void rtb_event_delete(rtb_event *e) { k_heap_free(&rtb_heap, e); }
+void rtb_event_set(rtb_event *e, uint32_t bits) { (void)k_event_post((struct k_event *)e, bits); }
+void rtb_event_set_from_isr(rtb_event *e, uint32_t bits)
+{
+    (void)k_event_post((struct k_event *)e, bits); /* ISR-safe, not deferred */
+}
+void rtb_event_clear(rtb_event *e, uint32_t bits)
+{
+    (void)k_event_clear((struct k_event *)e, bits);
+}
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+{
+    /* k_event_wait's `reset` clears every bit before waiting: not this contract. The
+     * clear after the wait is not atomic with it (no scenario relies on that). */
+    uint32_t r = k_event_wait((struct k_event *)e, bits, false, timeout_of(timeout_us));
+    if (r && clear)
+        (void)k_event_clear((struct k_event *)e, bits);
+    return r;
+}
+
+/* --- mutexes (priority inheritance) -------------------------------------------------- */
+rtb_mutex *rtb_mutex_create(void)
+{
+    struct k_mutex *m = k_heap_alloc(&rtb_heap, sizeof *m, K_NO_WAIT);
+    if (m)
+        (void)k_mutex_init(m);
+    return (rtb_mutex *)m;
+}
+void rtb_mutex_delete(rtb_mutex *m) { k_heap_free(&rtb_heap, m); }
+void rtb_mutex_lock(rtb_mutex *m) { (void)k_mutex_lock((struct k_mutex *)m, K_FOREVER); }
+void rtb_mutex_unlock(rtb_mutex *m) { (void)k_mutex_unlock((struct k_mutex *)m); }
+
+/* --- memory -------------------------------------------------------------------------- */
+void *rtb_malloc(size_t size) { return k_heap_alloc(&rtb_heap, size, K_NO_WAIT); }
+void rtb_free(void *p) { k_heap_free(&rtb_heap, p); }
+
+int rtb_heap_stats(size_t *used, size_t *peak)
+{
+    struct sys_memory_stats st;
+    if (sys_heap_runtime_stats_get(&rtb_heap.heap, &st) != 0)
+        return -1;
+    *used = st.allocated_bytes > P.heap_base ? st.allocated_bytes - P.heap_base : 0;
+    *peak = st.max_allocated_bytes > P.heap_base ? st.max_allocated_bytes - P.heap_base : 0;
+    return 0;
+}
+
+void rtb_heap_peak_reset(void)
+{
+    k_spinlock_key_t key = k_spin_lock(&rtb_heap.lock); /* k_heap_alloc updates it so */
+    (void)sys_heap_runtime_stats_reset_max(&rtb_heap.heap);
+    k_spin_unlock(&rtb_heap.lock, key);
+}
+
+/* --- software interrupt -------------------------------------------------------------- */
+struct rtb_swi {
+    int slot;
+    void (*handler)(void *);
+    void *arg;
+};
+static rtb_swi swi_pool[MAX_SWI];
+static rtb_swi *volatile swi_by_slot[MAX_SWI];
+
+void rtb_zephyr_swi_dispatch(int slot)
+{
+    rtb_swi *i = (slot >= 0 && slot < MAX_SWI) ? swi_by_slot[slot] : NULL;
+    if (i)
+        i->handler(i->arg);
+}
+
+rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
+{
+    int n = rtb_zboard_swi_slots();
+    rtb_swi *i = NULL;
+    unsigned int key = irq_lock();
+    for (int k = 0; k < n && k < MAX_SWI && !i; k++) {
+        if (!swi_by_slot[k]) {
+            i = &swi_pool[k];
+            i->slot = k;
+            i->handler = handler;
+            i->arg = arg;
+            swi_by_slot[k] = i;
+        }
+    }
+    irq_unlock(key);
+    if (i)
+        rtb_zboard_swi_enable(i->slot, core < 0 ? 0 : core);
+    return i;
+}
+
+void rtb_swi_delete(rtb_swi *i)
+{
+    rtb_zboard_swi_disable(i->slot);
+    swi_by_slot[i->slot] = NULL;
+}
+
+void rtb_swi_trigger(rtb_swi *i) { rtb_zboard_swi_pend(i->slot); }
+
+/* --- time and board ------------------------------------------------------------------ */
+uint32_t rtb_ts(void) { return rtb_zboard_ts(); }
+uint32_t rtb_ts_hz(void) { return rtb_zboard_ts_hz(); }
+uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
+uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
+
+/* No pins: a store to a volatile word costs what a GPIO register write would. */
+static volatile uint32_t marker_reg;
+void rtb_marker_set(int ch) { marker_reg = 1u << (ch & 31); }
+void rtb_marker_clear(int ch)
+{
+    (void)ch;
+    marker_reg = 0;
+}
+
+/* Short sections from threads only, never nested (the core's barrier counter). */
+static unsigned int critical_key;
+void rtb_critical_enter(void) { critical_key = irq_lock(); }
+void rtb_critical_exit(void) { irq_unlock(critical_key); }
+void rtb_out_write(const char *line, size_t len) { rtb_zboard_out(line, len); }
+void rtb_out_flush(void) {}
+
+/* --- start-up ------------------------------------------------------------------------ */
+void rtb_zephyr_main(void (*body)(void *), void *arg)
+{
+    k_thread_priority_set(k_current_get(), zprio(RTB_PRIO_MAIN));
+    struct sys_memory_stats st;
+    if (sys_heap_runtime_stats_get(&rtb_heap.heap, &st) == 0)
+        P.heap_base = st.allocated_bytes;
+    rtb_heap_peak_reset();
+    body(arg);
+}
