@@ -46,7 +46,8 @@ def _open_store(path: Path, read_only: bool = False) -> Any:
         err.print(
             f"rtlab: note: process {st.snapshot_of} is writing {path}: this is the store as of "
             "its last run start or end",
-            markup=False, soft_wrap=True,
+            markup=False,
+            soft_wrap=True,
         )
     return st
 
@@ -81,12 +82,14 @@ def summary_table(rows: list[dict[str, Any]], title: str) -> Any:
 def run_cmd(
     spec: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
     store: StoreOpt = None,
-    force: Annotated[
-        bool, typer.Option(help="run every cell again, even completed ones")
-    ] = False,
+    force: Annotated[bool, typer.Option(help="run every cell again, even completed ones")] = False,
     report: Annotated[
         Path | None, typer.Option("--report", "-o", help="write the HTML report here after")
     ] = None,
+    wait: Annotated[
+        bool,
+        typer.Option(help="a labgrid place held by someone else: wait for it (else exit 2)"),
+    ] = False,
 ) -> None:
     """Run an experiment spec; resumes what a previous run of it left missing."""
     from rtlab.lab.runner import run_spec
@@ -97,7 +100,7 @@ def run_cmd(
         sp = load_spec(spec)
         path = _store_path(store, sp.store)
         with _open_store(path) as st:
-            outcome = run_spec(sp, st, force=force, console=err.get())
+            outcome = run_spec(sp, st, force=force, console=err.get(), wait=wait)
             if outcome.skipped:
                 err.print(
                     f"{outcome.skipped} run(s) already in the store (--force runs them again)"
@@ -168,18 +171,12 @@ def runs_cmd(
 
 
 def report_cmd(
-    runs: Annotated[
-        list[str] | None, typer.Argument(help="run ids, spec names or cells")
-    ] = None,
+    runs: Annotated[list[str] | None, typer.Argument(help="run ids, spec names or cells")] = None,
     spec: Annotated[str | None, typer.Option("--spec", help="every run of this spec")] = None,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="the report file")
-    ] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="the report file")] = None,
     md: Annotated[bool, typer.Option("--md", help="Markdown tables instead of HTML")] = False,
     csv: Annotated[bool, typer.Option("--csv", help="CSV summary instead of HTML")] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="JSON summary instead of HTML")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON summary instead of HTML")] = False,
     skipped: Annotated[
         list[str] | None,
         typer.Option(

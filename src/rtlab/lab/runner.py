@@ -34,6 +34,7 @@ from rich.progress import (
 )
 
 import rtlab
+from rtlab.lab import scheduler
 from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
 from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
 from rtlab.lab.instrument_results import record as record_capture
@@ -55,6 +56,7 @@ class RunOutcome:
     status: str
     seconds: float
     message: str | None = None
+    place: str | None = None  # the labgrid place it ran on, when there were several
 
 
 @dataclass
@@ -291,6 +293,21 @@ class Runner:
             )
 
 
+def _run_on(spec: Spec) -> Callable[[Target, Any, Cell, int], RunOutcome]:
+    """The scheduler's run_cell: one Runner per board (its own fingerprint, programs)."""
+    runners: dict[int, Runner] = {}
+
+    def run_cell(target: Target, store: Any, cell: Cell, rep: int) -> RunOutcome:
+        key = id(getattr(target, "target", target))
+        if key not in runners:
+            runners[key] = Runner(spec, store, target)
+        res = runners[key].run_cell(cell, rep)
+        res.place = getattr(target, "place", None)
+        return res
+
+    return run_cell
+
+
 def stderr_reason(stderr: str, program: str) -> str:
     """Why a workload failed, from its stderr: the first line the program signed
     (`rtlab-latency: -i: expected ...`, the way the C workloads and argparse report a
@@ -311,6 +328,7 @@ def run_spec(
     force: bool = False,
     console: Console | None = None,
     on_run: Callable[[RunOutcome], None] | None = None,
+    wait: bool = False,
 ) -> SpecOutcome:
     """Run what is missing of `spec`. KeyboardInterrupt is caught: the outcome says
     which run was interrupted (the store has it marked)."""
@@ -319,7 +337,6 @@ def run_spec(
     out = SpecOutcome(spec.name, len(todo), skipped)
     if not todo:
         return out
-    runner = Runner(spec, store)
     total = sum(_expected_s(c, spec) + OVERHEAD_S for c, _ in todo)
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -335,22 +352,36 @@ def run_spec(
             # Progress in expected seconds, not in runs: cells of one spec can differ in
             # length by orders of magnitude, and the ETA should know it.
             task = prog.add_task(spec.name, total=total, done=0, runs=len(todo))
-            for cell, rep in todo:
-                prog.update(task, description=escape(f"{cell.label} #{rep}"))
-                res = runner.run_cell(cell, rep)
+
+            def done(res: RunOutcome) -> None:
                 out.runs.append(res)
                 prog.update(
-                    task, advance=_expected_s(cell, spec) + OVERHEAD_S, done=len(out.runs)
+                    task, advance=_expected_s(res.cell, spec) + OVERHEAD_S, done=len(out.runs)
                 )
                 mark = "[green]ok[/]" if res.status == "ok" else f"[red]{res.status}[/]"
                 note = f"  {res.message}" if res.message and res.status != "ok" else ""
+                where = f"  on {res.place}" if res.place else ""
                 prog.console.print(
-                    f"{mark} {escape(cell.label)} #{rep}  {res.seconds:.1f} s  {res.run_id}"
-                    + escape(note),
+                    f"{mark} {escape(res.cell.label)} #{res.repetition}  {res.seconds:.1f} s  "
+                    f"{res.run_id}" + escape(note + where),
                     highlight=False,
                 )
                 if on_run is not None:
                     on_run(res)
+
+            # the boards (several for a labgrid tag): held before the first cell runs,
+            # released on every way out
+            targets = scheduler.open_targets(spec, wait, lambda m: prog.console.print(escape(m)))
+            try:
+                if len(targets) > 1:
+                    scheduler.run_parallel(targets, todo, _run_on(spec), store, done)
+                else:
+                    runner = Runner(spec, store, targets[0])
+                    for cell, rep in todo:
+                        prog.update(task, description=escape(f"{cell.label} #{rep}"))
+                        done(runner.run_cell(cell, rep))
+            finally:
+                scheduler.close_targets(targets)
     except KeyboardInterrupt:
         # store.run() has marked the run in progress, if one was (Ctrl-C can also land
         # between two runs).

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rtlab.errors import ConfigError
+from rtlab.errors import ConfigError, RtlabError
 from rtlab.procgroup import kill_group, stop_group
 from rtlab.registry import Registry
 
@@ -58,6 +58,13 @@ class TargetKind:
     # A kind that cannot apply every load condition refuses one at spec load: it gets
     # the condition's definition() and raises ConfigError(condition key, message).
     check_condition: Callable[[Mapping[str, Any]], None] | None = None
+    # A kind whose table names several boards at once (labgrid tags) gives one table per
+    # board; the runner's scheduler spreads the cells over them (rtlab.lab.scheduler).
+    expand: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None
+
+
+class TargetBusy(RtlabError):
+    """The board is held by someone else (a labgrid place): wait, or try later."""
 
 
 TARGETS: Registry[TargetKind] = Registry(
@@ -67,6 +74,7 @@ TARGETS: Registry[TargetKind] = Registry(
         "ssh": "rtlab.lab.targets.ssh",
         "qemu": "rtlab.lab.targets.qemu_mps2",
         "qemu_gpio": "rtlab.lab.targets.qemu_gpio",
+        "labgrid": "rtlab.lab.targets.labgrid",
     },
     attr="TARGET_KIND",
 )
