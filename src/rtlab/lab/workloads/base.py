@@ -43,6 +43,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "rtlab-toggle": "rtlab.lab.workloads.gpio",
         "rtlab-toggle-rs": "rtlab.lab.workloads.gpio",
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
+        "rtlab-hrtimer": "rtlab.lab.workloads.hrtimer",
     },
     attr=("WORKLOAD_KIND", "WORKLOAD_KINDS"),
 )
