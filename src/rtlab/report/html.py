@@ -30,7 +30,7 @@ from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import rtbench, rtos_compare
+from rtlab.studies import rtbench, rtos_compare, user_vs_kernel
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -142,6 +142,7 @@ def text_report(
     gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
     found = _findings(store, cells) if fmt in ("json", "md") else []
     rtoses = rtos_section.comparison(store, cells) if fmt in ("json", "md") else None
+    uvk = user_vs_kernel.study(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
         doc: dict[str, Any] = {
             "findings": found,
@@ -154,6 +155,8 @@ def text_report(
             doc["gpio_study"] = gpio_study.to_dict(gpio)
         if rtoses is not None:
             doc["rtos_compare"] = rtos_compare.to_dict(rtoses)
+        if uvk is not None:
+            doc["user_vs_kernel"] = user_vs_kernel.to_dict(uvk)
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -190,4 +193,6 @@ def text_report(
             ]
     if gpio is not None:
         lines += ["", gpio_study.markdown(gpio).rstrip("\n")]
+    if uvk is not None:
+        lines += ["", user_vs_kernel.markdown(uvk).rstrip("\n")]
     return "\n".join(lines) + "\n"
