@@ -16,6 +16,7 @@
  */
 #include <linux/delay.h>
 #include <linux/gpio.h>
+#include <linux/gpio/consumer.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -131,6 +132,13 @@ static int __init rtlab_init(void)
 	if (!buf)
 		return -ENOMEM;
 	if (gpio >= 0) {
+		/* gpio_request() takes a number with no chip behind it as an "optional"
+		 * GPIO and succeeds: refuse it here, or the toggling goes nowhere */
+		if (!gpio_to_desc(gpio)) {
+			pr_err("rtlab_hrtimer: gpio=%d: no such GPIO line\n", gpio);
+			vfree(buf);
+			return -ENODEV;
+		}
 		err = gpio_request_one(gpio, GPIOF_OUT_INIT_LOW, "rtlab_hrtimer");
 		if (err) {
 			pr_err("rtlab_hrtimer: gpio=%d: cannot request it (%d)\n", gpio, err);

@@ -259,6 +259,10 @@ class QemuGpioTarget:
             raise GuestRunError(f"{name} is not in the GPIO guest (it has {have}){hint}")
         return f"/rtlab/{name}"
 
+    def boot_script(self, script: str, timeout_s: float) -> gg.GuestRun:
+        """One boot of this target's guest (kernel, layer, icount) running `script`."""
+        return self._boot(script, timeout_s)
+
     def _boot(self, script: str, timeout_s: float) -> gg.GuestRun:
         base = self.base()
         assert self._tmp is not None
