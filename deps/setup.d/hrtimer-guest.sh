@@ -15,6 +15,7 @@ top=$PWD/build/hrtimer-guest
 mkdir -p "$top"
 done_all=1
 for f in stock rt; do [ -s "$top/$f/vmlinuz" ] && [ -f "$top/$f/headers/Makefile" ] || done_all=0; done
+[ -x "$top/cyclictest/bin/cyclictest" ] || done_all=0
 [ "$done_all" = 1 ] && exit 0
 rm -f "$top/fetch-failed"
 fetch_failed() {
@@ -45,9 +46,26 @@ rm -rf "$dl" && mkdir -p "$dl"
 ( cd "$dl" && apt-get download -q \
     "linux-image-$abi-arm64:arm64" "linux-headers-$abi-arm64:arm64" "linux-headers-$abi-common" \
     "linux-image-$abi-rt-arm64:arm64" "linux-headers-$abi-rt-arm64:arm64" \
-    "linux-headers-$abi-common-rt" "linux-kbuild-$kbuild_major:amd64" ) ||
+    "linux-headers-$abi-common-rt" "linux-kbuild-$kbuild_major:amd64" \
+    rt-tests:arm64 libnuma1:arm64 libc6:arm64 ) ||
     fetch_failed "apt-get download of the $abi arm64 kernels and headers failed"
+# cyclictest for the guest (the cross-check): the binary and the few libraries it needs
+ct=$top/cyclictest
+rm -rf "$ct" && mkdir -p "$ct/x" "$ct/bin" "$ct/lib/aarch64-linux-gnu"
+for deb in "$dl"/rt-tests_*_arm64.deb "$dl"/libnuma1_*_arm64.deb "$dl"/libc6_*_arm64.deb; do
+    dpkg-deb -x "$deb" "$ct/x"
+done
+cp "$ct/x/usr/bin/cyclictest" "$ct/bin/"
+# NEEDED by cyclictest and libnuma (readelf -d)
+for l in lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 lib/aarch64-linux-gnu/libc.so.6 \
+         lib/aarch64-linux-gnu/librt.so.1 lib/aarch64-linux-gnu/libpthread.so.0 \
+         usr/lib/aarch64-linux-gnu/libnuma.so.1; do
+    cp -L "$ct/x/$l" "$ct/lib/aarch64-linux-gnu/"
+done
+ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ct/lib/ld-linux-aarch64.so.1"
+rm -rf "$ct/x"
 for f in stock rt; do
+    [ -s "$top/$f/vmlinuz" ] && [ -f "$top/$f/headers/Makefile" ] && continue
     suf=""; [ "$f" = rt ] && suf="-rt"
     x=$top/$f/x
     rm -rf "$top/$f" && mkdir -p "$x"

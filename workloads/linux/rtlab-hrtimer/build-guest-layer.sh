@@ -34,14 +34,14 @@ for prog in rtlab-hrtimer rtlab-latency; do
     cmake --build "$b" --parallel 2 >/dev/null
 done
 stage=$top/$flavour/layer
-rm -rf "$stage" && mkdir -p "$stage/rtlab" "$stage/bin" "$stage/dev/shm"
+rm -rf "$stage" && mkdir -p "$stage/rtlab" "$stage/bin"
 cp "$ko" "$top/c-aarch64/rtlab-hrtimer/rtlab-hrtimer" "$top/c-aarch64/rtlab-latency/rtlab-latency" \
     "$stage/rtlab/"
 # busybox's module applets (the base image links only the common ones)
 for a in insmod rmmod lsmod dd; do ln -sf busybox "$stage/bin/$a"; done
 ct=$top/cyclictest
-if [ -x "$ct/usr/bin/cyclictest" ]; then
-    cp -a "$ct/usr/bin/cyclictest" "$stage/bin/"
+if [ -x "$ct/bin/cyclictest" ]; then
+    cp -a "$ct/bin/cyclictest" "$stage/bin/"
     cp -a "$ct/lib" "$stage/"
 fi
 python3 "$root/workloads/linux/guest/mkcpio.py" "$stage" "$out"
