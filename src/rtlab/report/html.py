@@ -27,6 +27,7 @@ import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
 from rtlab.report.sections import rtos_compare as rtos_section
+from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
@@ -142,7 +143,7 @@ def text_report(
     gpio = gpio_study.study(store, cells) if fmt in ("json", "md") else None
     found = _findings(store, cells) if fmt in ("json", "md") else []
     rtoses = rtos_section.comparison(store, cells) if fmt in ("json", "md") else None
-    uvk = user_vs_kernel.study(store, cells) if fmt in ("json", "md") else None
+    uvk = uvk_section.study(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
         doc: dict[str, Any] = {
             "findings": found,

@@ -4,6 +4,7 @@ condition (actual vs programmed period, log axes); labelled emulated where it is
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict
 
 from rtlab.report.sections import Section
@@ -14,8 +15,23 @@ from rtlab.studies import user_vs_kernel as uvk
 from rtlab.studies import user_vs_kernel_fig
 
 
+def tolerance_pct() -> float:
+    """X of the minimum stable period (docs/metrics.md): RTLAB_STABLE_TOLERANCE_PCT, a
+    positive number, else the study's default."""
+    text = os.environ.get("RTLAB_STABLE_TOLERANCE_PCT", "")
+    try:
+        value = float(text)
+    except ValueError:
+        return uvk.DEFAULT_TOLERANCE_PCT
+    return value if value > 0 else uvk.DEFAULT_TOLERANCE_PCT
+
+
+def study(store: Store, cells: dict[str, results.CellRuns]) -> uvk.Study | None:
+    return uvk.study(store, cells, tolerance_pct())
+
+
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
-    st = uvk.study(store, cells)
+    st = study(store, cells)
     if st is None:
         return None
     conditions = list(dict.fromkeys(r.condition for r in st.rows))
