@@ -53,6 +53,7 @@ static u64 skipped_total;
 static ktime_t last_now;
 static bool gpio_level;
 static bool gpio_owned;
+static bool stopping;	/* rmmod: a blocked reader returns instead of holding it up */
 static struct hrtimer timer;
 static DECLARE_WAIT_QUEUE_HEAD(done_wq);
 static struct proc_dir_entry *proc_entry;
@@ -91,9 +92,12 @@ static int rtlab_show(struct seq_file *m, void *v)
 {
 	unsigned int i, n;
 
-	if (wait_event_interruptible(done_wq, smp_load_acquire(&count) >= samples))
+	if (wait_event_interruptible(done_wq, smp_load_acquire(&count) >= samples ||
+					 READ_ONCE(stopping)))
 		return -EINTR;
 	n = smp_load_acquire(&count);
+	if (n < samples)
+		return -ESHUTDOWN;	/* unloaded before the samples were in */
 	seq_printf(m, "# rtlab_hrtimer period_us=%u samples=%u mode=%s gpio=%d skipped=%llu\n",
 		   period_us, n, soft ? "soft" : "hard", gpio, skipped_total);
 	for (i = 0; i < n; i++)
@@ -165,9 +169,12 @@ static int __init rtlab_init(void)
 
 static void __exit rtlab_exit(void)
 {
-	/* the file first: no reader can open it while the buffer goes away */
-	proc_remove(proc_entry);
+	/* wake a blocked reader, stop the timer, then remove the file: proc_remove waits
+	 * for readers still inside it, so the buffer is freed only after them */
+	WRITE_ONCE(stopping, true);
+	wake_up_all(&done_wq);
 	hrtimer_cancel(&timer);
+	proc_remove(proc_entry);
 	if (gpio_owned)
 		gpio_free(gpio);
 	vfree(buf);

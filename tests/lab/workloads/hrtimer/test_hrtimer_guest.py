@@ -39,7 +39,12 @@ SCRIPT = "\n".join(
         _step("toomany", f"{R} -i 100 -l 2000000"),
         _step("nogpio", f"{R} -i 100 -l 10 --gpio 100000"),
         _step("twice", f"insmod /rtlab/rtlab_hrtimer.ko samples=1000000; {R} -l 10"),
-        "rmmod rtlab_hrtimer",
+        # rmmod while a reader waits for the (1000 s of) samples: both return at once
+        _step(
+            "busy",
+            "(cat /proc/rtlab_hrtimer > /dev/null 2>&1; echo cat=$?) & sleep 0.2; "
+            "rmmod rtlab_hrtimer; echo rmmod=$?; wait",
+        ),
         _step("other", f"{R} -l 10 --module /rtlab/other.ko"),
         _step("after", "lsmod | grep -c rtlab_hrtimer"),
         # the cross-checks: cyclictest (libraries in the layer, /dev/shm mounted) and,
@@ -100,6 +105,8 @@ def test_samples_are_counted_and_near_the_period(guest: tuple[str, GuestRun]) ->
 
 def test_the_module_is_unloaded_after_every_run(guest: tuple[str, GuestRun]) -> None:
     _, g = guest
+    busy = g.section("busy").split()
+    assert "rmmod=0" in busy and "cat=1" in busy, busy
     assert g.section("lsmod").strip() == "0"
     assert g.section("after").strip() == "0"
 
