@@ -172,3 +172,17 @@ def test_markdown_says_emulated_and_names_the_kernels(store: Store) -> None:
     md = uvk.markdown(_study(store))
     assert "**Emulated**" in md and "not silicon timing" in md
     assert "`6.1.0-56-rt-arm64`" in md and "none stable" in md
+
+
+def _row(t: float, p999: float, overruns: int = 0) -> uvk.Row:
+    return uvk.Row("m", "stock", "r", "idle", t, 1, 100, t, t, p999, p999, 0.0, 0.0, overruns, "")
+
+
+def test_a_short_period_below_a_failed_one_does_not_count() -> None:
+    rows = [_row(1000, 1050), _row(500, 600), _row(100, 101), _row(50, 51, overruns=1)]
+    [m] = uvk.minimum_stable(rows, 10.0)
+    assert m.period_us == 1000 and m.tried_us == (1000, 500, 100, 50)
+    [m] = uvk.minimum_stable(rows, 25.0)
+    assert m.period_us == 100  # 500 passes at 25 %; 50 overran
+    [m] = uvk.minimum_stable([_row(1000, 1200)], 10.0)
+    assert m.period_us is None

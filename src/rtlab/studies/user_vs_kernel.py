@@ -6,8 +6,9 @@ Input: the stored runs of specs that measure the kernel side (any spec with an
 rtlab-hrtimer run; its rtlab-latency runs are the user-space side). Output: one row per
 (method, kernel, condition, programmed period) with the actual period's mean, p99,
 p99.9 and max, its RMS jitter and the overruns, and the minimum stable period per
-(method, kernel, condition): the shortest programmed period whose p99.9 actual period
-is within `tolerance_pct` of it with no overrun (docs/metrics.md).
+(method, kernel, condition): the shortest programmed period down to which every
+period measured has its p99.9 actual period within `tolerance_pct` of it and no
+overrun (docs/metrics.md).
 
 The actual period: the module's `period` series (callback to callback) for the hrtimer;
 for rtlab-latency it is derived from the wake-up latency L: with an absolute deadline
@@ -185,9 +186,15 @@ def minimum_stable(rows: Sequence[Row], tolerance_pct: float) -> list[MinStable]
         by.setdefault((r.method, r.kernel, r.condition), []).append(r)
     out = []
     for (method, kernel, cond), rs in sorted(by.items()):
-        ok = [r.period_us for r in rs if r.stable(tolerance_pct)]
+        # from the longest period down, as long as each one is stable: a short period
+        # that happens to pass below a longer one that failed does not count
+        best = None
+        for r in sorted(rs, key=lambda r: r.period_us, reverse=True):
+            if not r.stable(tolerance_pct):
+                break
+            best = r.period_us
         tried = tuple(sorted({r.period_us for r in rs}, reverse=True))
-        out.append(MinStable(method, kernel, cond, min(ok) if ok else None, tried))
+        out.append(MinStable(method, kernel, cond, best, tried))
     return out
 
 
@@ -219,7 +226,8 @@ def markdown(st: Study) -> str:
         "Kernels: " + ", ".join(f"{k} = `{v}`" for k, v in st.kernels.items()),
         "",
         f"Minimum stable period (p99.9 of the actual period within {st.tolerance_pct:g} % "
-        "of the programmed one, no overrun; docs/metrics.md):",
+        "of the programmed one and no overrun, at it and every longer period; "
+        "docs/metrics.md):",
         "",
         "| method | kernel | condition | min stable µs | periods tried µs |",
         "| --- | --- | --- | ---: | --- |",
