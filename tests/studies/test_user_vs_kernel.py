@@ -5,6 +5,8 @@ generated values; runs of other specs are left out."""
 
 from __future__ import annotations
 
+import base64
+import re
 from pathlib import Path
 
 import numpy as np
@@ -186,3 +188,21 @@ def test_a_short_period_below_a_failed_one_does_not_count() -> None:
     assert m.period_us == 100  # 500 passes at 25 %; 50 overran
     [m] = uvk.minimum_stable([_row(1000, 1200)], 10.0)
     assert m.period_us is None
+
+
+def test_report_section_has_the_table_and_log_log_figures(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rtlab.report.html import render, text_report
+
+    cells = results.select(store, "uvk")
+    page = render(store, cells, "t")
+    assert "User space vs kernel space" in page and "not silicon timing" in page
+    alt = 'alt="actual vs programmed period, idle"'
+    [uri] = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)" ' + alt, page)
+    assert 'id="axes0-xlog-ylog"' in base64.b64decode(uri).decode()  # log axes
+    # X as a parameter: at 25 % the kernel holds 20 us
+    monkeypatch.setenv("RTLAB_STABLE_TOLERANCE_PCT", "25")
+    md = text_report(store, cells, "md")
+    assert "| kernel hrtimer (hard) | stock | idle | 20 |" in md
+    assert "within 25 %" in md
