@@ -329,7 +329,12 @@ class QemuGpioTarget:
             {
                 "code": "emulated",
                 "msg": f"QEMU {gg.MACHINE} {gg.CPU} under TCG ({EMULATED}): times are of the "
-                "emulator on its host, not of a board; compare implementations by ratio only",
+                "emulator on its host, not of a board; compare implementations by ratio only"
+                if self.icount_shift is None
+                else f"QEMU {gg.MACHINE} {gg.CPU} under TCG with -icount shift="
+                f"{self.icount_shift} ({EMULATED}): the guest's clock counts instructions, a "
+                f"model of a ≈ {hg.mips_model(self.icount_shift):g} MIPS CPU, not a board's "
+                "timing; compare methods and kernels with each other only",
             },
             *pitfalls(fp, {}),
         ]
