@@ -29,6 +29,7 @@ def test_argv_is_the_readers_options() -> None:
         ({"soft": 1}, "soft"),
         ({"period": 10}, "period"),
         ({"gpio": -1}, "gpio"),
+        ({"module": 3}, "module"),
     ],
 )
 def test_bad_parameters_are_refused_with_their_key(params: dict[str, object], key: str) -> None:

@@ -20,6 +20,7 @@ _OPTS: dict[str, tuple[type, str]] = {
     "gpio": (int, "--gpio"),
     "binary": (bool, "--binary"),
     "crc": (bool, "--crc"),
+    "module": (str, "--module"),  # the .ko on a board (the guest's is /rtlab/rtlab_hrtimer.ko)
 }
 # what the module accepts (rtlab_hrtimer.c RTLAB_MAX_*): refused at spec load, not in the guest
 _RANGES: dict[str, tuple[float, float]] = {
