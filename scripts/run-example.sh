@@ -3,8 +3,10 @@
 # First a real timing experiment (examples/host.toml: wake methods x SCHED_OTHER/FIFO x
 # idle/load, about two minutes) into the results store; then the GPIO study's method in
 # the QEMU arm64 guest (examples/gpio-study-emulated.toml: C vs Rust, about 45 s,
-# labelled emulated; skipped with the reason when the guest cannot boot here); one HTML
-# report of both; then the bundled GPIO-toggle capture (the study's PIO CSV format)
+# labelled emulated; skipped with the reason when the guest cannot boot here); the short
+# user-vs-kernel study (examples/user-vs-kernel-short-*.toml: user-space loops vs the
+# rtlab_hrtimer module on the stock and PREEMPT_RT guest kernels, emulated); one HTML
+# report of all three; then the bundled GPIO-toggle capture (the study's PIO CSV format)
 # analyzed with plots, and a live signal from the real sigrok-cli demo driver with the
 # latency between two channels.
 # A part that cannot run is named in the summary at the end and in the report
@@ -58,18 +60,40 @@ if [ -z "$why" ]; then
 else
     skip "$part" "${why%%$'\t'*}" "${why#*$'\t'}"
 fi
+echo
+echo "== 3. user space vs kernel space: examples/user-vs-kernel-short-{stock,rt}.toml (usleep, clock_nanosleep FIFO, the rtlab_hrtimer module; stock and PREEMPT_RT arm64 kernels, QEMU icount, EMULATED, about 90 s) =="
+part="user vs kernel space (emulated, examples/user-vs-kernel-short-*.toml)"
+why=$("$VENV/bin/python" -c '
+from rtlab.lab.hrtimer_guest import FLAVOURS, flavour_availability
+us = [u for u in map(flavour_availability, FLAVOURS) if u is not None]
+print("" if not us else f"{int(us[0].fixable)}\t{us[0]}")') ||
+    why=$'1\tcannot check the guest kernels (see the error above) — run `make setup`, then `make run`'
+if [ -z "$why" ]; then
+    st=0
+    for k in stock rt; do
+        "$RTLAB" run "examples/user-vs-kernel-short-$k.toml" || { st=$?; [ $st -eq 1 ] || break; }
+    done
+    case $st in
+    0 | 1) specs+=(user-vs-kernel-short-stock user-vs-kernel-short-rt)
+        done_parts+=("$part: stored, in the report (labelled emulated)") ;;
+    130) exit 130 ;;
+    *) skip "$part" 1 "rtlab run exited with status $st (message above) — fix that error, then \`make run\`" ;;
+    esac
+else
+    skip "$part" "${why%%$'\t'*}" "${why#*$'\t'}"
+fi
 report_args=()
 for s in "${skipped[@]}"; do report_args+=(--skipped "$s"); done
 "$RTLAB" report "${specs[@]}" -o "$OUT/report.html" "${report_args[@]}"
 
 echo
-echo "== 3. the bundled GPIO toggle capture (RP2040 PIO durations, 16 ns ticks) =="
+echo "== 4. the bundled GPIO toggle capture (RP2040 PIO durations, 16 ns ticks) =="
 "$RTLAB" analyze examples/captures/gpio-toggle-pio.csv --plot "$OUT/plots"
 "$RTLAB" analyze examples/captures/gpio-toggle-pio.csv --json > "$OUT/gpio-toggle.json"
 done_parts+=("bundled GPIO capture: $OUT/plots/, $OUT/gpio-toggle.json")
 
 echo
-echo "== 4. a live capture from sigrok-cli's demo logic analyzer (counter pattern) =="
+echo "== 5. a live capture from sigrok-cli's demo logic analyzer (counter pattern) =="
 part="live sigrok capture (demo driver)"
 if command -v sigrok-cli >/dev/null; then
     # D2 rises every 8 samples, D3 every 16: half of D2's edges get a D3 response

@@ -59,3 +59,18 @@ def guest_can_boot() -> None:
     if u.fixable:
         pytest.fail(str(u), pytrace=False)
     pytest.skip(str(u))
+
+
+def kernel_guest_can_boot(flavour: str) -> None:
+    """The arm64 guest with Debian's `stock` or `rt` kernel and the rtlab_hrtimer module
+    (deps/setup.d/hrtimer-guest.sh); fails or skips as guest_can_boot does."""
+    from rtlab.lab import hrtimer_guest as hg
+
+    guest_can_boot()
+    subprocess.run(["bash", str(hg.SETUP)], capture_output=True, text=True)
+    u = hg.flavour_availability(flavour)
+    if u is None:
+        return
+    if u.fixable:
+        pytest.fail(str(u), pytrace=False)
+    pytest.skip(str(u))

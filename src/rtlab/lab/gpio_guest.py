@@ -31,6 +31,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -226,9 +227,15 @@ def boot_guest(
 
 
 def boot_initrd(
-    initrd: Path, *, timeout_s: float = 90, triggers: dict[str, str] | None = None
+    initrd: Path,
+    *,
+    timeout_s: float = 90,
+    triggers: dict[str, str] | None = None,
+    kernel: Path | None = None,
+    qemu_args: Sequence[str] = (),
 ) -> GuestRun:
-    """Boot the kernel with this initrd until the guest powers off (or `timeout_s`)."""
+    """Boot the kernel (default: the GPIO guest's) with this initrd until the guest
+    powers off (or `timeout_s`); `qemu_args` are added to QEMU's line (e.g. -icount)."""
     with tempfile.TemporaryDirectory(prefix="rtlab-qemu-") as tmp:
         qmp_path = os.path.join(tmp, "qmp.sock")
         argv = [
@@ -238,8 +245,9 @@ def boot_initrd(
             # a Recommends of qemu-system-arm), and the guest has no use for a network
             "-nic", "none",
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
-            "-kernel", str(GUEST_DIR / "vmlinuz"), "-initrd", str(initrd),
+            "-kernel", str(kernel or GUEST_DIR / "vmlinuz"), "-initrd", str(initrd),
             "-append", "console=ttyAMA0 quiet panic=-1",
+            *qemu_args,
         ]  # fmt: skip
         t0 = time.monotonic()
         proc = subprocess.Popen(

@@ -27,10 +27,11 @@ import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
 from rtlab.report.sections import rtos_compare as rtos_section
+from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import latency_measure, rtbench, rtos_compare
+from rtlab.studies import latency_measure, rtbench, rtos_compare, user_vs_kernel
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -159,6 +160,7 @@ def text_report(
     secs = sections.build(store, cells) if fmt in ("json", "md") else []
     found = _findings(secs, cells) if fmt in ("json", "md") else []
     rtoses = rtos_section.comparison(store, cells) if fmt in ("json", "md") else None
+    uvk = uvk_section.study(store, cells) if fmt in ("json", "md") else None
     if fmt == "json":
         doc: dict[str, Any] = {
             "findings": found,
@@ -171,6 +173,8 @@ def text_report(
             doc["gpio_study"] = gpio_study.to_dict(gpio)
         if rtoses is not None:
             doc["rtos_compare"] = rtos_compare.to_dict(rtoses)
+        if uvk is not None:
+            doc["user_vs_kernel"] = user_vs_kernel.to_dict(uvk)
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -208,4 +212,6 @@ def text_report(
     lines += [line.rstrip("\n") for line in _cross_checks(secs)]
     if gpio is not None:
         lines += ["", gpio_study.markdown(gpio).rstrip("\n")]
+    if uvk is not None:
+        lines += ["", user_vs_kernel.markdown(uvk).rstrip("\n")]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,13 @@
     [target]
     kind = "qemu_gpio"
     # boot_timeout_s = 60       # allowance for boot and output beyond the run's timeout
+    # kernel = "stock"          # or "rt" (PREEMPT_RT): Debian's arm64 kernels of
+    #                           # deps/setup.d/hrtimer-guest.sh, with the rtlab_hrtimer
+    #                           # module built for each, rtlab-hrtimer and rtlab-latency
+    #                           # (absent: the GPIO guest's kernel, GPIO programs only)
+    # icount_shift = 1          # -icount shift=1,sleep=off: the guest's clock follows its
+    #                           # instruction count (a model of a ~500 MIPS CPU);
+    #                           # absent: plain TCG (host time: noise on a shared host)
 
 The guest is the one of tests/lab/workloads/gpio (gpio_guest.py): Debian's arm64 kernel on
 `qemu-system-aarch64 -M virt -cpu cortex-a53` (TCG), whose PL061 is gpiochip0 under the
@@ -19,8 +26,11 @@ own label), and the report's GPIO section says "emulated (qemu-tcg)", never a bo
 Load conditions run inside the guest, where they compete with the workload for the
 guest's one vCPU: `stress-ng` with profile "cpu" becomes N busy-loop shells
 (`while :; do :; done`; workers = 0: one per guest CPU), started 0.5 s before the
-workload and recorded as `meta guest_load=cpu:N`. Busybox has no stress-ng, so the
-other profiles are refused when the spec is loaded (its line and key named).
+workload and recorded as `meta guest_load=cpu:N`; profile "io" becomes N kernel-side
+loops (`dd` to tmpfs and reading /proc/kallsyms: time spent in the kernel, where a
+stock kernel cannot be preempted), `meta guest_load=kernel:N`. Busybox has no
+stress-ng, so the other profiles are refused when the spec is loaded (its line and key
+named).
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from typing import Any
 from rtlab.errors import ConfigError
 from rtlab.lab import gpio_guest as gg
 from rtlab.lab import hostview
+from rtlab.lab import hrtimer_guest as hg
 from rtlab.lab.fingerprint import fingerprint, pitfalls
 from rtlab.lab.qemu import qemu_version
 from rtlab.lab.targets.base import Background, Completed, TargetKind
@@ -60,30 +71,57 @@ def _check(t: Mapping[str, Any]) -> None:
     v = t.get("boot_timeout_s", 60)
     if isinstance(v, bool) or not isinstance(v, int | float) or not 5 <= v <= 3600:
         raise ConfigError("boot_timeout_s", "expected seconds 5..3600")
+    if "kernel" in t and t["kernel"] not in hg.FLAVOURS:
+        raise ConfigError(
+            "kernel", f"kernel = {t['kernel']!r}: expected one of {', '.join(hg.FLAVOURS)}"
+        )
+    sh = t.get("icount_shift")
+    if sh is not None and (isinstance(sh, bool) or not isinstance(sh, int) or not 0 <= sh <= 10):
+        raise ConfigError("icount_shift", f"icount_shift = {sh!r}: expected an integer 0..10")
 
 
 def _check_condition(defn: Mapping[str, Any]) -> None:
     if defn.get("kind") == "idle":
         return
-    if defn.get("profile") != "cpu":
+    if defn.get("profile") not in ("cpu", "io"):
         raise ConfigError(
             "profile",
             f"profile {defn.get('profile')!r} cannot run on a {KIND} target: the guest "
-            'has busybox, not stress-ng; its load is busy-loop shells (profile = "cpu")',
+            'has busybox, not stress-ng; its loads are busy-loop shells (profile = "cpu") '
+            'and kernel-side dd/kallsyms loops (profile = "io")',
         )
 
 
+# stress-ng's first stressor option (conditions.PROFILES) -> the guest's load
+_GUEST_LOADS = {"--cpu": "cpu", "--hdd": "kernel"}
+
+
+def _load_of(argv: Sequence[str]) -> tuple[str, int]:
+    """The guest load and worker count of a condition's stress-ng argv (conditions.py)."""
+    if len(argv) >= 3 and argv[0] == "stress-ng" and argv[1] in _GUEST_LOADS:
+        return _GUEST_LOADS[argv[1]], int(argv[2])
+    raise GuestRunError(f"{KIND}: only cpu or io load runs in the guest, not {' '.join(argv)}")
+
+
 def _load_workers(argv: Sequence[str]) -> int:
-    """The worker count of a `cpu` condition's stress-ng argv (conditions.py)."""
-    if len(argv) >= 3 and argv[0] == "stress-ng" and argv[1] == "--cpu":
-        return int(argv[2])
-    raise GuestRunError(f"{KIND}: only cpu load runs in the guest, not {' '.join(argv)}")
+    """The worker count of a condition's stress-ng argv."""
+    return _load_of(argv)[1]
+
+
+# one loop of each kind; the kernel-side one spends its time in system calls
+_LOAD_LOOPS = {
+    "cpu": "while :; do :; done",
+    "kernel": "while :; do dd if=/dev/zero of=/tmp/load.$i bs=64k count=64 2>/dev/null; "
+    "cat /proc/kallsyms > /dev/null; done",
+}
 
 
 # ------------------------------------------------------------------ guest script
 
 
-def guest_script(argv: Sequence[str], timeout_s: float, load_workers: int | None) -> str:
+def guest_script(
+    argv: Sequence[str], timeout_s: float, load_workers: int | None, load_kind: str = "cpu"
+) -> str:
     """The /rtlab/run.sh of one run: optional busy loops, the workload with a watchdog
     (SIGTERM at the timeout: rtlab programs then print what they measured), then its
     stdout and stderr as @@sec sections. Every argv word is shell-quoted."""
@@ -93,7 +131,8 @@ def guest_script(argv: Sequence[str], timeout_s: float, load_workers: int | None
         n = str(load_workers) if load_workers > 0 else "$(nproc)"
         lines += [
             f"n={n}; i=0",
-            'while [ $i -lt $n ]; do ( while :; do :; done ) & loads="$loads $!"; i=$((i+1)); done',
+            f"while [ $i -lt $n ]; do ( {_LOAD_LOOPS[load_kind]} ) & "
+            'loads="$loads $!"; i=$((i+1)); done',
             f"sleep {LOAD_SETTLE_S}",
         ]
     lines += [
@@ -126,9 +165,9 @@ def label_runs(text: str, labels: Mapping[str, str]) -> str:
 class _GuestLoad:
     """A load condition: applied inside the guest by the next run, until stopped."""
 
-    def __init__(self, target: QemuGpioTarget, workers: int) -> None:
+    def __init__(self, target: QemuGpioTarget, load: tuple[str, int]) -> None:
         self.target = target
-        target.load_workers = workers
+        target.load_kind, target.load_workers = load
 
     def stop(self) -> None:
         self.target.load_workers = None
@@ -140,6 +179,9 @@ class QemuGpioTarget:
     def __init__(self, t: Mapping[str, Any]) -> None:
         self.boot_timeout_s = float(t.get("boot_timeout_s", 60))
         self.load_workers: int | None = None
+        self.load_kind = "cpu"
+        self.flavour: str | None = t.get("kernel")
+        self.icount_shift: int | None = t.get("icount_shift")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self._base: Path | None = None
         self._programs: set[str] = set()
@@ -151,9 +193,18 @@ class QemuGpioTarget:
             if reason:
                 raise gg.GuestError(f"the {KIND} target cannot boot the GPIO guest: {reason}")
             self._tmp = tempfile.TemporaryDirectory(prefix="rtlab-qemu-gpio-")
-            self._base = gg.build_base(Path(self._tmp.name) / "base.cpio.gz")
+            if self.flavour is not None:
+                u = hg.flavour_availability(self.flavour)
+                if u is not None:
+                    raise gg.GuestError(f"the {KIND} target cannot boot kernel {self.flavour}: {u}")
+            base = gg.build_base(Path(self._tmp.name) / "base.cpio.gz")
             stage = gg.GUEST_DIR / "stage" / "rtlab"
             self._programs = {p for p in GUEST_PROGRAMS if (stage / p).is_file()}
+            if self.flavour is not None:
+                layer = hg.build_layer(self.flavour, Path(self._tmp.name) / "layer.cpio.gz")
+                base.write_bytes(base.read_bytes() + layer.read_bytes())
+                self._programs |= set(hg.LAYER_PROGRAMS)
+            self._base = base
         return self._base
 
     @functools.cached_property
@@ -161,6 +212,8 @@ class QemuGpioTarget:
         return qemu_version(gg.QEMU_AARCH64)
 
     def _guest_kernel(self) -> str | None:
+        if self.flavour is not None:
+            return hg.kernel_version(self.flavour)
         f = gg.GUEST_DIR / "dl" / "kernel-version"
         return f.read_text().strip() if f.is_file() else None
 
@@ -172,7 +225,19 @@ class QemuGpioTarget:
             "accel": "tcg",
             "smp": gg.SMP,
             "memory_mb": gg.MEMORY_MB,
+            "icount_shift": self.icount_shift,
+            "model_mips": hg.mips_model(self.icount_shift),
         }
+
+    def _labels(self) -> dict[str, str]:
+        """What every run of this target is labelled with (emulated, and how)."""
+        labels = {"emulated": EMULATED, "qemu_machine": gg.MACHINE, "qemu_cpu": gg.CPU}
+        if self.flavour is not None:
+            labels["guest_kernel_flavour"] = self.flavour
+        if self.icount_shift is not None:
+            labels["qemu_icount_shift"] = str(self.icount_shift)
+            labels["model_mips"] = f"{hg.mips_model(self.icount_shift):g}"
+        return labels
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -194,19 +259,29 @@ class QemuGpioTarget:
             raise GuestRunError(f"{name} is not in the GPIO guest (it has {have}){hint}")
         return f"/rtlab/{name}"
 
+    def boot_script(self, script: str, timeout_s: float) -> gg.GuestRun:
+        """One boot of this target's guest (kernel, layer, icount) running `script`."""
+        return self._boot(script, timeout_s)
+
     def _boot(self, script: str, timeout_s: float) -> gg.GuestRun:
         base = self.base()
         assert self._tmp is not None
         with tempfile.TemporaryDirectory(dir=self._tmp.name) as tmp:
             initrd = gg.with_script(base, script, Path(tmp) / "initrd.cpio.gz")
-            return gg.boot_initrd(initrd, timeout_s=timeout_s)
+            kernel = None if self.flavour is None else hg.kernel_path(self.flavour)
+            return gg.boot_initrd(
+                initrd,
+                timeout_s=timeout_s,
+                kernel=kernel,
+                qemu_args=hg.icount_args(self.icount_shift),
+            )
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise GuestRunError("nothing to run")
         load = self.load_workers
         limit = timeout + KILL_GRACE_S + self.boot_timeout_s
-        g = self._boot(guest_script(argv, timeout, load), limit)
+        g = self._boot(guest_script(argv, timeout, load, self.load_kind), limit)
         stdout = g.sections.get("stdout", "")
         stderr = g.sections.get("stderr", "")
         tail = _console_tail(g.log)
@@ -222,9 +297,9 @@ class QemuGpioTarget:
                 f"{tail}"
             )
             return Completed(None, stdout, f"{stderr}{msg}\n")
-        labels = {"emulated": EMULATED, "qemu_machine": gg.MACHINE, "qemu_cpu": gg.CPU}
+        labels = self._labels()
         if load is not None:
-            labels["guest_load"] = f"cpu:{load or 'nproc'}"
+            labels["guest_load"] = f"{self.load_kind}:{load or 'nproc'}"
         timed_out = "@@timeout" in g.log
         if timed_out:
             stderr += (
@@ -233,7 +308,7 @@ class QemuGpioTarget:
         return Completed(g.rcs["stdout"], label_runs(stdout, labels), stderr, timed_out)
 
     def start(self, argv: Sequence[str]) -> Background:
-        return _GuestLoad(self, _load_workers(argv))
+        return _GuestLoad(self, _load_of(argv))
 
     def fingerprint(self) -> dict[str, Any]:
         """The guest's fingerprint (hostview's dump, run in one boot), marked emulated,
@@ -254,7 +329,12 @@ class QemuGpioTarget:
             {
                 "code": "emulated",
                 "msg": f"QEMU {gg.MACHINE} {gg.CPU} under TCG ({EMULATED}): times are of the "
-                "emulator on its host, not of a board; compare implementations by ratio only",
+                "emulator on its host, not of a board; compare implementations by ratio only"
+                if self.icount_shift is None
+                else f"QEMU {gg.MACHINE} {gg.CPU} under TCG with -icount shift="
+                f"{self.icount_shift} ({EMULATED}): the guest's clock counts instructions, a "
+                f"model of a ≈ {hg.mips_model(self.icount_shift):g} MIPS CPU, not a board's "
+                "timing; compare methods and kernels with each other only",
             },
             *pitfalls(fp, {}),
         ]
@@ -279,4 +359,6 @@ def _host() -> dict[str, Any]:
     }
 
 
-TARGET_KIND = TargetKind(KIND, ("boot_timeout_s",), _check, QemuGpioTarget, _check_condition)
+TARGET_KIND = TargetKind(
+    KIND, ("boot_timeout_s", "kernel", "icount_shift"), _check, QemuGpioTarget, _check_condition
+)

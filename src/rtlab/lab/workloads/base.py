@@ -49,6 +49,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "rtlab-toggle-rs": "rtlab.lab.workloads.gpio",
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
         "latency_measure": "rtlab.lab.workloads.latency_measure",
+        "rtlab-hrtimer": "rtlab.lab.workloads.hrtimer",
     },
     attr=("WORKLOAD_KIND", "WORKLOAD_KINDS"),
 )

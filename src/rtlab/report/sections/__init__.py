@@ -15,7 +15,7 @@ from typing import Any
 from rtlab.results import Store
 from rtlab.results import query as results
 
-SECTIONS = ("latency", "gpio", "rtos_compare", "rtbench", "latency_measure")
+SECTIONS = ("latency", "gpio", "user_vs_kernel", "rtos_compare", "rtbench", "latency_measure")
 
 
 @dataclass
