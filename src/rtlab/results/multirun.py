@@ -96,4 +96,8 @@ def split(store: Store, run_id: str) -> list[Run]:
         if SEP in name:
             p, c = name.split(SEP, 1)
             part(p).counters[c] = (int(value), unit)
+    # warnings are stored per run, not per part: each part carries them all, once
+    warned = store.sql("SELECT DISTINCT code, msg FROM warnings WHERE run_id=?", [run_id])
+    for r in parts.values():
+        r.warnings.extend((str(code), str(msg)) for code, msg in sorted(warned))
     return list(parts.values())

@@ -27,6 +27,11 @@ TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3":
 CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7"}
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
+# A port's warning code that means a row measures another path (the finding says so).
+OTHER_PATH = {
+    "isr_task": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
+    "isr_handler": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
+}
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class Column:
     icount: bool
     notes: tuple[str, ...] = ()
     settings: tuple[tuple[str, str], ...] = ()  # the configuration that matters (kconfig)
+    codes: frozenset[str] = frozenset()  # the runs' warning codes
 
     def label(self, with_config: bool) -> str:
         core = CORES.get(self.machine, self.machine)
@@ -61,18 +67,22 @@ class Comparison:
         return len({c.config for c in self.columns}) > 1
 
 
-def _column(cell: str, runs: Sequence[Run], settings: Mapping[str, object]) -> Column:
+def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Column:
     meta = runs[0].meta
+    settings: Mapping[str, object] = target.get("kconfig") or {}  # type: ignore[assignment]
+    # the build's record of the version (a checkout's commit) beats a firmware's placeholder
+    version = str(target.get("rtos_version") or meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
     return Column(
         cell=cell,
         rtos=meta.get("rtos", ""),
-        version=meta.get("rtos_version", ""),
+        version=version,
         machine=meta.get("qemu_machine", meta.get("board", "")),
         config=meta.get("rtos_config", "default"),
         icount=meta.get("timebase") == "icount",
         notes=tuple(w for w in warns if not w.startswith("icount_model")),
         settings=tuple((str(k), str(v)) for k, v in sorted(settings.items())),
+        codes=frozenset(code for r in runs for code, _ in r.warnings),
     )
 
 
@@ -116,15 +126,15 @@ def _resolution(found: Sequence[tuple[str, Sequence[Run]]]) -> float | None:
 
 def compare(
     invocations: Sequence[tuple[str, Sequence[Run]]],
-    settings: Mapping[str, Mapping[str, object]] | None = None,
+    targets: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Comparison | None:
     """None unless two or more invocations name an RTOS (one is no comparison).
-    `settings`: per cell, the configuration its target recorded (shown per column)."""
+    `targets`: per cell, what its target recorded (rtos_version, kconfig)."""
     found = [(cell, runs) for cell, runs in invocations if runs and runs[0].meta.get("rtos")]
     if len(found) < 2:
         return None
     found.sort(key=lambda cr: (cr[1][0].meta.get("qemu_machine", ""), cr[0]))
-    columns = [_column(cell, runs, (settings or {}).get(cell, {})) for cell, runs in found]
+    columns = [_column(cell, runs, (targets or {}).get(cell, {})) for cell, runs in found]
     icount = all(c.icount for c in columns)
     medians = [_figures(runs, icount) for _, runs in found]
     prims = {
@@ -171,10 +181,14 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
             have = sorted((medians[i][name], i) for i in idx if name in medians[i])
             if len(have) < 2:
                 continue
+            other = OTHER_PATH.get(name, {})
             figs = ", ".join(
                 f"{cmp.columns[i].label(cmp.with_config).split(' · ')[0]}"
                 + (f" ({cmp.columns[i].config})" if cmp.with_config else "")
                 + f" {_fmt(v, icount)}"
+                + "".join(
+                    f" [{why}]" for code, why in other.items() if code in cmp.columns[i].codes
+                )
                 for v, i in have
             )
             tick = cmp.resolution

@@ -13,14 +13,14 @@ from rtlab.studies import rtos_compare
 def comparison(store: Store, cells: dict[str, results.CellRuns]) -> rtos_compare.Comparison | None:
     chosen = [cr for cr in cells.values() if cr.workload == "rtbench" and cr.ok_ids]
     invocations = [(cr.label, multirun.split(store, cr.ok_ids[-1])) for cr in chosen]
-    settings = {cr.label: _settings(cr) for cr in chosen}
-    return rtos_compare.compare(invocations, settings)
+    targets = {cr.label: _target(cr) for cr in chosen}
+    return rtos_compare.compare(invocations, targets)
 
 
-def _settings(cr: results.CellRuns) -> dict[str, object]:
-    """The configuration that matters, as the run's target recorded it (kconfig)."""
+def _target(cr: results.CellRuns) -> dict[str, object]:
+    """What the run's target recorded: rtos_version, the configuration that matters."""
     run = next(r for r in cr.runs if r["run_id"] == cr.ok_ids[-1])
-    return dict((run.get("target") or {}).get("kconfig") or {})
+    return dict(run.get("target") or {})
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
