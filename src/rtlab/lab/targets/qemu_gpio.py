@@ -44,7 +44,7 @@ from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
 EMULATED = "qemu-tcg"  # the label tests/lab/workloads/gpio and the report's GPIO section use
-GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs")
+GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs", "rtlab-toggle-kt")
 LOAD_SETTLE_S = 0.5  # the busy loops are running before the workload starts
 KILL_GRACE_S = 5  # after SIGTERM at the timeout, SIGKILL
 
