@@ -42,6 +42,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "command": "rtlab.lab.workloads.command",
         "rtlab-toggle": "rtlab.lab.workloads.gpio",
         "rtlab-toggle-rs": "rtlab.lab.workloads.gpio",
+        "rtlab-toggle-kt": "rtlab.lab.workloads.gpio",
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
     },
     attr=("WORKLOAD_KIND", "WORKLOAD_KINDS"),

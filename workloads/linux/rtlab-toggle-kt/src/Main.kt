@@ -87,7 +87,7 @@ fun openChipPath(path: String): Chip {
     }
     return memScoped {
         val info = alloc<gpiochip_info>()
-        if (kt_chip_info(fd, info.ptr) < 0) {
+        if (ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, info.ptr) < 0) {
             val e = errno
             close(fd)
             gpioDie("$path is not a GPIO character device (${errText(e)})")
@@ -108,7 +108,7 @@ fun openChip(spec: String): Chip {
         if (fd < 0) continue
         val hit = memScoped {
             val info = alloc<gpiochip_info>()
-            kt_chip_info(fd, info.ptr) == 0 && (info.label.toKString() == spec || info.name.toKString() == spec)
+            ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, info.ptr) == 0 && (info.label.toKString() == spec || info.name.toKString() == spec)
         }
         close(fd)
         if (hit) return openChipPath(p)
@@ -139,7 +139,7 @@ fun requestOutput(chip: Chip, offsets: List<Int>): Int {
         req.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES.toUInt()
         req.config.attrs[0].attr.values = 0u
         req.config.attrs[0].mask = maskOf(offsets.size)
-        if (kt_request(chip.fd, req.ptr) == 0) return req.fd
+        if (ioctl(chip.fd, GPIO_V2_GET_LINE_IOCTL, req.ptr) == 0) return req.fd
         val e = errno
         when (e) {
             EBUSY -> {
@@ -148,7 +148,7 @@ fun requestOutput(chip: Chip, offsets: List<Int>): Int {
                     val li = alloc<gpio_v2_line_info>()
                     memset(li.ptr, 0, sizeOf<gpio_v2_line_info>().convert())
                     li.offset = o.toUInt()
-                    if (kt_line_info(chip.fd, li.ptr) == 0 && (li.flags and GPIO_V2_LINE_FLAG_USED.toULong()) != 0uL) {
+                    if (ioctl(chip.fd, GPIO_V2_GET_LINEINFO_IOCTL, li.ptr) == 0 && (li.flags and GPIO_V2_LINE_FLAG_USED.toULong()) != 0uL) {
                         val who = li.consumer.toKString().ifEmpty { "?" }
                         gpioDie("line $o of ${chip.path} busy: held by '$who' (EBUSY)")
                     }
@@ -253,7 +253,7 @@ fun main(args: Array<String>) {
     val chip = openChip(chipSpec)
     val lfd = requestOutput(chip, offsets)
     close(chip.fd)
-    kt_catch_stop_signals()
+    catchStopSignals()
     val mask = maskOf(offsets.size)
 
     val p = Proto(crc)
@@ -281,13 +281,13 @@ fun main(args: Array<String>) {
     p.meta("policy", listOf("other", "fifo", "rr")[policy])
     if (policy != SCHED_OTHER) {
         p.meta("priority", priority.toString())
-        if (kt_set_scheduler(policy, priority.toInt()) < 0) {
+        if (setScheduler(policy, priority.toInt()) < 0) {
             p.warn("sched_fallback", "sched_setscheduler: ${errText(errno)}; running SCHED_OTHER")
         }
     }
     if (cpu >= 0) {
         p.meta("affinity", cpu.toString())
-        if (kt_set_affinity(cpu.toInt()) < 0) p.warn("affinity_failed", "sched_setaffinity($cpu): ${errText(errno)}")
+        if (setAffinity(cpu.toInt()) < 0) p.warn("affinity_failed", "sched_setaffinity($cpu): ${errText(errno)}")
     }
     val cap = if (!timestamps) 0 else if (count > 0) minOf(count, maxSamples).toInt() else maxSamples.toInt()
     val ts = LongArray(cap) // zero-filled: the pages are faulted in now
@@ -304,27 +304,28 @@ fun main(args: Array<String>) {
     var nTs = 0
     var failed = 0
     var level = 0uL
-    val t0 = kt_now_ns()
+    val clk = nativeHeap.alloc<timespec>()
+    val vals = nativeHeap.alloc<gpio_v2_line_values>()
+    val t0 = nowNs(clk)
     var first = 0L
     var last = 0L
     val endAt = if (duration > 0) t0 + duration else 0L
     var next = t0
-    memScoped {
-        val got = alloc<ULongVar>()
-        while (kt_stop() == 0) {
+    run {
+        while (stopRequested() == 0) {
             if (count > 0 && writes >= count) break
             if (mode != Mode.FAST) {
                 next += interval
                 when (mode) {
-                    Mode.BUSY -> while (kt_now_ns() < next && kt_stop() == 0) {}
-                    Mode.ABS -> kt_sleep_until(next)
+                    Mode.BUSY -> while (nowNs(clk) < next && stopRequested() == 0) {}
+                    Mode.ABS -> sleepUntil(next, clk)
                     else -> usleep((interval / 1000).toUInt())
                 }
-                if (kt_stop() != 0) break
+                if (stopRequested() != 0) break
             }
             level = level xor mask
-            val r = kt_set(lfd, level, mask)
-            val t = kt_now_ns()
+            val r = setValues(lfd, vals, level, mask)
+            val t = nowNs(clk)
             if (r < 0) {
                 failed = errno
                 break
@@ -335,7 +336,7 @@ fun main(args: Array<String>) {
             writes++
             if (verify) {
                 rbChecks++
-                if (kt_get(lfd, mask, got.ptr) < 0 || (got.value and mask) != level) rbErrors++
+                if (getValues(lfd, vals, mask) < 0 || (vals.bits and mask) != level) rbErrors++
             }
             if ((mode == Mode.ABS || mode == Mode.BUSY) && t - next > interval) {
                 overruns++ // resynchronise rather than burst to catch up
@@ -346,7 +347,7 @@ fun main(args: Array<String>) {
             if (endAt > 0 && t >= endAt) break
         }
     }
-    kt_set(lfd, 0u, mask) // leave the lines low, then release them
+    setValues(lfd, vals, 0u, mask) // leave the lines low, then release them
     close(lfd)
 
     if (timestamps) {
@@ -378,7 +379,7 @@ fun main(args: Array<String>) {
         p.end("error", m)
         exitProcess(1)
     }
-    val sig = kt_stop()
+    val sig = stopRequested()
     if (sig != 0) {
         p.end("interrupted", if (sig == SIGTERM) "SIGTERM" else "SIGINT")
         exitProcess(130)
