@@ -27,31 +27,21 @@ if [ ! -s "$cached" ]; then
     if [ "$(cut -d' ' -f1 "$stamp")" = offline ]; then
         airplane=(-Xoverride-konan-properties=airplaneMode=true)
         llvm_dep=$(cut -d' ' -f2 "$stamp")
-        # cinterop's libclangstubs.so loads Debian's libclang from here; konanc must not
-        # (its own LLVM 21 and libclang's LLVM 22 in one process crash it).
+        # cinterop's libclangstubs.so loads Debian's libclang from here (konanc needs none:
+        # its LLVM is linked in, and is kept apart from Debian's)
         clang_lib=$KONAN_DATA_DIR/dependencies/$llvm_dep/lib${clang_lib:+:$clang_lib}
     fi
     work=$home/builds/$key.tmp
     rm -rf "$work"
     mkdir -p "$work"
-    # cinterop takes the override as two arguments, konanc as one. No -opt: konanc 2.4.20's
-    # own LLVM crashes in its -opt pass pipeline here (APInt, in LLVMKotlinRunPasses),
-    # every time; the default pipeline builds.
-    LD_LIBRARY_PATH=$clang_lib "$dist/bin/cinterop" -target "$target" -def "$here/src/gpio.def" -o "$work/gpio" \
-        ${airplane:+-Xoverride-konan-properties airplaneMode=true} >"$work/log" 2>&1 ||
+    # cinterop takes the override as two arguments, konanc as one
+    LD_LIBRARY_PATH=$clang_lib "$dist/bin/cinterop" -target "$target" -def "$here/src/gpio.def" \
+        -o "$work/gpio" ${airplane:+-Xoverride-konan-properties airplaneMode=true} >"$work/log" 2>&1 ||
         { cat "$work/log" >&2; exit 1; }
-    # konanc's JVM dies now and then inside its LLVM (SIGSEGV in LLVMKotlinRunPasses, the
-    # same input building fine on the next try): a crash is retried, an error is not.
-    for try in 1 2 3 4; do
-        rc=0
-        (cd "$work" && "$dist/bin/konanc" -target "$target" -l "$work/gpio.klib" "${airplane[@]}" \
-            -o "$work/rtlab-toggle-kt" "$here"/src/*.kt) >>"$work/log" 2>&1 || rc=$?
-        [ $rc -eq 0 ] && break
-        grep -q "A fatal error has been detected by the Java Runtime" "$work/log" || break
-        echo "rtlab-toggle-kt: konanc crashed (try $try), again" >&2
-        : >"$work/log"
-    done
-    [ $rc -eq 0 ] || { cat "$work/log" >&2; exit 1; }
+    # in $work: a JVM crash leaves its hs_err file there, not in the caller's tree
+    (cd "$work" && "$dist/bin/konanc" -target "$target" -opt -l "$work/gpio.klib" "${airplane[@]}" \
+        -o "$work/rtlab-toggle-kt" "$here"/src/*.kt) >>"$work/log" 2>&1 ||
+        { cat "$work/log" >&2; exit 1; }
     rm -rf "$home/builds/$key"
     mkdir -p "$home/builds/$key"
     mv "$work/rtlab-toggle-kt.kexe" "$cached"
