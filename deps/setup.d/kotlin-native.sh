@@ -118,8 +118,12 @@ x64s=$deps/$x64_dep/x86_64-unknown-linux-gnu/sysroot
 rm -rf "${deps:?}/$x64_dep"
 mkdir -p "$x64s/usr"
 ln -s /usr/include "$x64s/usr/include"
-ln -s /usr/lib/x86_64-linux-gnu "$x64s/usr/lib"
-ln -s /lib/x86_64-linux-gnu "$x64s/lib"
+# konanc looks in usr/lib (no multiarch), libc.so's linker script names
+# /lib/x86_64-linux-gnu/...: both are served by one folder of links
+mkdir -p "$x64s/usr/lib"
+ln -s /usr/lib/x86_64-linux-gnu/* "$x64s/usr/lib/"
+ln -s /usr/lib/x86_64-linux-gnu "$x64s/usr/lib/x86_64-linux-gnu"
+ln -s usr/lib "$x64s/lib"
 ln -s /lib64 "$x64s/lib64"
 gcc_dir /usr/lib/gcc/x86_64-linux-gnu/12 "$deps/$x64_dep/lib/gcc/x86_64-unknown-linux-gnu/8.3.0"
 # libffi: the host's
