@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from rtlab.lab import gpio_guest as gg  # noqa: E402
 from rtlab.protocol import parse  # noqa: E402
 
-PROGRAMS = {"c": "rtlab-toggle", "rust": "rtlab-toggle-rs"}
+PROGRAMS = {"c": "rtlab-toggle", "rust": "rtlab-toggle-rs", "kotlin": "rtlab-toggle-kt"}
 
 
 def script(writes: int, reps: int) -> str:

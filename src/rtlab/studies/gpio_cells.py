@@ -10,7 +10,11 @@ from rtlab.results import Store
 from rtlab.results import query as results
 
 _LANGUAGES = {"c": "C", "rust": "Rust", "kotlin": "Kotlin/Native", "kotlin-native": "Kotlin/Native"}
-_KIND_LANGUAGE = {"rtlab-toggle": "C", "rtlab-toggle-rs": "Rust"}
+_KIND_LANGUAGE = {
+    "rtlab-toggle": "C",
+    "rtlab-toggle-rs": "Rust",
+    "rtlab-toggle-kt": "Kotlin/Native",
+}
 
 
 def _first_meta(cr: results.CellRuns, key: str) -> str | None:

@@ -139,5 +139,9 @@ def test_example_spec_is_the_study_on_this_target() -> None:
     spec = load_spec(ROOT / "examples" / "gpio-study-emulated.toml")
     assert spec.target["kind"] == "qemu_gpio"
     cells = {(c.kind, c.params["policy"]) for c in spec.cells()}
-    assert cells == {(k, p) for k in ("rtlab-toggle", "rtlab-toggle-rs") for p in ("other", "fifo")}
+    assert cells == {
+        (k, p)
+        for k in ("rtlab-toggle", "rtlab-toggle-rs", "rtlab-toggle-kt")
+        for p in ("other", "fifo")
+    }
     assert all(c.params["timestamps"] and c.params["mode"] == "fast" for c in spec.cells())

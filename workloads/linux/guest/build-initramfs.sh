@@ -64,6 +64,14 @@ else
     echo "build-initramfs: no Rust toolchain for aarch64 (deps/setup.d/rust-aarch64.sh); Rust workload skipped" >&2
 fi
 
+# Kotlin/Native workload (optional): dynamically linked against glibc, so the libraries
+# it needs go in /lib (from the arm64 cross packages, glibc 2.36).
+kt_bin=$out_dir/kt/rtlab-toggle-kt
+if ! "$root/workloads/linux/rtlab-toggle-kt/build.sh" linux_arm64 "$kt_bin"; then
+    kt_bin=""
+    echo "build-initramfs: no Kotlin/Native (deps/setup.d/kotlin-native.sh); Kotlin workload skipped" >&2
+fi
+
 stage=$out_dir/stage
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,rtlab}
@@ -81,6 +89,13 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
 cp "$cb/rtlab-toggle" "$cb/rtlab-gpio-events" "$stage/rtlab/"
 [ -n "$rs_bin" ] && cp "$rs_bin" "$stage/rtlab/rtlab-toggle-rs"
+if [ -n "$kt_bin" ]; then
+    cp "$kt_bin" "$stage/rtlab/rtlab-toggle-kt"
+    mkdir -p "$stage/lib"
+    for l in ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libresolv.so.2 libgcc_s.so.1; do
+        cp -L "/usr/aarch64-linux-gnu/lib/$l" "$stage/lib/"
+    done
+fi
 python3 "$here/mkcpio.py" "$stage" "$out_dir/base.cpio.gz"
 ln -sf dl/vmlinuz "$out_dir/vmlinuz"
 

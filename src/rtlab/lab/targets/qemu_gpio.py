@@ -14,7 +14,8 @@
 The guest is the one of tests/lab/workloads/gpio (gpio_guest.py): Debian's arm64 kernel on
 `qemu-system-aarch64 -M virt -cpu cortex-a53` (TCG), whose PL061 is gpiochip0 under the
 kernel's real gpio-pl061 driver, and a busybox initramfs holding the static aarch64
-builds of rtlab-toggle, rtlab-gpio-events and rtlab-toggle-rs (when Rust is installed)
+builds of rtlab-toggle, rtlab-gpio-events, rtlab-toggle-rs (when Rust is installed) and
+rtlab-toggle-kt (when Kotlin/Native is set up)
 as /rtlab/<program>. The initramfs is built once per target (build-initramfs.sh, as the
 tests do); each run appends a script that runs the workload's argv, then QEMU boots,
 the script prints the workload's stdout and stderr on the console and powers off.
@@ -55,7 +56,7 @@ from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
 EMULATED = "qemu-tcg"  # the label tests/lab/workloads/gpio and the report's GPIO section use
-GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs")
+GUEST_PROGRAMS = ("rtlab-toggle", "rtlab-gpio-events", "rtlab-toggle-rs", "rtlab-toggle-kt")
 LOAD_SETTLE_S = 0.5  # the busy loops are running before the workload starts
 KILL_GRACE_S = 5  # after SIGTERM at the timeout, SIGKILL
 
@@ -251,11 +252,12 @@ class QemuGpioTarget:
         self.base()
         if name not in self._programs:
             have = ", ".join(sorted(self._programs)) or "nothing"
-            hint = (
-                " (no Rust toolchain for aarch64: `make setup`, deps/setup.d/rust-aarch64.sh)"
-                if name == "rtlab-toggle-rs"
-                else ""
-            )
+            hint = {
+                "rtlab-toggle-rs": " (no Rust toolchain for aarch64: `make setup`, "
+                "deps/setup.d/rust-aarch64.sh)",
+                "rtlab-toggle-kt": " (no Kotlin/Native: `make setup`, "
+                "deps/setup.d/kotlin-native.sh)",
+            }.get(name, "")
             raise GuestRunError(f"{name} is not in the GPIO guest (it has {have}){hint}")
         return f"/rtlab/{name}"
 

@@ -47,6 +47,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "command": "rtlab.lab.workloads.command",
         "rtlab-toggle": "rtlab.lab.workloads.gpio",
         "rtlab-toggle-rs": "rtlab.lab.workloads.gpio",
+        "rtlab-toggle-kt": "rtlab.lab.workloads.gpio",
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
         "latency_measure": "rtlab.lab.workloads.latency_measure",
         "rtlab-hrtimer": "rtlab.lab.workloads.hrtimer",

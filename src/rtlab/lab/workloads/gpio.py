@@ -2,6 +2,7 @@
 
 - `rtlab-toggle`      workloads/linux/rtlab-toggle (C, GPIO uAPI v2)
 - `rtlab-toggle-rs`   workloads/linux/rtlab-toggle-rs (Rust, same options and output)
+- `rtlab-toggle-kt`   workloads/linux/rtlab-toggle-kt (Kotlin/Native, same options and output)
 - `rtlab-gpio-events` workloads/linux/rtlab-toggle (edge events with kernel timestamps)
 
 `WORKLOAD_KINDS` lists them for the registry (`base.KINDS`); locally the programs are
@@ -191,6 +192,14 @@ WORKLOAD_KINDS = [
         "rtlab-toggle-rs",
         frozenset({"lines"}),
         _checker("rtlab-toggle-rs", _TOGGLE_OPTS),
+        _argv(_TOGGLE_OPTS),
+        _toggle_seconds,
+    ),
+    WorkloadKind(
+        "rtlab-toggle-kt",
+        "rtlab-toggle-kt",
+        frozenset({"lines"}),
+        _checker("rtlab-toggle-kt", _TOGGLE_OPTS),
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
     ),

@@ -7,13 +7,16 @@ step() { name=$1; shift; echo "@@sec $name"; "$@" 2>&1; echo "@@rc $name=$?"; }
 # Waits until a background workload has printed its first record (the line is claimed).
 wait_hello() { i=0; while ! grep -q "@rtl1 hello" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
 HAVE_RS=0; [ -x /rtlab/rtlab-toggle-rs ] && HAVE_RS=1
-echo "@@have rust=$HAVE_RS"
+HAVE_KT=0; [ -x /rtlab/rtlab-toggle-kt ] && HAVE_KT=1
+echo "@@have rust=$HAVE_RS kotlin=$HAVE_KT"
 
 # 1. Toggled, read back through the uAPI (GET_VALUES on the same request), protocol out.
 step toggle_c rtlab-toggle -l 0-1 -n 200 -t --verify $E
 step toggle_abs_c rtlab-toggle -l 0 -w abs -i 200000 -n 50 -t $E
 [ $HAVE_RS = 1 ] && step toggle_rs rtlab-toggle-rs -l 0-1 -n 200 -t --verify $E
 [ $HAVE_RS = 1 ] && step toggle_abs_rs rtlab-toggle-rs -l 0 -w abs -i 200000 -n 50 -t $E
+[ $HAVE_KT = 1 ] && step toggle_kt rtlab-toggle-kt -l 0-1 -n 200 -t --verify $E
+[ $HAVE_KT = 1 ] && step toggle_abs_kt rtlab-toggle-kt -l 0 -w abs -i 200000 -n 50 -t $E
 
 # 2. Claimed: while one process toggles line 2, a second request gets EBUSY.
 rtlab-toggle -l 2 -D 60s -q $E > /tmp/hold_c.out 2>&1 &
@@ -21,6 +24,7 @@ pid=$!
 wait_hello /tmp/hold_c.out
 step busy_c rtlab-toggle -l 2 -n 1
 [ $HAVE_RS = 1 ] && step busy_rs rtlab-toggle-rs -l 2 -n 1
+[ $HAVE_KT = 1 ] && step busy_kt rtlab-toggle-kt -l 2 -n 1
 step busy_events rtlab-gpio-events -l 2 -n 1
 # 3. Released on SIGINT: the holder reports status=interrupted, a new request succeeds.
 kill -INT $pid
@@ -39,6 +43,25 @@ if [ $HAVE_RS = 1 ]; then
     echo "@@sec hold_rs"; cat /tmp/hold_rs.out; echo "@@rc hold_rs=$st"
     step after_sigterm_rs rtlab-toggle-rs -l 4 -n 2 --verify
 fi
+if [ $HAVE_KT = 1 ]; then
+    rtlab-toggle-kt -l 5 -D 60s -q $E > /tmp/hold_kt.out 2>&1 &
+    pid=$!
+    wait_hello /tmp/hold_kt.out
+    step busy_by_kt rtlab-toggle -l 5 -n 1
+    kill -TERM $pid
+    wait $pid
+    st=$?
+    echo "@@sec hold_kt"; cat /tmp/hold_kt.out; echo "@@rc hold_kt=$st"
+    step after_sigterm_kt rtlab-toggle-kt -l 5 -n 2 --verify
+    rtlab-toggle-kt -l 6 -D 60s -q $E > /tmp/hold_kt_int.out 2>&1 &
+    pid=$!
+    wait_hello /tmp/hold_kt_int.out
+    kill -INT $pid
+    wait $pid
+    st=$?
+    echo "@@sec hold_kt_int"; cat /tmp/hold_kt_int.out; echo "@@rc hold_kt_int=$st"
+    step after_sigint_kt rtlab-toggle-kt -l 6 -n 2 --verify
+fi
 
 # 4. Bad parameters: clear message, non-zero exit.
 step range_c rtlab-toggle -l 8
@@ -52,6 +75,14 @@ if [ $HAVE_RS = 1 ]; then
     step chip_rs rtlab-toggle-rs -c 5
     step perm_rs su nobody -c 'PATH=/bin:/rtlab rtlab-toggle-rs -l 0'
     step usage_rs rtlab-toggle-rs -w sideways
+fi
+if [ $HAVE_KT = 1 ]; then
+    step range_kt rtlab-toggle-kt -l 8
+    step chip_kt rtlab-toggle-kt -c 5
+    step label_kt rtlab-toggle-kt -c no-such-chip
+    step notchip_kt rtlab-toggle-kt -c /dev/null
+    step perm_kt su nobody -c 'PATH=/bin:/rtlab rtlab-toggle-kt -l 0'
+    step usage_kt rtlab-toggle-kt -w sideways
 fi
 step range_events rtlab-gpio-events -l 9
 

@@ -13,6 +13,7 @@ from rtlab.lab.build import REPO_ROOT, build_c_target
 from tests.needs import missing_tool, tool
 
 RS_DIR = REPO_ROOT / "workloads" / "linux" / "rtlab-toggle-rs"
+KT_BUILD = REPO_ROOT / "workloads" / "linux" / "rtlab-toggle-kt" / "build.sh"
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +30,13 @@ def programs() -> dict[str, Path]:
             check=True,
         )  # fmt: skip
         progs["rtlab-toggle-rs"] = target / "release" / "rtlab-toggle-rs"
+    # Kotlin/Native for this machine (linux_x64): ~50 s the first time, cached after
+    kt = REPO_ROOT / "build" / "rtlab-toggle-kt-host" / "rtlab-toggle-kt"
+    r = subprocess.run([str(KT_BUILD), "linux_x64", str(kt)], capture_output=True, text=True)
+    assert r.returncode == 0, (
+        f"Kotlin/Native build (deps/setup.d/kotlin-native.sh):\n{r.stderr[-3000:]}"
+    )
+    progs["rtlab-toggle-kt"] = kt
     return progs
 
 
@@ -36,7 +44,7 @@ def run(exe: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=20)
 
 
-@pytest.mark.parametrize("prog", ["rtlab-toggle", "rtlab-toggle-rs"])
+@pytest.mark.parametrize("prog", ["rtlab-toggle", "rtlab-toggle-rs", "rtlab-toggle-kt"])
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -60,7 +68,9 @@ def test_option_errors(programs: dict[str, Path], prog: str, args: list[str], me
     assert "usage:" in r.stderr and r.stdout == ""
 
 
-@pytest.mark.parametrize("prog", ["rtlab-toggle", "rtlab-toggle-rs", "rtlab-gpio-events"])
+@pytest.mark.parametrize(
+    "prog", ["rtlab-toggle", "rtlab-toggle-rs", "rtlab-toggle-kt", "rtlab-gpio-events"]
+)
 def test_no_gpiochip_here(programs: dict[str, Path], prog: str) -> None:
     if glob.glob("/dev/gpiochip*"):
         pytest.skip("this machine has a gpiochip")

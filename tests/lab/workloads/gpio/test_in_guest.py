@@ -1,4 +1,4 @@
-"""rtlab-toggle (C and Rust) and rtlab-gpio-events against a real kernel GPIO driver.
+"""rtlab-toggle (C, Rust and Kotlin/Native) and rtlab-gpio-events against a real kernel GPIO driver.
 
 One boot of qemu-system-aarch64 -M virt (Debian's arm64 kernel, its gpio-pl061 driver on
 QEMU's PL061, a busybox initramfs) runs tests/lab/workloads/gpio/guest.sh; each test checks one
@@ -38,7 +38,12 @@ def guest() -> gg.GuestRun:
 
 
 def langs(guest: gg.GuestRun) -> list[str]:
-    return ["c", "rs"] if "@@have rust=1" in guest.log else ["c"]
+    have = ["c"]
+    if "@@have rust=1" in guest.log:
+        have.append("rs")
+    if "kotlin=1" in guest.log:
+        have.append("kt")
+    return have
 
 
 def one_run(text: str) -> Run:
@@ -55,10 +60,17 @@ def test_rust_workload_is_in_the_guest(guest: gg.GuestRun) -> None:
         )
 
 
-@pytest.mark.parametrize("lang", ["c", "rs"])
+def test_kotlin_workload_is_in_the_guest(guest: gg.GuestRun) -> None:
+    if "kt" not in langs(guest):
+        pytest.fail(
+            "no Kotlin/Native workload in the guest (deps/setup.d/kotlin-native.sh; make setup)"
+        )
+
+
+@pytest.mark.parametrize("lang", ["c", "rs", "kt"])
 def test_toggles_and_reads_back(guest: gg.GuestRun, lang: str) -> None:
     if lang not in langs(guest):
-        pytest.skip("no Rust workload in this guest")
+        pytest.skip(f"no {lang} workload in this guest")
     assert guest.rc(f"toggle_{lang}") == 0, guest.section(f"toggle_{lang}")
     run = one_run(guest.section(f"toggle_{lang}"))
     assert run.status == "ok" and run.complete, run.problems
@@ -74,10 +86,10 @@ def test_toggles_and_reads_back(guest: gg.GuestRun, lang: str) -> None:
     assert len(run.series["period"].values) == 99
 
 
-@pytest.mark.parametrize("lang", ["c", "rs"])
+@pytest.mark.parametrize("lang", ["c", "rs", "kt"])
 def test_absolute_period_mode(guest: gg.GuestRun, lang: str) -> None:
     if lang not in langs(guest):
-        pytest.skip("no Rust workload in this guest")
+        pytest.skip(f"no {lang} workload in this guest")
     run = one_run(guest.section(f"toggle_abs_{lang}"))
     assert run.status == "ok" and run.meta["mode"] == "abs"
     assert run.meta["interval_ns"] == "200000"
@@ -90,12 +102,15 @@ def test_absolute_period_mode(guest: gg.GuestRun, lang: str) -> None:
 
 
 def test_line_is_claimed(guest: gg.GuestRun) -> None:
-    for step in ["busy_c", "busy_events"] + (["busy_rs"] if "rs" in langs(guest) else []):
+    others = [f"busy_{lang}" for lang in ("rs", "kt") if lang in langs(guest)]
+    for step in ["busy_c", "busy_events", *others]:
         out = guest.section(step)
         assert guest.rc(step) == 3, out
         assert "line 2 of /dev/gpiochip0 busy: held by 'rtlab-toggle' (EBUSY)" in out
     if "rs" in langs(guest):
         assert "busy: held by 'rtlab-toggle-rs'" in guest.section("busy_by_rs")
+    if "kt" in langs(guest):
+        assert "busy: held by 'rtlab-toggle-kt'" in guest.section("busy_by_kt")
 
 
 def test_released_on_sigint(guest: gg.GuestRun) -> None:
@@ -115,6 +130,18 @@ def test_released_on_sigterm_rust(guest: gg.GuestRun) -> None:
     assert guest.rc("after_sigterm_rs") == 0, guest.section("after_sigterm_rs")
 
 
+@pytest.mark.parametrize(("hold", "signal"), [("hold_kt", "SIGTERM"), ("hold_kt_int", "SIGINT")])
+def test_released_on_signals_kotlin(guest: gg.GuestRun, hold: str, signal: str) -> None:
+    if "kt" not in langs(guest):
+        pytest.skip("no Kotlin/Native workload in this guest")
+    assert guest.rc(hold) == 130, guest.section(hold)
+    run = one_run(guest.section(hold))
+    assert run.status == "interrupted" and run.message == signal
+    assert run.counters["writes"][0] > 0
+    after = "after_sigterm_kt" if signal == "SIGTERM" else "after_sigint_kt"
+    assert guest.rc(after) == 0, guest.section(after)
+
+
 @pytest.mark.parametrize(
     ("step", "rc", "message"),
     [
@@ -128,12 +155,19 @@ def test_released_on_sigterm_rust(guest: gg.GuestRun) -> None:
         ("chip_rs", 3, "unknown GPIO chip /dev/gpiochip5: no such device"),
         ("perm_rs", 3, "no permission to open /dev/gpiochip0"),
         ("usage_rs", 2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
+        ("range_kt", 3, "line 8 out of range: /dev/gpiochip0 (9030000.pl061) has lines 0..7"),
+        ("chip_kt", 3, "unknown GPIO chip /dev/gpiochip5: no such device"),
+        ("label_kt", 3, "unknown GPIO chip 'no-such-chip'"),
+        ("notchip_kt", 3, "/dev/null is not a GPIO character device"),
+        ("perm_kt", 3, "no permission to open /dev/gpiochip0"),
+        ("usage_kt", 2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
         ("range_events", 3, "line 9 out of range"),
     ],
 )
 def test_bad_parameters(guest: gg.GuestRun, step: str, rc: int, message: str) -> None:
-    if step.endswith("_rs") and "rs" not in langs(guest):
-        pytest.skip("no Rust workload in this guest")
+    lang = step.rsplit("_", 1)[1]
+    if lang in ("rs", "kt") and lang not in langs(guest):
+        pytest.skip(f"no {lang} workload in this guest")
     out = guest.section(step)
     assert guest.rc(step) == rc, out
     assert message in out

@@ -12,7 +12,7 @@ ROOT = REPO_ROOT
 
 
 def test_kinds_registered() -> None:
-    assert {"rtlab-toggle", "rtlab-toggle-rs", "rtlab-gpio-events"} <= set(KINDS)
+    assert {"rtlab-toggle", "rtlab-toggle-rs", "rtlab-toggle-kt", "rtlab-gpio-events"} <= set(KINDS)
 
 
 def test_matrix_and_argv() -> None:
@@ -49,4 +49,4 @@ def test_spec_errors(body: str, message: str) -> None:
 def test_example_spec_loads() -> None:
     spec = load_spec(ROOT / "examples" / "gpio-study.toml")
     kinds = {c.kind for c in spec.cells()}
-    assert kinds == {"rtlab-toggle", "rtlab-toggle-rs"}
+    assert kinds == {"rtlab-toggle", "rtlab-toggle-rs", "rtlab-toggle-kt"}
