@@ -69,6 +69,7 @@ PAGES = {
         _spec_page("rtbench-qemu-freertos", True, "FREERTOS_KERNEL_PATH"),
         _spec_page("rtbench-qemu-zephyr", True, "ZEPHYR_BASE", "ZEPHYR_MODULES"),
         _spec_page("rtbench-host", False),
+        _spec_page("gpio-study-emulated", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),
         Page(
             "rtos-compare",

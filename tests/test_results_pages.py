@@ -19,6 +19,7 @@ PAGES = (
     "rtbench-qemu-freertos",
     "rtbench-qemu-zephyr",
     "rtbench-host",
+    "gpio-study-emulated",
     "analyze-speed",
     "rtos-compare",
 )
