@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rtlab.lab.rtos.mps2_board import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.protocol import Run
+from rtlab.studies import rtbench
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -56,3 +59,24 @@ def suite_pair(freertos_build: Path) -> tuple[tq.QemuResult, tq.QemuResult]:
         tq.run_qemu(elf, append=QUICK, timeout_s=120),
         tq.run_qemu(elf, append=QUICK, timeout_s=120),
     )
+
+
+def assert_irq_plausible(runs: list[Run], task_below_ticks: int = 100) -> None:
+    """No interrupt lost; the handler runs before the task it wakes, which runs within
+    `task_below_ticks` (100 ticks = 4000 instructions)."""
+    run = rtbench.scenario_runs(runs, "irq")[0]
+    assert run.counters["isr_lost"][0] == 0 and run.counters["isr_lost_tm"][0] == 0
+    handler = np.median(run.series["isr_handler"].values)
+    task = np.median(run.series["isr_task"].values)
+    assert 0 <= handler < task < task_below_ticks
+
+
+def assert_throughput_plausible(runs: list[Run]) -> None:
+    """Thread-Metric T1..T8 all counted in windows of 20 ms asked (1 ms ticks: up to 22),
+    and every scalability pattern counted."""
+    counts = rtbench.threadmetric_counts(runs)[1]
+    assert set(counts) == {f"t{i}" for i in range(1, 9)}
+    assert all(t.count > 0 for t in counts.values())
+    assert all(20_000 <= t.elapsed_us <= 22_000 for t in counts.values())
+    scal = rtbench.scenario_runs(runs, "scalability")[0]
+    assert all(scal.counters[p][0] > 0 for p in ("p1", "p23", "p4", "p5", "p6"))

@@ -15,7 +15,11 @@ from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.ucos3 import TESTED, VAR_OS, checkouts
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
-from tests.lab.targets.qemu_mps2.conftest import QUICK
+from tests.lab.targets.qemu_mps2.conftest import (
+    QUICK,
+    assert_irq_plausible,
+    assert_throughput_plausible,
+)
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -101,20 +105,11 @@ def test_primitives_plausible(suite_pair: Pair, lean_run: tq.QemuResult) -> None
 
 
 def test_irq_plausible(suite_pair: Pair) -> None:
-    run = rtbench.scenario_runs(suite_pair[0].runs, "irq")[0]
-    assert run.counters["isr_lost"][0] == 0 and run.counters["isr_lost_tm"][0] == 0
-    handler = np.median(run.series["isr_handler"].values)
-    task = np.median(run.series["isr_task"].values)
-    assert 0 <= handler < task < 100  # activation < 4000 instructions
+    assert_irq_plausible(suite_pair[0].runs)
 
 
 def test_throughput_plausible(suite_pair: Pair) -> None:
-    counts = rtbench.threadmetric_counts(suite_pair[0].runs)[1]
-    assert set(counts) == {f"t{i}" for i in range(1, 9)}
-    assert all(t.count > 0 for t in counts.values())
-    assert all(20_000 <= t.elapsed_us <= 22_000 for t in counts.values())
-    scal = rtbench.scenario_runs(suite_pair[0].runs, "scalability")[0]
-    assert all(scal.counters[p][0] > 0 for p in ("p1", "p23", "p4", "p5", "p6"))
+    assert_throughput_plausible(suite_pair[0].runs)
 
 
 def test_cortex_m4f_builds_run(elfs: dict[tuple[str, str], Path]) -> None:

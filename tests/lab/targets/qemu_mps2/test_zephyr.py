@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.studies import rtbench
 from rtlab.studies.latency_measure import cross_check
+from tests.conftest import rtlab
 from tests.lab.targets.qemu_mps2.conftest import QUICK
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
@@ -159,18 +159,8 @@ def test_rtlab_run_zephyr_spec_with_cross_check(elves: dict[str, Path], tmp_path
         'scenarios = ["primitives", "irq"]\niterations = 50\nwindow_ms = 20\n'
         '[[workload]]\nkind = "latency_measure"\n'
     )
-    cli = [str(Path(sys.executable).parent / "rtlab")]
-    if not Path(cli[0]).exists():
-        cli = [sys.executable, "-m", "rtlab.cli"]  # rtlab not installed in this venv
     store_path = tmp_path / "s.duckdb"
-    proc = subprocess.run(
-        [*cli, "run", str(spec), "--store", str(store_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")},
-    )
+    proc = rtlab("run", str(spec), "--store", str(store_path), timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     with Store(store_path, read_only=True) as store:
         runs = {r["workload"]: r for r in store.runs()}

@@ -1,81 +1,18 @@
 /*
- * The mps2 board under the FreeRTOS port of rtbench: rtb_board_* hooks, the software
- * interrupt handlers (SWI0..3: the description's swi_first_irq and the 3 after), the tick hook and FreeRTOS's failure hooks.
+ * The mps2 board under the FreeRTOS port of rtbench: its init (the shared rtb_board_*
+ * hooks are board_hooks.c), the software interrupt handlers (SWI0..3: the description's
+ * swi_first_irq and the 3 after), the tick hook and FreeRTOS's failure hooks.
  */
 #include <string.h>
 
 #include "FreeRTOS.h"
 #include "task.h"
 
+#include "board_hooks.h"
 #include "mps2.h"
 #include "rtb_freertos.h"
 
-static uint32_t ips, icount_hz;
-static uint64_t time_base_ticks;
-
-void rtb_board_init(void)
-{
-    mps2_uart_init();
-    mps2_timer_init();
-    ips = mps2_measure_ips();
-    icount_hz = mps2_icount_hz(ips);
-    for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
-        mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
-        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, RTB_MPS2_SWI_PRIORITY);
-    }
-    time_base_ticks = mps2_time_ticks();
-}
-
-const char *rtb_board_name(void) { return mps2_machine(); }
-/* The counter is TIMER0 in QEMU's virtual time: with -icount, a model of instructions. */
-const char *rtb_board_clock(void)
-{
-    return icount_hz ? BOARD_COUNTER "_icount" : BOARD_COUNTER;
-}
-/* Instructions per virtual second: cycles = ticks x 40 at shift 0 (one per instruction). */
-uint32_t rtb_board_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
-uint32_t rtb_board_ts(void) { return mps2_ts(); }
-uint32_t rtb_board_ts_hz(void) { return MPS2_TIMER_HZ; }
-uint32_t rtb_board_ts_mask(void) { return 0xFFFFFFFFu; }
-uint64_t rtb_board_time_us(void)
-{
-    return (mps2_time_ticks() - time_base_ticks) / (MPS2_TIMER_HZ / 1000000u);
-}
-
-/* No pins: a store to a volatile word costs what a GPIO register write would. */
-static volatile uint32_t marker_reg;
-void rtb_board_marker(int ch, int on)
-{
-    if (on)
-        marker_reg = 1u << (ch & 31);
-    else
-        marker_reg = 0;
-}
-
-void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
-
-int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
-void rtb_board_swi_enable(int slot, int core)
-{
-    (void)core; /* one core */
-    mps2_nvic_enable(MPS2_SWI_FIRST_IRQ + slot);
-}
-void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
-void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
-
-_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
-const char *rtb_board_warning(const char **msg)
-{
-    /* Every run says what its numbers are: QEMU's virtual time, not silicon time. */
-    if (icount_hz) {
-        *msg = "QEMU -icount: the counter runs in virtual time (one 25 MHz tick = 40 "
-               "instructions at shift 0): an instruction-count model, not time on silicon";
-        return "icount_model";
-    }
-    *msg = "QEMU runs without -icount: the timer follows host time, figures are not "
-           "deterministic and not an instruction-count model";
-    return "no_icount";
-}
+void rtb_board_init(void) { rtb_mps2_board_init(RTB_MPS2_SWI_PRIORITY); }
 
 void SWI0_Handler(void) { rtb_freertos_swi_dispatch(0); }
 void SWI1_Handler(void) { rtb_freertos_swi_dispatch(1); }
