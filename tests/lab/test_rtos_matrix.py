@@ -79,3 +79,29 @@ def test_columns_with_one_label_are_refused(tmp_path: Path, fake_freertos: dict[
         "freertos-cm4f-default@idle",
         "freertos-cm7-default@idle",
     ]
+
+
+def test_a_changed_kernel_checkout_makes_new_cells(
+    tmp_path: Path, fake_freertos: dict[str, str]
+) -> None:
+    """The cell key carries the kernel's sources: with nothing changed a second run finds
+    every cell stored; a kernel edited since makes new cells instead of reusing results."""
+    from rtlab.lab.rtos import identity
+
+    kernel = Path(fake_freertos["FREERTOS_KERNEL_PATH"])
+    study = tmp_path / "study.toml"
+    own_paths = f'rtos_paths = {{FREERTOS_KERNEL_PATH = "{kernel}"}}'
+    study.write_text(
+        STUDY.read_text().replace("icount_shift = 0", f"icount_shift = 0\n{own_paths}")
+    )
+
+    def keys() -> list[str]:
+        identity._trees_digest.cache_clear()
+        specs, _ = rm.expand(study, ["freertos"], paths=fake_freertos)
+        return [c.key for s in specs for c in s.cells()]
+
+    first = keys()
+    assert len(first) == 3 and first == keys()
+    (kernel / "tasks.c").write_text("/* patched */\n")
+    changed = keys()
+    assert len(changed) == 3 and not set(changed) & set(first)

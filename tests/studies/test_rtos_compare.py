@@ -10,9 +10,16 @@ HEAD = "@rtl1 hello workload=rtbench version=0.1.0\n"
 
 
 def _runs(
-    rtos: str, machine: str, ticks: dict[str, str], config: str = "default", warn: str = ""
+    rtos: str,
+    machine: str,
+    ticks: dict[str, str],
+    config: str = "default",
+    warn: str = "",
+    tm: dict[str, int] | None = None,
 ) -> list[Run]:
-    """One primitives run: `ticks` series name -> comma-separated samples (25 MHz ticks)."""
+    """One primitives run: `ticks` series name -> comma-separated samples (25 MHz ticks);
+    the first sample is also given as the cold counter. `tm`: a Thread-Metric run too,
+    test -> iterations in one second."""
     lines = [
         HEAD.rstrip("\n"),
         f"@rtl1 meta timebase=icount qemu_machine={machine} rtos_config={config}",
@@ -23,7 +30,17 @@ def _runs(
     for name, values in ticks.items():
         lines.append(f"@rtl1 series {name} unit=ticks tick_hz=25000000")
         lines.append(f"@rtl1 s {name} 0 {values}")
+        lines.append(f"@rtl1 c {name}.cold {int(values.split(',')[0]) + 3} unit=ticks")
     lines.append(f"@rtl1 end records={len(lines)} status=ok")
+    if tm:
+        n = len(lines)
+        lines += [
+            HEAD.rstrip("\n"),
+            f"@rtl1 meta scenario=threadmetric rtos={rtos} qemu_machine={machine} cores=1",
+        ]
+        for t, count in tm.items():
+            lines += [f"@rtl1 c {t} {count}", f"@rtl1 c {t}.elapsed_us 1000000"]
+        lines.append(f"@rtl1 end records={len(lines) - n} status=ok")
     return parse("\n".join(lines) + "\n")
 
 
@@ -52,7 +69,10 @@ def test_columns_figures_and_findings() -> None:
     assert cmp.primitives["Semaphore give"] == [60.0, 40.0]
     assert cmp.primitives["Preemption via semaphore"] == [240.0, None]  # never filled in
     md = rtos_compare.markdown(cmp)
-    assert "| Preemption via semaphore | 240 | – |" in md
+    assert "| Preemption via semaphore | 240 (0.240 µs) | – |" in md
+    # cold: the first call, one sample (here 3 ticks above the first warm one)
+    assert cmp.cold["Semaphore give"] == [160.0, 160.0]
+    assert "### Primitives, cold: the first call of each path, one sample, ±40" in md
     assert "**µC/OS-III v1 · M3 · lean**: no_copy: queues pass pointers" in md
     (finding,) = cmp.findings
     assert finding.startswith("RTOSes on mps2-an385 (M3)")
@@ -76,3 +96,17 @@ def test_a_difference_of_more_than_a_tick_is_resolved() -> None:
     assert cmp is not None and cmp.resolution == 40
     (finding,) = cmp.findings
     assert "FreeRTOS v1 80, Zephyr v1 160." in finding and "tick" not in finding
+
+
+def test_threadmetric_relative_to_the_reference_rtos_on_each_machine() -> None:
+    fr = _runs("freertos", "mps2-an385", {"sem_give": "1"}, tm={"t1": 1000, "t7": 400})
+    zl = _runs("zephyr", "mps2-an385", {"sem_give": "1"}, "lean", tm={"t1": 1500, "t7": 100})
+    n7 = _runs("nuttx", "mps2-an500", {"sem_give": "1"}, tm={"t1": 900})
+    cmp = rtos_compare.compare([("fr", fr), ("zl", zl), ("n7", n7)])
+    assert cmp is not None and cmp.reference == "freertos"
+    # Zephyr lean against FreeRTOS's default (FreeRTOS has no lean); no FreeRTOS on an500
+    assert cmp.tm_relative["T1 basic processing"] == [100.0, 150.0, None]
+    assert cmp.tm_relative["T7 semaphore"] == [100.0, 25.0, None]
+    md = rtos_compare.markdown(cmp)
+    assert "### Thread-Metric relative to FreeRTOS on the same machine (%)" in md
+    assert "| T7 semaphore | 100 % | 25 % | – |" in md

@@ -4,7 +4,8 @@
     for cell in spec.cells(): ...     # workload x parameter values x condition
 
 A cell's `key` is stable: the readable label plus a hash of everything that defines it
-(workload kind and every parameter, the condition, the target, the instrument if any),
+(workload kind and every parameter, the condition, the target, the instrument if any,
+and what the target's build depends on: an RTOS checkout, rtbench's sources, the compiler),
 so re-running a spec finds the cells the store already holds, and editing a parameter
 makes new cells instead of mixing old and new results. The format is described in docs/runner.md.
 """
@@ -25,7 +26,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.conditions import CONDITIONS, Condition, condition_from_table
 from rtlab.lab.instrument_spec import InstrumentSpec, instrument_from_table
 from rtlab.lab.specfile import KeyLines, SpecError, dotted
-from rtlab.lab.targets.base import check_target, target_kind
+from rtlab.lab.targets.base import check_target, target_identity, target_kind
 from rtlab.lab.workloads.base import KINDS
 
 TOP_KEYS = (
@@ -141,8 +142,9 @@ class _Loader:
             instrument=instrument,
         )
         seen: set[str] = set()
+        identity = target_identity(target)  # once: it may walk a kernel checkout
         for i, w in enumerate(workloads):
-            for cell in self._expand(i, w, conditions, target, instrument):
+            for cell in self._expand(i, w, conditions, target, instrument, identity):
                 if cell.key in seen:
                     raise self.err(("workload", i), f"cell {cell.label} appears twice")
                 seen.add(cell.key)
@@ -214,6 +216,7 @@ class _Loader:
         conditions: list[Condition],
         target: Mapping[str, Any],
         instrument: InstrumentSpec | None = None,
+        identity: Mapping[str, str] | None = None,
     ) -> list[Cell]:
         where: tuple[str | int, ...] = ("workload", i)
         if not isinstance(w, dict):
@@ -258,6 +261,8 @@ class _Loader:
                 }
                 if instrument is not None:  # absent: the keys of specs without one stay
                     defined["instrument"] = instrument.definition()
+                if identity:  # the same: only targets that build from user sources have one
+                    defined["identity"] = dict(identity)
                 digest = _hash(defined)
                 cells.append(
                     Cell(

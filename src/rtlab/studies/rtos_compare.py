@@ -55,12 +55,16 @@ class Column:
 @dataclass
 class Comparison:
     columns: list[Column]
-    primitives: dict[str, list[float | None]]  # row label -> one figure per column
+    primitives: dict[str, list[float | None]]  # row label -> one figure per column (warm)
     threadmetric: dict[str, list[float | None]]  # per second, one core
     heap: dict[str, list[int | None]]
     unit: str
     resolution: float | None = None  # one counter tick, in instructions (icount)
     findings: list[str] = field(default_factory=list)
+    cold: dict[str, list[float | None]] = field(default_factory=dict)  # the first call
+    us_per_instruction: float | None = None  # icount: the model's clock (2^shift ns)
+    reference: str = ""  # the RTOS Thread-Metric is normalized to
+    tm_relative: dict[str, list[float | None]] = field(default_factory=dict)  # % of it
 
     @property
     def with_config(self) -> bool:
@@ -104,6 +108,17 @@ def _figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
             s = run.series[row.name]
             mean_ticks = Fraction(int(s.values.sum()), int(s.values.size))
             out[row.name] = float(mean_ticks * (s.tick_s or 0) * _instr_hz(run))
+    return out
+
+
+def _cold_figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
+    """Per primitive, its first (cold) call: rtbench's `NAME.cold` counter, one sample."""
+    out: dict[str, float] = {}
+    for scen in ("primitives", "irq"):
+        for run in rtbench.scenario_runs(runs, scen)[-1:]:
+            for row in rtbench.primitive_table(run):
+                if row.cold_us is not None:
+                    out[row.name] = row.cold_us * 1e-6 * _instr_hz(run) if icount else row.cold_us
     return out
 
 
@@ -154,18 +169,58 @@ def compare(
     heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
     unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
     cmp = Comparison(columns, prims, tm, heap, unit, _resolution(found) if icount else None)
+    colds = [_cold_figures(runs, icount) for _, runs in found]
+    cmp.cold = {
+        label: [c.get(name) for c in colds]
+        for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
+        if any(name in c for c in colds)
+    }
+    if icount:
+        rates = {_instr_hz(runs[0]) for _, runs in found}
+        cmp.us_per_instruction = 1e6 / rates.pop() if len(rates) == 1 else None
+    cmp.reference, cmp.tm_relative = _relative_threadmetric(columns, tm)
     cmp.findings = _findings(cmp, medians)
     return cmp
+
+
+def _relative_threadmetric(
+    columns: Sequence[Column], tm: Mapping[str, Sequence[float | None]]
+) -> tuple[str, dict[str, list[float | None]]]:
+    """Thread-Metric as % of a reference RTOS on the same machine (FreeRTOS when brought,
+    else the first by name), in the same configuration where it has one, else its default
+    — the RP2040 study's bars, one reference per machine."""
+    rtoses = sorted({c.rtos for c in columns})
+    if len(rtoses) < 2 or not tm:
+        return "", {}
+    ref = "freertos" if "freertos" in rtoses else rtoses[0]
+
+    def ref_index(c: Column) -> int | None:
+        same = [i for i, r in enumerate(columns) if r.rtos == ref and r.machine == c.machine]
+        exact = [i for i in same if columns[i].config == c.config]
+        return (exact or same or [None])[0]
+
+    out: dict[str, list[float | None]] = {}
+    for test, values in tm.items():
+        row: list[float | None] = []
+        for c, v in zip(columns, values, strict=True):
+            j = ref_index(c)
+            base = values[j] if j is not None else None
+            row.append(100.0 * v / base if v is not None and base else None)
+        out[test] = row
+    return ref, out
 
 
 def _has_tm(runs: Sequence[Run]) -> bool:
     return bool(rtbench.scenario_runs(runs, "threadmetric"))
 
 
-def _fmt(x: float | None, icount: bool) -> str:
+def _fmt(x: float | None, icount: bool, us_per: float | None = None) -> str:
+    """Instructions (with their µs-equivalent on the model's clock) or µs."""
     if x is None:
         return "–"
-    return f"{x:,.0f}" if icount else f"{x:,.3f}"
+    if not icount:
+        return f"{x:,.3f}"
+    return f"{x:,.0f}" + (f" ({x * us_per:,.3f} µs)" if us_per else "")
 
 
 def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
@@ -214,16 +269,34 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
     def count(v: float | None) -> str:
         return "–" if v is None else f"{v:,.0f}"
 
+    def pct(v: float | None) -> str:
+        return "–" if v is None else f"{v:.0f} %"
+
+    us = cmp.us_per_instruction
+    clock = f"; µs on the model's clock, {1 / us:,.0f} instructions per µs" if us else ""
     tm_title = "Thread-Metric, one core (iterations per second" + (
         " of the icount model)" if icount else ")"
     )
+    tick = f", ±{cmp.resolution:.0f} instructions (one counter tick)" if cmp.resolution else ""
     tables = [
         (
-            f"Primitives, {cmp.unit}",
+            f"Primitives, warm: {cmp.unit}{clock}",
             "primitive",
-            {k: [_fmt(v, icount) for v in vs] for k, vs in cmp.primitives.items()},
+            {k: [_fmt(v, icount, us) for v in vs] for k, vs in cmp.primitives.items()},
+        ),
+        (
+            f"Primitives, cold: the first call of each path, one sample{tick}"
+            + (" (QEMU models no cache: cold − warm is first-call work only)" if icount else ""),
+            "primitive",
+            {k: [_fmt(v, icount, us) for v in vs] for k, vs in cmp.cold.items()},
         ),
         (tm_title, "test", {k: [count(v) for v in vs] for k, vs in cmp.threadmetric.items()}),
+        (
+            f"Thread-Metric relative to {TITLES.get(cmp.reference, cmp.reference)} on the "
+            "same machine (%)",
+            "test",
+            {k: [pct(v) for v in vs] for k, vs in cmp.tm_relative.items()},
+        ),
         (
             "Heap peak (bytes)",
             "where",
@@ -273,7 +346,11 @@ def to_dict(cmp: Comparison) -> dict[str, object]:
             for h, c in zip(head, cmp.columns, strict=True)
         ],
         "primitives": cmp.primitives,
+        "primitives_cold": cmp.cold,
+        "us_per_instruction": cmp.us_per_instruction,
         "threadmetric": cmp.threadmetric,
+        "threadmetric_reference": cmp.reference,
+        "threadmetric_relative_percent": cmp.tm_relative,
         "heap_peak": cmp.heap,
         "findings": cmp.findings,
     }

@@ -61,6 +61,9 @@ class TargetKind:
     # A kind whose table names several boards at once (labgrid tags) gives one table per
     # board; the runner's scheduler spreads the cells over them (rtlab.lab.scheduler).
     expand: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None
+    # What a run depends on that the table does not say (an RTOS checkout's sources, the
+    # compiler): part of every cell key, so a change makes new cells (rtlab.lab.spec).
+    identity: Callable[[Mapping[str, Any]], dict[str, str]] | None = None
 
 
 class TargetBusy(RtlabError):
@@ -93,6 +96,11 @@ def check_target(t: Mapping[str, Any]) -> None:
                 f"unknown key for a {kind.name} target; known: {', '.join(('kind', *kind.keys))}",
             )
     kind.check(t)
+
+
+def target_identity(t: Mapping[str, Any]) -> dict[str, str]:
+    kind = target_kind(str(t.get("kind", "local")))
+    return kind.identity(t) if kind.identity else {}
 
 
 def make_target(t: Mapping[str, Any]) -> Target:

@@ -39,6 +39,7 @@ from rtlab.lab.build import BuildError
 from rtlab.lab.qemu import qemu_version
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.rtos.identity import source_identity
 from rtlab.lab.targets.base import (
     Background,
     Completed,
@@ -200,6 +201,7 @@ class QemuTarget:
         }
         if not self.elf:
             d.update(self.port.describe(self.rtos_config, self.paths))
+            d["build_identity"] = source_identity(self.port, self.paths)  # the cell key's
         return d
 
     def program(self, name: str) -> str:
@@ -252,6 +254,16 @@ class QemuTarget:
         }
 
 
+def _identity(t: Mapping[str, Any]) -> dict[str, str]:
+    """The RTOS build's sources and compiler (a firmware of the user's own: nothing)."""
+    if "elf" in t:
+        return {}
+    spec_paths = dict(t.get("rtos_paths", {}))
+    if "freertos_kernel_path" in t:
+        spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
+    return source_identity(RTOSES.get(t.get("rtos", "freertos")), merged_paths(spec_paths))
+
+
 TARGET_KIND = TargetKind(
     "qemu",
     (
@@ -268,4 +280,5 @@ TARGET_KIND = TargetKind(
     ),
     _check_qemu,
     QemuTarget,
+    identity=_identity,
 )

@@ -4,6 +4,7 @@ machine naming the cheapest RTOS for the headline primitives."""
 
 from __future__ import annotations
 
+from rtlab.report import svg
 from rtlab.report.sections import Section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -35,7 +36,30 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         "notes": [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes],
         "cells": [(head[i], c.cell) for i, c in enumerate(cmp.columns)],
         "settings": [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings],
+        "charts": _relative_charts(cmp, head),
     }
     return Section(
         "rtos-compare", "RTOSes compared", "sections/rtos_compare.html.j2", data, cmp.findings
     )
+
+
+def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]:
+    """The RP2040 study's bars: per machine, each Thread-Metric test as % of the
+    reference RTOS (the dashed line at 100 %); a test a column lacks is no bar."""
+    if not cmp.tm_relative:
+        return []
+    ref = rtos_compare.TITLES.get(cmp.reference, cmp.reference)
+    tests = list(cmp.tm_relative)
+    charts = []
+    for machine in dict.fromkeys(c.machine for c in cmp.columns):
+        idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
+        groups = {
+            head[i]: [float("nan") if (v := cmp.tm_relative[t][i]) is None else v for t in tests]
+            for i in idx
+            if any(cmp.tm_relative[t][i] is not None for t in tests)
+        }
+        if len(groups) > 1:
+            title = f"Thread-Metric on {machine}, % of {ref}"
+            unit = "% of reference (icount model)" if cmp.resolution else "% of reference"
+            charts.append(svg.bar([t.split(" ")[0] for t in tests], groups, title, unit, ref=100))
+    return charts
