@@ -16,6 +16,7 @@ build/rtbench-zephyr, build/nuttx): the cold-build time. Options after `--` go t
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,8 @@ import time
 from pathlib import Path
 
 import duckdb
+
+RUN_LINE = re.compile(r"^\S+ \S+@\S+ #\d+ ", re.M)  # the runner's line per run
 
 REPO = Path(__file__).resolve().parents[1]
 RTLAB = Path(sys.executable).parent / "rtlab"
@@ -93,14 +96,15 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="rtos-study-") as tmp:
         a = Path(tmp) / "a" / "s.duckdb"
         first, log = _study(a, extra)
-        ran = log.count(" ok ")
+        ran = len(RUN_LINE.findall(log))
         skipped = [line for line in log.splitlines() if line.startswith("skipped:")]
         second, log2 = _study(a, extra)
-        print(f"columns run: {ran}" + (f"; {len(skipped)} skipped lines" if skipped else ""))
+        print(f"runs: {ran}" + (f"; {len(skipped)} skipped lines" if skipped else ""))
         for line in skipped:
             print(f"  {line}")
         print(f"study, first run : {first:7.1f} s  = {first / GOAL_S:.2f} × the 600 s goal")
-        print(f"study, second run: {second:7.1f} s  (runs again: {log2.count(' ok ')}, must be 0)")
+        again = len(RUN_LINE.findall(log2))
+        print(f"study, second run: {second:7.1f} s  (runs again: {again}, must be 0)")
         if "--repeat" in own:
             b = Path(tmp) / "b" / "s.duckdb"
             third, _ = _study(b, extra)
