@@ -70,6 +70,7 @@ PAGES = {
         _spec_page("rtbench-qemu-zephyr", True, "ZEPHYR_BASE", "ZEPHYR_MODULES"),
         _spec_page("rtbench-host", False),
         _spec_page("gpio-study-emulated", False),
+        _spec_page("user-vs-kernel", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),
         Page(
             "rtos-compare",

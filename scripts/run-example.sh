@@ -61,8 +61,8 @@ else
     skip "$part" "${why%%$'\t'*}" "${why#*$'\t'}"
 fi
 echo
-echo "== 3. user space vs kernel space: examples/user-vs-kernel-short-{stock,rt}.toml (usleep, clock_nanosleep FIFO, the rtlab_hrtimer module; stock and PREEMPT_RT arm64 kernels, QEMU icount, EMULATED, about 90 s) =="
-part="user vs kernel space (emulated, examples/user-vs-kernel-short-*.toml)"
+echo "== 3. user space vs kernel space: examples/user-vs-kernel-short.toml (usleep, clock_nanosleep FIFO, the rtlab_hrtimer module; stock and PREEMPT_RT arm64 kernels, QEMU icount, EMULATED, about 90 s) =="
+part="user vs kernel space (emulated, examples/user-vs-kernel-short.toml)"
 why=$("$VENV/bin/python" -c '
 from rtlab.lab.hrtimer_guest import FLAVOURS, flavour_availability
 us = [u for u in map(flavour_availability, FLAVOURS) if u is not None]
@@ -70,11 +70,9 @@ print("" if not us else f"{int(us[0].fixable)}\t{us[0]}")') ||
     why=$'1\tcannot check the guest kernels (see the error above) — run `make setup`, then `make run`'
 if [ -z "$why" ]; then
     st=0
-    for k in stock rt; do
-        "$RTLAB" run "examples/user-vs-kernel-short-$k.toml" || { st=$?; [ $st -eq 1 ] || break; }
-    done
+    "$RTLAB" run examples/user-vs-kernel-short.toml || st=$?
     case $st in
-    0 | 1) specs+=(user-vs-kernel-short-stock user-vs-kernel-short-rt)
+    0 | 1) specs+=(user-vs-kernel-short)
         done_parts+=("$part: stored, in the report (labelled emulated)") ;;
     130) exit 130 ;;
     *) skip "$part" 1 "rtlab run exited with status $st (message above) — fix that error, then \`make run\`" ;;

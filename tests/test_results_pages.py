@@ -20,6 +20,7 @@ PAGES = (
     "rtbench-qemu-zephyr",
     "rtbench-host",
     "gpio-study-emulated",
+    "user-vs-kernel",
     "analyze-speed",
     "rtos-compare",
 )

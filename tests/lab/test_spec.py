@@ -96,3 +96,53 @@ def test_cli_spec_error_is_one_line(tmp_path: Path) -> None:
         r.stderr.split()
     )
     assert "Traceback" not in r.stderr
+
+
+AXES = """\
+name = "uvk"
+[target]
+kind = "qemu_gpio"
+kernel = ["stock", "rt"]
+icount_shift = 1
+[[workload]]
+kind = "rtlab-hrtimer"
+name = "hrtimer"
+period_us = [100, 20]
+samples = 100
+"""
+
+
+def test_a_target_axis_runs_every_cell_on_each_variant() -> None:
+    """kernel = ["stock", "rt"]: one spec, both kernels; each cell names its variant and
+    carries its own target table, and the keys are those of the one-kernel spec's cells."""
+    cells = parse_spec(AXES).cells()
+    assert [c.label for c in cells] == [
+        "hrtimer[kernel=stock,period_us=100]@idle",
+        "hrtimer[kernel=stock,period_us=20]@idle",
+        "hrtimer[kernel=rt,period_us=100]@idle",
+        "hrtimer[kernel=rt,period_us=20]@idle",
+    ]
+    assert [c.target["kernel"] for c in cells if c.target] == ["stock", "stock", "rt", "rt"]
+    one = parse_spec(AXES.replace('kernel = ["stock", "rt"]', 'kernel = "rt"')).cells()
+    assert one[0].target is None and one[0].label == "hrtimer[period_us=100]@idle"
+    # the same definition, so the same hash: an rt run stored by either spec is found
+    assert one[0].key.split("#")[1] == cells[2].key.split("#")[1]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('["stock", "stock"]', "distinct values"),
+        ("[]", "distinct values"),
+        ('["stock", "vanilla"]', "vanilla"),
+    ],
+)
+def test_a_bad_target_axis_is_a_spec_error(tmp_path: Path, value: str, message: str) -> None:
+    text = AXES.replace('kernel = ["stock", "rt"]', f"kernel = {value}")
+    err = _err(text, tmp_path)
+    assert "bad.toml:4:" in err and "kernel" in err and message in err, err
+
+
+def test_only_a_kind_s_axes_may_be_lists(tmp_path: Path) -> None:
+    err = _err(AXES.replace("icount_shift = 1", "icount_shift = [0, 1]"), tmp_path)
+    assert "bad.toml:5: target.icount_shift" in err, err

@@ -27,7 +27,7 @@ HRTIMER_DIR = REPO_ROOT / "build" / "hrtimer-guest"
 SETUP = REPO_ROOT / "deps" / "setup.d" / "hrtimer-guest.sh"
 LAYER_SCRIPT = REPO_ROOT / "workloads" / "linux" / "rtlab-hrtimer" / "build-guest-layer.sh"
 FETCH_FAILED = HRTIMER_DIR / "fetch-failed"
-LAYER_PROGRAMS = ("rtlab-hrtimer", "rtlab-latency")
+LAYER_PROGRAMS = ("rtlab-hrtimer", "rtlab-latency", "rtlab-timerlat")
 
 
 def icount_args(shift: int | None) -> list[str]:

@@ -17,6 +17,7 @@ failed or saw no edge on the pin, is stored `incomplete` with the problems liste
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -321,6 +322,28 @@ def stderr_reason(stderr: str, program: str) -> str:
     return (rest or lines or ["(nothing on stderr)"])[-1][:500]
 
 
+def _run_variants(
+    spec: Spec,
+    store: Store,
+    todo: list[tuple[Cell, int]],
+    done: Callable[[RunOutcome], None],
+    now: Callable[[str], None],
+) -> None:
+    """Cells of a target with axes (a guest kernel per cell): one target and Runner per
+    variant, made when its first cell comes, closed on every way out."""
+    runners: dict[str, Runner] = {}
+    try:
+        for cell, rep in todo:
+            table = cell.target if cell.target is not None else spec.target
+            key = json.dumps(table, sort_keys=True)
+            if key not in runners:
+                runners[key] = Runner(spec, store, make_target(table))
+            now(escape(f"{cell.label} #{rep}"))
+            done(runners[key].run_cell(cell, rep))
+    finally:
+        scheduler.close_targets([r.target for r in runners.values()])
+
+
 def run_spec(
     spec: Spec,
     store: Store,
@@ -369,6 +392,9 @@ def run_spec(
                 if on_run is not None:
                     on_run(res)
 
+            if any(cell.target is not None for cell, _ in todo):
+                _run_variants(spec, store, todo, done, lambda c: prog.update(task, description=c))
+                return out
             # the boards (several for a labgrid tag): held before the first cell runs,
             # released on every way out
             targets = scheduler.open_targets(spec, wait, lambda m: prog.console.print(escape(m)))

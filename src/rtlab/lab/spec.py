@@ -26,7 +26,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.conditions import CONDITIONS, Condition, condition_from_table
 from rtlab.lab.instrument_spec import InstrumentSpec, instrument_from_table
 from rtlab.lab.specfile import KeyLines, SpecError, dotted
-from rtlab.lab.targets.base import check_target, target_identity, target_kind
+from rtlab.lab.targets.base import check_target, target_identity, target_kind, target_variants
 from rtlab.lab.workloads.base import KINDS
 
 TOP_KEYS = (
@@ -53,6 +53,7 @@ class Cell:
     varying: dict[str, Any]
     condition: Condition
     timeout_s: float | None = None
+    target: dict[str, Any] | None = None  # its own target table (a target axis), else the spec's
 
 
 @dataclass
@@ -119,11 +120,14 @@ class _Loader:
         if not isinstance(target, dict):
             raise self.err(("target",), 'expected a table: [target] kind = "local"')
         try:
-            check_target(target)
+            variants = target_variants(target)
+            for variant, _ in variants:
+                check_target(variant)
         except ConfigError as e:
             raise self.err(("target", e.key), str(e)) from None
         conditions = self._conditions(data)
-        self._check_conditions_on_target(data, target, conditions)
+        for variant, _ in variants:
+            self._check_conditions_on_target(data, variant, conditions)
         instrument = self._instrument(data)
         workloads = data.get("workload")
         if not isinstance(workloads, list) or not workloads:
@@ -142,13 +146,14 @@ class _Loader:
             instrument=instrument,
         )
         seen: set[str] = set()
-        identity = target_identity(target)  # once: it may walk a kernel checkout
-        for i, w in enumerate(workloads):
-            for cell in self._expand(i, w, conditions, target, instrument, identity):
-                if cell.key in seen:
-                    raise self.err(("workload", i), f"cell {cell.label} appears twice")
-                seen.add(cell.key)
-                spec._cells.append(cell)
+        for variant, axis in variants:
+            identity = target_identity(variant)  # once: it may walk a kernel checkout
+            for i, w in enumerate(workloads):
+                for cell in self._expand(i, w, conditions, variant, instrument, identity, axis):
+                    if cell.key in seen:
+                        raise self.err(("workload", i), f"cell {cell.label} appears twice")
+                    seen.add(cell.key)
+                    spec._cells.append(cell)
         return spec
 
     def _conditions(self, data: Mapping[str, Any]) -> list[Condition]:
@@ -217,6 +222,7 @@ class _Loader:
         target: Mapping[str, Any],
         instrument: InstrumentSpec | None = None,
         identity: Mapping[str, str] | None = None,
+        axis: Mapping[str, Any] | None = None,
     ) -> list[Cell]:
         where: tuple[str | int, ...] = ("workload", i)
         if not isinstance(w, dict):
@@ -249,7 +255,8 @@ class _Loader:
                 kind.check(params)
             except ConfigError as e:
                 raise self.err((*where, e.key), str(e)) from None
-            varying = {k: params[k] for k in keys if len(axes[k]) > 1}
+            # the target's axis values first: `fifo[kernel=rt,interval_us=100]@idle`
+            varying = {**(axis or {}), **{k: params[k] for k in keys if len(axes[k]) > 1}}
             inner = ",".join(f"{k}={_fmt(v)}" for k, v in varying.items())
             for cond in conditions:
                 label = f"{wname}[{inner}]@{cond.name}" if inner else f"{wname}@{cond.name}"
@@ -274,6 +281,7 @@ class _Loader:
                         varying,
                         cond,
                         float(timeout) if timeout else None,
+                        dict(target) if axis else None,
                     )
                 )
         return cells

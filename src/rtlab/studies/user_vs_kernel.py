@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ from rtlab.results import query as results
 DEFAULT_TOLERANCE_PCT = 10.0
 KERNEL_WORKLOAD = "rtlab-hrtimer"
 USER_WORKLOAD = "rtlab-latency"
+TIMERLAT_WORKLOAD = "rtlab-timerlat"  # the kernel's own tracer: the cross-check
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,28 @@ class MinStable:
     tried_us: tuple[float, ...]
 
 
+@dataclass(frozen=True)
+class Quantiles:
+    p50_us: float
+    p99_us: float
+    max_us: float
+    n: int
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """The module's hard-irq wake-up latency next to the timerlat tracer's, at one
+    (kernel, condition, period); `unsupported` says why there is no tracer figure."""
+
+    kernel: str
+    condition: str
+    period_us: float
+    module: Quantiles | None
+    timerlat_irq: Quantiles | None
+    timerlat_thread: Quantiles | None
+    unsupported: str = ""
+
+
 @dataclass
 class Study:
     rows: list[Row]
@@ -72,6 +95,7 @@ class Study:
     tolerance_pct: float
     emulated: list[str]
     kernels: dict[str, str]  # "stock"/"PREEMPT_RT" -> release
+    crosscheck: list[CrossCheck] = field(default_factory=list)
 
 
 def method_of(run: dict[str, Any]) -> str | None:
@@ -177,7 +201,57 @@ def study(
         tolerance_pct,
         sorted({r.emulated for r in rows if r.emulated}),
         kernels,
+        crosscheck(store, cells),
     )
+
+
+def _quantiles(values: np.ndarray) -> Quantiles | None:
+    if values.size == 0:
+        return None
+    us = values / 1000
+    q = [float(np.quantile(us, x, method="inverted_cdf")) for x in (0.5, 0.99)]
+    return Quantiles(q[0], q[1], float(us.max()), int(us.size))
+
+
+def crosscheck(store: Store, cells: dict[str, results.CellRuns]) -> list[CrossCheck]:
+    """Per (kernel, condition, period) with a timerlat run: the module's hard-irq
+    latency and the tracer's IRQ and thread latencies, pooled over the ok runs."""
+    module: dict[tuple[str, str, float], list[str]] = {}
+    tracer: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
+    for cr in in_study(cells):
+        for run in cr.runs:
+            if run["status"] != "ok":
+                continue
+            meta = run.get("meta") or {}
+            key = (kernel_of(run)[0], cr.condition, int(meta.get("interval_ns", 0)) / 1000)
+            if run["workload"] == TIMERLAT_WORKLOAD:
+                tracer.setdefault(key, []).append(run)
+            elif run["workload"] == KERNEL_WORKLOAD and meta.get("method") == "hrtimer_hard":
+                module.setdefault(key, []).append(run["run_id"])
+
+    def pooled(ids: Sequence[str], series: str) -> np.ndarray:
+        parts = [np.asarray(store.samples(i, series), dtype=np.float64) for i in ids]
+        return np.concatenate(parts) if parts else np.empty(0)
+
+    out = []
+    for key, runs in sorted(tracer.items()):
+        ids = [r["run_id"] for r in runs]
+        warned = store.sql(
+            "SELECT msg FROM warnings WHERE code = 'unsupported' AND run_id IN "
+            f"({', '.join('?' * len(ids))})",
+            ids,
+        )
+        why = str(warned[0][0]) if warned else ""
+        out.append(
+            CrossCheck(
+                *key,
+                _quantiles(pooled(module.get(key, []), "latency")),
+                None if why else _quantiles(pooled(ids, "irq_latency")),
+                None if why else _quantiles(pooled(ids, "thread_latency")),
+                why,
+            )
+        )
+    return out
 
 
 def minimum_stable(rows: Sequence[Row], tolerance_pct: float) -> list[MinStable]:
@@ -211,6 +285,7 @@ def to_dict(st: Study) -> dict[str, Any]:
         "kernels": st.kernels,
         "rows": [asdict(r) for r in st.rows],
         "minimum_stable": [asdict(m) for m in st.minimum],
+        "timerlat_crosscheck": [asdict(c) for c in st.crosscheck],
     }
 
 
@@ -248,7 +323,39 @@ def markdown(st: Study) -> str:
             f"| {fmt(r.p99_us, 4)} | {fmt(r.p999_us, 4)} | {fmt(r.max_us, 4)} "
             f"| {fmt(r.rms_jitter_us)} | {fmt(r.latency_max_us)} | {r.overruns} | {r.n} |"
         )
+    if st.crosscheck:
+        lines += ["", CROSSCHECK_TITLE + ":", "", *crosscheck_table(st.crosscheck)]
     return "\n".join(lines) + "\n"
+
+
+CROSSCHECK_TITLE = (
+    "Cross-check: the module's hard-irq wake-up latency against the kernel's timerlat "
+    "tracer at the same period (p50 / p99 / max µs)"
+)
+
+
+def quantiles_text(q: Quantiles | None) -> str:
+    return "–" if q is None else f"{fmt(q.p50_us)} / {fmt(q.p99_us)} / {fmt(q.max_us)}"
+
+
+def crosscheck_table(rows: Sequence[CrossCheck]) -> list[str]:
+    out = [
+        "| kernel | condition | programmed µs | module (hard irq) | timerlat IRQ "
+        "| timerlat thread |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for c in rows:
+        tracer = (
+            f"not available on this kernel: {c.unsupported}"
+            if c.unsupported
+            else f"{quantiles_text(c.timerlat_irq)} | {quantiles_text(c.timerlat_thread)}"
+        )
+        cells = f"{tracer} | –" if c.unsupported else tracer
+        out.append(
+            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {quantiles_text(c.module)} "
+            f"| {cells} |"
+        )
+    return out
 
 
 def findings(st: Study) -> list[str]:

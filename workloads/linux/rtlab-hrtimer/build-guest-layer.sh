@@ -4,6 +4,7 @@
 #   /rtlab/rtlab_hrtimer.ko   the module, built for that kernel (build-module.sh)
 #   /rtlab/rtlab-hrtimer      its reader, static aarch64
 #   /rtlab/rtlab-latency      the user-space side (usleep, clock_nanosleep), static aarch64
+#   /rtlab/rtlab-timerlat     the timerlat tracer as an @rtl1 run (a busybox script)
 #   /bin/cyclictest + the libc6/libnuma1 arm64 libraries it needs (when rt-tests:arm64 is
 #   fetched), the cross-check
 #   build-guest-layer.sh stock|rt OUT.cpio.gz
@@ -37,6 +38,7 @@ stage=$top/$flavour/layer
 rm -rf "$stage" && mkdir -p "$stage/rtlab" "$stage/bin"
 cp "$ko" "$top/c-aarch64/rtlab-hrtimer/rtlab-hrtimer" "$top/c-aarch64/rtlab-latency/rtlab-latency" \
     "$stage/rtlab/"
+install -m 755 "$here/rtlab-timerlat.sh" "$stage/rtlab/rtlab-timerlat"
 # busybox's module applets (the base image links only the common ones)
 for a in insmod rmmod lsmod dd; do ln -sf busybox "$stage/bin/$a"; done
 ct=$top/cyclictest

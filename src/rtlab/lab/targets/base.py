@@ -16,6 +16,7 @@ line that its login shell splits again.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import signal
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -64,6 +65,9 @@ class TargetKind:
     # What a run depends on that the table does not say (an RTOS checkout's sources, the
     # compiler): part of every cell key, so a change makes new cells (rtlab.lab.spec).
     identity: Callable[[Mapping[str, Any]], dict[str, str]] | None = None
+    # Keys that may hold a list: each value is one variant of the target (a guest kernel),
+    # and the spec's cells run on every variant (target_variants; label `[kernel=rt]`).
+    axes: tuple[str, ...] = ()
 
 
 class TargetBusy(RtlabError):
@@ -96,6 +100,24 @@ def check_target(t: Mapping[str, Any]) -> None:
                 f"unknown key for a {kind.name} target; known: {', '.join(('kind', *kind.keys))}",
             )
     kind.check(t)
+
+
+def target_variants(t: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(the target table of one variant, its axis values) for every combination of the
+    kind's axis keys given as lists; one ({...}, {}) when none is. Only the kind's axes
+    may be lists; the variants are checked like any target."""
+    kind = target_kind(str(t.get("kind", "local")))
+    lists = {k: v for k, v in t.items() if k in kind.axes and isinstance(v, list)}
+    for k, v in lists.items():
+        if not v or len(set(map(repr, v))) < len(v):
+            raise ConfigError(k, f"{k}: a list of distinct values, one per variant of the target")
+    if lists and kind.expand is not None:
+        raise ConfigError(next(iter(lists)), "a list here cannot go with several boards (tags)")
+    out = []
+    for combo in itertools.product(*lists.values()):
+        axis = dict(zip(lists, combo, strict=True))
+        out.append(({**t, **axis}, axis))
+    return out
 
 
 def target_identity(t: Mapping[str, Any]) -> dict[str, str]:

@@ -3,7 +3,8 @@
     [target]
     kind = "qemu_gpio"
     # boot_timeout_s = 60       # allowance for boot and output beyond the run's timeout
-    # kernel = "stock"          # or "rt" (PREEMPT_RT): Debian's arm64 kernels of
+    # kernel = "stock"          # or "rt" (PREEMPT_RT), or ["stock", "rt"]: every cell on
+    #                           # each (its label says `kernel=rt`); Debian's arm64 kernels of
     #                           # deps/setup.d/hrtimer-guest.sh, with the rtlab_hrtimer
     #                           # module built for each, rtlab-hrtimer and rtlab-latency
     #                           # (absent: the GPIO guest's kernel, GPIO programs only)
@@ -362,5 +363,10 @@ def _host() -> dict[str, Any]:
 
 
 TARGET_KIND = TargetKind(
-    KIND, ("boot_timeout_s", "kernel", "icount_shift"), _check, QemuGpioTarget, _check_condition
+    KIND,
+    ("boot_timeout_s", "kernel", "icount_shift"),
+    _check,
+    QemuGpioTarget,
+    _check_condition,
+    axes=("kernel",),  # kernel = ["stock", "rt"]: both kernels in one spec
 )

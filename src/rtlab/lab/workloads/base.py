@@ -51,6 +51,7 @@ KINDS: Registry[WorkloadKind] = Registry(
         "rtlab-gpio-events": "rtlab.lab.workloads.gpio",
         "latency_measure": "rtlab.lab.workloads.latency_measure",
         "rtlab-hrtimer": "rtlab.lab.workloads.hrtimer",
+        "rtlab-timerlat": "rtlab.lab.workloads.timerlat",
     },
     attr=("WORKLOAD_KIND", "WORKLOAD_KINDS"),
 )

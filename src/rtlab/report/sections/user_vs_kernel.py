@@ -39,6 +39,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         **uvk.to_dict(st),
         "rows": [{**asdict(r), "stable": r.stable(st.tolerance_pct)} for r in st.rows],
         "fmt": uvk.fmt,
+        "q": lambda q: uvk.quantiles_text(uvk.Quantiles(**q) if q else None),
         "figures": [
             {"title": c, "uri": svg_uri(user_vs_kernel_fig.actual_vs_programmed(st, c))}
             for c in conditions

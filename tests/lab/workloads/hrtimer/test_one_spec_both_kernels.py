@@ -1,0 +1,54 @@
+"""The user-vs-kernel study's shape in one spec: `kernel = ["stock", "rt"]` runs every
+cell on both guest kernels through `rtlab run`, each run records its own kernel, a second
+run finds everything stored, and `rtlab report` puts both kernels in one section."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+
+from rtlab.lab import hrtimer_guest as hg
+from tests.conftest import rtlab
+from tests.needs import kernel_guest_can_boot
+
+SPEC = """\
+name = "uvk-both"
+[target]
+kind = "qemu_gpio"
+kernel = ["stock", "rt"]
+icount_shift = 1
+[[workload]]
+kind = "rtlab-hrtimer"
+name = "hrtimer"
+period_us = 200
+samples = 300
+binary = true
+"""
+
+
+def test_one_spec_runs_both_kernels(tmp_path: Path) -> None:
+    for flavour in hg.FLAVOURS:
+        kernel_guest_can_boot(flavour)
+    spec, store = tmp_path / "uvk.toml", tmp_path / "s.duckdb"
+    spec.write_text(SPEC)
+    done = rtlab("run", str(spec), "--store", str(store), timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "hrtimer[kernel=stock]@idle" in done.stderr and "hrtimer[kernel=rt]@idle" in done.stderr
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        rows = con.execute("SELECT cell_key, target FROM runs").fetchall()
+    finally:
+        con.close()
+    kernels = {key.split("#")[0]: json.loads(t)["guest_kernel"] for key, t in rows}
+    assert kernels == {
+        "hrtimer[kernel=rt]@idle": hg.kernel_version("rt"),
+        "hrtimer[kernel=stock]@idle": hg.kernel_version("stock"),
+    }
+    again = rtlab("run", str(spec), "--store", str(store), timeout=120)
+    assert again.returncode == 0 and "2 run(s) already in the store" in again.stderr
+    md = rtlab("report", "--spec", "uvk-both", "--md", "--store", str(store)).stdout
+    section = md.split("## User space vs kernel space", 1)[1]
+    assert f"PREEMPT_RT = `{hg.kernel_version('rt')}`" in section
+    assert f"stock = `{hg.kernel_version('stock')}`" in section
