@@ -30,10 +30,13 @@ def _add(
     series: dict[str, np.ndarray],
     overruns: int,
     cond: str = "idle",
+    warn: str = "",
 ) -> None:
     w = Writer()
     w.hello(workload, "0.1.0")
     w.meta(**meta)
+    if warn:
+        w.warn("unsupported", warn)
     for s, v in series.items():
         w.series(s, v, unit="ns", encoding="sb")
     w.counter("overruns", overruns, "count")
@@ -106,6 +109,21 @@ def store(tmp_path: Path) -> Store:
                 {"latency": lat},
                 0,
             )
+        # the cross-check at 100 us: timerlat's irq and thread latencies on RT only
+        tl = {**base, "method": "timerlat", "interval_ns": "100000"}
+        if kernel.endswith("-rt-arm64"):
+            irq, thread = np.full(2000, 2000), np.arange(10_000, 12_000)
+            _add(
+                st,
+                "uvk",
+                "rtlab-timerlat",
+                "timerlat",
+                tl,
+                {"irq_latency": irq, "thread_latency": thread},
+                0,
+            )
+        else:
+            _add(st, "uvk", "rtlab-timerlat", "timerlat", tl, {}, 0, warn="no timerlat tracer")
     # another spec's latency run: not part of the study (no rtlab-hrtimer cell there)
     _add(
         st,
@@ -206,3 +224,17 @@ def test_report_section_has_the_table_and_log_log_figures(
     md = text_report(store, cells, "md")
     assert "| kernel hrtimer (hard) | stock | idle | 20 |" in md
     assert "within 25 %" in md
+
+
+def test_timerlat_cross_check_beside_the_module_and_unsupported_on_stock(store: Store) -> None:
+    s = _study(store)
+    assert len(s.rows) == 12  # timerlat runs are the cross-check, not a method
+    rt, stock = sorted(s.crosscheck, key=lambda c: c.kernel)
+    assert (rt.kernel, rt.period_us, stock.kernel) == ("PREEMPT_RT", 100.0, "stock")
+    assert rt.timerlat_irq is not None and rt.timerlat_irq.p50_us == 2.0
+    assert rt.timerlat_thread is not None and rt.timerlat_thread.max_us == pytest.approx(11.999)
+    assert rt.module is not None and 1.0 <= rt.module.p50_us <= 3.0  # the hrtimer's latency
+    assert stock.unsupported == "no timerlat tracer" and stock.timerlat_irq is None
+    md = uvk.markdown(s)
+    assert "| stock | idle | 100 |" in md and "not available on this kernel: no timerlat" in md
+    assert "| PREEMPT_RT | idle | 100 |" in md and "| 2 / 2 / 2 |" in md

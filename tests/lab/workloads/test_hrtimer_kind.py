@@ -61,3 +61,16 @@ def test_target_kernel_and_icount_keys() -> None:
 def test_bad_target_keys_name_the_key(target: str, words: str) -> None:
     with pytest.raises(SpecError, match=words):
         parse_spec(SPEC.format(target=target), "t.toml")
+
+
+def test_timerlat_kind_argv_and_refusals() -> None:
+    tl = KINDS["rtlab-timerlat"]
+    tl.check({"period_us": 100, "samples": 500})
+    assert tl.argv("/rtlab/rtlab-timerlat", {"period_us": 100, "samples": 500}) == [
+        "/rtlab/rtlab-timerlat", "-i", "100", "-l", "500",
+    ]  # fmt: skip
+    for bad, key in (({"period_us": 0}, "period_us"), ({"soft": True}, "soft"),
+                     ({"samples": 1.5}, "samples")):  # fmt: skip
+        with pytest.raises(ConfigError) as e:
+            tl.check(bad)
+        assert e.value.key == key

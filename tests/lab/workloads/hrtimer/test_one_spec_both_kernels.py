@@ -1,6 +1,7 @@
 """The user-vs-kernel study's shape in one spec: `kernel = ["stock", "rt"]` runs every
 cell on both guest kernels through `rtlab run`, each run records its own kernel, a second
-run finds everything stored, and `rtlab report` puts both kernels in one section."""
+run finds everything stored, and `rtlab report` puts both kernels in one section, with
+the timerlat tracer's cross-check on RT and "not available" on stock."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ name = "hrtimer"
 period_us = 200
 samples = 300
 binary = true
+[[workload]]
+kind = "rtlab-timerlat"
+name = "timerlat"
+period_us = 200
+samples = 300
 """
 
 
@@ -43,12 +49,19 @@ def test_one_spec_runs_both_kernels(tmp_path: Path) -> None:
         con.close()
     kernels = {key.split("#")[0]: json.loads(t)["guest_kernel"] for key, t in rows}
     assert kernels == {
-        "hrtimer[kernel=rt]@idle": hg.kernel_version("rt"),
-        "hrtimer[kernel=stock]@idle": hg.kernel_version("stock"),
+        f"{w}[kernel={k}]@idle": hg.kernel_version(k)
+        for w in ("hrtimer", "timerlat")
+        for k in ("rt", "stock")
     }
     again = rtlab("run", str(spec), "--store", str(store), timeout=120)
-    assert again.returncode == 0 and "2 run(s) already in the store" in again.stderr
+    assert again.returncode == 0 and "4 run(s) already in the store" in again.stderr
     md = rtlab("report", "--spec", "uvk-both", "--md", "--store", str(store)).stdout
     section = md.split("## User space vs kernel space", 1)[1]
     assert f"PREEMPT_RT = `{hg.kernel_version('rt')}`" in section
     assert f"stock = `{hg.kernel_version('stock')}`" in section
+    cross = section.split("Cross-check", 1)[1].splitlines()
+    [rt] = [ln for ln in cross if ln.startswith("| PREEMPT_RT | idle | 200 |")]
+    [stock] = [ln for ln in cross if ln.startswith("| stock | idle | 200 |")]
+    assert "not available on this kernel" in stock and "no timerlat tracer" in stock
+    module, irq = (float(c.split("/")[0]) for c in rt.split("|")[4:6])
+    assert 0.25 < module / irq < 4  # both hard-irq hrtimer wake-ups (emulated)
