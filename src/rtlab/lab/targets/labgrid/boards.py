@@ -29,7 +29,7 @@ from typing import Any
 
 from rtlab.lab import hostview
 from rtlab.lab.fingerprint import fingerprint
-from rtlab.lab.qemu import qemu_version
+from rtlab.lab.qemu import icount_labels, qemu_fingerprint, qemu_version, semihosting_args
 from rtlab.lab.targets.base import Background, Completed, Group, run_process
 from rtlab.lab.targets.labgrid.places import LabgridError
 from rtlab.protocol import label_after_hello
@@ -225,11 +225,6 @@ class QemuBoard(Board):
             return str(programs[name])
         return str(elf) if elf else name
 
-    def _semihosting(self, words: Sequence[str]) -> list[str]:
-        # The same guest command line as the qemu target's: program name, then the words.
-        args = "".join(f",arg={w.replace(',', ',,')}" for w in ["rtbench", *words])
-        return ["-semihosting-config", "enable=on,target=native" + args]
-
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise LabgridError("nothing to run")
@@ -247,7 +242,7 @@ class QemuBoard(Board):
             d.target.env.config.data.setdefault("images", {})[_FIRMWARE_KEY] = str(elf)
             d.kernel = _FIRMWARE_KEY
             d.extra_args = shlex.join(
-                [*self.base_extra, *self._semihosting(words), "-serial", f"file:{uart0}"]
+                [*self.base_extra, *semihosting_args(words), "-serial", f"file:{uart0}"]
             )
             self.target.activate(d)
             try:
@@ -268,7 +263,8 @@ class QemuBoard(Board):
             finally:
                 self._stop(d)
             out = uart0.read_bytes() if uart0.exists() else b""
-        text = label_after_hello(out.decode("utf-8", "replace"), self._labels())
+        labels = icount_labels(self.machine, self.icount_shift)
+        text = label_after_hello(out.decode("utf-8", "replace"), labels)
         return Completed(status, text, "", timed_out)
 
     @staticmethod
@@ -292,26 +288,8 @@ class QemuBoard(Board):
         with contextlib.suppress(Exception):
             self.target.deactivate(d)
 
-    def _labels(self) -> dict[str, object]:
-        """The qemu target's labels (targets/qemu_mps2.label_output), so stored runs say
-        they are an instruction-count model, whichever way QEMU was reached."""
-        labels: dict[str, object] = {
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "qemu_machine": self.machine,
-        }
-        if self.icount_shift is not None:
-            labels["icount_shift"] = self.icount_shift
-        return labels
-
     def fingerprint(self) -> dict[str, Any]:
-        import platform
-
-        return {
-            "hostname": platform.node(),
-            "qemu": {"version": qemu_version(self.qemu), "machine": self.machine},
-            "icount_shift": self.icount_shift,
-            "warnings": [],
-        }
+        return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
     def abort(self) -> None:
         self._aborted = True
