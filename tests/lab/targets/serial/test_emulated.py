@@ -1,0 +1,245 @@
+"""The serial target on an emulated serial board: QEMU mps2 under icount started by the
+`qemu` flasher, read through the target's own serial code (pyserial socket://). The
+figures it stores are those of the direct `qemu` target (icount: identical), and each way
+a board run can fail is one clear error with nothing stored."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rtlab.lab.runner import run_spec
+from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError, WrongImage
+from rtlab.lab.spec import load_spec, parse_spec
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets.base import make_target
+from rtlab.results import Store
+from tests.conftest import rtlab
+from tests.lab.targets.qemu_mps2.conftest import QUICK
+from tests.lab.targets.serial.conftest import PortServer, free_port
+from tests.needs import brought
+from tests.paths import REPO_ROOT
+
+EXAMPLE = REPO_ROOT / "examples" / "serial" / "mps2-freertos.toml"
+TARGET = re.compile(r"^\[target\]\n(?:(?!\[).*\n)*", re.M)
+DIRECT = '[target]\nkind = "qemu"\nmachine = "mps2-an385"\nicount_shift = 0\nrtos = "freertos"\n\n'
+
+
+def _stored(st: Store, spec_name: str) -> dict[tuple[str, int], Any]:
+    """Everything a run stored that the workload decides, by (cell label, repetition)."""
+    out = {}
+    for r in st.runs(spec_name=spec_name, status="ok"):
+        rid = r["run_id"]
+        series = {
+            name: st.samples(rid, name).tolist()
+            for (name,) in st.sql("SELECT name FROM series WHERE run_id=?", [rid])
+        }
+        counters = st.sql("SELECT name, value FROM counters WHERE run_id=? ORDER BY name", [rid])
+        out[(r["params"]["label"], r["repetition"])] = (r["meta"], series, counters)
+    return out
+
+
+def _freertos() -> None:
+    brought(
+        "FREERTOS_KERNEL_PATH",
+        "a FreeRTOS-Kernel checkout",
+        "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel; README: bring your own kernels",
+    )
+
+
+def test_example_spec_stores_what_the_qemu_target_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/serial-target.md's spec: rtbench on FreeRTOS through the serial target, and
+    the same spec through the direct qemu target: every sample, counter and meta equal."""
+    _freertos()
+    monkeypatch.chdir(REPO_ROOT)
+    spec = load_spec(EXAMPLE)
+    with Store(tmp_path / "serial" / "rtlab.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
+        rows = st.runs(spec_name=spec.name)
+        assert {r["target"]["kind"] for r in rows} == {"serial"}
+        assert {r["target"]["flasher"] for r in rows} == {"qemu"}
+        via_serial = _stored(st, spec.name)
+    assert len(via_serial) == 2
+    meta, series, _ = next(iter(via_serial.values()))
+    assert meta["primitives@1/timebase"] == "icount"
+    assert meta["irq@1/board"] == "mps2-an385" and meta["irq@1/rtos"] == "freertos"
+    assert {"primitives@1/sem_give", "irq@1/isr_handler"} <= set(series)
+    assert len(series["primitives@1/sem_give"]) > 0
+
+    direct = parse_spec(TARGET.sub(DIRECT, EXAMPLE.read_text()), EXAMPLE)
+    with Store(tmp_path / "direct" / "rtlab.duckdb") as st:
+        assert {r.status for r in run_spec(direct, st).runs} == {"ok"}
+        by_qemu = _stored(st, direct.name)
+    assert by_qemu == via_serial
+
+
+def test_rtbench_output_is_byte_identical_to_the_qemu_target() -> None:
+    """The whole suite's output, read over the serial socket, is what QEMU's stdio gave
+    (the image built by the FreeRTOS port, as the example spec builds it)."""
+    _freertos()
+    t = make_target({"kind": "serial", "board": "mps2-an385", "flasher": "qemu"})
+    elf = t.program("rtbench-posix")
+    done = t.run([elf, *QUICK.split()], timeout=120)
+    direct = tq.run_qemu(elf, append=QUICK, timeout_s=120, meta={"rtos_config": "default"})
+    assert done.returncode == direct.exit_status == 0 and not done.timed_out
+    assert done.stdout == direct.output
+    assert len(tq.parse(done.stdout)) == 5  # every scenario's run
+
+
+def test_smoke_image_exit_status_and_labels(smoke_dir: Path) -> None:
+    """No kernel needed: the smoke firmware's semihosting exit status comes back, and its
+    output says it is an instruction-count model, as the qemu target's does."""
+    elf = str(smoke_dir / "mps2-smoke-an386.elf")
+    t = make_target({"kind": "serial", "board": "mps2-an386", "flasher": "qemu", "image": elf})
+    assert t.describe()["timebase"] == "icount"
+    assert t.program("rtbench-posix") == elf
+    done = t.run([elf, "--exit", "3"], timeout=30)
+    direct = tq.run_qemu(elf, machine="mps2-an386", append="--exit 3", timeout_s=30)
+    assert done.returncode == direct.exit_status == 3
+    assert done.stdout == direct.output and " qemu_machine=mps2-an386 " in done.stdout
+
+
+def test_a_fixed_port_is_where_qemu_listens(smoke_dir: Path) -> None:
+    """`port` with the qemu flasher: QEMU listens there (a labgrid NetworkSerialPort)."""
+    elf = str(smoke_dir / "mps2-smoke-an385.elf")
+    port = free_port()
+    t = make_target(
+        {
+            "kind": "serial",
+            "board": "mps2-an385",
+            "flasher": "qemu",
+            "image": elf,
+            "port": f"socket://127.0.0.1:{port}",
+        }
+    )
+    done = t.run([elf], timeout=30)
+    assert done.returncode == 0 and "@rtl1 end" in done.stdout
+
+
+def _spec(tmp_path: Path, target: str, elf: Path) -> Path:
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        f'name = "s"\n[target]\nkind = "serial"\n{target}\n'
+        f'[[workload]]\nkind = "command"\nname = "smoke"\nseconds = 1\nargv = [["{elf}"]]\n'
+    )
+    return spec
+
+
+def _fails_alone(tmp_path: Path, target: str, elf: Path, says: str) -> str:
+    """`rtlab run`: exit 2, one line (no traceback) saying `says`, no run stored ok and
+    no samples; returns the line."""
+    store = tmp_path / "st.duckdb"
+    proc = rtlab("run", str(_spec(tmp_path, target, elf)), "--store", str(store))
+    err = proc.stderr.strip()
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert says in err and "Traceback" not in err, err
+    assert len([ln for ln in err.splitlines() if ln.startswith("rtlab: error")]) == 1, err
+    if store.exists():
+        with Store(store) as st:
+            assert not st.runs(status="ok")
+            assert not st.sql("SELECT count(*) FROM series")[0][0]
+    return err
+
+
+def test_wrong_board_in_meta_is_one_error(smoke_dir: Path, tmp_path: Path) -> None:
+    """An mps2-an385 image on a board described as mps2-an386: the image says
+    board=mps2-an385 in its meta, so the run stops at once."""
+    elf = smoke_dir / "mps2-smoke-an385.elf"
+    line = _fails_alone(
+        tmp_path, 'board = "mps2-an386"\nflasher = "qemu"', elf, "wrong image on board mps2-an386"
+    )
+    assert "board=mps2-an385" in line and "expects board=mps2-an386" in line
+
+
+def test_wrong_firmware_in_meta_is_one_error(smoke_dir: Path) -> None:
+    """The right board but not the RTOS the spec builds: the smoke image names none."""
+    elf = str(smoke_dir / "mps2-smoke-an385.elf")
+    t = make_target(
+        {
+            "kind": "serial",
+            "board": "mps2-an385",
+            "flasher": "qemu",
+            "image": elf,
+            "rtos": "freertos",
+        }
+    )
+    with pytest.raises(WrongImage, match="names no rtos"):
+        t.run([elf], timeout=30)
+
+
+def test_a_board_that_does_not_answer(
+    smoke_dir: Path, tmp_path: Path, silent_port: PortServer
+) -> None:
+    target = f'board = "mps2-an385"\nport = "{silent_port.url}"\nanswer_s = 1'
+    line = _fails_alone(tmp_path, target, smoke_dir / "mps2-smoke-an385.elf", "does not answer")
+    assert "nothing received within 1 s of reset" in line
+
+
+def test_a_board_that_says_something_else(smoke_dir: Path, noisy_port: PortServer) -> None:
+    elf = str(smoke_dir / "mps2-smoke-an385.elf")
+    t = make_target(
+        {
+            "kind": "serial",
+            "board": "mps2-an385",
+            "port": noisy_port.url,
+            "answer_s": 1,
+            "image": elf,
+        }
+    )
+    with pytest.raises(BoardSilent, match=r"does not speak the protocol: \d+ bytes.*baud"):
+        t.run([elf], timeout=30)
+
+
+def test_nothing_listening_stops_before_any_run(smoke_dir: Path, tmp_path: Path) -> None:
+    target = f'board = "mps2-an385"\nport = "socket://127.0.0.1:{free_port()}"'
+    line = _fails_alone(
+        tmp_path, target, smoke_dir / "mps2-smoke-an385.elf", "cannot open serial port"
+    )
+    assert "refused" in line.lower()
+
+
+def test_a_probe_cannot_pass_options(smoke_dir: Path, silent_port: PortServer) -> None:
+    """A real flasher cannot give the image a command line: said, unless builtin_args."""
+    elf = str(smoke_dir / "mps2-smoke-an385.elf")
+    t = make_target({"kind": "serial", "board": "mps2-an385", "port": silent_port.url})
+    with pytest.raises(SerialBoardError, match=r"cannot give .* a command line"):
+        t.run([elf, "--exit", "3"], timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("target", "key", "says"),
+    [
+        ('board = "nope"', "board", "no board description; known: mps2-an385"),
+        ('board = "mps2-an385"\nflasher = "jtag"', "kind", "unknown flasher 'jtag'"),
+        ('board = "mps2-an385"', "port", "serial port"),
+        (
+            'board = "mps2-an385"\nflasher = "openocd"\nport = "/dev/null"',
+            "flasher",
+            "openocd_config",
+        ),
+        ('board = "mps2-an385"\nflasher = "qemu"\nport = "/dev/ttyS0"', "port", "socket://"),
+        (
+            'board = "mps2-an385"\nflasher = "none"\nport = "x"\nicount_shift = 0',
+            "icount_shift",
+            "only for",
+        ),
+        ('board = "mps2-an385"\nflasher = "qemu"\nrtos = "vxworks"', "rtos", "expected one of"),
+    ],
+)
+def test_spec_mistakes(target: str, key: str, says: str, tmp_path: Path) -> None:
+    proc = rtlab(
+        "run",
+        str(_spec(tmp_path, target, tmp_path / "x.elf")),
+        "--store",
+        str(tmp_path / "s.duckdb"),
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert says in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert not (tmp_path / "s.duckdb").exists() or os.path.getsize(tmp_path / "s.duckdb") >= 0
