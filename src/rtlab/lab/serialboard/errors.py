@@ -1,11 +1,12 @@
-"""How a serial board run fails: one exception each, one line each."""
+"""How a serial board run fails: one exception each, one line each. Those raised
+during a run are NothingRan: the run is dropped from the store, nothing of it kept."""
 
 from __future__ import annotations
 
-from rtlab.errors import RtlabError
+from rtlab.errors import NothingRan
 
 
-class SerialBoardError(RtlabError):
+class SerialBoardError(NothingRan):
     """A serial board cannot be flashed, opened or read."""
 
 
