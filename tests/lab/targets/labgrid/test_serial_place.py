@@ -1,0 +1,111 @@
+"""RTOS boards on labgrid places, read through labgrid's SerialDriver from a serial port a
+real labgrid-exporter publishes: an emulated serial board (QEMU mps2 under icount started
+by the `qemu` flasher where the place's NetworkSerialPort points) stores what the direct
+`qemu` target stores; a Nucleo place whose debug probe is not plugged in is one error
+from labgrid's OpenOCDDriver role, before any run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import load_spec, parse_spec
+from rtlab.lab.targets.labgrid import places
+from rtlab.results import Store
+from tests.conftest import rtlab
+from tests.lab.targets.labgrid.conftest import Lab, free_port
+from tests.lab.targets.labgrid.test_mps2_places import DIRECT, _stored
+from tests.lab.targets.serial.conftest import PortServer
+from tests.paths import REPO_ROOT
+
+EXAMPLE = REPO_ROOT / "examples" / "labgrid" / "serial-mps2.toml"
+NUCLEO = REPO_ROOT / "examples" / "labgrid" / "nucleo-f411re.toml"
+TARGET = re.compile(r"^\[target\]\n(?:(?!\[).*\n)*", re.M)
+
+
+def test_example_serial_place_stores_what_qemu_stores(
+    lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port = free_port()
+    lab.export(
+        "serial-exporter",
+        f"mps2-serial:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {port}\n"
+        "    speed: 115200\n    protocol: raw\n",
+    )
+    lab.place("serial-mps2-1", {"board": "mps2-an385-serial"}, "serial-exporter/mps2-serial/*")
+    monkeypatch.chdir(REPO_ROOT)  # the example's paths are the repository's
+    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    spec = load_spec(EXAMPLE)
+    with Store(tmp_path / "lab" / "rtlab.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok"] * 4, [r.message for r in out.runs]
+        rows = st.runs(spec_name=spec.name)
+        assert {r["target"]["place"] for r in rows} == {"serial-mps2-1"}
+        assert {r["target"]["serial"] for r in rows} == {"labgrid SerialDriver"}
+        assert {r["target"]["flasher"] for r in rows} == {"qemu"}
+        via_labgrid = _stored(st, spec.name)
+    assert places.holder(lab.address, "serial-mps2-1") is None  # released
+    direct = parse_spec(TARGET.sub(DIRECT, EXAMPLE.read_text()), EXAMPLE)
+    with Store(tmp_path / "direct" / "rtlab.duckdb") as st:
+        assert {r.status for r in run_spec(direct, st).runs} == {"ok"}
+        by_qemu = _stored(st, direct.name)
+    assert len(by_qemu) == 4 and by_qemu == via_labgrid
+
+
+def test_wrong_image_on_a_serial_place(
+    lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The place's board is described as mps2-an386; the an385 image says otherwise."""
+    port = free_port()
+    lab.export(
+        "serial-exporter-2",
+        f"mps2-serial-2:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {port}\n"
+        "    speed: 115200\n    protocol: raw\n",
+    )
+    lab.place("serial-mps2-2", {"board": "x"}, "serial-exporter-2/mps2-serial-2/*")
+    monkeypatch.chdir(REPO_ROOT)
+    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    text = EXAMPLE.read_text().replace('place = "serial-mps2-1"', 'place = "serial-mps2-2"')
+    text = text.replace('board = "mps2-an385"', 'board = "mps2-an386"')
+    spec = tmp_path / "s.toml"
+    spec.write_text(text.replace('env = "examples/', f'env = "{REPO_ROOT}/examples/'))
+    store = tmp_path / "st.duckdb"
+    proc = rtlab("run", str(spec), "--store", str(store), timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "wrong image on board mps2-an386" in proc.stderr and "Traceback" not in proc.stderr
+    with Store(store) as st:
+        assert st.runs() == []
+    assert places.holder(lab.address, "serial-mps2-2") is None
+
+
+def test_nucleo_place_without_its_probe(
+    lab: Lab, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/labgrid.md's Nucleo spec on a place whose exporter has its serial port but not
+    its ST-LINK: one line naming the probe, exit 2, nothing stored, the place released."""
+    vcp = PortServer(b"")
+    try:
+        lab.export(
+            "nucleo-exporter",
+            f"nucleo-f411re-1:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {vcp.port}\n"
+            "    speed: 115200\n    protocol: raw\n"
+            "  USBDebugger:\n    match:\n      ID_SERIAL_SHORT: 066DFF555185754867154835\n",
+        )
+        lab.place(
+            "nucleo-f411re-1", {"board": "nucleo-f411re"}, "nucleo-exporter/nucleo-f411re-1/*"
+        )
+        monkeypatch.chdir(REPO_ROOT)
+        monkeypatch.setenv("LG_COORDINATOR", lab.address)
+        store = tmp_path / "st.duckdb"
+        proc = rtlab("run", str(NUCLEO), "--store", str(store), timeout=300)
+    finally:
+        vcp.stop()
+    err = proc.stderr.strip()
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "labgrid place nucleo-f411re-1: its debug probe" in err, err
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert not store.exists() or Store(store).runs() == []
+    assert places.holder(lab.address, "nucleo-f411re-1") is None
