@@ -13,6 +13,7 @@ icount that would change the instruction counts.
 from __future__ import annotations
 
 import contextlib
+import re
 import select
 import threading
 import time
@@ -89,5 +90,5 @@ class SerialLink:
 
 
 def _why(e: BaseException) -> str:
-    text = str(e).strip() or type(e).__name__
-    return text.splitlines()[-1][:200]
+    text = (str(e).strip() or type(e).__name__).splitlines()[-1]
+    return re.sub(r"^could not open port \S+: ", "", text, flags=re.I)[:200]
