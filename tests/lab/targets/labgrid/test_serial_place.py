@@ -109,3 +109,37 @@ def test_nucleo_place_without_its_probe(
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert not store.exists() or Store(store).runs() == []
     assert places.holder(lab.address, "nucleo-f411re-1") is None
+
+
+SIGROK = REPO_ROOT / "examples" / "labgrid" / "mps2-sigrok.toml"
+
+
+def test_the_places_analyzer_is_the_instrument(
+    lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A place = board + instrument: the exporter publishes a SigrokDevice (sigrok's demo
+    driver, captured by the real sigrok-cli), the spec's [instrument] driver = "labgrid"
+    takes it from the place rtlab holds."""
+    lab.export("sigrok-exporter", "mps2-bench:\n  SigrokDevice:\n    driver: demo\n")
+    lab.place("mps2-sigrok-1", {"board": "mps2-an385-sigrok"}, "sigrok-exporter/mps2-bench/*")
+    monkeypatch.chdir(REPO_ROOT)
+    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    spec = load_spec(SIGROK)
+    with Store(tmp_path / "rtlab.duckdb") as st:
+        (res,) = run_spec(spec, st).runs
+        assert res.status == "ok", res.message
+        info = st.run_info(res.run_id)
+        assert info["fingerprint"]["instrument"]["driver"] == "demo"
+        assert info["params"]["instrument"]["driver"] == "labgrid"
+        assert st.samples(res.run_id, "instrument.period").size > 100
+        assert info["meta"]["timebase"] == "icount"
+    assert places.holder(lab.address, "mps2-sigrok-1") is None
+
+
+def test_labgrid_analyzer_on_another_target_is_one_error(tmp_path: Path) -> None:
+    text = SIGROK.read_text().split("[instrument]")[1]
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\n[target]\nkind = "local"\n[instrument]' + text)
+    proc = rtlab("run", str(spec), "--store", str(tmp_path / "s.duckdb"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert 'driver = "labgrid" is the analyzer of a labgrid place' in proc.stderr

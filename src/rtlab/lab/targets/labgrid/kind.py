@@ -27,6 +27,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.targets.base import Background, Completed, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
 from rtlab.lab.targets.labgrid.boards import Board, open_board
+from rtlab.lab.targets.labgrid.instruments import place_instrument
 from rtlab.lab.targets.labgrid.lease import Lease
 
 KEYS = ("env", "role", "place", "tags", "coordinator", "elf", "programs")
@@ -103,6 +104,10 @@ class LabgridTarget:
 
     def fingerprint(self) -> dict[str, Any]:
         return {**self.board.fingerprint(), "labgrid_place": self.place}
+
+    def place_instrument(self, spec: Any) -> Any:
+        """The [instrument] with the place's own device where it asks for it."""
+        return place_instrument(getattr(self.board, "target", None), spec, self.place)
 
     def abort(self) -> None:
         self.board.abort()
