@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import load_spec, parse_spec
+from rtlab.lab.targets.base import make_target
 from rtlab.lab.targets.labgrid import places
 from rtlab.results import Store
 from tests.conftest import rtlab
@@ -143,3 +145,45 @@ def test_labgrid_analyzer_on_another_target_is_one_error(tmp_path: Path) -> None
     proc = rtlab("run", str(spec), "--store", str(tmp_path / "s.duckdb"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert 'driver = "labgrid" is the analyzer of a labgrid place' in proc.stderr
+
+
+def test_the_capture_modules_port_is_a_second_serial_resource(lab: Lab, tmp_path: Path) -> None:
+    """A Nucleo + its Pico capture module on one place: two NetworkSerialPorts, the
+    board's bound by the role's SerialDriver, the Pico's by a SerialDriver named
+    `instrument`; [instrument] port = "labgrid" becomes the Pico's URL."""
+    board_port, pico_port = PortServer(b""), PortServer(b"")
+    try:
+        lab.export(
+            "pair-exporter",
+            "nucleo-pico:\n"
+            f"  board-port:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
+            f"    port: {board_port.port}\n    protocol: raw\n"
+            f"  pico:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
+            f"    port: {pico_port.port}\n    protocol: raw\n",
+        )
+        lab.place("nucleo-pico-1", {"board": "pair"}, "pair-exporter/nucleo-pico/*")
+        env = tmp_path / "env.yaml"
+        env.write_text(
+            "targets:\n  main:\n    drivers:\n"
+            "      - SerialDriver:\n          bindings: {port: board-port}\n"
+            "      - SerialDriver:\n          name: instrument\n          bindings: {port: pico}\n"
+        )
+        spec = parse_spec(
+            f'name = "p"\n[target]\nkind = "labgrid"\nenv = "{env}"\nplace = "nucleo-pico-1"\n'
+            f'coordinator = "{lab.address}"\nboard = "mps2-an385"\n'
+            '[instrument]\nkind = "rp2040"\nport = "labgrid"\nchannels = [2]\n'
+            '[[workload]]\nkind = "command"\nname = "x"\nseconds = 1\nargv = [["x.elf"]]\n'
+        )
+        target: Any = make_target(spec.target)
+        try:
+            assert spec.instrument is not None
+            inst = target.place_instrument(spec.instrument)
+            assert inst.port == f"socket://127.0.0.1:{pico_port.port}"
+            assert target.describe()["serial"] == "labgrid SerialDriver"
+            assert target.board.serial.port.port == board_port.port
+        finally:
+            target.close()
+        assert places.holder(lab.address, "nucleo-pico-1") is None
+    finally:
+        board_port.stop()
+        pico_port.stop()

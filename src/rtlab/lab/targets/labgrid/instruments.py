@@ -8,6 +8,11 @@ from the resource of the place it holds, so each place of a tag captures with it
 analyzer. rtlab's own sigrok instrument then runs sigrok-cli, on the machine `rtlab run`
 runs on (the analyzer must be plugged in there: a device on another exporter host is
 refused with one line).
+
+The RP2040 capture module the same way: its serial port is a second serial resource of
+the place (a NetworkSerialPort named in the exporter, or the USBSerialPort the exporter
+serves), bound by a SerialDriver named `instrument` in the role; `[instrument] kind =
+"rp2040"`, `port = "labgrid"` opens it by its URL (socket:// or rfc2217://).
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ FROM_PLACE = "labgrid"  # the spec's [instrument] driver that means "the place's
 
 
 def place_instrument(target: Any, spec: Any, place: str) -> Any:
-    """`spec` with its device taken from the place's sigrok resource (when it asks)."""
-    if getattr(spec, "kind", None) != "sigrok" or spec.driver != FROM_PLACE:
+    """`spec` with its device taken from the place's resources (when it asks)."""
+    kind = getattr(spec, "kind", None)
+    if kind == "rp2040" and spec.port == FROM_PLACE:
+        return dataclasses.replace(spec, port=_capture_port(target, place))
+    if kind != "sigrok" or spec.driver != FROM_PLACE:
         return spec
     try:
         driver = target.get_driver("SigrokDriver", activate=False)
@@ -46,3 +54,24 @@ def place_instrument(target: Any, spec: Any, place: str) -> Any:
         conn=conn,
         channel_group=spec.channel_group or res.channel_group,
     )
+
+
+def _capture_port(target: Any, place: str) -> str:
+    """The URL of the place's serial resource bound by the role's SerialDriver named
+    `instrument` (labgrid's own address of it: proxy and all)."""
+    from labgrid.util.proxy import proxymanager
+
+    try:
+        driver = target.get_driver("SerialDriver", name="instrument", activate=False)
+    except Exception:
+        raise LabgridError(
+            f'[instrument] port = "{FROM_PLACE}": the role has no SerialDriver named '
+            f"instrument for the place {place}'s capture module (bindings: port: the "
+            "resource's name)"
+        ) from None
+    res = driver.port
+    if type(res).__name__ != "NetworkSerialPort":
+        return str(res.port)  # a local port: its device path
+    host, port = proxymanager.get_host_and_port(res)
+    scheme = "rfc2217" if res.protocol == "rfc2217" else "socket"
+    return f"{scheme}://{host}:{port}"

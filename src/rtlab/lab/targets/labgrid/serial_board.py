@@ -43,7 +43,16 @@ class SerialBoardOnPlace(Board):
         self.desc = board_description(spec["board"])
         self.target = target
         self.place = place
-        self.serial = target.get_driver(SerialDriver, activate=False)
+        # the board's port: the role's SerialDriver that is not the capture module's
+        # (a SerialDriver named `instrument`: rtlab.lab.targets.labgrid.instruments)
+        ports = [d for d in target.drivers if isinstance(d, SerialDriver)]
+        ports = [d for d in ports if d.name != "instrument"]
+        if len(ports) != 1:
+            raise LabgridError(
+                f"labgrid place {place}: the role has {len(ports)} SerialDrivers for the "
+                "board; name the capture module's `instrument` and keep one for the board"
+            )
+        self.serial = ports[0]
         self.flasher = self._flasher(spec, drivers)
         self.flasher.check()
         self.board = SerialBoard(
