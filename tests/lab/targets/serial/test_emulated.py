@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.qemu_mps2.conftest import QUICK
 from tests.lab.targets.serial.conftest import PortServer, free_port
-from tests.needs import brought
+from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "mps2-freertos.toml"
@@ -243,3 +244,37 @@ def test_spec_mistakes(target: str, key: str, says: str, tmp_path: Path) -> None
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert says in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     assert not (tmp_path / "s.duckdb").exists() or os.path.getsize(tmp_path / "s.duckdb") >= 0
+
+
+NETDUINO = """\
+board = "netduinoplus2"          # what its image prints in meta board=
+qemu_machine = "netduinoplus2"
+qemu_serial = 1                  # USART2: QEMU's second -serial
+"""
+
+
+def test_netduinoplus2_usart2_is_one_more_description(tmp_path: Path) -> None:
+    """An STM32F405 image on QEMU netduinoplus2 printing on USART2 (the UART a Nucleo's
+    ST-LINK carries), through the same serial code: only a description file differs."""
+    missing_tool("deps/apt.txt", "arm-none-eabi-gcc", tq.QEMU)
+    src = Path(__file__).with_name("netduino_usart2.c")
+    (tmp_path / "u2.ld").write_text(
+        "MEMORY { FLASH (rx) : ORIGIN = 0x08000000, LENGTH = 1M "
+        "RAM (rwx) : ORIGIN = 0x20000000, LENGTH = 128K }\n"
+        "SECTIONS { .text : { KEEP(*(.vectors)) *(.text*) *(.rodata*) } > FLASH }\n"
+    )
+    elf = tmp_path / "u2.elf"
+    subprocess.run(
+        ["arm-none-eabi-gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-mcpu=cortex-m4",
+         "-mthumb", "-O1", "-nostdlib", "-ffreestanding", "-T", str(tmp_path / "u2.ld"),
+         str(src), "-o", str(elf)],
+        check=True,
+    )  # fmt: skip
+    desc = tmp_path / "netduinoplus2.toml"
+    desc.write_text(NETDUINO)
+    t = make_target({"kind": "serial", "board": str(desc), "flasher": "qemu", "image": str(elf)})
+    done = t.run([str(elf)], timeout=30)
+    assert done.returncode == 0 and not done.timed_out
+    (run,) = tq.parse(done.stdout)
+    assert run.status == "ok" and run.meta["board"] == "netduinoplus2"
+    assert run.meta["qemu_machine"] == "netduinoplus2" and run.counters["bytes"][0] == 2
