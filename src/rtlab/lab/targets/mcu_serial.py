@@ -130,8 +130,7 @@ class SerialTarget:
             "board": self.desc.name,
             "board_description": self.desc.source,
             "serial": {"port": self.port, "baud": self.baud},
-            **{k: v for k, v in self.flasher.describe().items() if k != "qemu_version"},
-            "flasher_info": self.flasher.describe(),
+            "flasher": self.flasher.describe(),
             "warnings": [],
         }
 

@@ -31,3 +31,11 @@ class Board:
 
     def close(self) -> None:
         """Leave the board as labgrid expects it (drivers deactivated)."""
+
+
+def firmware_program(name: str, programs: Mapping[str, str], elf: str | None) -> str:
+    """An MCU's (or emulated board's) image for a workload program: programs.<name>,
+    else the spec's elf, else the workload's own argv[0]."""
+    if name in programs:
+        return str(programs[name])
+    return str(elf) if elf else name

@@ -34,7 +34,7 @@ from rtlab.lab import hostview
 from rtlab.lab.fingerprint import fingerprint
 from rtlab.lab.qemu import icount_labels, qemu_fingerprint, qemu_version, semihosting_args
 from rtlab.lab.targets.base import Background, Completed, Group, run_process
-from rtlab.lab.targets.labgrid.board_base import Board
+from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.places import LabgridError
 from rtlab.lab.targets.labgrid.serial_board import SerialBoardOnPlace
 from rtlab.protocol import label_after_hello
@@ -208,9 +208,7 @@ class QemuBoard(Board):
         }
 
     def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
-        if name in programs:
-            return str(programs[name])
-        return str(elf) if elf else name
+        return firmware_program(name, programs, elf)
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:

@@ -22,7 +22,7 @@ from rtlab.lab.serialboard.flashers.none import NoFlasher
 from rtlab.lab.serialboard.flashers.qemu import QemuFlasher
 from rtlab.lab.serialboard.link import SerialLink
 from rtlab.lab.targets.base import Completed
-from rtlab.lab.targets.labgrid.board_base import Board
+from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.openocd_flasher import LabgridOpenOcdFlasher
 from rtlab.lab.targets.labgrid.places import LabgridError
 
@@ -111,9 +111,7 @@ class SerialBoardOnPlace(Board):
         }
 
     def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
-        if name in programs:
-            return str(programs[name])
-        return str(elf) if elf else name
+        return firmware_program(name, programs, elf)
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         try:
@@ -128,7 +126,7 @@ class SerialBoardOnPlace(Board):
             "hostname": platform.node(),
             "board": self.desc.name,
             "board_description": self.desc.source,
-            "flasher_info": self.flasher.describe(),
+            "flasher": self.flasher.describe(),
             "warnings": [],
         }
 
@@ -138,5 +136,6 @@ class SerialBoardOnPlace(Board):
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.target.deactivate(self.serial)
-        with contextlib.suppress(Exception):
-            self.target.deactivate(getattr(self.flasher, "driver", None))
+        if isinstance(self.flasher, LabgridOpenOcdFlasher):
+            with contextlib.suppress(Exception):
+                self.target.deactivate(self.flasher.driver)
