@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +281,42 @@ def test_netduinoplus2_usart2_is_one_more_description(tmp_path: Path) -> None:
     (run,) = tq.parse(done.stdout)
     assert run.status == "ok" and run.meta["board"] == "netduinoplus2"
     assert run.meta["qemu_machine"] == "netduinoplus2" and run.counters["bytes"][0] == 2
+
+
+def test_sigterm_mid_run_stops_the_emulated_board(tmp_path: Path) -> None:
+    """SIGTERM of `rtlab run` while the board prints: the run is marked interrupted and
+    the QEMU the flasher started is gone."""
+    _freertos()
+    spec = tmp_path / "long.toml"
+    spec.write_text(
+        'name = "long"\n[target]\nkind = "serial"\nboard = "mps2-an385"\nflasher = "qemu"\n'
+        'rtos = "freertos"\n[[workload]]\nkind = "rtbench"\nscenarios = ["threadmetric"]\n'
+        "window_ms = 3000\n"
+    )
+    store = tmp_path / "st.duckdb"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rtlab.cli", "run", str(spec), "--store", str(store)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+    def qemus() -> list[str]:
+        """The QEMUs rtlab started (its children; they run in sessions of their own)."""
+        found = subprocess.run(
+            ["pgrep", "-P", str(proc.pid), "qemu-system-arm"], capture_output=True, text=True
+        )
+        return found.stdout.split()
+
+    deadline = time.monotonic() + 120
+    while not qemus():  # the board is printing (the FreeRTOS image may build first)
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[0]
+        time.sleep(0.2)
+    started = set(qemus())
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out
+    assert not any(Path(f"/proc/{pid}").exists() for pid in started)
+    with Store(store) as st:
+        assert [r["status"] for r in st.runs()] == ["interrupted"]
