@@ -34,10 +34,12 @@ from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.serialboard.flashers import FLASHERS
 from rtlab.lab.serialboard.link import SerialLink
+from rtlab.lab.serialboard.options import KEYS as READING_KEYS
+from rtlab.lab.serialboard.options import check_reading, reading_options
 from rtlab.lab.targets.base import Background, Completed, Group, TargetKind
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
-OWN_KEYS = ("board", "port", "baud", "flasher", "answer_s", "quiet_s", "builtin_args")
+OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
 FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive")
 
 
@@ -68,12 +70,7 @@ def _check(t: Mapping[str, Any]) -> None:
     baud = t.get("baud", board.baud)
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
         raise ConfigError("baud", "baud: expected a positive integer")
-    for key in ("answer_s", "quiet_s"):
-        v = t.get(key, 1)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= 3600:
-            raise ConfigError(key, f"{key}: expected seconds, 0 < s <= 3600")
-    if not isinstance(t.get("builtin_args", False), bool):
-        raise ConfigError("builtin_args", "builtin_args: expected true or false")
+    check_reading(t)
     check_firmware(_firmware_table(t), board.name, where="board")
 
 
@@ -100,9 +97,7 @@ class SerialTarget:
             lambda url: SerialLink.open(url, self.baud),
             expect,
             self.firmware.labels(),
-            answer_s=float(t.get("answer_s", 10)),
-            quiet_s=float(t["quiet_s"]) if "quiet_s" in t else None,
-            builtin_args=bool(t.get("builtin_args", False)),
+            **reading_options(t),
         )
 
     def describe(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,6 +22,7 @@ from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import make_target
 from rtlab.results import Store
 from tests.conftest import rtlab
+from tests.lab.targets.labgrid.test_mps2_places import _stored
 from tests.lab.targets.qemu_mps2.conftest import QUICK
 from tests.lab.targets.serial.conftest import PortServer, free_port
 from tests.needs import brought, missing_tool
@@ -31,20 +31,6 @@ from tests.paths import REPO_ROOT
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "mps2-freertos.toml"
 TARGET = re.compile(r"^\[target\]\n(?:(?!\[).*\n)*", re.M)
 DIRECT = '[target]\nkind = "qemu"\nmachine = "mps2-an385"\nicount_shift = 0\nrtos = "freertos"\n\n'
-
-
-def _stored(st: Store, spec_name: str) -> dict[tuple[str, int], Any]:
-    """Everything a run stored that the workload decides, by (cell label, repetition)."""
-    out = {}
-    for r in st.runs(spec_name=spec_name, status="ok"):
-        rid = r["run_id"]
-        series = {
-            name: st.samples(rid, name).tolist()
-            for (name,) in st.sql("SELECT name FROM series WHERE run_id=?", [rid])
-        }
-        counters = st.sql("SELECT name, value FROM counters WHERE run_id=? ORDER BY name", [rid])
-        out[(r["params"]["label"], r["repetition"])] = (r["meta"], series, counters)
-    return out
 
 
 def _freertos() -> None:

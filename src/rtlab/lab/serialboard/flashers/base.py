@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 
@@ -44,6 +45,59 @@ class Flasher(Protocol):
 
     def describe(self) -> dict[str, Any]: ...
     def abort(self) -> None: ...
+
+
+class ProbeFlasher:
+    """What a flasher of a real board does unless it says otherwise: no command line for
+    the image, no port of its own, nothing to reset or stop, no labels; `_said` keeps
+    what its tool said last (for an error message)."""
+
+    name = ""
+    passes_args = False
+    gives_port = False
+    keys: tuple[str, ...] = ()
+
+    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+        self.board = board
+        self._said = ""
+
+    def check(self) -> None:
+        pass
+
+    def flash(self, image: Path, words: Sequence[str]) -> None:
+        pass
+
+    def port(self) -> str | None:
+        return None
+
+    def reset(self) -> None:
+        pass
+
+    def finish(self) -> int | None:
+        return None
+
+    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
+        return dict(extra)
+
+    def notes(self) -> str:
+        return last_error(self._said) if self._said else ""
+
+    def describe(self) -> dict[str, Any]:
+        return {"flasher": self.name}
+
+    def abort(self) -> None:
+        pass
+
+
+def described(board: BoardDescription, value: str | None, key: str, example: str) -> str:
+    """A value the flasher needs from the board description, or one ConfigError."""
+    if not value:
+        raise ConfigError(
+            "flasher",
+            f"board {board.name}: its description ({board.source}) names no {key} "
+            f"(e.g. {key} = {example!r})",
+        )
+    return value
 
 
 def need_tool(tool: str, install: str) -> str:

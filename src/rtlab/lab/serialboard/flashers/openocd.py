@@ -16,10 +16,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
-from rtlab.lab.serialboard.flashers.base import last_error, need_tool, run_tool
+from rtlab.lab.serialboard.flashers.base import (
+    ProbeFlasher,
+    described,
+    last_error,
+    need_tool,
+    run_tool,
+)
 
 # What OpenOCD 0.12 says when the adapter is not plugged in (ST-LINK, CMSIS-DAP, J-Link,
 # FTDI): "Error: open failed", "unable to find a matching CMSIS-DAP device", ...
@@ -30,21 +35,12 @@ NO_PROBE = re.compile(
 )
 
 
-class OpenOcdFlasher:
+class OpenOcdFlasher(ProbeFlasher):
     name = "openocd"
-    passes_args = False
-    gives_port = False
-    keys: tuple[str, ...] = ()
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
-        if not board.openocd_config:
-            raise ConfigError(
-                "flasher",
-                f"board {board.name}: its description ({board.source}) names no "
-                'openocd_config (e.g. openocd_config = "board/st_nucleo_f4.cfg")',
-            )
-        self.board = board
-        self._said = ""
+        super().__init__(board, spec)
+        described(board, " ".join(board.openocd_config), "openocd_config", "board/st_nucleo_f4.cfg")
 
     def argv(self, *commands: str) -> list[str]:
         files = [a for cfg in self.board.openocd_config for a in ("-f", cfg)]
@@ -79,26 +75,11 @@ class OpenOcdFlasher:
     def flash(self, image: Path, words: Sequence[str]) -> None:
         self._said = run_tool(self.argv(f"program {image} verify", "shutdown"), "flashing")
 
-    def port(self) -> str | None:
-        return None
-
     def reset(self) -> None:
         self._said = run_tool(self.argv("init", "reset run", "shutdown"), "reset")
 
-    def finish(self) -> int | None:
-        return None
-
-    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
-        return dict(extra)
-
-    def notes(self) -> str:
-        return last_error(self._said) if self._said else ""
-
     def describe(self) -> dict[str, Any]:
         return {"flasher": "openocd", "openocd_config": list(self.board.openocd_config)}
-
-    def abort(self) -> None:
-        pass
 
 
 FLASHER = OpenOcdFlasher

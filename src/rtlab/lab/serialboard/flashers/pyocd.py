@@ -13,28 +13,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
-from rtlab.lab.serialboard.flashers.base import last_error, need_tool, run_tool
+from rtlab.lab.serialboard.flashers.base import (
+    ProbeFlasher,
+    described,
+    last_error,
+    need_tool,
+    run_tool,
+)
 
 
-class PyOcdFlasher:
+class PyOcdFlasher(ProbeFlasher):
     name = "pyocd"
-    passes_args = False
-    gives_port = False
-    keys: tuple[str, ...] = ()
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
-        if not board.pyocd_target:
-            raise ConfigError(
-                "flasher",
-                f"board {board.name}: its description ({board.source}) names no "
-                'pyocd_target (e.g. pyocd_target = "stm32f411re")',
-            )
-        self.board = board
-        self.target = board.pyocd_target
-        self._said = ""
+        super().__init__(board, spec)
+        self.target = described(board, board.pyocd_target, "pyocd_target", "stm32f411re")
 
     def check(self) -> None:
         need_tool("pyocd", "pip install pyocd (PyPI; not installed with rtlab)")
@@ -61,26 +56,11 @@ class PyOcdFlasher:
         argv = ["pyocd", "load", "-t", self.target, "--no-reset", str(image)]
         self._said = run_tool(argv, "flashing")
 
-    def port(self) -> str | None:
-        return None
-
     def reset(self) -> None:
         self._said = run_tool(["pyocd", "reset", "-t", self.target], "reset")
 
-    def finish(self) -> int | None:
-        return None
-
-    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
-        return dict(extra)
-
-    def notes(self) -> str:
-        return last_error(self._said) if self._said else ""
-
     def describe(self) -> dict[str, Any]:
         return {"flasher": "pyocd", "pyocd_target": self.target}
-
-    def abort(self) -> None:
-        pass
 
 
 FLASHER = PyOcdFlasher

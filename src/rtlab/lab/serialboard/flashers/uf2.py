@@ -22,27 +22,22 @@ from typing import Any
 from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
+from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
 
 MOUNTS = ("/media/*/{label}", "/run/media/*/{label}", "/media/{label}", "/mnt/{label}")
 
 
-class Uf2Flasher:
+class Uf2Flasher(ProbeFlasher):
     name = "uf2"
-    passes_args = False
-    gives_port = False
     keys = ("uf2_drive",)
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
         given = spec.get("uf2_drive")
         if given is not None and (not isinstance(given, str) or not given):
             raise ConfigError("uf2_drive", "uf2_drive: expected the boot drive's mount point")
-        if given is None and not board.uf2_drive:
-            raise ConfigError(
-                "flasher",
-                f"board {board.name}: its description ({board.source}) names no uf2_drive "
-                '(the boot drive\'s label, e.g. uf2_drive = "RPI-RP2")',
-            )
-        self.board = board
+        if given is None:
+            described(board, board.uf2_drive, "uf2_drive", "RPI-RP2")  # the drive's label
+        super().__init__(board, spec)
         self.given = given
         self.label = board.uf2_drive or Path(str(given)).name
 
@@ -75,26 +70,10 @@ class Uf2Flasher:
         except OSError as e:
             raise FlashFailed(f"copying {image.name} to {target.parent}: {e}") from None
 
-    def port(self) -> str | None:
-        return None
-
-    def reset(self) -> None:
-        pass  # the copy rebooted the Pico into the image
-
-    def finish(self) -> int | None:
-        return None
-
-    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
-        return dict(extra)
-
-    def notes(self) -> str:
-        return ""
+    # reset: the copy rebooted the Pico into the image
 
     def describe(self) -> dict[str, Any]:
         return {"flasher": "uf2", "uf2_drive": self.label}
-
-    def abort(self) -> None:
-        pass
 
 
 FLASHER = Uf2Flasher

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab.serialboard.options import KEYS as READING_KEYS
+from rtlab.lab.serialboard.options import check_reading
 from rtlab.lab.targets.base import Background, Completed, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
 from rtlab.lab.targets.labgrid.boards import Board, open_board
@@ -32,7 +34,7 @@ from rtlab.lab.targets.labgrid.lease import Lease
 
 KEYS = ("env", "role", "place", "tags", "coordinator", "elf", "programs")
 # a serial board's (role with SerialDriver): rtlab.lab.targets.labgrid.serial_board
-SERIAL_KEYS = ("board", "flasher", "answer_s", "quiet_s", "builtin_args", "icount_shift")
+SERIAL_KEYS = ("board", "flasher", "icount_shift", *READING_KEYS)
 
 
 def _check(t: Mapping[str, Any]) -> None:
@@ -47,12 +49,7 @@ def _check(t: Mapping[str, Any]) -> None:
     for key in ("board", "flasher"):
         if key in t and (not isinstance(t[key], str) or not t[key]):
             raise ConfigError(key, f"{key}: expected a non-empty string")
-    for key in ("answer_s", "quiet_s"):
-        v = t.get(key, 1)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= 3600:
-            raise ConfigError(key, f"{key}: expected seconds, 0 < s <= 3600")
-    if not isinstance(t.get("builtin_args", False), bool):
-        raise ConfigError("builtin_args", "builtin_args: expected true or false")
+    check_reading(t)
     tags = t.get("tags", {"": ""})
     if not isinstance(tags, dict) or not tags or not all(isinstance(v, str) for v in tags.values()):
         raise ConfigError("tags", 'expected a table of place tags, e.g. {board = "mps2"}')

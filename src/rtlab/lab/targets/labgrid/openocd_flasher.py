@@ -7,22 +7,20 @@ OpenOCD cannot open, is ProbeMissing at open, before any run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
-from rtlab.lab.serialboard.flashers.base import last_error
+from rtlab.lab.serialboard.flashers.base import ProbeFlasher, last_error
 from rtlab.lab.serialboard.flashers.openocd import NO_PROBE
 
 
-class LabgridOpenOcdFlasher:
+class LabgridOpenOcdFlasher(ProbeFlasher):
     name = "openocd"
-    passes_args = False
-    gives_port = False
-    keys: tuple[str, ...] = ()
 
     def __init__(self, target: Any, place: str) -> None:
+        # no board description needed: the OpenOCDDriver's own configuration says it all
         self.target = target
         self.place = place
         self.driver = target.get_driver("OpenOCDDriver", activate=False)
@@ -60,23 +58,8 @@ class LabgridOpenOcdFlasher:
         self.driver.load_commands = ["init", "program {filename} verify", "shutdown"]
         self._run("flashing", lambda: self.driver.load(str(image)))
 
-    def port(self) -> str | None:
-        return None
-
     def reset(self) -> None:
         self._run("reset", lambda: self.driver.execute(["init", "reset run", "shutdown"]))
 
-    def finish(self) -> int | None:
-        return None
-
-    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
-        return dict(extra)
-
-    def notes(self) -> str:
-        return last_error(self._said) if self._said else ""
-
     def describe(self) -> dict[str, Any]:
         return {"flasher": "openocd", "via": "labgrid OpenOCDDriver"}
-
-    def abort(self) -> None:
-        pass

@@ -21,6 +21,7 @@ from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.flashers.none import NoFlasher
 from rtlab.lab.serialboard.flashers.qemu import QemuFlasher
 from rtlab.lab.serialboard.link import SerialLink
+from rtlab.lab.serialboard.options import reading_options
 from rtlab.lab.targets.base import Completed
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.openocd_flasher import LabgridOpenOcdFlasher
@@ -61,9 +62,7 @@ class SerialBoardOnPlace(Board):
             f"labgrid place {place}'s {type(self.serial.port).__name__}",
             self._open_link,
             {"board": self.desc.name},
-            answer_s=float(spec.get("answer_s", 10)),
-            quiet_s=float(spec["quiet_s"]) if "quiet_s" in spec else None,
-            builtin_args=bool(spec.get("builtin_args", False)),
+            **reading_options(spec),
         )
 
     def _flasher(self, spec: Mapping[str, Any], drivers: list[str]) -> Flasher:
