@@ -34,7 +34,6 @@ from rich.progress import (
 )
 
 import rtlab
-from rtlab.errors import RtlabError
 from rtlab.lab import scheduler
 from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
 from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
@@ -123,23 +122,8 @@ class Runner:
         self._fp: dict[str, Any] | None = None
         self._fp_load: list[float] | None = None  # the fingerprint's, for one run
         self.instrument: Instrument | None = (
-            make_instrument(self._instrument_spec(spec.instrument))
-            if spec.instrument is not None
-            else None
+            make_instrument(spec.instrument, self.target) if spec.instrument is not None else None
         )
-
-    def _instrument_spec(self, inst: Any) -> Any:
-        """The spec's instrument; a target that holds instruments of its own (a labgrid
-        place's analyzer: `driver = "labgrid"`) fills in its device."""
-        fill = getattr(self.target, "place_instrument", None)
-        if fill is not None:
-            return fill(inst)
-        if getattr(inst, "driver", None) == "labgrid":
-            raise RtlabError(
-                '[instrument] driver = "labgrid" is the analyzer of a labgrid place; '
-                f"the target is {self.target.kind}"
-            )
-        return inst
 
     def program(self, name: str) -> str:
         if name not in self._programs:

@@ -144,7 +144,7 @@ def test_labgrid_analyzer_on_another_target_is_one_error(tmp_path: Path) -> None
     spec.write_text('name = "s"\n[target]\nkind = "local"\n[instrument]' + text)
     proc = rtlab("run", str(spec), "--store", str(tmp_path / "s.duckdb"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
-    assert 'driver = "labgrid" is the analyzer of a labgrid place' in proc.stderr
+    assert '"labgrid" names the device of a labgrid place; the target is local' in proc.stderr
 
 
 def test_the_capture_modules_port_is_a_second_serial_resource(lab: Lab, tmp_path: Path) -> None:
