@@ -7,6 +7,9 @@ from labgrid's OpenOCDDriver role, before any run."""
 from __future__ import annotations
 
 import re
+import socket
+import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from rtlab.lab.targets.base import make_target
 from rtlab.lab.targets.labgrid import places
 from rtlab.results import Store
 from tests.conftest import rtlab
+from tests.instruments.rp2040 import harness as h
 from tests.lab.targets.labgrid.conftest import Lab, free_port
 from tests.lab.targets.labgrid.test_mps2_places import DIRECT, _stored
 from tests.lab.targets.serial.conftest import PortServer
@@ -187,3 +191,67 @@ def test_the_capture_modules_port_is_a_second_serial_resource(lab: Lab, tmp_path
     finally:
         board_port.stop()
         pico_port.stop()
+
+
+@pytest.mark.usefixtures("emulator_tools")
+def test_the_places_pico_times_the_run_over_the_network(
+    lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A place = an emulated board + its Pico: the capture module (rtlab's firmware in
+    the RP2040 emulator) answers on a TCP port the exporter publishes as the place's
+    NetworkSerialPort `pico`; `[instrument] port = "labgrid"` captures through it."""
+    h.build_firmware()
+    half = 500  # cycles: a 1000-cycle (8 us) period on GP2 = 500 ticks of 16 ns
+    toggles = {2: [100 + half * i for i in range(6000)]}
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = int(server.getsockname()[1])
+    running: list[tuple[socket.socket, subprocess.Popen[bytes]]] = []
+
+    def serve() -> None:  # the module starts when rtlab opens its port, as on USB
+        conn, _ = server.accept()
+        fd = conn.fileno()
+        running.append((conn, h.start(tmp_path, toggles=toggles, stdin=fd, stdout=fd)))
+
+    threading.Thread(target=serve, daemon=True).start()
+    lab.export(
+        "pico-exporter",
+        f"mps2-pico:\n  pico:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
+        f"    port: {port}\n    protocol: raw\n",
+    )
+    lab.place("mps2-pico-1", {"board": "mps2-pico"}, "pico-exporter/mps2-pico/*")
+    env = tmp_path / "env.yaml"
+    env.write_text(
+        (REPO_ROOT / "examples" / "labgrid" / "mps2-env.yaml")
+        .read_text()
+        .replace(
+            "tools:",
+            "      SerialDriver:\n        name: instrument\n        bindings: {port: pico}\ntools:",
+        )
+    )
+    monkeypatch.chdir(REPO_ROOT)
+    spec = parse_spec(
+        f'name = "pico"\n[target]\nkind = "labgrid"\nenv = "{env}"\nplace = "mps2-pico-1"\n'
+        f'coordinator = "{lab.address}"\n'
+        '[instrument]\nkind = "rp2040"\nport = "labgrid"\nchannels = 2\nnames = ["pin"]\n'
+        "timeout_s = 30\n"
+        '[[workload]]\nkind = "command"\nname = "smoke"\nseconds = 0.2\n'
+        f'argv = [["{smoke_elf}"]]\n'
+    )
+    try:
+        with Store(tmp_path / "rtlab.duckdb") as st:
+            (res,) = run_spec(spec, st).runs
+            assert res.status == "ok", res.message
+            period = st.samples(res.run_id, "instrument.period")
+            info = st.run_info(res.run_id)
+    finally:
+        for conn, proc in running:
+            proc.kill()
+            proc.wait()
+            conn.close()
+        server.close()
+    assert period.size > 10 and set(period.tolist()) == {half}
+    assert info["fingerprint"]["instrument"]["port"] == f"socket://127.0.0.1:{port}"
+    assert info["params"]["instrument"]["port"] == "labgrid"
+    assert places.holder(lab.address, "mps2-pico-1") is None
