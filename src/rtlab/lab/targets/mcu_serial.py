@@ -74,6 +74,18 @@ def _check(t: Mapping[str, Any]) -> None:
     check_firmware(_firmware_table(t), board.name, where="board")
 
 
+def _check_condition(defn: Mapping[str, Any]) -> None:
+    # rtlab's loads run on the host; an MCU would have to load itself (a firmware's own
+    # interfering task), so a label saying "under load" would not be true of the board
+    if defn.get("kind") != "idle":
+        raise ConfigError(
+            "profile",
+            "a serial board runs its image alone: rtlab's load conditions load this host, "
+            "not the board (use conditions = [\"idle\"]; rtbench's contention scenario "
+            "loads the board from inside)",
+        )
+
+
 class SerialTarget:
     kind = "serial"
 
@@ -115,9 +127,7 @@ class SerialTarget:
         return Completed(status, text, self.flasher.notes(), reading.timed_out)
 
     def start(self, argv: Sequence[str]) -> Background:
-        # Load generators run on this host: they cannot load a board (nor, under
-        # icount, move an emulated figure).
-        return Group(argv)
+        return Group(argv)  # not reached: only the idle condition (_check_condition)
 
     def fingerprint(self) -> dict[str, Any]:
         return {
@@ -133,4 +143,6 @@ class SerialTarget:
         self.board.abort()
 
 
-TARGET_KIND = TargetKind("serial", (*OWN_KEYS, *FIRMWARE_KEYS, *FLASHER_KEYS), _check, SerialTarget)
+TARGET_KIND = TargetKind(
+    "serial", (*OWN_KEYS, *FIRMWARE_KEYS, *FLASHER_KEYS), _check, SerialTarget, _check_condition
+)

@@ -203,6 +203,19 @@ def test_a_probe_cannot_pass_options(smoke_dir: Path, silent_port: PortServer) -
         t.run([elf, "--exit", "3"], timeout=30)
 
 
+def test_a_host_load_condition_is_refused(tmp_path: Path) -> None:
+    """rtlab's loads run on this host, not on the MCU: refused at spec load."""
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        'name = "s"\nconditions = ["idle", "load"]\n[target]\nkind = "serial"\n'
+        'board = "mps2-an385"\nflasher = "qemu"\nimage = "x.elf"\n'
+        '[[workload]]\nkind = "command"\nname = "x"\nseconds = 1\nargv = [["x.elf"]]\n'
+    )
+    proc = rtlab("run", str(spec), "--store", str(tmp_path / "s.duckdb"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "s.toml:2: conditions" in proc.stderr and "load this host, not the board" in proc.stderr
+
+
 @pytest.mark.parametrize(
     ("target", "key", "says"),
     [
