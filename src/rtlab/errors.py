@@ -9,6 +9,12 @@ class RtlabError(Exception):
     """A mistake in the user's input or environment, with a message meant for them."""
 
 
+class NothingRan(RtlabError):
+    """The target could not run the workload at all (a board that does not answer, a
+    wrong image, a probe gone): the run being stored is dropped, not marked, so that
+    nothing of it is stored; the message says why, and the session stops."""
+
+
 class FormatError(RtlabError):
     """Bad input in a file: names the file and the line or byte offset, and what was
     expected there."""

@@ -24,5 +24,15 @@ class InstrumentFailure(RtlabError):
     """The instrument did not start, died, or gave no usable capture."""
 
 
-def make_instrument(spec: InstrumentSpec) -> Instrument:
+def make_instrument(spec: InstrumentSpec, target: object = None) -> Instrument:
+    """The instrument of the spec; a target that holds instruments of its own (a labgrid
+    place's analyzer or capture module: `driver`/`port = "labgrid"`) fills in its device."""
+    fill = getattr(target, "place_instrument", None)
+    if fill is not None:
+        spec = fill(spec)
+    elif "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
+        raise RtlabError(
+            f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
+            f"the target is {getattr(target, 'kind', 'not labgrid')}"
+        )
     return INSTRUMENTS.get(spec.kind).make(spec)

@@ -156,7 +156,7 @@ class RP2040Instrument:
 
         s = self.spec
         try:
-            port = serial.Serial(s.port, baudrate=s.baud, timeout=0.05)
+            port = serial.serial_for_url(s.port, baudrate=s.baud, timeout=0.05)
         except (serial.SerialException, OSError) as e:
             raise InstrumentFailure(f"instrument {self.name} failed to start: {e}") from None
         session = None

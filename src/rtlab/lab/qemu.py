@@ -1,9 +1,15 @@
-"""What the QEMU target kinds share (rtlab.lab.targets.qemu_mps2, qemu_gpio)."""
+"""What the QEMU target kinds share (rtlab.lab.targets.qemu_mps2, qemu_gpio, the labgrid
+QEMUDriver board and the serial target's `qemu` flasher): the version, the guest's command
+line as semihosting arguments, the icount options and the labels and fingerprint that say
+a figure is an instruction-count model."""
 
 from __future__ import annotations
 
+import platform
 import re
 import subprocess
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 
 def qemu_version(qemu: str) -> str | None:
@@ -13,3 +19,40 @@ def qemu_version(qemu: str) -> str | None:
         return None
     m = re.search(r"version ([^\s]+)", out.stdout)
     return m.group(1) if m else None
+
+
+def semihosting_args(words: Sequence[str]) -> list[str]:
+    """The guest's command line as semihosting args after a fixed program name, not
+    -kernel's path + -append: with the path in it, the firmware's parse (and so every
+    icount figure after it) would shift with where the checkout lives."""
+    args = "".join(f",arg={w.replace(',', ',,')}" for w in ["rtbench", *words])
+    return ["-semihosting-config", "enable=on,target=native" + args]
+
+
+def icount_args(shift: int | None) -> list[str]:
+    """Clocks that follow the instruction count (2^shift ns each): deterministic."""
+    return [] if shift is None else ["-icount", f"shift={shift},align=off,sleep=off"]
+
+
+def icount_labels(
+    machine: str, shift: int | None, extra: Mapping[str, object] = {}
+) -> dict[str, object]:
+    """The meta every emulated run carries: timebase icount (or host), the machine and
+    the shift, so a stored figure says it is an instruction-count model."""
+    labels: dict[str, object] = {
+        "timebase": "icount" if shift is not None else "host",
+        "qemu_machine": machine,
+        **extra,
+    }
+    if shift is not None:
+        labels["icount_shift"] = shift
+    return labels
+
+
+def qemu_fingerprint(qemu: str, machine: str, shift: int | None) -> dict[str, Any]:
+    return {
+        "hostname": platform.node(),
+        "qemu": {"version": qemu_version(qemu), "machine": machine},
+        "icount_shift": shift,
+        "warnings": [],
+    }

@@ -123,7 +123,7 @@ class Runner:
         self._fp: dict[str, Any] | None = None
         self._fp_load: list[float] | None = None  # the fingerprint's, for one run
         self.instrument: Instrument | None = (
-            make_instrument(spec.instrument) if spec.instrument is not None else None
+            make_instrument(spec.instrument, self.target) if spec.instrument is not None else None
         )
 
     def program(self, name: str) -> str:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from rtlab.errors import NothingRan
 from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, TargetBusy, make_target, target_kind
 from rtlab.results import RunWriter, Store
@@ -109,6 +110,10 @@ class SerialStore:
         except KeyboardInterrupt:
             with self.lock:
                 self.store._abandon(run_id, "interrupted", "interrupted by the user (Ctrl-C)")
+            raise
+        except NothingRan:
+            with self.lock:
+                self.store.discard(run_id)
             raise
         except BaseException as e:
             with self.lock:

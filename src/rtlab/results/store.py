@@ -36,6 +36,7 @@ import duckdb
 import numpy as np
 import pyarrow.parquet as pq
 
+from rtlab.errors import NothingRan
 from rtlab.results.loadgroup import proc_start, stop_load_group
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.snapshot import open_snapshot, publish, withdraw
@@ -239,9 +240,17 @@ class Store:
         except KeyboardInterrupt:
             self._abandon(run_id, "interrupted", "interrupted by the user (Ctrl-C)")
             raise
+        except NothingRan:
+            self.discard(run_id)
+            raise
         except BaseException as e:
             self._abandon(run_id, "error", f"{type(e).__name__}: {e}"[:2000])
             raise
+
+    def discard(self, run_id: str) -> None:
+        """Drop a run that wrote nothing (its target could not run it: NothingRan)."""
+        self.db.execute("DELETE FROM runs WHERE run_id=?", [run_id])
+        self.publish()
 
     def _abandon(self, run_id: str, status: str, message: str) -> None:
         """Mark a run that did not finish; its samples file (if written) goes."""

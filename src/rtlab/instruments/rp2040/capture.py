@@ -33,7 +33,7 @@ def capture(
     from rtlab.instruments.rp2040.wire import START_FINE
 
     try:
-        ser = serial.Serial(port, baudrate=baud, timeout=0.05)
+        ser = serial.serial_for_url(port, baudrate=baud, timeout=0.05)
     except (serial.SerialException, OSError) as exc:
         raise RtlabError(f"cannot open {port}: {exc}") from None
     with ser:

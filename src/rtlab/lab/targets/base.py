@@ -4,9 +4,9 @@ process helpers the kinds share.
 A target runs an argv to completion (`run`), starts a background argv (`start`, for
 load generators), names the path of a workload program (`program`) and describes its
 environment (`fingerprint`). Each kind is one module (`local`, `ssh`, `qemu_mps2`,
-`qemu_gpio`) that defines `TARGET_KIND`; adding one is a new module plus one line in
-`TARGETS`' table, imported the first time a spec names that kind. Target modules do not
-import each other.
+`qemu_gpio`, `mcu_serial`, `labgrid`) that defines `TARGET_KIND`; adding one is a new
+module plus one line in `TARGETS`' table, imported the first time a spec names that
+kind. Target modules do not import each other.
 
 No shell strings are built from spec values: local argvs go to exec as lists; over ssh
 each argument is quoted with shlex.quote, because ssh hands the remote side one command
@@ -82,6 +82,7 @@ TARGETS: Registry[TargetKind] = Registry(
         "qemu": "rtlab.lab.targets.qemu_mps2",
         "qemu_gpio": "rtlab.lab.targets.qemu_gpio",
         "labgrid": "rtlab.lab.targets.labgrid",
+        "serial": "rtlab.lab.targets.mcu_serial",
     },
     attr="TARGET_KIND",
 )

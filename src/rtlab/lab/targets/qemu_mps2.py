@@ -27,7 +27,6 @@ A workload's argv[0] is the ELF, the rest becomes the guest's command line (semi
 
 from __future__ import annotations
 
-import platform
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,10 +35,16 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.build import BuildError
-from rtlab.lab.qemu import qemu_version
-from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.rtos.identity import source_identity
+from rtlab.lab.qemu import (
+    icount_args,
+    icount_labels,
+    qemu_fingerprint,
+    qemu_version,
+    semihosting_args,
+)
+from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.firmware import KEYS as FIRMWARE_KEYS
+from rtlab.lab.rtos.firmware import RtosFirmware, check_firmware
 from rtlab.lab.targets.base import (
     Background,
     Completed,
@@ -81,16 +86,10 @@ def qemu_argv(
     if machine not in MACHINES:
         raise QemuError(f"machine {machine!r}: expected one of {', '.join(MACHINES)}")
     argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
-    # The guest's command line as semihosting args, not -kernel's path + -append: with the
-    # path in it, the firmware's parse (and so every icount figure after it) would shift
-    # with where the checkout lives, and a long path would overflow the guest's buffer.
-    words = ["rtbench", *append.split()]
-    args = "".join(f",arg={w.replace(',', ',,')}" for w in words)
-    argv += ["-semihosting-config", "enable=on,target=native" + args]
-    if icount_shift is not None:
-        if not 0 <= icount_shift <= 10:
-            raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
-        argv += ["-icount", f"shift={icount_shift},align=off,sleep=off"]
+    argv += semihosting_args(append.split())
+    if icount_shift is not None and not 0 <= icount_shift <= 10:
+        raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
+    argv += icount_args(icount_shift)
     return [*argv, "-kernel", str(elf), *extra]
 
 
@@ -100,10 +99,7 @@ def label_output(
     """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
     every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
     CRCs), so stored results say they are an instruction-count model."""
-    timebase = "icount" if icount_shift is not None else "host"
-    meta: dict[str, object] = {"timebase": timebase, "qemu_machine": machine, **extra}
-    if icount_shift is not None:
-        meta["icount_shift"] = icount_shift
+    meta = icount_labels(machine, icount_shift, extra)
     return label_after_hello(text, meta)
 
 
@@ -145,32 +141,12 @@ def _check_qemu(t: Mapping[str, Any]) -> None:
     shift = t.get("icount_shift", 0)
     if isinstance(shift, bool) or not isinstance(shift, int) or not -1 <= shift <= 10:
         raise ConfigError("icount_shift", "expected 0..10, or -1 for no icount (host time)")
-    for key in ("elf", "qemu", "freertos_kernel_path", "rtos", "rtos_config"):
-        if key in t and not isinstance(t[key], str):
-            raise ConfigError(key, f"{key}: expected a string")
-    rtos = t.get("rtos", "freertos")
-    if rtos not in RTOSES:
-        raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
-    port = RTOSES.get(rtos)
-    if "elf" not in t and machine not in port.machines:
-        raise ConfigError(
-            "machine", f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
-        )
-    config = t.get("rtos_config", port.configs[0])
-    if config not in port.configs:
-        raise ConfigError(
-            "rtos_config",
-            f"rtos_config = {config!r}: {port.title} has {', '.join(port.configs)}",
-        )
-    paths = t.get("rtos_paths", {})
-    if not isinstance(paths, dict) or not all(isinstance(v, str) for v in paths.values()):
-        raise ConfigError("rtos_paths", 'expected a table: VARIABLE = "path"')
+    if "qemu" in t and not isinstance(t["qemu"], str):
+        raise ConfigError("qemu", "qemu: expected a string")
+    check_firmware(t, str(machine))
     extra = t.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(a, str) for a in extra):
         raise ConfigError("extra", "extra: expected a list of QEMU arguments")
-    progs = t.get("programs", {})
-    if not isinstance(progs, dict) or not all(isinstance(v, str) for v in progs.values()):
-        raise ConfigError("programs", 'expected a table: program name = "path.elf"')
 
 
 class QemuTarget:
@@ -180,16 +156,9 @@ class QemuTarget:
         self.machine = str(t.get("machine", "mps2-an385"))
         shift = int(t.get("icount_shift", 0))
         self.icount_shift: int | None = None if shift < 0 else shift
-        self.elf = t.get("elf")
         self.qemu = str(t.get("qemu", QEMU))
-        self.port = RTOSES.get(t.get("rtos", "freertos"))
-        self.rtos_config = str(t.get("rtos_config", self.port.configs[0]))
-        spec_paths = dict(t.get("rtos_paths", {}))
-        if "freertos_kernel_path" in t:  # the older spelling
-            spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
-        self.paths = merged_paths(spec_paths)
+        self.firmware = RtosFirmware(t, self.machine)
         self.extra = [str(a) for a in t.get("extra", [])]
-        self.programs = dict(t.get("programs", {}))
 
     def describe(self) -> dict[str, Any]:
         d = {
@@ -199,32 +168,16 @@ class QemuTarget:
             "timebase": "icount" if self.icount_shift is not None else "host",
             "qemu_version": qemu_version(self.qemu),
         }
-        if not self.elf:
-            d.update(self.port.describe(self.rtos_config, self.paths))
-            d["build_identity"] = source_identity(self.port, self.paths)  # the cell key's
+        d.update(self.firmware.describe())
         return d
 
     def program(self, name: str) -> str:
-        """The ELF for a workload program: programs.<name>, elf, or rtbench built on the
-        target's RTOS (the `rtbench` workload asks for rtbench-posix: same options), or
-        another of the port's optional `programs` (its `build_program` makes it)."""
-        if name in self.programs:
-            return str(self.programs[name])
-        if self.elf:
-            return str(self.elf)
-        if name in ("rtbench-posix", "rtbench", f"rtbench-{self.port.name}"):
-            why = self.port.missing(self.paths)
-            if why:
-                raise QemuError(f"the qemu target builds rtbench on {self.port.title}: {why}")
-            return str(self.port.build(self.machine, self.rtos_config, self.paths))
-        # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
-        if name in getattr(self.port, "programs", ()):
-            why = self.port.missing(self.paths)
-            if why:
-                raise QemuError(f"the qemu target builds {name} on {self.port.title}: {why}")
-            port: Any = self.port
-            return str(port.build_program(name, self.machine, self.rtos_config, self.paths))
-        return name
+        """The ELF for a workload program (rtlab.lab.rtos.firmware: programs, elf, or
+        rtbench built on the target's RTOS)."""
+        try:
+            return self.firmware.program(name)
+        except RtosBuildError as e:
+            raise QemuError(str(e)) from None
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
@@ -237,7 +190,7 @@ class QemuTarget:
             self.extra,
             " ".join(argv[1:]),
             self.qemu,
-            {} if self.elf else {"rtos_config": self.rtos_config},
+            self.firmware.labels(),
         )
         return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
 
@@ -246,38 +199,17 @@ class QemuTarget:
         return Group(argv)
 
     def fingerprint(self) -> dict[str, Any]:
-        return {
-            "hostname": platform.node(),
-            "qemu": {"version": qemu_version(self.qemu), "machine": self.machine},
-            "icount_shift": self.icount_shift,
-            "warnings": [],
-        }
+        return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
     """The RTOS build's sources and compiler (a firmware of the user's own: nothing)."""
-    if "elf" in t:
-        return {}
-    spec_paths = dict(t.get("rtos_paths", {}))
-    if "freertos_kernel_path" in t:
-        spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
-    return source_identity(RTOSES.get(t.get("rtos", "freertos")), merged_paths(spec_paths))
+    return RtosFirmware(t, str(t.get("machine", "mps2-an385"))).identity()
 
 
 TARGET_KIND = TargetKind(
     "qemu",
-    (
-        "machine",
-        "icount_shift",
-        "elf",
-        "qemu",
-        "extra",
-        "programs",
-        "rtos",
-        "rtos_config",
-        "rtos_paths",
-        "freertos_kernel_path",
-    ),
+    ("machine", "icount_shift", "qemu", "extra", *FIRMWARE_KEYS),
     _check_qemu,
     QemuTarget,
     identity=_identity,

@@ -7,6 +7,8 @@ role declares:
 - `SSHDriver`: a Linux board. Commands go through the driver's ssh connection (its
   ControlMaster and options); rtlab runs the ssh client itself so that a timeout or
   Ctrl-C stops the remote command's process group like the `ssh` target does.
+- `SerialDriver`: an RTOS board printing the protocol on the place's serial port,
+  flashed by the role's OpenOCDDriver (rtlab.lab.targets.labgrid.serial_board).
 - `QEMUDriver`: an emulated Cortex-M board (mps2). Each run boots the firmware under
   the driver (its QMP start, its command line) with the workload's command line as
   semihosting arguments and UART0 in a file (see QemuBoard.run), waits for QEMU to exit
@@ -27,14 +29,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.errors import RtlabError
 from rtlab.lab import hostview
 from rtlab.lab.fingerprint import fingerprint
-from rtlab.lab.qemu import qemu_version
+from rtlab.lab.qemu import icount_labels, qemu_fingerprint, qemu_version, semihosting_args
 from rtlab.lab.targets.base import Background, Completed, Group, run_process
+from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.places import LabgridError
+from rtlab.lab.targets.labgrid.serial_board import SerialBoardOnPlace
 from rtlab.protocol import label_after_hello
 
-BOARD_DRIVERS = ("SSHDriver", "QEMUDriver")
+BOARD_DRIVERS = ("SSHDriver", "QEMUDriver", "SerialDriver")
 _FIRMWARE_KEY = "rtlab-firmware"  # the images key rtlab gives the ELF of a run
 # labgrid's RemotePlaceManager is one per process: boards are opened one at a time.
 _OPENING = threading.Lock()
@@ -57,8 +62,11 @@ def _with_place(config: dict[str, Any], place: str) -> None:
         config["resources"] = {"RemotePlace": {"name": place}, **res}
 
 
-def open_board(env_path: str, role: str, place: str, coordinator: str) -> Board:
-    """The board of `role` in the environment, bound to `place` on `coordinator`."""
+def open_board(
+    env_path: str, role: str, place: str, coordinator: str, spec: Mapping[str, Any] = {}
+) -> Board:
+    """The board of `role` in the environment, bound to `place` on `coordinator`; `spec`:
+    the target table (a serial board's board description, flasher, timings)."""
     if not Path(env_path).is_file():
         raise LabgridError(f"labgrid environment {env_path}: no such file")
     from labgrid import Environment
@@ -86,8 +94,12 @@ def open_board(env_path: str, role: str, place: str, coordinator: str) -> Board:
         _see_acquired(place)
         try:
             target = env.get_target(role)
-            board: Board = SshBoard(target) if kind == "SSHDriver" else QemuBoard(target)
-        except LabgridError:
+            board: Board
+            if kind == "SerialDriver":
+                board = SerialBoardOnPlace(target, spec, drivers, place)
+            else:
+                board = SshBoard(target) if kind == "SSHDriver" else QemuBoard(target)
+        except (LabgridError, RtlabError):
             raise
         except Exception as e:
             raise LabgridError(f"labgrid place {place}, role {role}: {e}") from None
@@ -111,31 +123,6 @@ def _see_acquired(place: str, timeout: float = 10.0) -> None:
         if known is not None and known.acquired:
             return
         mgr.loop.run_until_complete(asyncio.sleep(0.05))
-
-
-class Board:
-    kind = ""
-
-    def describe(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
-        return str(programs.get(name, name))
-
-    def run(self, argv: Sequence[str], timeout: float) -> Completed:
-        raise NotImplementedError
-
-    def start(self, argv: Sequence[str]) -> Background:
-        return Group(argv)
-
-    def fingerprint(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def abort(self) -> None:
-        """Stop the run in progress (another thread asks: Ctrl-C in a parallel run)."""
-
-    def close(self) -> None:
-        """Leave the board as labgrid expects it (drivers deactivated)."""
 
 
 class SshBoard(Board):
@@ -221,14 +208,7 @@ class QemuBoard(Board):
         }
 
     def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
-        if name in programs:
-            return str(programs[name])
-        return str(elf) if elf else name
-
-    def _semihosting(self, words: Sequence[str]) -> list[str]:
-        # The same guest command line as the qemu target's: program name, then the words.
-        args = "".join(f",arg={w.replace(',', ',,')}" for w in ["rtbench", *words])
-        return ["-semihosting-config", "enable=on,target=native" + args]
+        return firmware_program(name, programs, elf)
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
@@ -247,7 +227,7 @@ class QemuBoard(Board):
             d.target.env.config.data.setdefault("images", {})[_FIRMWARE_KEY] = str(elf)
             d.kernel = _FIRMWARE_KEY
             d.extra_args = shlex.join(
-                [*self.base_extra, *self._semihosting(words), "-serial", f"file:{uart0}"]
+                [*self.base_extra, *semihosting_args(words), "-serial", f"file:{uart0}"]
             )
             self.target.activate(d)
             try:
@@ -268,7 +248,8 @@ class QemuBoard(Board):
             finally:
                 self._stop(d)
             out = uart0.read_bytes() if uart0.exists() else b""
-        text = label_after_hello(out.decode("utf-8", "replace"), self._labels())
+        labels = icount_labels(self.machine, self.icount_shift)
+        text = label_after_hello(out.decode("utf-8", "replace"), labels)
         return Completed(status, text, "", timed_out)
 
     @staticmethod
@@ -292,26 +273,8 @@ class QemuBoard(Board):
         with contextlib.suppress(Exception):
             self.target.deactivate(d)
 
-    def _labels(self) -> dict[str, object]:
-        """The qemu target's labels (targets/qemu_mps2.label_output), so stored runs say
-        they are an instruction-count model, whichever way QEMU was reached."""
-        labels: dict[str, object] = {
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "qemu_machine": self.machine,
-        }
-        if self.icount_shift is not None:
-            labels["icount_shift"] = self.icount_shift
-        return labels
-
     def fingerprint(self) -> dict[str, Any]:
-        import platform
-
-        return {
-            "hostname": platform.node(),
-            "qemu": {"version": qemu_version(self.qemu), "machine": self.machine},
-            "icount_shift": self.icount_shift,
-            "warnings": [],
-        }
+        return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
     def abort(self) -> None:
         self._aborted = True

@@ -7,7 +7,9 @@
     place = "orangepi-1"                # one place, or:
     # tags = {board = "mps2-an385"}     # every place with these tags: cells run in parallel
     # coordinator = "lab:20408"         # default LG_COORDINATOR, as labgrid-client
-    # elf = "firmware.elf"              # an emulated board's firmware for rtbench
+    # elf = "firmware.elf"              # an MCU's (or emulated board's) image for rtbench
+    # board = "nucleo-f411re"           # a serial board's description (role: SerialDriver)
+    # flasher = "qemu"                  # an emulated serial board (else the role's OpenOCD)
     # programs = {rtlab-latency = "/usr/local/bin/rtlab-latency"}
 
 Making the target acquires the place (rtlab.lab.targets.labgrid.lease; PlaceBusy names who holds
@@ -22,12 +24,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab.serialboard.options import KEYS as READING_KEYS
+from rtlab.lab.serialboard.options import check_reading
 from rtlab.lab.targets.base import Background, Completed, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
 from rtlab.lab.targets.labgrid.boards import Board, open_board
+from rtlab.lab.targets.labgrid.instruments import place_instrument
 from rtlab.lab.targets.labgrid.lease import Lease
 
 KEYS = ("env", "role", "place", "tags", "coordinator", "elf", "programs")
+# a serial board's (role with SerialDriver): rtlab.lab.targets.labgrid.serial_board
+SERIAL_KEYS = ("board", "flasher", "icount_shift", *READING_KEYS)
 
 
 def _check(t: Mapping[str, Any]) -> None:
@@ -39,6 +46,10 @@ def _check(t: Mapping[str, Any]) -> None:
             raise ConfigError(key, f"{key}: expected a non-empty string")
     if ("place" in t) == ("tags" in t):
         raise ConfigError("place", 'give place = "name" or tags = {key = "value"}, not both')
+    for key in ("board", "flasher"):
+        if key in t and (not isinstance(t[key], str) or not t[key]):
+            raise ConfigError(key, f"{key}: expected a non-empty string")
+    check_reading(t)
     tags = t.get("tags", {"": ""})
     if not isinstance(tags, dict) or not tags or not all(isinstance(v, str) for v in tags.values()):
         raise ConfigError("tags", 'expected a table of place tags, e.g. {board = "mps2"}')
@@ -68,7 +79,9 @@ class LabgridTarget:
         self.programs = dict(t.get("programs", {}))
         self.lease = Lease(self.coordinator, self.place)
         try:
-            self.board: Board = open_board(str(t["env"]), self.role, self.place, self.coordinator)
+            self.board: Board = open_board(
+                str(t["env"]), self.role, self.place, self.coordinator, t
+            )
         except BaseException:
             self.lease.close()
             raise
@@ -89,6 +102,10 @@ class LabgridTarget:
     def fingerprint(self) -> dict[str, Any]:
         return {**self.board.fingerprint(), "labgrid_place": self.place}
 
+    def place_instrument(self, spec: Any) -> Any:
+        """The [instrument] with the place's own device where it asks for it."""
+        return place_instrument(getattr(self.board, "target", None), spec, self.place)
+
     def abort(self) -> None:
         self.board.abort()
 
@@ -99,4 +116,4 @@ class LabgridTarget:
             self.lease.close()
 
 
-TARGET_KIND = TargetKind("labgrid", KEYS, _check, LabgridTarget, expand=expand)
+TARGET_KIND = TargetKind("labgrid", (*KEYS, *SERIAL_KEYS), _check, LabgridTarget, expand=expand)

@@ -1,0 +1,99 @@
+"""Where a target's firmware comes from, for the targets that run rtbench firmware (the
+`qemu` target, the `serial` target): a program of the spec's `programs`, one image of
+its own (`elf`), or rtbench built by an RTOS port (rtlab.lab.rtos RTOSES) for a machine.
+
+    fw = RtosFirmware({"rtos": "freertos"}, machine="mps2-an385")
+    fw.program("rtbench-posix")          # builds (cached) and names the ELF
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rtlab.errors import ConfigError
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.identity import source_identity
+
+KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", "freertos_kernel_path")
+
+
+def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -> None:
+    """The spec's firmware keys: one ConfigError naming the key. `where` is the key that
+    named the machine (the message points at it)."""
+    for key in ("elf", "freertos_kernel_path", "rtos", "rtos_config"):
+        if key in t and not isinstance(t[key], str):
+            raise ConfigError(key, f"{key}: expected a string")
+    rtos = t.get("rtos", "freertos")
+    if rtos not in RTOSES:
+        raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
+    port = RTOSES.get(rtos)
+    if "elf" not in t and machine not in port.machines:
+        raise ConfigError(
+            where, f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
+        )
+    config = t.get("rtos_config", port.configs[0])
+    if config not in port.configs:
+        raise ConfigError(
+            "rtos_config",
+            f"rtos_config = {config!r}: {port.title} has {', '.join(port.configs)}",
+        )
+    paths = t.get("rtos_paths", {})
+    if not isinstance(paths, dict) or not all(isinstance(v, str) for v in paths.values()):
+        raise ConfigError("rtos_paths", 'expected a table: VARIABLE = "path"')
+    progs = t.get("programs", {})
+    if not isinstance(progs, dict) or not all(isinstance(v, str) for v in progs.values()):
+        raise ConfigError("programs", 'expected a table: program name = "path.elf"')
+
+
+class RtosFirmware:
+    def __init__(self, t: Mapping[str, Any], machine: str) -> None:
+        self.machine = machine
+        self.elf: str | None = t.get("elf")
+        self.port = RTOSES.get(t.get("rtos", "freertos"))
+        self.config = str(t.get("rtos_config", self.port.configs[0]))
+        spec_paths = dict(t.get("rtos_paths", {}))
+        if "freertos_kernel_path" in t:  # the older spelling
+            spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
+        self.paths = merged_paths(spec_paths)
+        self.programs = dict(t.get("programs", {}))
+
+    def describe(self) -> dict[str, Any]:
+        """What a run records of the RTOS (version, configuration, what the build depends
+        on), none for an elf."""
+        if self.elf:
+            return {}
+        return {**self.port.describe(self.config, self.paths), "build_identity": self.identity()}
+
+    def identity(self) -> dict[str, str]:
+        """What the cell key carries beyond the spec: the RTOS checkout, rtbench's
+        sources and the compiler (rtlab.lab.rtos.identity); nothing for an elf."""
+        return {} if self.elf else source_identity(self.port, self.paths)
+
+    def labels(self) -> dict[str, object]:
+        """The meta a run's output gets: the RTOS configuration it was built with."""
+        return {} if self.elf else {"rtos_config": self.config}
+
+    def program(self, name: str) -> str:
+        """The image for a workload program: programs.<name>, elf, or rtbench built on
+        the RTOS (the `rtbench` workload asks for rtbench-posix: same options), or another
+        of the port's optional `programs` (its `build_program` makes it)."""
+        if name in self.programs:
+            return str(self.programs[name])
+        if self.elf:
+            return str(self.elf)
+        if name in ("rtbench-posix", "rtbench", f"rtbench-{self.port.name}"):
+            self._brought(f"rtbench on {self.port.title}")
+            return str(self.port.build(self.machine, self.config, self.paths))
+        # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
+        if name in getattr(self.port, "programs", ()):
+            self._brought(f"{name} on {self.port.title}")
+            port: Any = self.port
+            return str(port.build_program(name, self.machine, self.config, self.paths))
+        return name
+
+    def _brought(self, what: str) -> None:
+        why = self.port.missing(self.paths)
+        if why:
+            raise RtosBuildError(f"the target builds {what}: {why}")

@@ -1,0 +1,96 @@
+"""What rtlab knows of a board it reads over a serial port: a board description.
+
+Board descriptions are the rtbench board layers' machine files,
+`workloads/rtbench/boards/<family>/machines/<name>.toml` (the keys the C build reads
+are in boards/cmake/board_description.cmake), or any TOML file a spec names by path.
+The serial target reads these keys, all optional but the name:
+
+    board = "nucleo-f411re"        # what the image's `meta board=` says; default: machine
+    qemu_machine = "netduinoplus2"  # an emulator that runs the image (the `qemu` flasher)
+    qemu_serial = 1                # which of QEMU's -serial's the protocol UART is (USART2)
+    openocd_config = "board/st_nucleo_f4.cfg"   # -f files, space-separated
+    pyocd_target = "stm32f411re"
+    uf2_drive = "RPI-RP2"          # the boot drive's label (RP2350 on a Pico 2)
+    baud = 115200
+
+So a new board, emulated or real, is one more file, not code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlab.errors import ConfigError
+from rtlab.lab.build import REPO_ROOT
+
+BOARDS_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards"
+
+
+@dataclass(frozen=True)
+class BoardDescription:
+    name: str  # the image's `meta board=`
+    source: str  # the file it came from
+    qemu_machine: str | None = None
+    qemu_serial: int = 0
+    openocd_config: tuple[str, ...] = ()
+    pyocd_target: str | None = None
+    uf2_drive: str | None = None
+    baud: int = 115200
+
+
+def _from_toml(path: Path) -> BoardDescription:
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError("board", f"board description {path}: {e}") from None
+    name = data.get("board", data.get("machine"))
+    if not isinstance(name, str) or not name:
+        raise ConfigError("board", f'board description {path}: no board = "name"')
+    serial = data.get("qemu_serial", 0)
+    baud = data.get("baud", 115200)
+    if not isinstance(serial, int) or not 0 <= serial <= 7:
+        raise ConfigError("board", f"board description {path}: qemu_serial: expected 0..7")
+    if not isinstance(baud, int) or baud <= 0:
+        raise ConfigError("board", f"board description {path}: baud: expected a positive integer")
+    qemu = data.get("qemu_machine")
+    return BoardDescription(
+        name=name,
+        source=str(path),
+        qemu_machine=qemu,
+        qemu_serial=serial,
+        openocd_config=tuple(str(data.get("openocd_config", "")).split()),
+        pyocd_target=data.get("pyocd_target"),
+        uf2_drive=data.get("uf2_drive"),
+        baud=baud,
+    )
+
+
+def known_boards() -> dict[str, Path]:
+    """Every board of the rtbench board layers, by the name its images say."""
+    out: dict[str, Path] = {}
+    for path in sorted(BOARDS_DIR.glob("*/machines/*.toml")):
+        try:
+            out[_from_toml(path).name] = path
+        except ConfigError:
+            continue  # a broken file is reported when a spec names it
+    return out
+
+
+def board_description(board: str) -> BoardDescription:
+    """A board by name (the board layers' files) or by the path of its TOML file."""
+    if board.endswith(".toml"):
+        path = Path(board)
+        if not path.is_file():
+            raise ConfigError("board", f"board = {board!r}: no such file")
+        return _from_toml(path)
+    known = known_boards()
+    if board not in known:
+        raise ConfigError(
+            "board",
+            f"board = {board!r}: no board description; known: {', '.join(known) or 'none'}"
+            " (or give the path of a .toml description)",
+        )
+    return _from_toml(known[board])

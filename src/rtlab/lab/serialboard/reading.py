@@ -1,0 +1,137 @@
+"""Reading a board's protocol output until it is done, and checking it is the image
+the spec asked for.
+
+The output is done when (whichever comes first):
+- the port closes (an emulator exited: its last byte is in);
+- a line `rtbench: done errors=N` comes (what the board layers print after the last
+  run; N becomes the run's exit status);
+- `quiet_s` (when given) passes without a byte after an `end` record;
+- the run's timeout passes (the output so far is kept, marked timed out).
+
+A board that says nothing of the protocol (no `@rtl1 hello`) within `answer_s` of its
+reset raises BoardSilent; one whose first run names another board or RTOS in its `meta`
+raises WrongImage, at once (nothing of it is stored).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rtlab.lab.serialboard.errors import BoardSilent, WrongImage
+from rtlab.lab.serialboard.link import SerialLink
+
+DONE = re.compile(r"^rtbench: done errors=(\d+)\s*$")
+POLL_S = 0.1
+
+
+@dataclass
+class Reading:
+    text: str
+    ended_by: str  # "eof", "done", "quiet", "timeout", "stopped"
+    exit_status: int | None = None
+
+    @property
+    def timed_out(self) -> bool:
+        return self.ended_by == "timeout"
+
+
+class OutputReader:
+    """Reads one run of a board: `expect` is the meta the image must say (board=…,
+    rtos=…), `where` names the board and port in messages."""
+
+    def __init__(self, link: SerialLink, expect: Mapping[str, str], where: str) -> None:
+        self.link = link
+        self.expect = dict(expect)
+        self.where = where
+        self._seen: dict[str, str] = {}
+        self._checked = False
+        self._hello = False
+        self._end_at: float | None = None
+
+    def read(
+        self,
+        timeout: float,
+        answer_s: float,
+        quiet_s: float | None = None,
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> Reading:
+        start = last = time.monotonic()
+        out = bytearray()
+        pending = b""
+        while True:
+            now = time.monotonic()
+            if stopped():
+                return Reading(_text(out), "stopped")
+            if now - start >= timeout:
+                return Reading(_text(out), "timeout")
+            if not self._hello and now - start >= answer_s:
+                raise self._silent(out, f"within {answer_s:g} s of reset")
+            if quiet_s is not None and self._end_at is not None and now - last >= quiet_s:
+                return Reading(_text(out), "quiet")
+            data = self.link.read(POLL_S)
+            if data is None:
+                if not self._hello:
+                    raise self._silent(out, "before the port closed")
+                self._check_at_end()
+                return Reading(_text(out), "eof")
+            if not data:
+                continue
+            last = time.monotonic()
+            out += data
+            *lines, pending = (pending + data).split(b"\n")
+            for raw in lines:
+                status = self._line(raw.decode("utf-8", "replace").rstrip("\r"), last)
+                if status is not None:
+                    return Reading(_text(out), "done", status)
+
+    def _line(self, line: str, now: float) -> int | None:
+        if line.startswith("@rtl1 hello"):
+            self._hello, self._end_at = True, None
+        elif line.startswith("@rtl1 meta") and self._hello and not self._checked:
+            for field in line.split()[2:]:
+                key, _, value = field.partition("=")
+                self._seen.setdefault(key, value)
+            self._check(final=False)
+        elif line.startswith("@rtl1 end"):
+            self._end_at = now
+            self._check_at_end()
+        done = DONE.match(line)
+        return int(done.group(1)) if done else None
+
+    def _check_at_end(self) -> None:
+        if self._hello and not self._checked:
+            self._check(final=True)
+
+    def _check(self, final: bool) -> None:
+        """The first run's meta against `expect`: another value is a wrong image at
+        once; a key the first run never said is one at its end."""
+        for key, want in self.expect.items():
+            got = self._seen.get(key)
+            if got is not None and got.split("*")[0] != want:
+                raise WrongImage(
+                    f"wrong image on {self.where}: it says {key}={got}, the spec expects "
+                    f"{key}={want}; flash the image built for {want}"
+                )
+            if got is None and final:
+                raise WrongImage(
+                    f"wrong image on {self.where}: its protocol output names no {key} "
+                    f"(the spec expects {key}={want}); flash an rtlab image built for it"
+                )
+        if all(k in self._seen for k in self.expect):
+            self._checked = True
+
+    def _silent(self, out: bytearray, when: str) -> BoardSilent:
+        if not out:
+            return BoardSilent(f"{self.where} does not answer: nothing received {when}")
+        head = _text(out[:60]).encode("unicode_escape").decode("ascii")
+        return BoardSilent(
+            f"{self.where} does not speak the protocol: {len(out)} bytes but no @rtl1 hello "
+            f"{when} (wrong image or baud rate?); first bytes: {head}"
+        )
+
+
+def _text(data: bytes | bytearray) -> str:
+    return bytes(data).decode("utf-8", "replace")
