@@ -9,7 +9,8 @@
 Every failure is an InstrumentFailure whose message names the instrument (and carries
 sigrok-cli's last stderr lines), so the run's message says which instrument failed.
 Each kind's driver is in its module (instrument_sigrok.py: the real sigrok-cli;
-instrument_rp2040.py: the rtlab capture module through rtlab.instruments.rp2040).
+instrument_rp2040.py: the rtlab capture module through rtlab.instruments.rp2040;
+instrument_pl061.py: QEMU's trace of the emulated guest's GPIO).
 """
 
 from __future__ import annotations
@@ -35,4 +36,8 @@ def make_instrument(spec: InstrumentSpec, target: object = None) -> Instrument:
             f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
             f"the target is {getattr(target, 'kind', 'not labgrid')}"
         )
-    return INSTRUMENTS.get(spec.kind).make(spec)
+    inst = INSTRUMENTS.get(spec.kind).make(spec)
+    bind = getattr(inst, "bind", None)  # an instrument the target itself provides (pl061-trace)
+    if bind is not None:
+        bind(target)
+    return inst

@@ -1,7 +1,7 @@
 """The `[instrument]` table of an experiment spec: which instrument times the pin.
 
     [instrument]
-    kind = "sigrok"            # or "rp2040"
+    kind = "sigrok"            # or "rp2040", or "pl061-trace" (the emulated guest's GPIO)
     driver = "fx2lafw"
     samplerate = "24m"
     channels = ["D0", "D1"]
@@ -64,11 +64,18 @@ class InstrumentKind:
     keys: tuple[str, ...]  # besides COMMON_KEYS
     parse: Callable[[Mapping[str, Any]], InstrumentSpec]
     make: Callable[[Any], Instrument]  # the spec parse() returned -> its driver
+    # An instrument of one target kind only (pl061-trace: the qemu_gpio guest, no icount):
+    # refuses another target table at spec load with ConfigError(key, message).
+    check_target: Callable[[Mapping[str, Any]], None] | None = None
 
 
 INSTRUMENTS: Registry[InstrumentKind] = Registry(
     "instrument kind",
-    {"sigrok": "rtlab.lab.instrument_sigrok", "rp2040": "rtlab.lab.instrument_rp2040"},
+    {
+        "sigrok": "rtlab.lab.instrument_sigrok",
+        "rp2040": "rtlab.lab.instrument_rp2040",
+        "pl061-trace": "rtlab.lab.instrument_pl061",
+    },
     attr="INSTRUMENT_KIND",
     unknown=lambda name, known: ConfigError(
         "kind", f"instrument kind {name!r}: expected one of {', '.join(known)}"

@@ -24,7 +24,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.conditions import CONDITIONS, Condition, condition_from_table
-from rtlab.lab.instrument_spec import InstrumentSpec, instrument_from_table
+from rtlab.lab.instrument_spec import INSTRUMENTS, InstrumentSpec, instrument_from_table
 from rtlab.lab.specfile import KeyLines, SpecError, dotted
 from rtlab.lab.targets.base import check_target, target_identity, target_kind, target_variants
 from rtlab.lab.workloads.base import KINDS
@@ -129,6 +129,9 @@ class _Loader:
         for variant, _ in variants:
             self._check_conditions_on_target(data, variant, conditions)
         instrument = self._instrument(data)
+        if instrument is not None:
+            for variant, _ in variants:
+                self._check_instrument_on_target(instrument, variant)
         workloads = data.get("workload")
         if not isinstance(workloads, list) or not workloads:
             raise self.err(("workload",), "at least one [[workload]] table is needed")
@@ -184,6 +187,17 @@ class _Loader:
         if len({c.name for c in out}) != len(out):
             raise self.err(("conditions",), "a condition is listed twice")
         return out
+
+    def _check_instrument_on_target(
+        self, instrument: InstrumentSpec, target: Mapping[str, Any]
+    ) -> None:
+        check = INSTRUMENTS.get(instrument.kind).check_target
+        if check is None:
+            return
+        try:
+            check(target)
+        except ConfigError as e:
+            raise self.err(("instrument", e.key), str(e)) from None
 
     def _check_conditions_on_target(
         self, data: Mapping[str, Any], target: Mapping[str, Any], conditions: list[Condition]

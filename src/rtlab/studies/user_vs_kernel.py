@@ -88,6 +88,19 @@ class CrossCheck:
     unsupported: str = ""
 
 
+@dataclass(frozen=True)
+class TraceCheck:
+    """The module's mean period next to the mean edge-to-edge time of the GPIO line it
+    toggles, as QEMU's pl061-trace instrument saw it on the host (plain TCG only)."""
+
+    kernel: str
+    condition: str
+    period_us: float
+    module_mean_us: float
+    trace_mean_us: float
+    edges: int
+
+
 @dataclass
 class Study:
     rows: list[Row]
@@ -96,6 +109,7 @@ class Study:
     emulated: list[str]
     kernels: dict[str, str]  # "stock"/"PREEMPT_RT" -> release
     crosscheck: list[CrossCheck] = field(default_factory=list)
+    tracecheck: list[TraceCheck] = field(default_factory=list)
 
 
 def method_of(run: dict[str, Any]) -> str | None:
@@ -202,7 +216,36 @@ def study(
         sorted({r.emulated for r in rows if r.emulated}),
         kernels,
         crosscheck(store, cells),
+        tracecheck(store, cells),
     )
+
+
+def tracecheck(store: Store, cells: dict[str, results.CellRuns]) -> list[TraceCheck]:
+    """Per (kernel, condition, period) of hrtimer runs timed by the pl061-trace
+    instrument: both means, pooled over those runs (the pin toggles at every callback,
+    so the time between two edges is one callback period)."""
+    groups: dict[tuple[str, str, float], list[str]] = {}
+    for cr in in_study(cells):
+        for run in cr.runs:
+            meta = run.get("meta") or {}
+            if (
+                run["status"] == "ok"
+                and run["workload"] == KERNEL_WORKLOAD
+                and meta.get("instrument.kind") == "pl061-trace"
+            ):
+                key = (kernel_of(run)[0], cr.condition, int(meta.get("interval_ns", 0)) / 1000)
+                groups.setdefault(key, []).append(run["run_id"])
+    out = []
+    for key, ids in sorted(groups.items()):
+        module = np.concatenate([store.samples(i, "period") for i in ids]) / 1000
+        levels = np.concatenate(
+            [store.samples(i, f"instrument.{lv}") for i in ids for lv in ("high", "low")]
+        )  # in µs: the trace's tick
+        if module.size and levels.size:
+            out.append(
+                TraceCheck(*key, float(module.mean()), float(levels.mean()), int(levels.size) + 1)
+            )
+    return out
 
 
 def _quantiles(values: np.ndarray) -> Quantiles | None:
@@ -286,6 +329,7 @@ def to_dict(st: Study) -> dict[str, Any]:
         "rows": [asdict(r) for r in st.rows],
         "minimum_stable": [asdict(m) for m in st.minimum],
         "timerlat_crosscheck": [asdict(c) for c in st.crosscheck],
+        "trace_crosscheck": [asdict(c) for c in st.tracecheck],
     }
 
 
@@ -325,6 +369,8 @@ def markdown(st: Study) -> str:
         )
     if st.crosscheck:
         lines += ["", CROSSCHECK_TITLE + ":", "", *crosscheck_table(st.crosscheck)]
+    if st.tracecheck:
+        lines += ["", TRACECHECK_TITLE + ":", "", *tracecheck_table(st.tracecheck)]
     return "\n".join(lines) + "\n"
 
 
@@ -332,6 +378,27 @@ CROSSCHECK_TITLE = (
     "Cross-check: the module's hard-irq wake-up latency against the kernel's timerlat "
     "tracer at the same period (p50 / p99 / max µs)"
 )
+
+
+TRACECHECK_TITLE = (
+    "Cross-check: the module's mean period against the GPIO edges QEMU traced on the host "
+    "(pl061-trace instrument, plain TCG)"
+)
+
+
+def tracecheck_table(rows: Sequence[TraceCheck]) -> list[str]:
+    out = [
+        "| kernel | condition | programmed µs | module mean µs | traced edge-to-edge mean µs "
+        "| difference | edges |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for c in rows:
+        diff = 100 * (c.trace_mean_us - c.module_mean_us) / c.module_mean_us
+        out.append(
+            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {fmt(c.module_mean_us, 5)} "
+            f"| {fmt(c.trace_mean_us, 5)} | {diff:+.2f} % | {c.edges} |"
+        )
+    return out
 
 
 def quantiles_text(q: Quantiles | None) -> str:

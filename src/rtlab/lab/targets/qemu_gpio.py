@@ -183,6 +183,7 @@ class QemuGpioTarget:
         self.load_workers: int | None = None
         self.load_kind = "cpu"
         self.flavour: str | None = t.get("kernel")
+        self.trace_file: Path | None = None  # set by the pl061-trace instrument
         self.icount_shift: int | None = t.get("icount_shift")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self._base: Path | None = None
@@ -272,11 +273,16 @@ class QemuGpioTarget:
         with tempfile.TemporaryDirectory(dir=self._tmp.name) as tmp:
             initrd = gg.with_script(base, script, Path(tmp) / "initrd.cpio.gz")
             kernel = None if self.flavour is None else hg.kernel_path(self.flavour)
+            trace = (
+                []
+                if self.trace_file is None
+                else ["-trace", f"pl061_set_output,file={self.trace_file}", "-msg", "timestamp=on"]
+            )  # the pl061-trace instrument, armed for this run (timestamp: PID@s.µs:)
             return gg.boot_initrd(
                 initrd,
                 timeout_s=timeout_s,
                 kernel=kernel,
-                qemu_args=hg.icount_args(self.icount_shift),
+                qemu_args=[*hg.icount_args(self.icount_shift), *trace],
             )
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
