@@ -27,7 +27,7 @@ from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
-CORES = {"mps2-an385": "cm3", "mps2-an386": "cm4f", "mps2-an500": "cm7"}
+CORES = {"mps2-an385": "cm3", "mps2-an386": "cm4f", "mps2-an500": "cm7", "microbit": "cm0"}
 _TARGET_TABLE = re.compile(r"^\[target\][ \t]*(#.*)?\n(?:(?!\[).*\n?)*", re.M)
 
 

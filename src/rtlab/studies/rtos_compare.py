@@ -24,7 +24,7 @@ from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
 TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3": "µC/OS-III"}
-CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7"}
+CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7", "microbit": "M0"}
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
 # A port's warning code that means a row measures another path (the finding says so).

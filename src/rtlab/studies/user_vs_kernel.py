@@ -413,7 +413,7 @@ def crosscheck_table(rows: Sequence[CrossCheck]) -> list[str]:
     ]
     for c in rows:
         tracer = (
-            f"not available on this kernel: {c.unsupported}"
+            f"unsupported: {c.unsupported}"
             if c.unsupported
             else f"{quantiles_text(c.timerlat_irq)} | {quantiles_text(c.timerlat_thread)}"
         )

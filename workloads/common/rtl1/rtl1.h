@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef RTL1_MAX_LINE /* a small board may lower it: sd lines then carry fewer values */
 #define RTL1_MAX_LINE 4096 /* bytes, prefix and newline included */
+#endif
 
 typedef void (*rtl1_write_fn)(void *ctx, const char *line, size_t len);
 

@@ -5,8 +5,9 @@
 #   rtlab-timerlat -i PERIOD_US -l SAMPLES
 # Series irq_latency (the timer IRQ's latency) and thread_latency (the timerlat thread's,
 # SCHED_FIFO 95), in ns, the first SAMPLES of each. A kernel without the tracer (Debian's
-# stock arm64 one) gives a run with `warn code=unsupported` and no series: the cross-check
-# is unsupported there, never a number. Bad options: one line on stderr, exit 2.
+# stock arm64 one), or one that refuses the period (6.1: below 100 us), gives a run with
+# `warn code=unsupported` and no series: the cross-check is unsupported there, never a
+# number. Bad options: one line on stderr, exit 2.
 set -u
 period=1000 samples=1000
 usage() { echo "rtlab-timerlat: $1 (usage: rtlab-timerlat -i PERIOD_US -l SAMPLES)" >&2; exit 2; }
@@ -33,12 +34,16 @@ uname -v | grep -q PREEMPT_RT && rt=1
     echo "@rtl1 hello workload=rtlab-timerlat version=0.1.0"
     echo "@rtl1 meta method=timerlat interval_ns=$((period * 1000)) samples=$samples preempt_rt=$rt kernel=$(uname -r | enc) kernel_version=$(uname -v | enc)"
 } >$out
+unsupported() { echo "@rtl1 warn code=unsupported msg=$(echo "$1" | enc)" >>$out; }
 if ! grep -qw timerlat $T/available_tracers 2>/dev/null; then
-    echo "@rtl1 warn code=unsupported msg=$(echo "this kernel has no timerlat tracer ($(uname -r))" | enc)" >>$out
+    unsupported "this kernel has no timerlat tracer ($(uname -r))"
+elif ! echo $period 2>/dev/null >$T/osnoise/timerlat_period_us ||
+    [ "$(cat $T/osnoise/timerlat_period_us)" != "$period" ]; then
+    # the kernel refuses the write (6.1: below 100 us) and keeps its old period
+    unsupported "the timerlat tracer refuses a $period us period (kept $(cat $T/osnoise/timerlat_period_us) us)"
 else
     # one timer per CPU (the samples are every CPU's); whole seconds, 10 % beyond SAMPLES
     secs=$(((samples * period * 11 / 10 + 999999) / 1000000))
-    echo $period >$T/osnoise/timerlat_period_us
     echo timerlat >$T/current_tracer
     echo 1 >$T/tracing_on
     sleep $secs

@@ -21,7 +21,7 @@ class FreeRtos:
     name = "freertos"
     title = "FreeRTOS"
     variables = (VAR,)
-    machines = ("mps2-an385", "mps2-an386", "mps2-an500")
+    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit")
     configs = ("default",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:

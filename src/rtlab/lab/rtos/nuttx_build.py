@@ -36,6 +36,7 @@ APP_SOURCES = (
     "rtbench/include",
     "rtbench/ports/posix",
     "rtbench/boards/qemu-mps2/mps2.c",
+    "rtbench/boards/qemu-mps2/cortexm.c",
     "rtbench/boards/qemu-mps2/mps2.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",

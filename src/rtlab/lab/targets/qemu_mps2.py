@@ -14,7 +14,7 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386, mps2-an500 (the RTOS says which it builds for)
+    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit (the RTOS says which)
     icount_shift = 0           # -1: no icount (host time, not deterministic)
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
     # rtos_config = "lean"     # one of the port's documented configurations
@@ -55,7 +55,12 @@ from rtlab.lab.targets.base import (
 from rtlab.protocol import Run, label_after_hello, parse
 
 # QEMU's Cortex-M machines an RTOS port may build for (each port names its own).
-MACHINES = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4F", "mps2-an500": "Cortex-M7"}
+MACHINES = {
+    "mps2-an385": "Cortex-M3",
+    "mps2-an386": "Cortex-M4F",
+    "mps2-an500": "Cortex-M7",
+    "microbit": "Cortex-M0",  # nRF51822, 16 KiB of RAM: QEMU's only Cortex-M0 machine
+}
 QEMU = "qemu-system-arm"
 
 

@@ -16,7 +16,12 @@
 #define configUSE_RECURSIVE_MUTEXES 0
 #define configUSE_NEWLIB_REENTRANT 0
 #define configENABLE_BACKWARD_COMPATIBILITY 0
+#define configENABLE_MPU 0 /* the ARM_CM0 port asks; no MPU is used on any machine */
+#ifdef BOARD_HEAP_SIZE /* a small machine's description (microbit: 16 KiB of RAM) */
+#define configTOTAL_HEAP_SIZE ((size_t)BOARD_HEAP_SIZE)
+#else
 #define configTOTAL_HEAP_SIZE ((size_t)(256 * 1024))
+#endif
 
 /* Interrupt priorities, 8 bits implemented in QEMU: the kernel (SysTick, PendSV) at the
  * lowest 0xFF; FromISR calls are legal at 0x20 and numerically above. The rtbench

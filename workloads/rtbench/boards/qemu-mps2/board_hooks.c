@@ -60,13 +60,19 @@ void rtb_board_swi_enable(int slot, int core)
 void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
 void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
+#if defined(BOARD_NRF51)
+_Static_assert(BOARD_COUNTER_HZ == 16000000u, "rtb_board_warning names 16 MHz: reword it");
+#define TICK_TEXT "one 16 MHz tick = 62.5 instructions at shift 0"
+#else
 _Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
+#define TICK_TEXT "one 25 MHz tick = 40 instructions at shift 0"
+#endif
 const char *rtb_board_warning(const char **msg)
 {
     /* Every run says what its numbers are: QEMU's virtual time, not silicon time. */
     if (icount_hz) {
-        *msg = "QEMU -icount: the counter runs in virtual time (one 25 MHz tick = 40 "
-               "instructions at shift 0): an instruction-count model, not time on silicon";
+        *msg = "QEMU -icount: the counter runs in virtual time (" TICK_TEXT "): an "
+               "instruction-count model, not time on silicon";
         return "icount_model";
     }
     *msg = "QEMU runs without -icount: the timer follows host time, figures are not "

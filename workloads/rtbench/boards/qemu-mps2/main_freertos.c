@@ -9,6 +9,10 @@
 #include "rtbench.h"
 #include "rtbench_port.h"
 
+#ifndef BOARD_MAIN_TASK_WORDS /* a small machine's description sets main_task_words */
+#define BOARD_MAIN_TASK_WORDS 4096
+#endif
+
 static void body(void *arg)
 {
     rtbench_config cfg;
@@ -26,6 +30,6 @@ static void body(void *arg)
 int main(void)
 {
     rtb_port_init();
-    rtb_freertos_start(body, 0, 4096);
+    rtb_freertos_start(body, 0, BOARD_MAIN_TASK_WORDS);
     return 1;
 }

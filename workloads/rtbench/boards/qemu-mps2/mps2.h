@@ -1,7 +1,9 @@
 /*
  * QEMU mps2 family (an385: Cortex-M3, an386: Cortex-M4F, ...) bare-metal board layer:
- * CMSDK UART output, a CMSDK timer as a 32-bit up-counter, NVIC, semihosting. No RTOS
- * here: the FreeRTOS glue is board_freertos.c, and the smoke test uses this file alone.
+ * CMSDK UART output, a CMSDK timer as a 32-bit up-counter, NVIC, semihosting (mps2.c);
+ * the same interface on QEMU's microbit (nRF51, Cortex-M0: nrf51.c, `chip = "nrf51"` in
+ * its description). No RTOS here: the FreeRTOS glue is board_freertos.c, and the smoke
+ * test uses this file alone.
  *
  * The machine's facts (addresses, rates, IRQ lines) are data: BOARD_* macros from its
  * description, machines/<m>.toml (see boards/cmake/board_description.cmake).
@@ -20,14 +22,33 @@
 #define MPS2_SWI_FIRST_IRQ BOARD_SWI_FIRST_IRQ /* SWIn_Handler serves IRQ first + n */
 #define MPS2_SWI_SLOTS 4
 
+/* n turns of `subs; bne` (2 instructions each); Thumb-1 (Cortex-M0) needs GCC's inline
+ * assembly switched to unified syntax for `subs`. */
+#if defined(__ARM_ARCH_6M__)
+#define MPS2_SPIN(n)                                                                        \
+    __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n bne 1b\n.syntax divided"       \
+                     : "+r"(n)::"cc")
+#else
+#define MPS2_SPIN(n) __asm__ volatile("1: subs %0, %0, #1\n bne 1b" : "+r"(n)::"cc")
+#endif
+
 void mps2_uart_init(void);
 void mps2_uart_write(const char *s, size_t n);
 void mps2_timer_init(void);
+#if defined(BOARD_NRF51)
+static inline uint32_t mps2_ts(void)
+{
+    /* nRF51 TIMER0 (nrf51.c): TASKS_CAPTURE[0], then CC[0] holds the count. */
+    *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x040u) = 1u;
+    return *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x540u);
+}
+#else
 static inline uint32_t mps2_ts(void)
 {
     /* TIMER0 counts down from reload 0xFFFFFFFF: ~VALUE counts up and wraps at 2^32. */
     return ~*(volatile uint32_t *)(BOARD_COUNTER_BASE + 4u);
 }
+#endif
 uint64_t mps2_time_ticks(void); /* TIMER0 extended to 64 bits; call at least every 171 s */
 /* Instructions per second of virtual time, measured on a fixed loop against TIMER0:
  * 10^9 >> shift under -icount shift=N. Before any interrupt is enabled. */

@@ -25,7 +25,7 @@ static uint32_t loop_1000(void)
 {
     uint32_t n = 1000; /* subs + bne: 2000 instructions */
     uint32_t t0 = mps2_ts();
-    __asm__ volatile("1: subs %0, %0, #1\n bne 1b" : "+r"(n)::"cc");
+    MPS2_SPIN(n);
     return mps2_ts() - t0;
 }
 

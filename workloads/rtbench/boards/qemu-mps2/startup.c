@@ -74,7 +74,11 @@ static void fail(const char *msg, uint32_t n)
     mps2_exit(3);
 }
 
+#if defined(__ARM_ARCH_6M__) /* Cortex-M0: no CFSR to read */
+void HardFault_Handler(void) { fail("\nmps2: hard fault, ICSR=", *(volatile uint32_t *)0xE000ED04u); }
+#else
 void HardFault_Handler(void) { fail("\nmps2: fault, CFSR=", *(volatile uint32_t *)0xE000ED28u); }
+#endif
 
 void Default_Handler(void)
 {

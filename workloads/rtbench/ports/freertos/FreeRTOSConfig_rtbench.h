@@ -11,7 +11,10 @@
 #define configUSE_TIME_SLICING 1
 #define configUSE_IDLE_HOOK 0
 #define configMAX_PRIORITIES 18 /* rtbench levels 1..16, idle 0, timer task 17 */
-#define configMINIMAL_STACK_SIZE 256
+#ifndef RTB_MINIMAL_STACK_WORDS /* the idle task's stack; a small board lowers it */
+#define RTB_MINIMAL_STACK_WORDS 256
+#endif
+#define configMINIMAL_STACK_SIZE RTB_MINIMAL_STACK_WORDS
 #define configMAX_TASK_NAME_LEN 12
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
 #define configIDLE_SHOULD_YIELD 1
@@ -40,7 +43,7 @@ void rtb_freertos_heap_note(void);
 #define configUSE_TIMERS 1
 #define configTIMER_TASK_PRIORITY (configMAX_PRIORITIES - 1)
 #define configTIMER_QUEUE_LENGTH 8
-#define configTIMER_TASK_STACK_DEPTH 256
+#define configTIMER_TASK_STACK_DEPTH RTB_MINIMAL_STACK_WORDS
 
 #define INCLUDE_vTaskPrioritySet 1
 #define INCLUDE_uxTaskPriorityGet 1

@@ -16,9 +16,13 @@ function(rtb_freertos_kernel name)
     set(K_HEAP heap_4)
   endif()
   set(k ${FREERTOS_KERNEL_PATH})
+  set(port_c ${k}/portable/${K_PORT}/port.c)
+  if(EXISTS ${k}/portable/${K_PORT}/portasm.c) # ARM_CM0 (V11): the assembly half
+    list(APPEND port_c ${k}/portable/${K_PORT}/portasm.c)
+  endif()
   add_library(${name} STATIC
     ${k}/tasks.c ${k}/queue.c ${k}/list.c ${k}/timers.c ${k}/event_groups.c
-    ${k}/portable/MemMang/${K_HEAP}.c ${k}/portable/${K_PORT}/port.c)
+    ${k}/portable/MemMang/${K_HEAP}.c ${port_c})
   # CONFIG_DIR's FreeRTOSConfig.h includes FreeRTOSConfig_rtbench.h (this directory).
   target_include_directories(${name} PUBLIC ${k}/include ${k}/portable/${K_PORT}
                                             ${K_CONFIG_DIR} ${RTBENCH_DIR}/ports/freertos)

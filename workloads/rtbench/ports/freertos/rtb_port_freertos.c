@@ -41,7 +41,10 @@
 
 #define EVENT_BITS 0x00FFFFFFu
 #define MAX_SWI 8
-#define THREAD_STACK_WORDS 512 /* 2 KiB: workers hold no large locals */
+#ifndef RTB_THREAD_STACK_WORDS /* a small board lowers it (microbit: 16 KiB of RAM) */
+#define RTB_THREAD_STACK_WORDS 512 /* 2 KiB: workers hold no large locals */
+#endif
+#define THREAD_STACK_WORDS RTB_THREAD_STACK_WORDS
 
 static struct {
     rtb_port_info info;

@@ -1,0 +1,99 @@
+/* What every board of this layer shares, whatever its chip: the 64-bit time base, the
+ * icount probe, the NVIC and semihosting (the chip's UART and timer: mps2.c, nrf51.c). */
+#include "mps2.h"
+
+#define REG(a) (*(volatile uint32_t *)(a))
+#define NVIC_ISER 0xE000E100u
+#define NVIC_ICER 0xE000E180u
+#define NVIC_ISPR 0xE000E200u
+#define NVIC_IPR 0xE000E400u
+
+uint64_t mps2_time_ticks(void)
+{
+    static uint32_t last;
+    static uint64_t acc;
+    uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n cpsid i" : "=r"(primask)::"memory");
+    uint32_t now = mps2_ts();
+    acc += (uint32_t)(now - last);
+    last = now;
+    uint64_t r = acc;
+    __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+    return r;
+}
+
+uint32_t mps2_measure_ips(void)
+{
+    /* 2 instructions per turn (subs, bne): 100000 instructions, 2500 ticks at shift 0. */
+    uint32_t n = 50000;
+    uint32_t t0 = mps2_ts();
+    MPS2_SPIN(n);
+    uint32_t ticks = mps2_ts() - t0;
+    if (!ticks)
+        return 0;
+    return (uint32_t)((uint64_t)100000u * MPS2_TIMER_HZ / ticks);
+}
+
+uint32_t mps2_icount_hz(uint32_t ips)
+{
+    for (int s = 0; s <= 10; s++) {
+        uint32_t hz = 1000000000u >> s;
+        uint32_t d = ips > hz ? ips - hz : hz - ips;
+        if (d <= hz / 100u)
+            return hz;
+    }
+    return 0;
+}
+
+void mps2_nvic_enable(int irq) { REG(NVIC_ISER + 4u * ((unsigned)irq / 32u)) = 1u << (irq % 32); }
+
+void mps2_nvic_disable(int irq)
+{
+    REG(NVIC_ICER + 4u * ((unsigned)irq / 32u)) = 1u << (irq % 32);
+    __asm__ volatile("dsb\n isb" ::: "memory");
+}
+
+void mps2_nvic_pend(int irq)
+{
+    REG(NVIC_ISPR + 4u * ((unsigned)irq / 32u)) = 1u << (irq % 32);
+    /* The pend takes effect before the next instruction completes. */
+    __asm__ volatile("dsb\n isb" ::: "memory");
+}
+
+void mps2_nvic_priority(int irq, uint8_t prio)
+{
+    *(volatile uint8_t *)(NVIC_IPR + (unsigned)irq) = prio;
+}
+
+static int semihost(int op, void *arg)
+{
+    register int r0 __asm__("r0") = op;
+    register void *r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+}
+
+void mps2_exit(int status)
+{
+    /* ADP_Stopped_ApplicationExit with a subcode: QEMU exits with that status. */
+    uint32_t block[2] = {0x20026u, (uint32_t)status};
+    semihost(0x20, block); /* SYS_EXIT_EXTENDED */
+    semihost(0x18, (void *)(uintptr_t)(status ? 0x20023u : 0x20026u)); /* SYS_EXIT */
+    for (;;) {
+    }
+}
+
+const char *mps2_cmdline(void)
+{
+    static char buf[512];
+    struct {
+        char *buf;
+        int len;
+    } block = {buf, (int)sizeof buf - 1};
+    if (semihost(0x15, &block) != 0) /* SYS_GET_CMDLINE */
+        return "";
+    buf[sizeof buf - 1] = 0;
+    return buf;
+}
+
+const char *mps2_machine(void) { return BOARD_MACHINE; }
