@@ -35,10 +35,11 @@ def test_columns_of_a_brought_rtos_and_the_filters(fake_freertos: dict[str, str]
         ("mps2-an385", "default"),
         ("mps2-an386", "default"),
         ("mps2-an500", "default"),
+        ("microbit", "default"),
     ]
-    cols, _ = rm.columns(["freertos"], ["mps2-an386"], paths=fake_freertos)
-    assert [c.core for c in cols] == ["cm4f"]
-    cols, skipped = rm.columns(["freertos"], ["microbit"], paths=fake_freertos)
+    cols, _ = rm.columns(["freertos"], ["mps2-an386", "microbit"], paths=fake_freertos)
+    assert [c.core for c in cols] == ["cm4f", "cm0"]
+    cols, skipped = rm.columns(["freertos"], ["mps2-an521"], paths=fake_freertos)
     assert cols == [] and "none of them was asked for" in skipped[0]
     with pytest.raises(ConfigError, match="freertos"):
         rm.columns(["vxworks"], paths=fake_freertos)
@@ -78,6 +79,7 @@ def test_columns_with_one_label_are_refused(tmp_path: Path, fake_freertos: dict[
         "freertos-cm3-default@idle",
         "freertos-cm4f-default@idle",
         "freertos-cm7-default@idle",
+        "freertos-cm0-default@idle",
     ]
 
 
@@ -101,7 +103,7 @@ def test_a_changed_kernel_checkout_makes_new_cells(
         return [c.key for s in specs for c in s.cells()]
 
     first = keys()
-    assert len(first) == 3 and first == keys()
+    assert len(first) == 4 and first == keys()
     (kernel / "tasks.c").write_text("/* patched */\n")
     changed = keys()
-    assert len(changed) == 3 and not set(changed) & set(first)
+    assert len(changed) == 4 and not set(changed) & set(first)

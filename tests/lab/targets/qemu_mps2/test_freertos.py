@@ -76,6 +76,31 @@ def test_cortex_m4f_build_runs(freertos_build: Path) -> None:
     assert res.runs[0].meta["board"] == "mps2-an386"
 
 
+def test_cortex_m0_microbit_runs_every_scenario_in_16_kib(freertos_build: Path) -> None:
+    """QEMU's only Cortex-M0 machine (nRF51822): the small board's description shrinks
+    stacks, heap and sample pool; every scenario still runs, twice identically, and the
+    run says what it gave up (fewer samples than asked) and what its counter is."""
+    elf = freertos_build / "rtbench-freertos-microbit.elf"
+    args = "--iterations 500 --window-ms 20 --period-us 1000"
+    a, b = (tq.run_qemu(elf, machine="microbit", append=args, timeout_s=120) for _ in "ab")
+    assert a.exit_status == 0 and not a.timed_out, a.output[-2000:]
+    assert a.output == b.output
+    assert [r.meta["scenario"] for r in a.runs] == SCENARIOS
+    for r in a.runs:
+        assert r.complete and r.status == "ok", (r.meta["scenario"], r.problems, r.message)
+        assert r.meta["board"] == "microbit" and r.meta["clock"] == "nrf51_timer0_icount"
+        assert r.counters["heap_used_end"][0] == 0
+    prim = rtbench.scenario_runs(a.runs, "primitives")[0]
+    assert "iterations_capped" in {c for c, _ in prim.warnings}  # 2 KiB of samples
+    n = int(prim.meta["samples"])
+    assert 10 < n < 500 and prim.series["sem_give"].values.size == n - 1
+    # 16 MHz ticks: 62.5 instructions each; a give + take is a few hundred on ARMv6-M
+    mean = {k: float(np.mean(s.values)) for k, s in prim.series.items()}
+    assert 60 < (mean["sem_give"] + mean["sem_take"]) * 62.5 < 1000
+    assert_irq_plausible(a.runs)
+    assert_throughput_plausible(a.runs)
+
+
 def test_bad_option_exit_status(freertos_build: Path) -> None:
     res = tq.run_qemu(freertos_build / "rtbench-freertos-an385.elf", append="--bogus 1")
     assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
