@@ -24,8 +24,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import duckdb
-
 RUN_LINE = re.compile(r"^\S+ \S+@\S+ #\d+ ", re.M)  # the runner's line per run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,22 +61,12 @@ def _study(store: Path, extra: list[str]) -> tuple[float, str]:
     return took, done.stderr
 
 
-def _samples(store: Path) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(store), read_only=True)
-    try:
-        runs = con.execute("SELECT run_id, cell_key FROM runs ORDER BY cell_key").fetchall()
-    finally:
-        con.close()
-    out: list[tuple[object, ...]] = []
-    for run_id, cell in runs:
-        path = store.parent / "samples" / f"{run_id}.parquet"
-        out.append(
-            (
-                cell,
-                duckdb.sql(f"SELECT series::VARCHAR, value FROM read_parquet('{path}')").fetchall(),
-            )
-        )
-    return out
+def _samples(path: Path) -> list[tuple[str, list[tuple[str, int]]]]:
+    from rtlab.results import Store
+    from rtlab.results.query import every_sample
+
+    with Store(path, read_only=True) as st:
+        return every_sample(st)
 
 
 def main(argv: list[str]) -> int:

@@ -353,3 +353,19 @@ def overrun_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
                 f"{r['n'] + r['overruns']:,} periods{share}"
             )
     return out
+
+
+def every_sample(store: Store) -> list[tuple[str, list[tuple[str, int]]]]:
+    """(cell key, every (series, value) of its run in written order) for every run with
+    samples, by cell key: what two runs of a deterministic study must share exactly."""
+    rows = store.sql(
+        "SELECT cell_key, samples_file FROM runs WHERE samples_file IS NOT NULL "
+        "ORDER BY cell_key, repetition"
+    )
+    out = []
+    for cell, rel in rows:
+        values = store.sql(
+            "SELECT series::VARCHAR, value FROM read_parquet(?)", [str(store.root / rel)]
+        )
+        out.append((str(cell), [(str(s), int(v)) for s, v in values]))
+    return out

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from rtlab.lab import rtos_matrix as rm
+from rtlab.results import Store
+from rtlab.results.query import every_sample
 from tests.conftest import rtlab
 from tests.paths import REPO_ROOT
 
@@ -29,20 +30,9 @@ def _study(spec: Path, store: Path, html: Path, machines: list[str]) -> str:
     return done.stderr
 
 
-def _samples(store: Path) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(store), read_only=True)
-    try:
-        runs = con.execute("SELECT run_id, cell_key FROM runs ORDER BY cell_key").fetchall()
-    finally:
-        con.close()
-    out = []
-    for run_id, cell in runs:
-        path = store.parent / "samples" / f"{run_id}.parquet"
-        rows = duckdb.sql(
-            f"SELECT series::VARCHAR, value FROM read_parquet('{path}')"  # in written order
-        ).fetchall()
-        out.append((cell, rows))
-    return out
+def _samples(path: Path) -> list[tuple[str, list[tuple[str, int]]]]:
+    with Store(path, read_only=True) as st:
+        return every_sample(st)
 
 
 def test_the_study_compares_and_repeats(tmp_path: Path) -> None:
