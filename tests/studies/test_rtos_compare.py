@@ -72,7 +72,8 @@ def test_columns_figures_and_findings() -> None:
     assert "| Preemption via semaphore | 240 (0.240 µs) | – |" in md
     # cold: the first call, one sample (here 3 ticks above the first warm one)
     assert cmp.cold["Semaphore give"] == [160.0, 160.0]
-    assert "### Primitives, cold: the first call of each path, one sample, ±40" in md
+    cold = "### Primitives, cold: the first call of each path, one sample, ± one counter tick"
+    assert f"{cold} (40 instructions)" in md
     assert "**µC/OS-III v1 · M3 · lean**: no_copy: queues pass pointers" in md
     (finding,) = cmp.findings
     assert finding.startswith("RTOSes on mps2-an385 (M3)")
@@ -110,3 +111,21 @@ def test_threadmetric_relative_to_the_reference_rtos_on_each_machine() -> None:
     md = rtos_compare.markdown(cmp)
     assert "### Thread-Metric relative to FreeRTOS on the same machine (%)" in md
     assert "| T7 semaphore | 100 % | 25 % | – |" in md
+
+
+def test_each_machine_is_judged_by_its_own_counter_tick() -> None:
+    """The microbit's 16 MHz counter ticks every 62.5 instructions, mps2's every 40: a
+    finding on mps2 says 40, never the coarsest tick of the whole study."""
+    m3 = [
+        _runs(r, "mps2-an385", {"sem_give": v}) for r, v in (("freertos", "2,2"), ("zephyr", "3,3"))
+    ]
+    m0 = _runs("freertos", "microbit", {"sem_give": "2,2"})
+    for line in m0:  # a 16 MHz series
+        for s in line.series.values():
+            s.tick_s = type(s.tick_s)(1, 16_000_000)
+    cmp = rtos_compare.compare([("a", m3[0]), ("b", m3[1]), ("c", m0)])
+    assert cmp is not None and cmp.ticks == {"mps2-an385": 40.0, "microbit": 62.5}
+    (finding,) = cmp.findings
+    assert "FreeRTOS v1 80, Zephyr v1 120" in finding and "62.5" not in finding
+    md = rtos_compare.markdown(cmp)
+    assert "62.5 on microbit" in md and "40 on mps2-an385" in md

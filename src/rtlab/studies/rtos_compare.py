@@ -59,10 +59,11 @@ class Comparison:
     threadmetric: dict[str, list[float | None]]  # per second, one core
     heap: dict[str, list[int | None]]
     unit: str
-    resolution: float | None = None  # one counter tick, in instructions (icount)
+    resolution: float | None = None  # the coarsest counter tick, in instructions (icount)
     findings: list[str] = field(default_factory=list)
     cold: dict[str, list[float | None]] = field(default_factory=dict)  # the first call
     us_per_instruction: float | None = None  # icount: the model's clock (2^shift ns)
+    ticks: dict[str, float] = field(default_factory=dict)  # machine -> its counter tick
     reference: str = ""  # the RTOS Thread-Metric is normalized to
     tm_relative: dict[str, list[float | None]] = field(default_factory=dict)  # % of it
 
@@ -127,16 +128,17 @@ def _instr_hz(run: Run) -> int:
     return int(run.meta.get("cpu_hz") or 10**9 >> int(run.meta.get("icount_shift", 0)))
 
 
-def _resolution(found: Sequence[tuple[str, Sequence[Run]]]) -> float | None:
-    """The coarsest counter tick of the columns, in instructions (icount only)."""
-    ticks = [
-        float(s.tick_s * _instr_hz(r))
-        for _, runs in found
-        for r in rtbench.scenario_runs(runs, "primitives")[-1:]
-        for s in list(r.series.values())[:1]
-        if s.tick_s is not None
-    ]
-    return max(ticks) if ticks else None
+def _ticks(found: Sequence[tuple[str, Sequence[Run]]]) -> dict[str, float]:
+    """Per machine, the coarsest counter tick of its columns, in instructions (icount:
+    40 on mps2's 25 MHz timer, 62.5 on the microbit's 16 MHz one)."""
+    out: dict[str, float] = {}
+    for _, runs in found:
+        for r in rtbench.scenario_runs(runs, "primitives")[-1:]:
+            for s in list(r.series.values())[:1]:
+                if s.tick_s is not None:
+                    m = r.meta.get("qemu_machine", r.meta.get("board", ""))
+                    out[m] = max(out.get(m, 0.0), float(s.tick_s * _instr_hz(r)))
+    return out
 
 
 def compare(
@@ -168,7 +170,8 @@ def compare(
     peaks = [rtbench.heap_peaks(runs) for _, runs in found]
     heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
     unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
-    cmp = Comparison(columns, prims, tm, heap, unit, _resolution(found) if icount else None)
+    ticks = _ticks(found) if icount else {}
+    cmp = Comparison(columns, prims, tm, heap, unit, max(ticks.values(), default=None), ticks=ticks)
     colds = [_cold_figures(runs, icount) for _, runs in found]
     cmp.cold = {
         label: [c.get(name) for c in colds]
@@ -246,11 +249,11 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
                 )
                 for v, i in have
             )
-            tick = cmp.resolution
+            tick = cmp.ticks.get(machine)
             if tick and have[-1][0] - have[0][0] < tick:
-                figs += f" (all within one counter tick, {tick:.0f} instructions: not resolved)"
+                figs += f" (all within one counter tick, {tick:g} instructions: not resolved)"
             elif tick and have[1][0] - have[0][0] < tick:
-                figs += f" (the first two within one counter tick, {tick:.0f} instructions)"
+                figs += f" (the first two within one counter tick, {tick:g} instructions)"
             parts.append(f"{labels[name].lower()}: {figs}")
         if parts:
             core = CORES.get(machine, machine)
@@ -277,7 +280,11 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
     tm_title = "Thread-Metric, one core (iterations per second" + (
         " of the icount model)" if icount else ")"
     )
-    tick = f", ±{cmp.resolution:.0f} instructions (one counter tick)" if cmp.resolution else ""
+    tick = ""
+    if cmp.ticks:
+        each = sorted({f"{t:g}" for t in cmp.ticks.values()}, key=float)
+        on = ", ".join(f"{t:g} on {m}" for m, t in cmp.ticks.items()) if len(each) > 1 else each[0]
+        tick = f", ± one counter tick ({on} instructions)"
     tables = [
         (
             f"Primitives, warm: {cmp.unit}{clock}",
