@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +40,9 @@ from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_inst
 from rtlab.lab.instrument_results import record as record_capture
 from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, make_target
-from rtlab.lab.workloads.base import KINDS
+from rtlab.lab.workloads.base import KINDS, stderr_reason
 from rtlab.model import Capture
+from rtlab.procgroup import sigterm_as_interrupt
 from rtlab.protocol import ProtocolError, parse
 from rtlab.results import RunWriter, Store, multirun
 
@@ -85,24 +85,6 @@ def plan(spec: Spec, store: Store, force: bool = False) -> tuple[list[tuple[Cell
             else:
                 todo.append((cell, rep))
     return todo, skipped
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM ends a session like Ctrl-C: the run in progress is marked, not lost."""
-
-    def handler(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        old = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 def _expected_s(cell: Cell, spec: Spec | None = None) -> float:
@@ -309,19 +291,6 @@ def _run_on(spec: Spec) -> Callable[[Target, Any, Cell, int], RunOutcome]:
     return run_cell
 
 
-def stderr_reason(stderr: str, program: str) -> str:
-    """Why a workload failed, from its stderr: the first line the program signed
-    (`rtlab-latency: -i: expected ...`, the way the C workloads and argparse report a
-    mistake, before their usage text), else the last line (a traceback's exception)."""
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-    name = program.rsplit("/", 1)[-1]
-    signed = [ln for ln in lines if name and ln.startswith(f"{name}: ")]
-    if signed:
-        return signed[0][:500]
-    rest = [ln for ln in lines if not ln.lower().startswith("usage:")]
-    return (rest or lines or ["(nothing on stderr)"])[-1][:500]
-
-
 def _run_variants(
     spec: Spec,
     store: Store,
@@ -371,7 +340,7 @@ def run_spec(
     )
     t_start = time.time()
     try:
-        with _sigterm_as_interrupt(), Progress(*columns, console=console, transient=True) as prog:
+        with sigterm_as_interrupt(), Progress(*columns, console=console, transient=True) as prog:
             # Progress in expected seconds, not in runs: cells of one spec can differ in
             # length by orders of magnitude, and the ETA should know it.
             task = prog.add_task(spec.name, total=total, done=0, runs=len(todo))
@@ -406,8 +375,13 @@ def run_spec(
                     for cell, rep in todo:
                         prog.update(task, description=escape(f"{cell.label} #{rep}"))
                         done(runner.run_cell(cell, rep))
-            finally:
-                scheduler.close_targets(targets)
+            except BaseException:
+                # Ctrl-C (or an error) is what the session reports: a board that then
+                # fails to close does not replace it (a labgrid lease's reaper retries)
+                with contextlib.suppress(Exception):
+                    scheduler.close_targets(targets)
+                raise
+            scheduler.close_targets(targets)
     except KeyboardInterrupt:
         # store.run() has marked the run in progress, if one was (Ctrl-C can also land
         # between two runs).

@@ -28,11 +28,29 @@ import numpy as np
 
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies.user_vs_kernel_checks import (
+    CROSSCHECK_TITLE,
+    TRACECHECK_TITLE,
+    CrossCheck,
+    Quantiles,
+    TraceCheck,
+    crosscheck,
+    crosscheck_table,
+    quantiles_text,
+    tracecheck,
+    tracecheck_table,
+)
+from rtlab.studies.user_vs_kernel_runs import (
+    KERNEL_WORKLOAD,
+    USER_WORKLOAD,
+    fmt,
+    in_study,
+    kernel_of,
+)
+
+__all__ = ["CrossCheck", "Quantiles", "TraceCheck", "fmt", "kernel_of", "quantiles_text"]
 
 DEFAULT_TOLERANCE_PCT = 10.0
-KERNEL_WORKLOAD = "rtlab-hrtimer"
-USER_WORKLOAD = "rtlab-latency"
-TIMERLAT_WORKLOAD = "rtlab-timerlat"  # the kernel's own tracer: the cross-check
 
 
 @dataclass(frozen=True)
@@ -66,41 +84,6 @@ class MinStable:
     tried_us: tuple[float, ...]
 
 
-@dataclass(frozen=True)
-class Quantiles:
-    p50_us: float
-    p99_us: float
-    max_us: float
-    n: int
-
-
-@dataclass(frozen=True)
-class CrossCheck:
-    """The module's hard-irq wake-up latency next to the timerlat tracer's, at one
-    (kernel, condition, period); `unsupported` says why there is no tracer figure."""
-
-    kernel: str
-    condition: str
-    period_us: float
-    module: Quantiles | None
-    timerlat_irq: Quantiles | None
-    timerlat_thread: Quantiles | None
-    unsupported: str = ""
-
-
-@dataclass(frozen=True)
-class TraceCheck:
-    """The module's mean period next to the mean edge-to-edge time of the GPIO line it
-    toggles, as QEMU's pl061-trace instrument saw it on the host (plain TCG only)."""
-
-    kernel: str
-    condition: str
-    period_us: float
-    module_mean_us: float
-    trace_mean_us: float
-    edges: int
-
-
 @dataclass
 class Study:
     rows: list[Row]
@@ -124,12 +107,6 @@ def method_of(run: dict[str, Any]) -> str | None:
             pol = meta.get("policy", "other")
             return f"user clock_nanosleep {pol.upper() if pol != 'other' else 'OTHER'}"
     return None
-
-
-def kernel_of(run: dict[str, Any]) -> tuple[str, str]:
-    meta = run.get("meta") or {}
-    rt = "PREEMPT_RT" in meta.get("kernel_version", "") or meta.get("preempt_rt") == "1"
-    return ("PREEMPT_RT" if rt else "stock"), meta.get("kernel", "?")
 
 
 def environment(run: dict[str, Any]) -> str:
@@ -158,12 +135,6 @@ def actual_periods_ns(store: Store, run: dict[str, Any]) -> np.ndarray:
 def _counter(store: Store, rid: str, name: str) -> int:
     got = store.sql("SELECT sum(value) FROM counters WHERE name = ? AND run_id = ?", [name, rid])
     return int(got[0][0] or 0) if got else 0
-
-
-def in_study(cells: dict[str, results.CellRuns]) -> list[results.CellRuns]:
-    """The cells of specs that have a kernel-side (rtlab-hrtimer) cell."""
-    specs = {cr.spec for cr in cells.values() if cr.workload == KERNEL_WORKLOAD}
-    return [cr for cr in cells.values() if cr.spec in specs and cr.ok_ids]
 
 
 def study(
@@ -220,83 +191,6 @@ def study(
     )
 
 
-def tracecheck(store: Store, cells: dict[str, results.CellRuns]) -> list[TraceCheck]:
-    """Per (kernel, condition, period) of hrtimer runs timed by the pl061-trace
-    instrument: both means, pooled over those runs (the pin toggles at every callback,
-    so the time between two edges is one callback period)."""
-    groups: dict[tuple[str, str, float], list[str]] = {}
-    for cr in in_study(cells):
-        for run in cr.runs:
-            meta = run.get("meta") or {}
-            if (
-                run["status"] == "ok"
-                and run["workload"] == KERNEL_WORKLOAD
-                and meta.get("instrument.kind") == "pl061-trace"
-            ):
-                key = (kernel_of(run)[0], cr.condition, int(meta.get("interval_ns", 0)) / 1000)
-                groups.setdefault(key, []).append(run["run_id"])
-    out = []
-    for key, ids in sorted(groups.items()):
-        module = np.concatenate([store.samples(i, "period") for i in ids]) / 1000
-        levels = np.concatenate(
-            [store.samples(i, f"instrument.{lv}") for i in ids for lv in ("high", "low")]
-        )  # in µs: the trace's tick
-        if module.size and levels.size:
-            out.append(
-                TraceCheck(*key, float(module.mean()), float(levels.mean()), int(levels.size) + 1)
-            )
-    return out
-
-
-def _quantiles(values: np.ndarray) -> Quantiles | None:
-    if values.size == 0:
-        return None
-    us = values / 1000
-    q = [float(np.quantile(us, x, method="inverted_cdf")) for x in (0.5, 0.99)]
-    return Quantiles(q[0], q[1], float(us.max()), int(us.size))
-
-
-def crosscheck(store: Store, cells: dict[str, results.CellRuns]) -> list[CrossCheck]:
-    """Per (kernel, condition, period) with a timerlat run: the module's hard-irq
-    latency and the tracer's IRQ and thread latencies, pooled over the ok runs."""
-    module: dict[tuple[str, str, float], list[str]] = {}
-    tracer: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
-    for cr in in_study(cells):
-        for run in cr.runs:
-            if run["status"] != "ok":
-                continue
-            meta = run.get("meta") or {}
-            key = (kernel_of(run)[0], cr.condition, int(meta.get("interval_ns", 0)) / 1000)
-            if run["workload"] == TIMERLAT_WORKLOAD:
-                tracer.setdefault(key, []).append(run)
-            elif run["workload"] == KERNEL_WORKLOAD and meta.get("method") == "hrtimer_hard":
-                module.setdefault(key, []).append(run["run_id"])
-
-    def pooled(ids: Sequence[str], series: str) -> np.ndarray:
-        parts = [np.asarray(store.samples(i, series), dtype=np.float64) for i in ids]
-        return np.concatenate(parts) if parts else np.empty(0)
-
-    out = []
-    for key, runs in sorted(tracer.items()):
-        ids = [r["run_id"] for r in runs]
-        warned = store.sql(
-            "SELECT msg FROM warnings WHERE code = 'unsupported' AND run_id IN "
-            f"({', '.join('?' * len(ids))})",
-            ids,
-        )
-        why = str(warned[0][0]) if warned else ""
-        out.append(
-            CrossCheck(
-                *key,
-                _quantiles(pooled(module.get(key, []), "latency")),
-                None if why else _quantiles(pooled(ids, "irq_latency")),
-                None if why else _quantiles(pooled(ids, "thread_latency")),
-                why,
-            )
-        )
-    return out
-
-
 def minimum_stable(rows: Sequence[Row], tolerance_pct: float) -> list[MinStable]:
     by: dict[tuple[str, str, str], list[Row]] = {}
     for r in rows:
@@ -313,12 +207,6 @@ def minimum_stable(rows: Sequence[Row], tolerance_pct: float) -> list[MinStable]
         tried = tuple(sorted({r.period_us for r in rs}, reverse=True))
         out.append(MinStable(method, kernel, cond, best, tried))
     return out
-
-
-def fmt(v: float | None, digits: int = 3) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "–"
-    return f"{v:.{digits}g}" if abs(v) < 10**digits else f"{v:.0f}"
 
 
 def to_dict(st: Study) -> dict[str, Any]:
@@ -372,57 +260,6 @@ def markdown(st: Study) -> str:
     if st.tracecheck:
         lines += ["", TRACECHECK_TITLE + ":", "", *tracecheck_table(st.tracecheck)]
     return "\n".join(lines) + "\n"
-
-
-CROSSCHECK_TITLE = (
-    "Cross-check: the module's hard-irq wake-up latency against the kernel's timerlat "
-    "tracer at the same period (p50 / p99 / max µs)"
-)
-
-
-TRACECHECK_TITLE = (
-    "Cross-check: the module's mean period against the GPIO edges QEMU traced on the host "
-    "(pl061-trace instrument, plain TCG)"
-)
-
-
-def tracecheck_table(rows: Sequence[TraceCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module mean µs | traced edge-to-edge mean µs "
-        "| difference | edges |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for c in rows:
-        diff = 100 * (c.trace_mean_us - c.module_mean_us) / c.module_mean_us
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {fmt(c.module_mean_us, 5)} "
-            f"| {fmt(c.trace_mean_us, 5)} | {diff:+.2f} % | {c.edges} |"
-        )
-    return out
-
-
-def quantiles_text(q: Quantiles | None) -> str:
-    return "–" if q is None else f"{fmt(q.p50_us)} / {fmt(q.p99_us)} / {fmt(q.max_us)}"
-
-
-def crosscheck_table(rows: Sequence[CrossCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module (hard irq) | timerlat IRQ "
-        "| timerlat thread |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
-    for c in rows:
-        tracer = (
-            f"unsupported: {c.unsupported}"
-            if c.unsupported
-            else f"{quantiles_text(c.timerlat_irq)} | {quantiles_text(c.timerlat_thread)}"
-        )
-        cells = f"{tracer} | –" if c.unsupported else tracer
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {quantiles_text(c.module)} "
-            f"| {cells} |"
-        )
-    return out
 
 
 def findings(st: Study) -> list[str]:

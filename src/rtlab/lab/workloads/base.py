@@ -105,3 +105,16 @@ def option_args(key: str, value: Any, opt: str) -> list[str]:
         ms = f"{duration_s(value) * 1000:.6f}".rstrip("0").rstrip(".")
         return [opt, f"{ms}ms"]
     return [opt, str(value)]
+
+
+def stderr_reason(stderr: str, program: str) -> str:
+    """Why a workload failed, from its stderr: the first line the program signed
+    (`rtlab-latency: -i: expected ...`, the way the C workloads and argparse report a
+    mistake, before their usage text), else the last line (a traceback's exception)."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    name = program.rsplit("/", 1)[-1]
+    signed = [ln for ln in lines if name and ln.startswith(f"{name}: ")]
+    if signed:
+        return signed[0][:500]
+    rest = [ln for ln in lines if not ln.lower().startswith("usage:")]
+    return (rest or lines or ["(nothing on stderr)"])[-1][:500]

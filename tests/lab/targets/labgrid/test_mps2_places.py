@@ -197,7 +197,7 @@ def test_killing_rtlab_mid_run_releases_the_place(
         assert time.monotonic() < deadline, "a place is still held"
         time.sleep(0.5)
     if sig == signal.SIGTERM:
-        assert proc.returncode == 130
+        assert proc.returncode == 130, proc.stderr.read() if proc.stderr else ""
         with Store(store) as st:
             rows = st.runs()
             pairs = [(r["cell_key"], r["repetition"]) for r in rows]

@@ -41,12 +41,17 @@ class Lease:
         reaper, self._reaper = self._reaper, None
         if reaper is None:
             return
+        released = False
         try:
             places.release(self.coordinator, self.place)
+            released = True
         finally:
+            # a release that failed (a slow coordinator) is the reaper's to retry: it
+            # releases when our end of the pipe closes without `released`
             with contextlib.suppress(OSError):
                 assert reaper.stdin is not None
-                reaper.stdin.write(b"released\n")
+                if released:
+                    reaper.stdin.write(b"released\n")
                 reaper.stdin.close()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 reaper.wait(timeout=5)
