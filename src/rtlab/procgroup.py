@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,19 +28,51 @@ def stop_group(proc: subprocess.Popen[Any], grace_s: float = 5.0) -> None:
         proc.wait()
 
 
+# A store write in progress (interrupts_deferred) holds Ctrl-C and SIGTERM back: raised
+# inside a DuckDB query they become RuntimeError("Query interrupted") (a traceback, and
+# a run left half recorded), so the handler only notes them until the write is done.
+_deferring = 0
+_pending = False
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    global _pending
+    if _deferring:
+        _pending = True
+        return
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Inside: Ctrl-C/SIGTERM of a session (sigterm_as_interrupt) wait; at the end of the
+    outermost one, KeyboardInterrupt if one came. Only the main thread's writes wait:
+    Python runs signal handlers there, so another thread's query is never interrupted."""
+    global _deferring, _pending
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _deferring += 1
+    try:
+        yield
+    finally:
+        _deferring -= 1
+        if not _deferring and _pending:
+            _pending = False
+            raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM ends a session like Ctrl-C: the run in progress is marked, not lost."""
-
-    def handler(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
+    """SIGTERM ends a session like Ctrl-C: the run in progress is marked, not lost. Both
+    wait while the store writes (interrupts_deferred)."""
     try:
-        old = signal.signal(signal.SIGTERM, handler)
+        old = {s: signal.signal(s, _interrupt) for s in (signal.SIGTERM, signal.SIGINT)}
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for s, h in old.items():
+            signal.signal(s, h)

@@ -228,3 +228,37 @@ def test_busy_host_is_each_runs_own_figure(
     assert "load average 7.25 before the run" in busy[2][0][0]
     # the fingerprint (once per invocation) carries no copy of a busy_host figure
     assert all(w["code"] != "busy_host" for w in runs[0]["fingerprint"]["warnings"])
+
+
+QUICK = """\
+name = "quick"
+repetitions = 400
+[[workload]]
+kind = "command"
+argv = ["true"]
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_during_a_store_write_is_still_an_interrupt(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Runs of `true` last milliseconds, so most interrupts land while the store writes.
+    Inside a DuckDB query one became RuntimeError("Query interrupted"): a traceback and
+    exit 1 (seen under load). Every one is now exit 130, and no run is left `running`."""
+    spec = tmp_path / "quick.toml"
+    spec.write_text(QUICK)
+    for k in range(4):
+        store = tmp_path / f"s{k}" / "rtlab.duckdb"
+        proc = subprocess.Popen(
+            [RTLAB, "run", str(spec), "--store", str(store)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(1.0 + 0.3 * k)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "Traceback" not in err, err[-1500:]
+        with Store(store, read_only=True) as st:
+            assert not [r for r in st.runs() if r["status"] == "running"]

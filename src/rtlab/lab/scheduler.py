@@ -26,6 +26,7 @@ from rtlab.errors import NothingRan
 from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, TargetBusy, make_target, target_kind
 from rtlab.results import RunWriter, Store
+from rtlab.results.store import new_run_id
 
 WAIT_POLL_S = 1.0
 
@@ -100,10 +101,11 @@ class SerialStore:
     def run(self, **begin: Any) -> Iterator[RunWriter]:
         """Store.run's contract (begin, yield, finish; Ctrl-C → interrupted, error →
         error), with the lock held only while the store is written."""
-        with self.lock:
-            run_id = self.store.begin_run(**begin)
-        w = RunWriter(self.store, run_id)
+        run_id = new_run_id()
         try:
+            with self.lock:
+                self.store.begin_run(**begin, run_id=run_id)
+            w = RunWriter(self.store, run_id)
             yield w
             with self.lock:
                 self.store.finish_run(w)

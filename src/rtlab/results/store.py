@@ -22,21 +22,23 @@ workload's output had losses), error, interrupted.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
 import socket
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import numpy as np
 import pyarrow.parquet as pq
 
 from rtlab.errors import NothingRan
+from rtlab.procgroup import interrupts_deferred
 from rtlab.results.loadgroup import proc_start, stop_load_group
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.snapshot import open_snapshot, publish, withdraw
@@ -48,6 +50,26 @@ def _boot_id() -> str:
         return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
     except OSError:
         return ""
+
+
+def new_run_id() -> str:
+    """Sortable by start time, unique: 20261124T013419-019d8a8858."""
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:10]
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _uninterrupted(method: _Method) -> _Method:
+    """Ctrl-C or SIGTERM of a session waits until the write is done (see
+    rtlab.procgroup.interrupts_deferred), then raises KeyboardInterrupt."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with interrupts_deferred():
+            return method(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Store:
@@ -171,6 +193,7 @@ class Store:
         return self.captures_dir / f"{run_id}.parquet"
 
     # -- writing --------------------------------------------------------------------
+    @_uninterrupted
     def begin_run(
         self,
         *,
@@ -182,8 +205,9 @@ class Store:
         params: Any = None,
         target: Any = None,
         fingerprint: Any = None,
+        run_id: str | None = None,
     ) -> str:
-        run_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:10]
+        run_id = run_id or new_run_id()
         self.db.execute(
             "INSERT INTO runs (run_id, spec_name, cell_key, repetition, workload, status, "
             "spec, params, target, fingerprint, started_at, owner_pid, owner_host, owner_boot)"
@@ -207,6 +231,7 @@ class Store:
         self.publish()
         return run_id
 
+    @_uninterrupted
     def finish_run(self, w: RunWriter) -> None:
         """Samples file first (atomic rename), then every row and the status in one
         transaction: a crash in between leaves the run `running`, recovered later."""
@@ -219,6 +244,7 @@ class Store:
         insert_rows(self.db, w, rel)
         self.publish()
 
+    @_uninterrupted
     def mark(self, run_id: str, status: str, message: str | None = None) -> None:
         """End a run without data (interrupted, error) in one committed update."""
         if status not in STATUSES:
@@ -232,9 +258,10 @@ class Store:
     @contextlib.contextmanager
     def run(self, **begin: Any) -> Iterator[RunWriter]:
         """begin_run, yield a RunWriter, finish_run; Ctrl-C → interrupted, error → error."""
-        run_id = self.begin_run(**begin)
-        w = RunWriter(self, run_id)
-        try:
+        run_id = new_run_id()  # known before the row: a Ctrl-C held back by the write
+        try:  # comes right after it, and the run is then marked, not left `running`
+            self.begin_run(**begin, run_id=run_id)
+            w = RunWriter(self, run_id)
             yield w
             self.finish_run(w)  # inside: Ctrl-C while storing also marks the run
         except KeyboardInterrupt:
@@ -247,6 +274,7 @@ class Store:
             self._abandon(run_id, "error", f"{type(e).__name__}: {e}"[:2000])
             raise
 
+    @_uninterrupted
     def discard(self, run_id: str) -> None:
         """Drop a run that wrote nothing (its target could not run it: NothingRan)."""
         self.db.execute("DELETE FROM runs WHERE run_id=?", [run_id])
@@ -358,4 +386,3 @@ class Store:
             f"p.series::VARCHAR AS series, p.value FROM read_parquet('{pattern}') p "
             "WHERE p.run_id IN (SELECT run_id FROM runs WHERE samples_file IS NOT NULL)"
         )
-
