@@ -30,6 +30,22 @@
 #define configMAX_SYSCALL_INTERRUPT_PRIORITY 0x20
 #define RTB_MPS2_SWI_PRIORITY 0x40
 
+/* Armv8-M (mps2-an521's Cortex-M33s): the ARM_CM33_NTZ port, all of it in the secure
+ * state (no TrustZone split, no MPU, the FPU left off by the build's flags). */
+#define configENABLE_TRUSTZONE 0
+#define configRUN_FREERTOS_SECURE_ONLY 1
+#define configENABLE_FPU 0
+#define configENABLE_MVE 0
+
+#if BOARD_CORES > 1 /* SMP: one kernel on both cores (FreeRTOS-Kernel after V11.3.0) */
+#define configNUMBER_OF_CORES BOARD_CORES
+#define configUSE_CORE_AFFINITY 1
+#define configRUN_MULTIPLE_PRIORITIES 1 /* tasks of different levels run on both cores */
+#define configUSE_PASSIVE_IDLE_HOOK 0
+#define configCORE_ID_REGISTER 0x5001F000 /* SSE-200 CPU_IDENTITY: reads 0 or 1 */
+#define configWAKE_SECONDARY_CORES rtb_mps2_wake_secondary_cores /* board_freertos.c */
+#endif
+
 /* The vector table (startup.c) names the handlers CMSIS-style. */
 #define vPortSVCHandler SVC_Handler
 #define xPortPendSVHandler PendSV_Handler

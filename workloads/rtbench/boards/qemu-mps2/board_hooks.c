@@ -16,11 +16,21 @@ void rtb_mps2_board_init(uint32_t swi_priority)
     mps2_timer_init();
     ips = mps2_measure_ips();
     icount_hz = mps2_icount_hz(ips);
+    rtb_mps2_core_lines_init(swi_priority);
+    time_base_ticks = mps2_time_ticks();
+}
+
+void rtb_mps2_core_lines_init(uint32_t swi_priority)
+{
     for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
         mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
-        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, swi_priority);
+        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, (uint8_t)swi_priority);
     }
-    time_base_ticks = mps2_time_ticks();
+#if BOARD_CORES > 1
+    /* The kernel's lowest priority: a reschedule request, like PendSV. */
+    mps2_nvic_priority(BOARD_IPI_IRQ, 0xFF);
+    mps2_nvic_enable(BOARD_IPI_IRQ);
+#endif
 }
 
 const char *rtb_board_name(void) { return mps2_machine(); }
@@ -52,17 +62,36 @@ void rtb_board_marker(int ch, int on)
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 
 int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
+#if BOARD_CORES > 1
+static int swi_core[MPS2_SWI_SLOTS];
+static void line_on(int irq) { mps2_nvic_enable(irq); }
+static void line_off(int irq) { mps2_nvic_disable(irq); }
+void rtb_board_swi_enable(int slot, int core)
+{
+    swi_core[slot] = core;
+    rtb_mps2_run_on_core(core, line_on, MPS2_SWI_FIRST_IRQ + slot);
+}
+void rtb_board_swi_disable(int slot)
+{
+    rtb_mps2_run_on_core(swi_core[slot], line_off, MPS2_SWI_FIRST_IRQ + slot);
+}
+#else
 void rtb_board_swi_enable(int slot, int core)
 {
     (void)core; /* one core */
     mps2_nvic_enable(MPS2_SWI_FIRST_IRQ + slot);
 }
 void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
+#endif
+/* Pends on the calling core's NVIC: the scenarios trigger from a task on the line's core. */
 void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
 #if defined(BOARD_NRF51)
 _Static_assert(BOARD_COUNTER_HZ == 16000000u, "rtb_board_warning names 16 MHz: reword it");
 #define TICK_TEXT "one 16 MHz tick = 62.5 instructions at shift 0"
+#elif defined(BOARD_SSE200)
+_Static_assert(BOARD_COUNTER_HZ == 20000000u, "rtb_board_warning names 20 MHz: reword it");
+#define TICK_TEXT "one 20 MHz tick = 50 instructions at shift 0"
 #else
 _Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
 #define TICK_TEXT "one 25 MHz tick = 40 instructions at shift 0"

@@ -7,6 +7,13 @@
 
 /* UART, TIMER0, the icount probe, the software-interrupt lines at swi_priority. */
 void rtb_mps2_board_init(uint32_t swi_priority);
+/* The calling core's own NVIC lines: software interrupts (at swi_priority) off, and on
+ * a two-core machine its inter-core interrupt on (each core calls it once). */
+void rtb_mps2_core_lines_init(uint32_t swi_priority);
+#if BOARD_CORES > 1
+/* Runs fn(arg) on `core` (its NVIC is only reachable from there); the RTOS glue's. */
+void rtb_mps2_run_on_core(int core, void (*fn)(int), int arg);
+#endif
 
 const char *rtb_board_name(void);
 const char *rtb_board_clock(void);

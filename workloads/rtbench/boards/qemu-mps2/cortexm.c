@@ -14,10 +14,18 @@ uint64_t mps2_time_ticks(void)
     static uint64_t acc;
     uint32_t primask;
     __asm__ volatile("mrs %0, primask\n cpsid i" : "=r"(primask)::"memory");
+#if BOARD_CORES > 1 /* both cores extend the same counter: one at a time */
+    static volatile char busy;
+    while (__atomic_test_and_set(&busy, __ATOMIC_ACQUIRE))
+        ;
+#endif
     uint32_t now = mps2_ts();
     acc += (uint32_t)(now - last);
     last = now;
     uint64_t r = acc;
+#if BOARD_CORES > 1
+    __atomic_clear(&busy, __ATOMIC_RELEASE);
+#endif
     __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
     return r;
 }

@@ -67,4 +67,16 @@ void mps2_exit(int status) __attribute__((noreturn));
 const char *mps2_cmdline(void);
 const char *mps2_machine(void); /* BOARD_MACHINE: "mps2-an385", ... */
 
+#if BOARD_CORES > 1 /* sse200.c (mps2-an521): the second core */
+int mps2_core_id(void);                   /* 0 or 1: the calling core */
+void mps2_start_core1(const void *vectors); /* releases core 1 with that vector table */
+void mps2_ipi_send(int core);             /* pends BOARD_IPI_IRQ on that core */
+void mps2_ipi_clear(void);                /* the calling core's, in its IPI handler */
+/* Core 1's vector table (startup.c): core 0's handlers, core 1's own main stack (the
+ * 16 KiB below core 0's) and `entry` as its reset handler. */
+const void *mps2_core1_vectors(void (*entry)(void));
+#else
+static inline int mps2_core_id(void) { return 0; }
+#endif
+
 #endif

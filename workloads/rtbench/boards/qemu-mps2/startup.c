@@ -22,6 +22,7 @@ void SWI0_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SWI1_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SWI2_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SWI3_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IPI_Handler(void) __attribute__((weak, alias("Default_Handler")));
 
 typedef void (*vector)(void);
 
@@ -41,7 +42,13 @@ __attribute__((section(".vectors"), used)) const vector vector_table[SWI_VECTOR(
     0,
     PendSV_Handler,
     SysTick_Handler,
+#if BOARD_CORES > 1 /* the inter-core interrupt's line, below the software interrupts */
+    [16 ... 16 + BOARD_IPI_IRQ - 1] = Default_Handler,
+    [16 + BOARD_IPI_IRQ] = IPI_Handler,
+    [16 + BOARD_IPI_IRQ + 1 ... SWI_VECTOR(0) - 1] = Default_Handler,
+#else
     [16 ... SWI_VECTOR(0) - 1] = Default_Handler,
+#endif
     [SWI_VECTOR(0)] = SWI0_Handler,
     [SWI_VECTOR(1)] = SWI1_Handler,
     [SWI_VECTOR(2)] = SWI2_Handler,
@@ -61,6 +68,24 @@ void Reset_Handler(void)
         *dst++ = 0;
     mps2_exit(main());
 }
+
+#if BOARD_CORES > 1
+/* VTOR needs the table aligned to its size rounded up to a power of two. */
+#define CORE1_TABLE_ALIGN 512
+_Static_assert(sizeof vector_table <= CORE1_TABLE_ALIGN, "raise CORE1_TABLE_ALIGN");
+static vector core1_table[SWI_VECTOR(4)] __attribute__((aligned(CORE1_TABLE_ALIGN)));
+extern uint32_t __StackTop1;
+
+const void *mps2_core1_vectors(void (*entry)(void))
+{
+    for (unsigned i = 0; i < SWI_VECTOR(4); i++)
+        core1_table[i] = vector_table[i];
+    core1_table[0] = (vector)(uintptr_t)&__StackTop1;
+    core1_table[1] = entry;
+    __asm__ volatile("dsb" ::: "memory");
+    return core1_table;
+}
+#endif
 
 static void fail(const char *msg, uint32_t n)
 {
