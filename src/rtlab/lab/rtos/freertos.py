@@ -15,13 +15,17 @@ from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
 VAR = "FREERTOS_KERNEL_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
+# mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
+# V11.3.0 (the kernel's portmacrocommon.h then knows configWAKE_SECONDARY_CORES).
+SMP_TESTED = "commit 4269c69a1 (2026-07-23) of FreeRTOS-Kernel main, after V11.3.0"
+SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
 class FreeRtos:
     name = "freertos"
     title = "FreeRTOS"
     variables = (VAR,)
-    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit")
+    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521")
     configs = ("default",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -40,6 +44,8 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine == "mps2-an521":
+            _need_smp_kernel(Path(paths[VAR]))
         out = build_mps2({VAR: paths[VAR]})
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
@@ -52,6 +58,18 @@ class FreeRtos:
                 BOARD_DIR / "FreeRTOSConfig.h", PORT_DIR / "FreeRTOSConfig_rtbench.h"
             ),
         }
+
+
+def _need_smp_kernel(kernel: Path) -> None:
+    try:
+        smp = "configWAKE_SECONDARY_CORES" in (kernel / SMP_PORT).read_text(errors="replace")
+    except OSError:
+        smp = False
+    if not smp:
+        raise RtosBuildError(
+            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {VAR}={kernel} does not have: "
+            f"set {VAR} to a kernel after V11.3.0 ({SMP_TESTED})"
+        )
 
 
 def _version(kernel: Path) -> str:

@@ -14,8 +14,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit (the RTOS says which)
-    icount_shift = 0           # -1: no icount (host time, not deterministic)
+    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores)
+    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores)
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
     # rtos_config = "lean"     # one of the port's documented configurations
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
@@ -42,6 +42,12 @@ from rtlab.lab.qemu import (
     qemu_version,
     semihosting_args,
 )
+from rtlab.lab.qemu_timing import (
+    parallel_args,
+    timing_labels,
+    timing_mode,
+    withhold_cross_core,
+)
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.firmware import KEYS as FIRMWARE_KEYS
 from rtlab.lab.rtos.firmware import RtosFirmware, check_firmware
@@ -60,7 +66,10 @@ MACHINES = {
     "mps2-an386": "Cortex-M4F",
     "mps2-an500": "Cortex-M7",
     "microbit": "Cortex-M0",  # nRF51822, 16 KiB of RAM: QEMU's only Cortex-M0 machine
+    "mps2-an521": "2 x Cortex-M33",  # SSE-200: the one Cortex-M machine with two cores
 }
+# Machines with more than one core (rtlab.lab.qemu_timing: what each timing mode gives).
+CORES = {"mps2-an521": 2}
 QEMU = "qemu-system-arm"
 
 
@@ -95,6 +104,7 @@ def qemu_argv(
     if icount_shift is not None and not 0 <= icount_shift <= 10:
         raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
     argv += icount_args(icount_shift)
+    argv += parallel_args(CORES.get(machine, 1), icount_shift)
     return [*argv, "-kernel", str(elf), *extra]
 
 
@@ -125,8 +135,11 @@ def run_qemu(
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
     argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
+    cores = CORES.get(machine, 1)
+    timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
     done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
-    output = label_output(done.stdout, machine, icount_shift, meta)
+    output = label_output(done.stdout, machine, icount_shift, {**timing, **meta})
+    output = withhold_cross_core(output, cores, icount_shift)
     res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
     if done.timed_out:
         res.exit_status = None
@@ -171,6 +184,7 @@ class QemuTarget:
             "machine": self.machine,
             "icount_shift": self.icount_shift,
             "timebase": "icount" if self.icount_shift is not None else "host",
+            "timing_mode": timing_mode(CORES.get(self.machine, 1), self.icount_shift),
             "qemu_version": qemu_version(self.qemu),
         }
         d.update(self.firmware.describe())
