@@ -4,6 +4,7 @@ board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -13,18 +14,19 @@ from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
 
 VAR = "FREERTOS_KERNEL_PATH"
+SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # mps2-an521's kernel, when VAR's has no Armv8-M SMP
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
 # mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
 # V11.3.0 (the kernel's portmacrocommon.h then knows configWAKE_SECONDARY_CORES).
-SMP_TESTED = "commit 4269c69a1 (2026-07-23) of FreeRTOS-Kernel main, after V11.3.0"
+SMP_TESTED = "tested: main at commit 4269c69a1, 2026-07-23; README: bring your own kernels"
 SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
 class FreeRtos:
     name = "freertos"
     title = "FreeRTOS"
-    variables = (VAR,)
+    variables = (VAR, SMP_VAR)
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521")
     configs = ("default",)
 
@@ -44,16 +46,25 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        kernel, out_dir = paths[VAR], None
         if machine == "mps2-an521":
-            _need_smp_kernel(Path(paths[VAR]))
-        out = build_mps2({VAR: paths[VAR]})
+            kernel = paths.get(SMP_VAR) or kernel
+            _need_smp_kernel(Path(kernel))
+            if kernel != paths[VAR]:  # a build tree of its own: no rebuild back and forth
+                out_dir = REPO_ROOT / "build" / "rtbench-qemu-freertos-smp"
+        out = build_mps2({VAR: kernel}, out=out_dir)
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
     def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+        smp: dict[str, str] = {}
+        if paths.get(SMP_VAR):
+            kernel = Path(paths[SMP_VAR])
+            smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
         return {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": _version(Path(paths.get(VAR, ""))),
+            **smp,
             "kconfig": _config_that_matters(
                 BOARD_DIR / "FreeRTOSConfig.h", PORT_DIR / "FreeRTOSConfig_rtbench.h"
             ),
@@ -67,8 +78,8 @@ def _need_smp_kernel(kernel: Path) -> None:
         smp = False
     if not smp:
         raise RtosBuildError(
-            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {VAR}={kernel} does not have: "
-            f"set {VAR} to a kernel after V11.3.0 ({SMP_TESTED})"
+            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {kernel} does not have: "
+            f"set {SMP_VAR} to a FreeRTOS-Kernel after V11.3.0 ({SMP_TESTED})"
         )
 
 
@@ -79,6 +90,19 @@ def _version(kernel: Path) -> str:
         return ""
     m = re.search(r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"', text)
     return m.group(1) if m else ""
+
+
+def _commit(kernel: Path) -> str:
+    """The checkout's commit where it is a git clone of its own: between releases task.h
+    says "V11.1.0+" for years of commits."""
+    if not (kernel / ".git").exists():
+        return ""
+    head = subprocess.run(
+        ["git", "-C", str(kernel), "rev-parse", "--short=9", "HEAD"],
+        capture_output=True,
+        text=True,
+    )
+    return head.stdout.strip() if head.returncode == 0 else ""
 
 
 # The settings that change a figure (see docs/rtbench.md on configurations).

@@ -81,7 +81,7 @@ def _check_condition(defn: Mapping[str, Any]) -> None:
         raise ConfigError(
             "profile",
             "a serial board runs its image alone: rtlab's load conditions load this host, "
-            "not the board (use conditions = [\"idle\"]; rtbench's contention scenario "
+            'not the board (use conditions = ["idle"]; rtbench\'s contention scenario '
             "loads the board from inside)",
         )
 
