@@ -15,7 +15,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
     [target]
     kind = "qemu"
     machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores)
-    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores)
+    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores);
+                               # [0, -1]: every cell in both modes
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
     # rtos_config = "lean"     # one of the port's documented configurations
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
@@ -232,4 +233,5 @@ TARGET_KIND = TargetKind(
     _check_qemu,
     QemuTarget,
     identity=_identity,
+    axes=("icount_shift",),  # icount_shift = [0, -1]: both timing modes in one spec
 )
