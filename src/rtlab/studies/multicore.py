@@ -64,6 +64,7 @@ class Setting:
     """Where and how the cell's runs were taken."""
 
     rtos: str
+    rtos_version: str
     board: str
     mode: str  # icount | parallel-tcg | host
     cores_online: int
@@ -94,6 +95,7 @@ def _setting(parts: Sequence[Run]) -> Setting:
     cpus = meta.get("host_cpus")
     return Setting(
         rtos=meta.get("rtos", "") or meta.get("port", ""),
+        rtos_version=meta.get("rtos_version", ""),
         board=meta.get("qemu_machine") or meta.get("board", ""),
         mode=mode,
         cores_online=int(meta.get("cores_online", 1)),
@@ -197,7 +199,8 @@ def figures(reps: Sequence[Sequence[Run]]) -> MulticoreFigures | None:
 def markdown(label: str, f: MulticoreFigures) -> str:
     """The cell's multi-core tables (mean ± 95 % CI over the repetitions)."""
     s = f.setting
-    out = [f"### {label}: {s.rtos} on {s.board}, {s.cores_online} cores", ""]
+    rtos = f"{s.rtos} {s.rtos_version}".strip()
+    out = [f"### {label}: {rtos} on {s.board}, {s.cores_online} cores", ""]
     host = ""
     if s.host_cpus is not None:
         loads = ", ".join(f"{x:.2f}" for x in s.host_loads)
