@@ -1,5 +1,6 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
-board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
+board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
+a serial-target board (boards/stm32)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
@@ -22,6 +24,7 @@ class FreeRtos:
     title = "FreeRTOS"
     variables = (VAR,)
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit")
+    boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -40,6 +43,8 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine in self.boards:
+            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         out = build_mps2({VAR: paths[VAR]})
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
