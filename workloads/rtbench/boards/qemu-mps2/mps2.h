@@ -19,6 +19,9 @@
 #endif
 
 #define MPS2_TIMER_HZ BOARD_COUNTER_HZ
+#ifndef BOARD_CORES /* NuttX's app includes this header without the layer's CMake */
+#define BOARD_CORES 1
+#endif
 #ifndef BOARD_TS_MASK /* the counter's width: 32 bits but on a 16-bit timer (STM32L0 TIM2) */
 #define BOARD_TS_MASK 0xFFFFFFFFu
 #endif
