@@ -14,7 +14,7 @@ uint32_t stm32_sysclk_hz = STM32_SYSCLK_HZ;
 
 #if !defined(STM32_CLOCK_RESET)
 
-static void wait_set(uint32_t reg, uint32_t bits)
+static inline void wait_set(uint32_t reg, uint32_t bits) /* unused on the F1 at 8 MHz */
 {
     while ((REG(reg) & bits) != bits)
         ;
