@@ -47,9 +47,14 @@ def merged_paths(spec: Mapping[str, str] | None = None) -> dict[str, str]:
     return paths
 
 
+def runs_on(port: RtosPort) -> tuple[str, ...]:
+    """Its QEMU machines and the serial-target boards it builds for (`boards`, if any)."""
+    return (*port.machines, *getattr(port, "boards", ()))
+
+
 def check_choice(port: RtosPort, machine: str, config: str) -> None:
-    if machine not in port.machines:
-        raise RtosBuildError(f"{port.title} runs on {', '.join(port.machines)} here, not {machine}")
+    if machine not in runs_on(port):
+        raise RtosBuildError(f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}")
     if config not in port.configs:
         raise RtosBuildError(
             f"{port.title} configuration {config!r}: expected one of {', '.join(port.configs)}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
 
 KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", "freertos_kernel_path")
@@ -29,9 +29,9 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
     if rtos not in RTOSES:
         raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
     port = RTOSES.get(rtos)
-    if "elf" not in t and machine not in port.machines:
+    if "elf" not in t and machine not in runs_on(port):
         raise ConfigError(
-            where, f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
+            where, f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}"
         )
     config = t.get("rtos_config", port.configs[0])
     if config not in port.configs:

@@ -1,5 +1,6 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
-board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
+board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
+a serial-target board (boards/stm32)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # mps2-an521's kernel, when VAR's has no Armv8-M SMP
@@ -28,6 +30,7 @@ class FreeRtos:
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521")
+    boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -46,6 +49,8 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine in self.boards:
+            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
         if machine == "mps2-an521":
             kernel = paths.get(SMP_VAR) or kernel
