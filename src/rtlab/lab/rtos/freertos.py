@@ -49,7 +49,9 @@ class FreeRtos:
         out = build_mps2({VAR: paths[VAR]})
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
-    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
         return {
             "rtos": self.name,
             "rtos_config": config,
