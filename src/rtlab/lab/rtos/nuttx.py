@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
@@ -29,7 +29,8 @@ class NuttX:
     variables = (VAR, APPS_VAR)
     machines = tuple(CORES)
     configs = ("default", "assert")
-    compilers = {"virt-a53": "aarch64-linux-gnu-gcc"}  # the build identity's, per machine
+    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
+    compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):

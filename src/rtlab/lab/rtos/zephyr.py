@@ -2,9 +2,10 @@
 with Zephyr's own build system as an out-of-tree application
 (workloads/rtbench/ports/zephyr) for a QEMU mps2 board, toolchain `gnuarmemb` on
 Debian's arm-none-eabi-gcc, or for Zephyr's qemu_cortex_a53_smp (rtlab machine virt-a53,
-two cores, SMP) with Debian's aarch64-linux-gnu-gcc (zephyr_a53: the toolchain's shim). Two documented configurations: "default" (Zephyr's
-defaults + what the suite needs, prj.conf) and "lean" (+ lean.conf: time slicing off,
-asserts off, -O2). The Kconfig that shapes a figure is read back from the build's .config.
+two cores, SMP) with Debian's aarch64-linux-gnu-gcc (zephyr_a53: the toolchain's shim).
+Two documented configurations: "default" (Zephyr's defaults + what the suite needs,
+prj.conf) and "lean" (+ lean.conf: time slicing off, asserts off, -O2). The Kconfig
+that shapes a figure is read back from the build's .config.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
@@ -49,7 +50,8 @@ class Zephyr:
     machines = tuple(BOARDS)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
-    compilers = {"virt-a53": A53_COMPILER}  # the build identity's compiler, per machine
+    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
+    compilers: ClassVar[dict[str, str]] = {"virt-a53": A53_COMPILER}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         base = paths.get(VAR, "")
