@@ -64,12 +64,13 @@ class RtosFirmware:
         on), none for an elf."""
         if self.elf:
             return {}
-        return {**self.port.describe(self.config, self.paths), "build_identity": self.identity()}
+        described = self.port.describe(self.config, self.paths, self.machine)
+        return {**described, "build_identity": self.identity()}
 
     def identity(self) -> dict[str, str]:
         """What the cell key carries beyond the spec: the RTOS checkout, rtbench's
         sources and the compiler (rtlab.lab.rtos.identity); nothing for an elf."""
-        return {} if self.elf else source_identity(self.port, self.paths)
+        return {} if self.elf else source_identity(self.port, self.paths, self.machine)
 
     def labels(self) -> dict[str, object]:
         """The meta a run's output gets: the RTOS configuration it was built with."""

@@ -60,7 +60,9 @@ class FreeRtos:
         out = build_mps2({VAR: kernel}, out=out_dir)
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
-    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
         smp: dict[str, str] = {}
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])
