@@ -9,6 +9,7 @@ segments are cut into 256-byte pages at their physical (load) addresses, as pico
 
     data = uf2.from_elf(Path("rtbench-nuttx-pico.elf"))
     uf2.check_rp2040(uf2.read(data))          # Uf2Error naming the block, else None
+    uf2.check(uf2.read(data))                 # numbering only (any family)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _HEAD = struct.Struct("<8I")  # magic0, magic1, flags, addr, size, block_no, num
 # Where an RP2040 image may load: XIP flash (16 MiB window) or SRAM (264 KiB).
 RP2040_FLASH = (0x10000000, 0x11000000)
 RP2040_SRAM = (0x20000000, 0x20042000)
+RP2040_AREAS = (RP2040_FLASH, RP2040_SRAM)
 BOOT2_SIZE = 256  # stage 2 at the start of flash: 252 bytes of code + its CRC
 
 
@@ -48,7 +50,7 @@ def elf_segments(elf: Path) -> list[tuple[int, bytes]]:
     data = elf.read_bytes()
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
         raise Uf2Error(f"{elf}: not a 32-bit little-endian ELF")
-    phoff, = struct.unpack_from("<I", data, 28)
+    (phoff,) = struct.unpack_from("<I", data, 28)
     phentsize, phnum = struct.unpack_from("<HH", data, 42)
     out = []
     for i in range(phnum):
@@ -100,20 +102,30 @@ def read(data: bytes) -> list[Block]:
     return blocks
 
 
+def check(blocks: list[Block]) -> None:
+    """What every UF2 boot loader needs: blocks numbered 0..n-1 of n."""
+    for n, b in enumerate(blocks):
+        if b.number != n or b.count != len(blocks):
+            raise Uf2Error(
+                f"UF2 block {n} (0x{b.address:08x}): numbered {b.number} of {b.count}, "
+                f"expected {n} of {len(blocks)}"
+            )
+
+
 def check_rp2040(blocks: list[Block]) -> None:
     """What the RP2040 boot ROM takes: family ID, 256-byte pages in flash or SRAM,
     blocks numbered 0..n-1 of n, each page once; a flash image starts with a stage 2
     whose CRC holds (the boot ROM refuses to run it otherwise)."""
+    check(blocks)
     seen: set[int] = set()
     for n, b in enumerate(blocks):
         where = f"UF2 block {n} (0x{b.address:08x})"
         if not b.flags & FLAG_FAMILY or b.family != RP2040_FAMILY:
             raise Uf2Error(f"{where}: family 0x{b.family:08x}, not RP2040 (0x{RP2040_FAMILY:08x})")
-        if b.number != n or b.count != len(blocks):
-            raise Uf2Error(f"{where}: numbered {b.number} of {b.count}, expected {n} of {len(blocks)}")
         if len(b.payload) != PAGE or b.address % PAGE:
             raise Uf2Error(f"{where}: not one aligned 256-byte page")
-        if not any(lo <= b.address and b.address + PAGE <= hi for lo, hi in (RP2040_FLASH, RP2040_SRAM)):
+        inside = (lo <= b.address and b.address + PAGE <= hi for lo, hi in RP2040_AREAS)
+        if not any(inside):
             raise Uf2Error(f"{where}: outside the RP2040's flash and SRAM")
         if b.address in seen:
             raise Uf2Error(f"{where}: the page is written twice")

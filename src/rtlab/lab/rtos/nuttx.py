@@ -11,6 +11,7 @@ from typing import Any
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
+from rtlab.lab.rtos.nuttx_pico import build_nuttx_pico
 
 VAR = "NUTTX_PATH"
 APPS_VAR = "NUTTX_APPS_PATH"
@@ -26,8 +27,9 @@ class NuttX:
     name = "nuttx"
     title = "NuttX"
     variables = (VAR, APPS_VAR)
-    machines = tuple(CORES)
+    machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
     configs = ("default", "assert")
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -46,7 +48,19 @@ class NuttX:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine == "pico":
+            return build_nuttx_pico(config, trees(paths), dict(paths), [])
         return build_nuttx(CORES[machine], config, trees(paths))
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
     def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
         try:
