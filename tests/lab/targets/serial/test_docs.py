@@ -12,6 +12,7 @@ CASES = [
     ("docs/serial-target.md", "serial-mps2-freertos", "examples/serial/mps2-freertos.toml"),
     ("docs/labgrid.md", "labgrid-serial-mps2", "examples/labgrid/serial-mps2.toml"),
     ("docs/labgrid.md", "labgrid-nucleo-f411re", "examples/labgrid/nucleo-f411re.toml"),
+    ("docs/boards.md", "pico-freertos-smp", "examples/serial/pico-freertos-smp.toml"),
 ]
 
 
