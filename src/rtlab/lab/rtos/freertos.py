@@ -12,6 +12,7 @@ from typing import Any
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
 from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
@@ -29,9 +30,10 @@ class FreeRtos:
     name = "freertos"
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
-    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521")
+    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
     boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default",)
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")
@@ -52,6 +54,8 @@ class FreeRtos:
         if machine in self.boards:
             return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
+        if machine == "pico":
+            return build_freertos_pico(Path(kernel), paths, [])
         if machine == "mps2-an521":
             kernel = paths.get(SMP_VAR) or kernel
             _need_smp_kernel(Path(kernel))
@@ -59,6 +63,16 @@ class FreeRtos:
                 out_dir = REPO_ROOT / "build" / "rtbench-qemu-freertos-smp"
         out = build_mps2({VAR: kernel}, out=out_dir)
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_freertos_pico(Path(paths[VAR]), paths, words)
 
     def describe(
         self, config: str, paths: Mapping[str, str], machine: str = ""

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
+from rtlab.lab.rtos.nuttx_pico import build_nuttx_pico
 
 VAR = "NUTTX_PATH"
 APPS_VAR = "NUTTX_APPS_PATH"
@@ -27,10 +28,11 @@ class NuttX:
     name = "nuttx"
     title = "NuttX"
     variables = (VAR, APPS_VAR)
-    machines = tuple(CORES)
+    machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
     configs = ("default", "assert")
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -49,7 +51,19 @@ class NuttX:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine == "pico":
+            return build_nuttx_pico(config, trees(paths), dict(paths), [])
         return build_nuttx(CORES[machine], config, trees(paths))
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
     def describe(
         self, config: str, paths: Mapping[str, str], machine: str = ""

@@ -123,6 +123,12 @@ class SerialTarget:
             raise SerialBoardError(str(e)) from None
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        if len(argv) > 1 and not self.flasher.passes_args:
+            try:  # a board without a command line: the options built into the image
+                baked = self.firmware.baked(argv[0], argv[1:])
+            except RtosBuildError as e:
+                raise SerialBoardError(str(e)) from None
+            argv = [baked] if baked else argv
         reading, status, text = self.board.run(argv, timeout)
         return Completed(status, text, self.flasher.notes(), reading.timed_out)
 

@@ -15,6 +15,7 @@ CASES = [
     ("docs/labgrid.md", "labgrid-nucleo-f411re", "examples/labgrid/nucleo-f411re.toml"),
     ("docs/boards.md", "serial-nucleo-f411re-freertos", f"{SERIAL}/nucleo-f411re-freertos.toml"),
     ("docs/boards.md", "serial-netduinoplus2-freertos", f"{SERIAL}/netduinoplus2-freertos.toml"),
+    ("docs/boards.md", "pico-freertos-smp", f"{SERIAL}/pico-freertos-smp.toml"),
 ]
 
 
