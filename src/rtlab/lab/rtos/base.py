@@ -35,9 +35,7 @@ class RtosPort(Protocol):
         """The rtbench ELF for machine and config, built on first use and cached."""
         ...
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         """What a run must record: rtos_version, the configuration that matters (of
         that machine's build: "" for the port's first)."""
         ...

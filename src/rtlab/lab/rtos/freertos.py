@@ -74,9 +74,7 @@ class FreeRtos:
             raise RtosBuildError(why)
         return build_freertos_pico(Path(paths[VAR]), paths, words)
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         smp: dict[str, str] = {}
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])

@@ -80,9 +80,7 @@ class UcOs3:
         out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
         return out / elf_name(machine, config)
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)
         version = "" if isinstance(found, str) else _version(found[VAR_OS])
         return {

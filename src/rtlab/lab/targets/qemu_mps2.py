@@ -46,6 +46,7 @@ from rtlab.lab.qemu import (
 )
 from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
 from rtlab.lab.qemu_timing import (
+    icount_firmware_args,
     parallel_args,
     timing_labels,
     timing_mode,
@@ -147,8 +148,10 @@ def run_qemu(
         raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
-    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     cores = CORES.get(machine, 1)
+    if Path(elf).name.startswith("rtbench"):  # rtbench's options, not a smoke test's
+        append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
+    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
     done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
     output = label_output(done.stdout, machine, icount_shift, {**timing, **meta})

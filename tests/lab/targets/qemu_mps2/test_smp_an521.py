@@ -62,8 +62,10 @@ def test_icount_keeps_same_core_figures_and_withholds_cross_core(an521_elf: str)
         assert one.counters and not [w for w in one.warnings if w[0] == UNSUPPORTED_ON_ICOUNT]
         codes = [code for code, _ in two.warnings]
         assert UNSUPPORTED_ON_ICOUNT in codes and not two.counters and not two.series
-    contention = _runs(res, "contention")[2]  # 2 cores: stress on core 1
-    assert not contention.counters
+    assert any("arg=--cores,arg=1" in a for a in res.argv)  # rtbench on one core
+    contention = _runs(res, "contention")[2]  # not run: --cores 1 under icount
+    assert not contention.counters and "one_core" not in dict(contention.warnings)
+    assert _runs(res, "contention")[1].counters["contention_0"][0] > 0  # both on core 0
     reason = dict(contention.warnings)[UNSUPPORTED_ON_ICOUNT]
     assert "in turns" in reason and "icount_shift = -1" in reason
 

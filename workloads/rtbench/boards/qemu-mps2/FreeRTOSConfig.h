@@ -41,13 +41,7 @@
 #define configNUMBER_OF_CORES BOARD_CORES
 #define configUSE_CORE_AFFINITY 1
 #define configRUN_MULTIPLE_PRIORITIES 1 /* tasks of different levels run on both cores */
-/* An idle core waits in WFI (board_freertos.c): under QEMU icount the cores run in
- * turns, and an idle loop that keeps taking the kernel lock (deferred cleanup of a task
- * deleted while still switching out on the other core) starved that core's switch-out
- * for good; a halted core hands its turn over. */
-#undef configUSE_IDLE_HOOK
-#define configUSE_IDLE_HOOK 1
-#define configUSE_PASSIVE_IDLE_HOOK 1
+#define configUSE_PASSIVE_IDLE_HOOK 0
 #define configCORE_ID_REGISTER 0x5001F000 /* SSE-200 CPU_IDENTITY: reads 0 or 1 */
 #define configWAKE_SECONDARY_CORES rtb_mps2_wake_secondary_cores /* board_freertos.c */
 #endif

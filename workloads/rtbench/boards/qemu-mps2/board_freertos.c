@@ -66,9 +66,6 @@ static void core_job_task(void *p)
     vTaskSuspend(NULL); /* deleted by the caller, so its memory is freed at once */
 }
 
-void vApplicationIdleHook(void) { __asm volatile("wfi"); }
-void vApplicationPassiveIdleHook(void) { __asm volatile("wfi"); }
-
 /* Each core has its own NVIC: a line is enabled by a short task pinned to its core. */
 void rtb_mps2_run_on_core(int core, void (*fn)(int), int arg)
 {

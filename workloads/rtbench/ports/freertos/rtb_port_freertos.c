@@ -119,7 +119,9 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
     BaseType_t rc;
 #if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
     /* Created pinned: it must never start on another core, even for an instant. */
-    UBaseType_t mask = core >= 0 ? (UBaseType_t)1 << core : tskNO_AFFINITY;
+    /* "Any core" is core 0: a window's timer task that wakes on the other core costs a
+     * cross-core wake-up per window, and under QEMU icount such wake-ups starve. */
+    UBaseType_t mask = (UBaseType_t)1 << (core >= 0 ? core : 0);
     rc = xTaskCreateAffinitySet(trampoline, name, THREAD_STACK_WORDS, t, (UBaseType_t)prio,
                                 mask, &t->h);
 #else
