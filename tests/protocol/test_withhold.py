@@ -32,6 +32,7 @@ def test_withheld_run_keeps_meta_and_reason_and_parses_complete() -> None:
         assert one.counters["p1"][0] == 22 and one.series["p1.per_thread"].values.size == 2
         assert not two.counters and not two.series
         assert two.meta["scenario"] == "scalability" and two.meta["cores"] == "2"
+        assert two.meta["withheld"] == "unsupported_on_icount" and "withheld" not in one.meta
         assert dict(two.warnings) == {
             "icount_model": "an instruction-count model",
             "unsupported_on_icount": "turns, not the kernel",

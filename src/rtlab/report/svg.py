@@ -40,12 +40,15 @@ def bar(
     ylabel: str,
     log: bool = False,
     ref: float | None = None,
+    errors: dict[str, list[float]] | None = None,
 ) -> str:
+    """Grouped bars; `errors` (per group, half-widths) draws error bars."""
     fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
     width = 0.8 / max(1, len(groups))
     for i, (name, vals) in enumerate(groups.items()):
         xs = [j + i * width - 0.4 + width / 2 for j in range(len(labels))]
-        ax.bar(xs, vals, width, label=name)
+        err = (errors or {}).get(name)
+        ax.bar(xs, vals, width, label=name, yerr=err, capsize=3 if err else 0)
     ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

@@ -221,6 +221,10 @@ def contention(run: Run) -> dict[int, float]:
     """{stress level %: target throughput as percent of level 0}."""
     if run.meta.get("scenario") != "contention":
         raise RtbenchError(f"not a contention run: scenario={run.meta.get('scenario')!r}")
+    code = run.meta.get("withheld")
+    if code:  # the target kept no figure (rtlab.lab.qemu_timing): say why
+        why = dict(run.warnings).get(code, code)
+        raise RtbenchError(f"contention on {run.meta.get('cores', '?')} cores: {code}: {why}")
     levels = [int(x) for x in run.meta.get("levels", "").split(",") if x]
     tps = _throughputs(run, {f"contention_{lv}": "" for lv in levels})
     base = tps.get("contention_0")

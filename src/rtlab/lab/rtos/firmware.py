@@ -13,7 +13,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
 from rtlab.lab.rtos.pico_sdk import sdk_describe
 
@@ -30,9 +30,9 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
     if rtos not in RTOSES:
         raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
     port = RTOSES.get(rtos)
-    if "elf" not in t and machine not in port.machines:
+    if "elf" not in t and machine not in runs_on(port):
         raise ConfigError(
-            where, f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
+            where, f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}"
         )
     config = t.get("rtos_config", port.configs[0])
     if config not in port.configs:
@@ -66,7 +66,10 @@ class RtosFirmware:
         on), none for an elf."""
         if self.elf:
             return {}
-        described = {**self.port.describe(self.config, self.paths), **self._board_sdk()}
+        described = {
+            **self.port.describe(self.config, self.paths, self.machine),
+            **self._board_sdk(),
+        }
         return {**described, "build_identity": self.identity()}
 
     def _board_sdk(self) -> dict[str, str]:
@@ -78,7 +81,7 @@ class RtosFirmware:
         sources and the compiler (rtlab.lab.rtos.identity); nothing for an elf."""
         if self.elf:
             return {}
-        identity = source_identity(self.port, self.paths)
+        identity = source_identity(self.port, self.paths, self.machine)
         return {**identity, **self._board_sdk()} if identity else identity
 
     def labels(self) -> dict[str, object]:

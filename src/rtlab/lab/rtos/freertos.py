@@ -1,5 +1,6 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
-board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
+board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
+a serial-target board (boards/stm32)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # mps2-an521's kernel, when VAR's has no Armv8-M SMP
@@ -29,6 +31,7 @@ class FreeRtos:
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
+    boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default",)
     baked_machines = ("pico",)  # no command line: the options are built into the image
 
@@ -48,6 +51,8 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine in self.boards:
+            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
         if machine == "pico":
             return build_freertos_pico(Path(kernel), paths, [])
@@ -69,7 +74,9 @@ class FreeRtos:
             raise RtosBuildError(why)
         return build_freertos_pico(Path(paths[VAR]), paths, words)
 
-    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
         smp: dict[str, str] = {}
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])

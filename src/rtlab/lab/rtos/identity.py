@@ -30,15 +30,18 @@ SKIP_DIRS = {".git", "__pycache__", "Documentation", "doc", "docs"}
 DEFAULT_COMPILER = "arm-none-eabi-gcc"
 
 
-def source_identity(port: RtosPort, paths: Mapping[str, str]) -> dict[str, str]:
-    """Empty when the port is not brought (the run then fails with what to set)."""
+def source_identity(port: RtosPort, paths: Mapping[str, str], machine: str = "") -> dict[str, str]:
+    """Empty when the port is not brought (the run then fails with what to set). The
+    compiler is the machine's where the port names one (`compilers`: virt-a53's
+    aarch64-linux-gnu-gcc), else the port's."""
     if port.missing(paths):
         return {}
+    cc = getattr(port, "compilers", {}).get(machine) or getattr(port, "compiler", DEFAULT_COMPILER)
     trees = tuple(sorted({paths[v] for v in port.variables if paths.get(v)}))
     return {
         "rtos_source": _trees_digest(trees),
         "rtbench_source": rtbench_digest(),
-        "compiler": compiler_version(getattr(port, "compiler", DEFAULT_COMPILER)),
+        "compiler": compiler_version(cc),
     }
 
 

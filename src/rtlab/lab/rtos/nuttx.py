@@ -1,5 +1,6 @@
 """NuttX: the user's apache/nuttx and nuttx-apps trees (NUTTX_PATH, NUTTX_APPS_PATH),
-rtbench's POSIX port as a NuttX application on the project's own mps2 board
+rtbench's POSIX port as a NuttX application on the project's own mps2 board, or on
+NuttX's own qemu-armv8a board in its SMP configuration for the virt-a53 machine
 (workloads/rtbench/ports/nuttx; the build is nuttx_build)."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
@@ -20,7 +21,7 @@ TESTED = (
     "README: bring your own kernels"
 )
 # One image per core: the an385/an386 image is Cortex-M3 code (it runs on both).
-CORES = {"mps2-an385": "m3", "mps2-an386": "m3", "mps2-an500": "m7"}
+CORES = {"mps2-an385": "m3", "mps2-an386": "m3", "mps2-an500": "m7", "virt-a53": "a53"}
 
 
 class NuttX:
@@ -29,6 +30,8 @@ class NuttX:
     variables = (VAR, APPS_VAR)
     machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
     configs = ("default", "assert")
+    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
+    compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
     baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -62,7 +65,9 @@ class NuttX:
             raise RtosBuildError(why)
         return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
-    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
         try:
             version = _version(trees(paths))
         except RtosBuildError:
@@ -71,7 +76,7 @@ class NuttX:
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": _config_that_matters(config),
+            "kconfig": _config_that_matters(CORES.get(machine, "m3"), config),
         }
 
 
@@ -123,15 +128,20 @@ _MATTERS = (
     "CONFIG_ARCH_FPU",
     "CONFIG_BUILD_FLAT",
     "CONFIG_STACK_COLORATION",
+    "CONFIG_SMP",
+    "CONFIG_SMP_NCPUS",
 )
 
 
-def _config_that_matters(config: str) -> dict[str, str]:
-    text = "\n".join(f.read_text() for f in fragments("m3", config) if f.is_file())
+def _config_that_matters(core: str, config: str) -> dict[str, str]:
+    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick)."""
+    text = "\n".join(f.read_text() for f in fragments(core, config) if f.is_file())
     found = {}
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
         found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
+    if core == "a53":
+        return found  # NuttX's own board: the generic timer, no SysTick
     board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
     m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
     if m:

@@ -3,7 +3,8 @@
 NuttX builds in its source tree (objects, .config, generated Kconfig files in apps/), so
 each configuration gets a build copy: build/nuttx/<config>-<core>-<hash>/ holds
 `nuttx/` and `apps/` copied from the user's trees, the project's board
-(workloads/rtbench/ports/nuttx/board) and the rtbench app at apps/external/rtbench. The
+(workloads/rtbench/ports/nuttx/board; the a53 image uses NuttX's own qemu-armv8a board
+instead) and the rtbench app at apps/external/rtbench. The
 hash covers the defconfig fragments, the board and the kernel's identity, so the slow
 part (copy, configure, full build: minutes) happens once; an app change only re-syncs
 the app's files and relinks (seconds).
@@ -25,7 +26,17 @@ from rtlab.lab.rtos.base import RtosBuildError
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"
 BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
-HOST_TOOLS = {"arm-none-eabi-gcc": "gcc-arm-none-eabi", "make": "make"}
+# Cores built with NuttX's own board (no common.defconfig, no custom board): the board's
+# Make.defs, and Debian's Linux cross compiler without its outline atomics (their
+# helpers in libgcc call glibc's __getauxval, which NuttX does not have) and without
+# its __linux__ (NuttX is not Linux: code that asks would take Linux-only calls).
+OWN_BOARD = {"a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs"}
+CROSS = {
+    "a53": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu",
+            ["CROSSDEV=aarch64-linux-gnu-",
+             "EXTRAFLAGS=-mno-outline-atomics -U__linux__ -U__gnu_linux__"]),
+}  # fmt: skip
+ARM_CROSS = ("arm-none-eabi-gcc", "gcc-arm-none-eabi", ["CROSSDEV=arm-none-eabi-"])
 # NuttX's make runs kconfiglib's `menuconfig`/`olddefconfig` when they are on PATH (PyPI
 # kconfiglib: the same .config), else kconfig-frontends' `kconfig-conf`.
 KCONFIG_TOOLS = ("kconfig-conf", "olddefconfig")
@@ -38,6 +49,8 @@ APP_SOURCES = (
     "rtbench/boards/qemu-mps2/mps2.c",
     "rtbench/boards/qemu-mps2/cortexm.c",
     "rtbench/boards/qemu-mps2/mps2.h",
+    "rtbench/boards/qemu-virt-a53/a53.c",
+    "rtbench/boards/qemu-virt-a53/a53.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",
 )
@@ -52,7 +65,8 @@ class Trees:
 
 def fragments(core: str, config: str) -> list[Path]:
     d = PORT_DIR / "defconfig"
-    return [d / "common.defconfig", d / f"core-{core}.defconfig", d / f"config-{config}.defconfig"]
+    own = [] if core in OWN_BOARD else [d / "common.defconfig"]
+    return [*own, d / f"core-{core}.defconfig", d / f"config-{config}.defconfig"]
 
 
 def kernel_identity(trees: Trees) -> str:
@@ -75,6 +89,8 @@ def git_head(tree: Path) -> str:
 
 def _digest(core: str, config: str, trees: Trees) -> str:
     h = hashlib.sha256(kernel_identity(trees).encode())
+    if core in CROSS:  # make does not track its flags: new flags, a new build copy
+        h.update(repr(CROSS[core]).encode())
     for f in fragments(core, config):
         h.update(f.read_bytes())
     for f in sorted((PORT_DIR / "board").rglob("*")):
@@ -83,8 +99,9 @@ def _digest(core: str, config: str, trees: Trees) -> str:
     return h.hexdigest()[:10]
 
 
-def need_host_tools() -> None:
-    for tool, package in HOST_TOOLS.items():
+def need_host_tools(core: str = "m3") -> None:
+    cc, cc_package, _ = CROSS.get(core, ARM_CROSS)
+    for tool, package in {"make": "make", cc: cc_package}.items():
         if shutil.which(tool) is None:
             raise RtosBuildError(f"{tool} not found: install {package} (deps/apt.txt)")
     if not any(shutil.which(t) for t in KCONFIG_TOOLS):
@@ -99,7 +116,7 @@ def build_nuttx(core: str, config: str, trees: Trees) -> Path:
     for f in fragments(core, config):
         if not f.is_file():
             raise RtosBuildError(f"NuttX configuration {config!r}/{core}: no {f.name}")
-    need_host_tools()
+    need_host_tools(core)
     out = BUILD_ROOT / f"{config}-{core}-{_digest(core, config, trees)}"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".build.lock", "w") as lock:
@@ -112,7 +129,7 @@ def build_nuttx(core: str, config: str, trees: Trees) -> Path:
         if app_changed:
             _drop_objects(out / "apps" / "external")
         _configure(core, config, out)
-        _make(out / "nuttx", ["-j2", "CROSSDEV=arm-none-eabi-"], "build")
+        _make(out / "nuttx", ["-j2", *CROSS.get(core, ARM_CROSS)[2]], "build")
         elf = out / f"rtbench-nuttx-{core}.elf"
         shutil.copy2(out / "nuttx" / "nuttx", elf)
     return elf
@@ -167,7 +184,9 @@ def _drop_objects(tree: Path) -> None:
 
 def _configure(core: str, config: str, out: Path) -> None:
     text = "".join(f.read_text() for f in fragments(core, config))
-    text += f'CONFIG_ARCH_BOARD_CUSTOM_DIR="{out / "board"}"\nCONFIG_APPS_DIR="../apps"\n'
+    if core not in OWN_BOARD:
+        text += f'CONFIG_ARCH_BOARD_CUSTOM_DIR="{out / "board"}"\n'
+    text += 'CONFIG_APPS_DIR="../apps"\n'
     stamp = out / ".defconfig"
     if stamp.is_file() and stamp.read_text() == text and (out / "nuttx" / ".config").is_file():
         return
@@ -175,7 +194,8 @@ def _configure(core: str, config: str, out: Path) -> None:
     make_defs = nuttx / "Make.defs"
     if make_defs.is_symlink() or make_defs.exists():
         make_defs.unlink()
-    make_defs.symlink_to(out / "board" / "scripts" / "Make.defs")
+    own = OWN_BOARD.get(core)
+    make_defs.symlink_to(nuttx / own if own else out / "board" / "scripts" / "Make.defs")
     (nuttx / ".config").write_text(text)
     _make(nuttx, ["olddefconfig"], "configure")
     _check_config(nuttx / ".config", text)

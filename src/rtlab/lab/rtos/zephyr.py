@@ -1,9 +1,11 @@
 """Zephyr: the user's tree in ZEPHYR_BASE (+ the cmsis module in ZEPHYR_MODULES), built
 with Zephyr's own build system as an out-of-tree application
 (workloads/rtbench/ports/zephyr) for a QEMU mps2 board, toolchain `gnuarmemb` on
-Debian's arm-none-eabi-gcc. Two documented configurations: "default" (Zephyr's
-defaults + what the suite needs, prj.conf) and "lean" (+ lean.conf: time slicing off,
-asserts off, -O2). The Kconfig that shapes a figure is read back from the build's .config.
+Debian's arm-none-eabi-gcc, or for Zephyr's qemu_cortex_a53_smp (rtlab machine virt-a53,
+two cores, SMP) with Debian's aarch64-linux-gnu-gcc (zephyr_a53: the toolchain's shim).
+Two documented configurations: "default" (Zephyr's defaults + what the suite needs,
+prj.conf) and "lean" (+ lean.conf: time slicing off, asserts off, -O2). The Kconfig
+that shapes a figure is read back from the build's .config.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.zephyr_a53 import A53_BOARD, A53_COMPILER, a53_env, board_conf_files
 
 VAR = "ZEPHYR_BASE"
 MODULES_VAR = "ZEPHYR_MODULES"
@@ -35,7 +38,7 @@ TESTED = (
 PYTHON_DEPS = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
                "packaging": "packaging"}  # fmt: skip
 CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
-BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386"}
+BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386", "virt-a53": A53_BOARD}
 # Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
 OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
 
@@ -47,9 +50,8 @@ class Zephyr:
     machines = tuple(BOARDS)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
-
-    def __init__(self) -> None:
-        self._built: dict[tuple[str, str], Path] = {}  # (program, config) -> last build
+    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
+    compilers: ClassVar[dict[str, str]] = {"virt-a53": A53_COMPILER}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         base = paths.get(VAR, "")
@@ -90,38 +92,46 @@ class Zephyr:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
-        for tool in ("cmake", "arm-none-eabi-gcc"):
+        cc = A53_COMPILER if machine == "virt-a53" else "arm-none-eabi-gcc"
+        for tool in ("cmake", cc):
             if shutil.which(tool) is None:
-                raise RtosBuildError(f"{tool} not found: install cmake gcc-arm-none-eabi")
-        out = BUILD_ROOT / f"{what}-{machine.removeprefix('mps2-')}-{config}"
+                raise RtosBuildError(f"{tool} not found: install cmake gcc-arm-none-eabi "
+                                     "gcc-aarch64-linux-gnu")
+        out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
-        conf = _conf_files(src, config, Path(paths[VAR]))
+        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(BOARDS[machine])
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-            _configure(src, out, BOARDS[machine], conf, paths)
-            _run(["cmake", "--build", str(out), "--parallel", "2"], _env(paths), "build")
-        self._built[(what, config)] = out
+            env = _env(paths, machine)
+            _configure(src, out, BOARDS[machine], conf, paths, env)
+            _run(["cmake", "--build", str(out), "--parallel", "2"], env, "build")
         return out
 
-    def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
+        """The Kconfig read back from this machine's build (another machine's board
+        sets other options: virt-a53's SMP, no MPU)."""
+        machine = machine or self.machines[0]
         d: dict[str, Any] = {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version(Path(paths.get(VAR, ""))),
-            "kconfig": kconfig_that_matters(self._dot_config("rtbench", config)),
+            "kconfig": kconfig_that_matters(_dot_config("rtbench", machine, config)),
         }
         # latency_measure builds with its own prj.conf (1 tick/s, no tickless, irq_offload)
-        lm = kconfig_that_matters(self._dot_config("latency_measure", config))
+        lm = kconfig_that_matters(_dot_config("latency_measure", machine, config))
         if lm:
             d["kconfig_latency_measure"] = lm
         return d
 
-    def _dot_config(self, what: str, config: str) -> Path:
-        built = self._built.get((what, config))
-        if built is None:
-            found = sorted(BUILD_ROOT.glob(f"{what}-*-{config}"))
-            built = found[0] if found else BUILD_ROOT / "none"
-        return built / "zephyr" / ".config"
+
+def _out_dir(what: str, machine: str, config: str) -> Path:
+    return BUILD_ROOT / f"{what}-{machine.removeprefix('mps2-')}-{config}"
+
+
+def _dot_config(what: str, machine: str, config: str) -> Path:
+    return _out_dir(what, machine, config) / "zephyr" / ".config"
 
 
 def _cmsis(modules: str) -> bool:
@@ -129,9 +139,12 @@ def _cmsis(modules: str) -> bool:
     return any((Path(m) / "CMSIS" / "Core").is_dir() for m in modules.split(";") if m)
 
 
-def _env(paths: Mapping[str, str]) -> dict[str, str]:
+def _env(paths: Mapping[str, str], machine: str = "mps2-an385") -> dict[str, str]:
     env = dict(os.environ)
     env.update({k: paths[k] for k in (VAR, MODULES_VAR) if paths.get(k)})
+    if machine == "virt-a53":
+        env.update(a53_env(BUILD_ROOT))
+        return env
     env.setdefault("ZEPHYR_TOOLCHAIN_VARIANT", "gnuarmemb")
     env.setdefault("GNUARMEMB_TOOLCHAIN_PATH", "/usr")
     return env
@@ -147,7 +160,12 @@ def _conf_files(src: Path, config: str, base: Path) -> list[Path]:
 
 
 def _configure(
-    src: Path, out: Path, board: str, conf_files: list[Path], paths: Mapping[str, str]
+    src: Path,
+    out: Path,
+    board: str,
+    conf_files: list[Path],
+    paths: Mapping[str, str],
+    env: dict[str, str],
 ) -> None:
     """Configures once per (tree, modules, configuration): Zephyr's configure step (Kconfig,
     devicetree) takes seconds; ninja alone notices source changes afterwards."""
@@ -175,7 +193,7 @@ def _configure(
         root = OWN_BOARD_ROOT[board]
         cmd += [f"-DBOARD_ROOT={root}", f"-DSOC_ROOT={root}"]
     (out / "CMakeCache.txt").unlink(missing_ok=True)  # a new tree or configuration
-    _run(cmd, _env(paths), "configure")
+    _run(cmd, env, "configure")
     done.write_text(stamp)
 
 

@@ -14,8 +14,10 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores)
-    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores)
+    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores),
+                               # virt-a53 (2 x Cortex-A53: rtlab.lab.qemu_smp)
+    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores);
+                               # [0, -1]: every cell in both modes
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
     # rtos_config = "lean"     # one of the port's documented configurations
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
@@ -42,6 +44,7 @@ from rtlab.lab.qemu import (
     qemu_version,
     semihosting_args,
 )
+from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
 from rtlab.lab.qemu_timing import (
     parallel_args,
     timing_labels,
@@ -67,10 +70,16 @@ MACHINES = {
     "mps2-an500": "Cortex-M7",
     "microbit": "Cortex-M0",  # nRF51822, 16 KiB of RAM: QEMU's only Cortex-M0 machine
     "mps2-an521": "2 x Cortex-M33",  # SSE-200: the one Cortex-M machine with two cores
+    **{name: m.title for name, m in SMP_MACHINES.items()},  # application cores (qemu_smp)
 }
 # Machines with more than one core (rtlab.lab.qemu_timing: what each timing mode gives).
-CORES = {"mps2-an521": 2}
+CORES = {"mps2-an521": 2, **{name: m.cores for name, m in SMP_MACHINES.items()}}
 QEMU = "qemu-system-arm"
+
+
+def default_qemu(machine: str) -> str:
+    """The QEMU binary that emulates machine (qemu-system-aarch64 for virt-a53)."""
+    return SMP_MACHINES[machine].qemu if machine in SMP_MACHINES else QEMU
 
 
 class QemuError(BuildError):
@@ -93,16 +102,19 @@ def qemu_argv(
     icount_shift: int | None = 0,
     extra: Sequence[str] = (),
     append: str = "",
-    qemu: str = QEMU,
+    qemu: str | None = None,
 ) -> list[str]:
     """The known-good command line: no display or monitor, UART0 on stdout,
     semihosting for the exit status and the command line, icount when asked."""
     if machine not in MACHINES:
         raise QemuError(f"machine {machine!r}: expected one of {', '.join(MACHINES)}")
-    argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
-    argv += semihosting_args(append.split())
     if icount_shift is not None and not 0 <= icount_shift <= 10:
         raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
+    if machine in SMP_MACHINES:
+        return smp_argv(str(elf), machine, icount_shift, extra, append, qemu)
+    qemu = qemu or QEMU
+    argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
+    argv += semihosting_args(append.split())
     argv += icount_args(icount_shift)
     argv += parallel_args(CORES.get(machine, 1), icount_shift)
     return [*argv, "-kernel", str(elf), *extra]
@@ -125,11 +137,12 @@ def run_qemu(
     timeout_s: float = 120.0,
     extra: Sequence[str] = (),
     append: str = "",
-    qemu: str = QEMU,
+    qemu: str | None = None,
     meta: Mapping[str, object] = {},
 ) -> QemuResult:
     """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
     labels every run (see label_output)."""
+    qemu = qemu or default_qemu(machine)
     if shutil.which(qemu) is None:
         raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
     if not Path(elf).is_file():
@@ -174,7 +187,7 @@ class QemuTarget:
         self.machine = str(t.get("machine", "mps2-an385"))
         shift = int(t.get("icount_shift", 0))
         self.icount_shift: int | None = None if shift < 0 else shift
-        self.qemu = str(t.get("qemu", QEMU))
+        self.qemu = str(t.get("qemu", default_qemu(self.machine)))
         self.firmware = RtosFirmware(t, self.machine)
         self.extra = [str(a) for a in t.get("extra", [])]
 
@@ -232,4 +245,5 @@ TARGET_KIND = TargetKind(
     _check_qemu,
     QemuTarget,
     identity=_identity,
+    axes=("icount_shift",),  # icount_shift = [0, -1]: both timing modes in one spec
 )

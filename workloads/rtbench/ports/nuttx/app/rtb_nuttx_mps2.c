@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "mps2.h"
-#include "rtb_nuttx_mps2.h"
+#include "rtb_nuttx_board.h"
 #include "rtb_posix.h"
 #include "rtbench_port.h"
 
@@ -43,7 +43,7 @@ static const char *machine(void)
 
 static rtb_posix_board_clock clock_desc;
 
-void rtb_nuttx_mps2_init(void)
+void rtb_nuttx_board_init(void)
 {
     mps2_timer_init();
     ips = mps2_measure_ips();
@@ -60,7 +60,7 @@ void rtb_nuttx_mps2_init(void)
 
 _Static_assert(BOARD_COUNTER_HZ == 25000000u, "the icount warning names 25 MHz: reword it");
 
-void rtb_nuttx_mps2_note_warnings(void)
+void rtb_nuttx_board_note_warnings(void)
 {
     if (icount_hz)
         rtb_port_note_warning("icount_model",
@@ -82,6 +82,8 @@ void rtb_nuttx_mps2_note_warnings(void)
                           "NVIC interrupt as on FreeRTOS: irq/T4/T5 include signal "
                           "delivery and a context switch");
 }
+
+const char *rtb_nuttx_cmdline(void) { return mps2_cmdline(); }
 
 void rtb_nuttx_exit(int status)
 {

@@ -1,0 +1,124 @@
+"""The virt-a53 machine (QEMU virt, 2 x Cortex-A53): Zephyr's qemu_cortex_a53_smp and
+NuttX's qemu-armv8a SMP build for it and run rtbench's SMP scenarios in both timing
+modes. Under icount the two-core cross-core runs keep their meta and a
+`warn code=unsupported_on_icount`, no figures; one-core runs keep theirs. In parallel TCG
+the runs say so and carry the host's CPUs and load. Each kernel's tests skip (one line)
+when it is not brought."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab.qemu_smp import SMP_MACHINES
+from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.protocol import Run
+from tests.needs import brought, missing_tool
+
+MACHINE = "virt-a53"
+QEMU = SMP_MACHINES[MACHINE].qemu
+SHORT = "--iterations 20 --window-ms 20"
+
+
+def _paths(rtos: str) -> dict[str, str]:
+    if rtos == "zephyr":
+        brought("ZEPHYR_BASE", "a Zephyr tree", "3.4.99 + the cmsis module in ZEPHYR_MODULES; "
+                "README: bring your own kernels")  # fmt: skip
+    else:
+        brought("NUTTX_PATH", "an apache/nuttx checkout and NUTTX_APPS_PATH to nuttx-apps",
+                "tested: apache/nuttx 4ebc8a7291df; README: bring your own kernels")  # fmt: skip
+    paths = merged_paths()
+    why = RTOSES.get(rtos).missing(paths)
+    if why:
+        pytest.fail(why, pytrace=False)
+    missing_tool("deps/apt.txt", "aarch64-linux-gnu-gcc", QEMU)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def zephyr_elf() -> Path:
+    return RTOSES.get("zephyr").build(MACHINE, "default", _paths("zephyr"))
+
+
+@pytest.fixture(scope="module")
+def nuttx_elf() -> Path:
+    return RTOSES.get("nuttx").build(MACHINE, "default", _paths("nuttx"))
+
+
+def _run(elf: Path, shift: int | None, args: str, timeout: float = 90) -> tq.QemuResult:
+    res = tq.run_qemu(elf, MACHINE, shift, timeout, append=f"{args} {SHORT}")
+    assert not res.timed_out, res.output[-2000:]
+    assert res.exit_status == 0, res.output[-2000:]
+    return res
+
+
+def _figures(run: Run) -> int:
+    return len(run.counters) + len(run.series)
+
+
+def _codes(run: Run) -> set[str]:
+    return {code for code, _ in run.warnings}
+
+
+@pytest.mark.parametrize("rtos", ["zephyr", "nuttx"])
+def test_describe_reads_the_a53_build(rtos: str, request: pytest.FixtureRequest) -> None:
+    """The recorded configuration is the a53 build's (SMP, 2 CPUs), not an mps2 one's."""
+    request.getfixturevalue(f"{rtos}_elf")
+    kconfig = RTOSES.get(rtos).describe("default", merged_paths(), MACHINE)["kconfig"]
+    if rtos == "zephyr":
+        assert kconfig["CONFIG_SMP"] == "y" and kconfig["CONFIG_MP_MAX_NUM_CPUS"] == "2"
+    else:
+        assert kconfig["SMP"] == "y" and kconfig["SMP_NCPUS"] == "2"
+        assert "MPS_SYSTICK_CLOCK" not in kconfig
+
+
+def test_icount_withholds_cross_core_runs(nuttx_elf: Path) -> None:
+    res = _run(nuttx_elf, 0, "--scenarios primitives,threadmetric,scalability,contention")
+    runs = {(r.meta["scenario"], r.meta["cores"]): r for r in res.runs}
+    assert set(runs) == {
+        ("primitives", "1"),
+        ("threadmetric", "1"),
+        ("threadmetric", "2"),
+        ("scalability", "1"),
+        ("scalability", "2"),
+        ("contention", "2"),
+    }
+    for (scenario, cores), run in runs.items():
+        assert run.complete and run.meta["timing_mode"] == "icount", (scenario, cores)
+        assert run.meta["qemu_cores"] == "2" and run.meta["board"] == MACHINE
+        withheld = scenario in CROSS_CORE_SCENARIOS and cores != "1"
+        assert (UNSUPPORTED_ON_ICOUNT in _codes(run)) == withheld, (scenario, cores)
+        assert (_figures(run) == 0) == withheld, (scenario, cores)
+    assert runs[("primitives", "1")].counters["sem_give.cold"][0] > 0
+
+
+def test_zephyr_icount_one_core(zephyr_elf: Path) -> None:
+    """Zephyr under icount: the one-core runs (its two-core runs wedge there: docs)."""
+    res = _run(zephyr_elf, 0, "--scenarios primitives,threadmetric,scalability --cores 1")
+    assert [r.meta["scenario"] for r in res.runs] == ["primitives", "threadmetric", "scalability"]
+    for run in res.runs:
+        assert run.complete and run.meta["clock"] == "cntvct_icount" and _figures(run) > 0
+
+
+def test_zephyr_parallel_tcg_scales(zephyr_elf: Path) -> None:
+    res = _run(zephyr_elf, None, "--scenarios scalability,contention")
+    two = [r for r in res.runs if r.meta["cores"] == "2"]
+    assert [r.meta["scenario"] for r in two] == ["scalability", "contention"]
+    for run in res.runs:
+        assert run.meta["timing_mode"] == "parallel-tcg" and run.meta["qemu_cores"] == "2"
+        assert int(run.meta["host_cpus"]) >= 1 and float(run.meta["host_load1"]) >= 0
+        assert UNSUPPORTED_ON_ICOUNT not in _codes(run) and "no_icount" in _codes(run)
+    assert two[0].counters["p1"][0] > 0  # pattern 1's two-core throughput is a figure
+
+
+def test_argv_per_mode() -> None:
+    icount = tq.qemu_argv("x.elf", MACHINE, 0, append="--scenarios primitives")
+    parallel = tq.qemu_argv("x.elf", MACHINE, None)
+    assert icount[0] == parallel[0] == QEMU
+    assert "-icount" in icount and "-accel" not in icount
+    assert parallel[parallel.index("-accel") + 1] == "tcg,thread=multi"
+    assert "virt,virtualization=on,gic-version=3" in icount and "-smp" in icount
