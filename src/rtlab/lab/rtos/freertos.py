@@ -12,6 +12,7 @@ from typing import Any
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
 from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
@@ -85,7 +86,9 @@ class FreeRtos:
             "rtos_version": _version(Path(paths.get(VAR, ""))),
             **smp,
             "kconfig": _config_that_matters(
-                BOARD_DIR / "FreeRTOSConfig.h", PORT_DIR / "FreeRTOSConfig_rtbench.h"
+                (PICO_DIR if machine == "pico" else BOARD_DIR) / "FreeRTOSConfig.h",
+                PORT_DIR / "FreeRTOSConfig_rtbench.h",
+                pico=machine == "pico",
             ),
         }
 
@@ -134,11 +137,12 @@ _MATTERS = (
 )
 
 
-def _config_that_matters(*headers: Path) -> dict[str, str]:
+def _config_that_matters(*headers: Path, pico: bool = False) -> dict[str, str]:
     text = "\n".join(h.read_text(errors="replace") for h in headers if h.is_file())
+    names = (*_MATTERS, "configNUMBER_OF_CORES", "configCPU_CLOCK_HZ") if pico else _MATTERS
     # configASSERT is defined only under RTB_FREERTOS_ASSERT, which this build never sets
     found: dict[str, str] = {"configASSERT": "off"}
-    for name in _MATTERS:
+    for name in names:
         m = re.search(rf"^\s*#define\s+{name}\b[ \t]*(.*)$", text, re.M)
         if m:
             found[name] = m.group(1).split("/*")[0].strip()

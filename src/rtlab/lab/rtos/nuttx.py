@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
-from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
+from rtlab.lab.rtos.nuttx_build import (
+    OWN_BOARD,
+    PORT_DIR,
+    Trees,
+    build_nuttx,
+    fragments,
+    git_head,
+)
 from rtlab.lab.rtos.nuttx_pico import build_nuttx_pico
 
 VAR = "NUTTX_PATH"
@@ -74,7 +81,7 @@ class NuttX:
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": _config_that_matters(CORES.get(machine, "m3"), config),
+            "kconfig": _config_that_matters(_core(machine), config),
         }
 
 
@@ -131,6 +138,11 @@ _MATTERS = (
 )
 
 
+def _core(machine: str) -> str:
+    """The defconfig fragment's core name of a machine: pico is NuttX's own board."""
+    return "pico" if machine == "pico" else CORES.get(machine, "m3")
+
+
 def _config_that_matters(core: str, config: str) -> dict[str, str]:
     """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick)."""
     text = "\n".join(f.read_text() for f in fragments(core, config) if f.is_file())
@@ -138,8 +150,8 @@ def _config_that_matters(core: str, config: str) -> dict[str, str]:
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
         found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
-    if core == "a53":
-        return found  # NuttX's own board: the generic timer, no SysTick
+    if core in OWN_BOARD:
+        return found  # NuttX's own board (a53, pico): its own timer, not mps2's SysTick
     board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
     m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
     if m:

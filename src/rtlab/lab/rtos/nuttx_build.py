@@ -30,7 +30,10 @@ BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
 # Make.defs, and Debian's Linux cross compiler without its outline atomics (their
 # helpers in libgcc call glibc's __getauxval, which NuttX does not have) and without
 # its __linux__ (NuttX is not Linux: code that asks would take Linux-only calls).
-OWN_BOARD = {"a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs"}
+OWN_BOARD = {
+    "a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs",
+    "pico": "boards/arm/rp2040/raspberrypi-pico/scripts/Make.defs",  # built by nuttx_pico
+}
 CROSS = {
     "a53": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu",
             ["CROSSDEV=aarch64-linux-gnu-",

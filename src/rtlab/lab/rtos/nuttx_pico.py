@@ -22,20 +22,19 @@ from rtlab.lab import uf2
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.nuttx_build import (
     BUILD_ROOT,
-    PORT_DIR,
     Trees,
-    _check_config,
+    _configure,
     _copy_trees,
     _drop_objects,
     _make,
     _sync_app,
+    fragments,
     git_head,
     kernel_identity,
     need_host_tools,
 )
 from rtlab.lab.rtos.pico_sdk import sdk_path
 
-BOARD_MAKE_DEFS = "boards/arm/rp2040/raspberrypi-pico/scripts/Make.defs"
 # The SDK folders boot2/Make.defs reads (pico_platform: SDK < 2.2.0, _common: >= 2.2.0).
 SDK_PARTS = (
     "src/rp2040/boot_stage2",
@@ -51,11 +50,6 @@ SDK_PARTS = (
 )
 
 
-def fragments(config: str) -> list[Path]:
-    d = PORT_DIR / "defconfig"
-    return [d / "core-pico.defconfig", d / f"config-{config}.defconfig"]
-
-
 def args_header(words: list[str]) -> str:
     line = " ".join(words)
     if any(c in line for c in '"\\\n'):
@@ -67,13 +61,13 @@ def args_header(words: list[str]) -> str:
 def build_nuttx_pico(config: str, trees: Trees, paths: dict[str, str], words: list[str]) -> Path:
     """The UF2 of rtbench on NuttX SMP for the Pico, running `words`; cached (an option
     change relinks the app only). The ELF lies beside it."""
-    for f in fragments(config):
+    for f in fragments("pico", config):
         if not f.is_file():
             raise RtosBuildError(f"NuttX configuration {config!r}/pico: no {f.name}")
     need_host_tools()
     sdk = sdk_path(paths)
     h = hashlib.sha256((kernel_identity(trees) + f" {sdk}@{git_head(sdk)}").encode())
-    for f in fragments(config):
+    for f in fragments("pico", config):
         h.update(f.read_bytes())
     out = BUILD_ROOT / f"{config}-pico-{h.hexdigest()[:10]}"
     out.mkdir(parents=True, exist_ok=True)
@@ -89,7 +83,7 @@ def build_nuttx_pico(config: str, trees: Trees, paths: dict[str, str], words: li
         if changed or not header.is_file() or header.read_text() != text:
             header.write_text(text)
             _drop_objects(out / "apps" / "external")
-        _configure(config, out)
+        _configure("pico", config, out)  # NuttX's own board (nuttx_build.OWN_BOARD)
         sdk_var = f"PICO_SDK_PATH={out / 'pico-sdk'}"
         _make(out / "nuttx", ["-j2", "CROSSDEV=arm-none-eabi-", sdk_var], "build")
         elf = image.with_suffix(".elf")
@@ -111,19 +105,3 @@ def _copy_sdk(sdk: Path, dst: Path) -> None:
         if (sdk / part).is_dir():
             shutil.copytree(sdk / part, dst / part, symlinks=True)
     (dst / ".copied").write_text(f"{sdk}\n")
-
-
-def _configure(config: str, out: Path) -> None:
-    text = "".join(f.read_text() for f in fragments(config)) + 'CONFIG_APPS_DIR="../apps"\n'
-    stamp = out / ".defconfig"
-    nuttx = out / "nuttx"
-    if stamp.is_file() and stamp.read_text() == text and (nuttx / ".config").is_file():
-        return
-    make_defs = nuttx / "Make.defs"
-    if make_defs.is_symlink() or make_defs.exists():
-        make_defs.unlink()
-    make_defs.symlink_to(nuttx / BOARD_MAKE_DEFS)
-    (nuttx / ".config").write_text(text)
-    _make(nuttx, ["olddefconfig"], "configure")
-    _check_config(nuttx / ".config", text)
-    stamp.write_text(text)

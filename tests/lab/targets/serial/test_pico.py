@@ -150,3 +150,12 @@ def test_a_malformed_image_never_reaches_the_drive(tmp_path: Path, silent_port: 
     with pytest.raises(SerialBoardError, match=r"x\.uf2 is not an image for board pico: .*stage 2"):
         t.run([str(image)], timeout=10)
     assert sorted(p.name for p in drive.iterdir()) == ["INFO_UF2.TXT"]
+
+
+def test_a_pico_run_records_its_own_smp_configuration() -> None:
+    """What a run records is the Pico build's configuration, not mps2's: two cores."""
+    fr = RTOSES.get("freertos").describe("default", {}, "pico")["kconfig"]
+    assert fr["configNUMBER_OF_CORES"] == "2" and fr["configCPU_CLOCK_HZ"] == "125000000UL"
+    nx = RTOSES.get("nuttx").describe("default", {}, "pico")["kconfig"]
+    assert (nx["SMP"], nx["SMP_NCPUS"], nx["USEC_PER_TICK"]) == ("y", "2", "1000")
+    assert "MPS_SYSTICK_CLOCK" not in nx
