@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.nuttx_boards import UPSTREAM, build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
 
 VAR = "NUTTX_PATH"
@@ -27,6 +28,7 @@ class NuttX:
     title = "NuttX"
     variables = (VAR, APPS_VAR)
     machines = tuple(CORES)
+    boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -46,6 +48,8 @@ class NuttX:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine in UPSTREAM:
+            return build_nuttx_board(machine, config, trees(paths))
         return build_nuttx(CORES[machine], config, trees(paths))
 
     def describe(self, config: str, paths: Mapping[str, str]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ APP_SOURCES = (
     "rtbench/boards/qemu-mps2/mps2.c",
     "rtbench/boards/qemu-mps2/cortexm.c",
     "rtbench/boards/qemu-mps2/mps2.h",
+    "rtbench/boards/stm32/stm32_regs.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",
 )
