@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.nuttx_boards import UPSTREAM, build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
     OWN_BOARD,
     PORT_DIR,
@@ -36,6 +37,7 @@ class NuttX:
     title = "NuttX"
     variables = (VAR, APPS_VAR)
     machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
+    boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
@@ -60,6 +62,8 @@ class NuttX:
             raise RtosBuildError(why)
         if machine == "pico":
             return build_nuttx_pico(config, trees(paths), dict(paths), [])
+        if machine in UPSTREAM:
+            return build_nuttx_board(machine, config, trees(paths))
         return build_nuttx(CORES[machine], config, trees(paths))
 
     def build_baked(

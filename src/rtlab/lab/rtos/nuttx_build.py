@@ -54,6 +54,7 @@ APP_SOURCES = (
     "rtbench/boards/qemu-mps2/mps2.h",
     "rtbench/boards/qemu-virt-a53/a53.c",
     "rtbench/boards/qemu-virt-a53/a53.h",
+    "rtbench/boards/stm32/stm32_regs.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",
 )

@@ -241,3 +241,21 @@ def _no_kernels() -> dict[str, str]:
     """The environment without kernel paths: the smoke images alone."""
     drop = ("FREERTOS_KERNEL_PATH", "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH")
     return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def test_nuttx_builds_for_an_upstream_nucleo() -> None:
+    """NuttX's own nucleo-l073rz board (its nsh defconfig, rtbench appended): the L0's
+    TIM2 counter path and 20 KiB of RAM; build only (docs/boards.md: the other three
+    Nucleos build the same way, DWT CYCCNT instead)."""
+    brought(
+        "NUTTX_PATH",
+        "an apache/nuttx checkout (NUTTX_APPS_PATH: nuttx-apps)",
+        "README: bring your own kernels",
+    )
+    from rtlab.lab.rtos.base import merged_paths
+    from rtlab.lab.rtos.nuttx import RTOS
+
+    elf = RTOS.build("nucleo-l073rz", "default", merged_paths())
+    data = elf.read_bytes()
+    assert data[:4] == b"\x7fELF"
+    assert b"nucleo-l073rz" in data and b"tim2" in data and b"rtbench: done errors=" in data
