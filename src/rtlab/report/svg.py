@@ -21,7 +21,8 @@ def svg_uri(fig: Figure) -> str:
     # report holds dozens of figures.
     fig.set_layout_engine("none")
     if len(fig.axes) == 1:
-        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7))
+        lines = fig.axes[0].get_title().count("\n") + 1  # room for a title of two lines
+        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7 - 0.07 * (lines - 1)))
     for i, ax in enumerate(fig.axes):
         # the scales as an element id, for a reader of the SVG (and the tests)
         ax.set_gid(f"axes{i}-x{ax.get_xscale()}-y{ax.get_yscale()}")

@@ -127,8 +127,9 @@ def _withheld(parts: Sequence[Run]) -> dict[str, str]:
     for p in parts:
         code = p.meta.get("withheld")
         if code:
-            why = dict(p.warnings).get(code, code)
-            out[f"{p.meta.get('scenario', '?')}@{p.meta.get('cores', '?')}"] = why
+            out[f"{p.meta.get('scenario', '?')}@{p.meta.get('cores', '?')}"] = rtbench.withheld_why(
+                p
+            )
     return out
 
 
