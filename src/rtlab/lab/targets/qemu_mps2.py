@@ -43,7 +43,7 @@ from rtlab.lab.qemu import (
     qemu_version,
     semihosting_args,
 )
-from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
+from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv, wedge
 from rtlab.lab.qemu_timing import (
     parallel_args,
     timing_labels,
@@ -213,6 +213,14 @@ class QemuTarget:
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise QemuError("nothing to run")
+        mode = timing_mode(CORES.get(self.machine, 1), self.icount_shift)
+        why = (
+            None
+            if self.firmware.elf
+            else wedge(self.machine, self.firmware.port.name, mode, argv[1:])
+        )
+        if why:
+            raise QemuError(why)  # a run that would only end at its timeout
         r = run_qemu(
             argv[0],
             self.machine,
@@ -244,4 +252,5 @@ TARGET_KIND = TargetKind(
     _check_qemu,
     QemuTarget,
     identity=_identity,
+    axes=("rtos", "icount_shift"),  # rtos = ["zephyr", "nuttx"]: both on one machine
 )
