@@ -124,15 +124,25 @@ def test_argv_per_mode() -> None:
     assert "virt,virtualization=on,gic-version=3" in icount and "-smp" in icount
 
 
+def _nuttx_parallel(elf: Path) -> None:
+    res = _run(elf, None, "--scenarios threadmetric,scalability --cores 2 --tests 1,2", 30)
+    assert [r.meta["scenario"] for r in res.runs] == ["threadmetric", "scalability"]
+    for run in res.runs:
+        assert run.complete and run.meta["timing_mode"] == "parallel-tcg" and _figures(run) > 0
+
+
 @pytest.mark.xfail(
-    reason="NuttX SMP on this snapshot hangs or crashes in most two-core runs in parallel "
-    "TCG (core 0 faulting on a garbage stack pointer; docs/rtos/nuttx.md#virt-a53)",
+    reason="NuttX SMP (configuration default) on this snapshot hangs or crashes in most "
+    "two-core runs in parallel TCG (core 0 faulting on a garbage stack pointer); the "
+    "assert configuration runs (docs/rtos/nuttx.md#virt-a53)",
     strict=False,
 )
 def test_nuttx_parallel_tcg_two_cores(nuttx_elf: Path) -> None:
-    res = _run(nuttx_elf, None, "--scenarios threadmetric --cores 2 --tests 1,2", timeout=30)
-    (run,) = res.runs
-    assert run.complete and run.meta["timing_mode"] == "parallel-tcg" and _figures(run) > 0
+    _nuttx_parallel(nuttx_elf)
+
+
+def test_nuttx_assert_parallel_tcg_two_cores() -> None:
+    _nuttx_parallel(RTOSES.get("nuttx").build(MACHINE, "assert", _paths("nuttx")))
 
 
 def test_zephyr_icount_two_cores_refused_not_hung() -> None:
