@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
-from rtlab.lab.rtos.nuttx_build import PORT_DIR, Trees, build_nuttx, fragments, git_head
+from rtlab.lab.rtos.nuttx_build import (
+    OWN_BOARD,
+    PORT_DIR,
+    Trees,
+    build_dir,
+    build_nuttx,
+    fragments,
+    git_head,
+)
 
 VAR = "NUTTX_PATH"
 APPS_VAR = "NUTTX_APPS_PATH"
@@ -54,15 +62,17 @@ class NuttX:
     def describe(
         self, config: str, paths: Mapping[str, str], machine: str = ""
     ) -> dict[str, Any]:
+        core = CORES.get(machine, "m3")
         try:
-            version = _version(trees(paths))
+            t = trees(paths)
+            version, built = _version(t), build_dir(core, config, t) / "nuttx" / ".config"
         except RtosBuildError:
-            version = ""
+            version, built = "", Path("/nonexistent")
         return {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": _config_that_matters(CORES.get(machine, "m3"), config),
+            "kconfig": _config_that_matters(core, config, built),
         }
 
 
@@ -119,9 +129,12 @@ _MATTERS = (
 )
 
 
-def _config_that_matters(core: str, config: str) -> dict[str, str]:
-    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick)."""
-    text = "\n".join(f.read_text() for f in fragments(core, config) if f.is_file())
+def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
+    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick);
+    for an image on NuttX's own board the build's .config once built (the board's
+    defaults, e.g. its FPU, are not in the fragments)."""
+    files = [built] if core in OWN_BOARD and built.is_file() else fragments(core, config)
+    text = "\n".join(f.read_text() for f in files if f.is_file())
     found = {}
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
