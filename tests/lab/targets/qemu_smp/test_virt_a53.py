@@ -166,3 +166,23 @@ def test_spec_machines_and_axes() -> None:
         check_target(t)
     with pytest.raises(ConfigError, match=r"FreeRTOS runs on .* not virt-a53"):
         check_target({"kind": "qemu", "machine": MACHINE, "rtos": "freertos"})
+
+
+def test_spec_load_refuses_a_wedging_workload() -> None:
+    from rtlab.lab.spec import parse_spec
+    from rtlab.lab.specfile import SpecError
+
+    text = """name = "x"
+[target]
+kind = "qemu"
+machine = "virt-a53"
+rtos = ["nuttx", "zephyr"]
+[[workload]]
+kind = "rtbench"
+scenarios = ["threadmetric"]
+cores = [1, 2]
+"""
+    with pytest.raises(SpecError, match=r"workload\[0\]\.cores: Zephyr SMP on virt-a53 wedges"):
+        parse_spec(text)
+    assert parse_spec(text.replace("cores = [1, 2]", "cores = [1]")).cells()
+    assert parse_spec(text.replace('kind = "qemu"', 'kind = "qemu"\nicount_shift = -1')).cells()
