@@ -16,6 +16,7 @@ from rtlab.lab.rtos.nuttx_build import (
     OWN_BOARD,
     PORT_DIR,
     Trees,
+    build_dir,
     build_nuttx,
     fragments,
     git_head,
@@ -76,16 +77,20 @@ class NuttX:
             raise RtosBuildError(why)
         return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
-    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
+    def describe(
+        self, config: str, paths: Mapping[str, str], machine: str = ""
+    ) -> dict[str, Any]:
+        core = _core(machine)
         try:
-            version = _version(trees(paths))
+            t = trees(paths)
+            version, built = _version(t), build_dir(core, config, t) / "nuttx" / ".config"
         except RtosBuildError:
-            version = ""
+            version, built = "", Path("/nonexistent")
         return {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": _config_that_matters(_core(machine), config),
+            "kconfig": _config_that_matters(core, config, built),
         }
 
 
@@ -147,9 +152,12 @@ def _core(machine: str) -> str:
     return "pico" if machine == "pico" else CORES.get(machine, "m3")
 
 
-def _config_that_matters(core: str, config: str) -> dict[str, str]:
-    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick)."""
-    text = "\n".join(f.read_text() for f in fragments(core, config) if f.is_file())
+def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
+    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick);
+    for an image on NuttX's own board the build's .config once built (the board's
+    defaults, e.g. its FPU, are not in the fragments)."""
+    files = [built] if core in OWN_BOARD and built.is_file() else fragments(core, config)
+    text = "\n".join(f.read_text() for f in files if f.is_file())
     found = {}
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)

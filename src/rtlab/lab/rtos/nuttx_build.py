@@ -103,6 +103,11 @@ def _digest(core: str, config: str, trees: Trees) -> str:
     return h.hexdigest()[:10]
 
 
+def build_dir(core: str, config: str, trees: Trees) -> Path:
+    """Where the build copy of (core, configuration, trees) lives."""
+    return BUILD_ROOT / f"{config}-{core}-{_digest(core, config, trees)}"
+
+
 def need_host_tools(core: str = "m3") -> None:
     cc, cc_package, _ = CROSS.get(core, ARM_CROSS)
     for tool, package in {"make": "make", cc: cc_package}.items():
@@ -121,7 +126,7 @@ def build_nuttx(core: str, config: str, trees: Trees) -> Path:
         if not f.is_file():
             raise RtosBuildError(f"NuttX configuration {config!r}/{core}: no {f.name}")
     need_host_tools(core)
-    out = BUILD_ROOT / f"{config}-{core}-{_digest(core, config, trees)}"
+    out = build_dir(core, config, trees)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
