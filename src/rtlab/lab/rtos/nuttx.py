@@ -77,9 +77,7 @@ class NuttX:
             raise RtosBuildError(why)
         return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         core = _core(machine)
         try:
             t = trees(paths)
