@@ -60,3 +60,12 @@ def check_choice(port: RtosPort, machine: str, config: str) -> None:
         raise RtosBuildError(
             f"{port.title} configuration {config!r}: expected one of {', '.join(port.configs)}"
         )
+
+
+def check_buildable(port: RtosPort, machine: str, config: str, paths: Mapping[str, str]) -> None:
+    """A port's build may go on: the machine and configuration are its, the kernel is
+    brought (else one RtosBuildError saying what to set)."""
+    check_choice(port, machine, config)
+    why = port.missing(paths)
+    if why:
+        raise RtosBuildError(why)

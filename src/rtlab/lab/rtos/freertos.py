@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
@@ -48,10 +48,7 @@ class FreeRtos:
         return None
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
-        check_choice(self, machine, config)
-        why = self.missing(paths)
-        if why:
-            raise RtosBuildError(why)
+        check_buildable(self, machine, config, paths)
         if machine in self.boards:
             return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
@@ -69,10 +66,7 @@ class FreeRtos:
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
         """The Pico's image (UF2) with the options `words` built in."""
-        check_choice(self, machine, config)
-        why = self.missing(paths)
-        if why:
-            raise RtosBuildError(why)
+        check_buildable(self, machine, config, paths)
         return build_freertos_pico(Path(paths[VAR]), paths, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.nuttx_boards import UPSTREAM, build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
     OWN_BOARD,
@@ -57,10 +57,7 @@ class NuttX:
         return None
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
-        check_choice(self, machine, config)
-        why = self.missing(paths)
-        if why:
-            raise RtosBuildError(why)
+        check_buildable(self, machine, config, paths)
         if machine == "pico":
             return build_nuttx_pico(config, trees(paths), dict(paths), [])
         if machine in UPSTREAM:
@@ -71,10 +68,7 @@ class NuttX:
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
         """The Pico's image (UF2) with the options `words` built in."""
-        check_choice(self, machine, config)
-        why = self.missing(paths)
-        if why:
-            raise RtosBuildError(why)
+        check_buildable(self, machine, config, paths)
         return build_nuttx_pico(config, trees(paths), dict(paths), words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.zephyr_a53 import A53_BOARD, A53_COMPILER, a53_env, board_conf_files
 
 VAR = "ZEPHYR_BASE"
@@ -88,10 +88,7 @@ class Zephyr:
     def _build(
         self, src: Path, what: str, machine: str, config: str, paths: Mapping[str, str]
     ) -> Path:
-        check_choice(self, machine, config)
-        why = self.missing(paths)
-        if why:
-            raise RtosBuildError(why)
+        check_buildable(self, machine, config, paths)
         cc = A53_COMPILER if machine == "virt-a53" else "arm-none-eabi-gcc"
         for tool in ("cmake", cc):
             if shutil.which(tool) is None:
