@@ -148,6 +148,9 @@ def compare(
     """None unless two or more invocations name an RTOS (one is no comparison).
     `targets`: per cell, what its target recorded (rtos_version, kconfig)."""
     found = [(cell, runs) for cell, runs in invocations if runs and runs[0].meta.get("rtos")]
+    if len({runs[0].meta.get("timebase") for _, runs in found}) > 1:
+        # instruction counts and host times are no columns of one table: the icount ones
+        found = [(c, runs) for c, runs in found if runs[0].meta.get("timebase") == "icount"]
     if len(found) < 2:
         return None
     found.sort(key=lambda cr: (cr[1][0].meta.get("qemu_machine", ""), cr[0]))

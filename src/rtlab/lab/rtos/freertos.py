@@ -74,10 +74,14 @@ class FreeRtos:
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])
             smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
+        kernel = Path(paths.get(VAR, ""))
+        if machine == "mps2-an521" and paths.get(SMP_VAR):
+            kernel = Path(paths[SMP_VAR])  # the kernel this machine's image is built from
         return {
             "rtos": self.name,
             "rtos_config": config,
-            "rtos_version": _version(Path(paths.get(VAR, ""))),
+            "rtos_version": _version(kernel),
+            **({"rtos_commit": _commit(kernel)} if _commit(kernel) else {}),
             **smp,
             "kconfig": _config_that_matters(
                 (PICO_DIR if machine == "pico" else BOARD_DIR) / "FreeRTOSConfig.h",
