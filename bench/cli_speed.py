@@ -32,8 +32,11 @@ def ensure_bytecode() -> None:
     import rtlab
 
     pkg = Path(rtlab.__file__).parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(pkg)], check=True,
-                   env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(pkg)],
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+    )
     print(f"bytecode of {pkg} compiled (as pip does on install)")
 
 
@@ -77,14 +80,25 @@ def startup(rtlab: list[str], repeat: int, sigrok: bool) -> None:
 def end_to_end(rtlab: list[str], tmp: Path, samples: int, repeat: int) -> None:
     path = tmp / f"demo-{samples}.sr"
     subprocess.run(
-        ["sigrok-cli", "-d", "demo:logic_channels=4:analog_channels=0", "-c", "samplerate=1m",
-         "--samples", str(samples), "-o", str(path)],
+        [
+            "sigrok-cli",
+            "-d",
+            "demo:logic_channels=4:analog_channels=0",
+            "-c",
+            "samplerate=1m",
+            "--samples",
+            str(samples),
+            "-o",
+            str(path),
+        ],
         check=True,
     )
     # sigrok's decoder is the slow side: fewer repeats at 10^7 keep the run short
     sr_repeat = max(1, repeat if samples <= 1_000_000 else repeat // 3)
-    t_sr = wall(["sigrok-cli", "-i", str(path), "-P", "timing:data=D0:edge=rising",
-                 "-A", "timing=time"], sr_repeat)
+    t_sr = wall(
+        ["sigrok-cli", "-i", str(path), "-P", "timing:data=D0:edge=rising", "-A", "timing=time"],
+        sr_repeat,
+    )
     t_rt = wall([*rtlab, "analyze", str(path), "--channel", "D0", "--json"], repeat)
     goal = 10 if samples <= 1_000_000 else 50
     print(f"\n== {samples:.0e} samples, demo driver, D0 ({load_average()}) ==")

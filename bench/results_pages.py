@@ -69,6 +69,8 @@ PAGES = {
         _spec_page("rtbench-qemu-freertos", True, "FREERTOS_KERNEL_PATH"),
         _spec_page("rtbench-qemu-zephyr", True, "ZEPHYR_BASE", "ZEPHYR_MODULES"),
         _spec_page("rtbench-host", False),
+        # icount figures exact, parallel-TCG ratios host-timed: checked for form only
+        _spec_page("rtbench-qemu-smp", False, "FREERTOS_KERNEL_PATH", "FREERTOS_SMP_KERNEL_PATH"),
         _spec_page("gpio-study-emulated", False),
         _spec_page("user-vs-kernel", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),

@@ -72,20 +72,35 @@ def main() -> None:
     if h.missing_reason():
         sys.exit(f"rp2040 bench: {h.missing_reason()}")
     h.build_firmware()
-    cases = [(2, 50_000, False), (2, 70_000, False), (24, 150_000, False),
-             (32, 150_000, False), (40, 150_000, False), (64, 100_000, False),
-             (125, 40_000, False), (1250, 3_000, False),
-             (2, 28_000, True), (2, 40_000, True), (100, 150_000, True),
-             (125, 150_000, True)]
+    cases = [
+        (2, 50_000, False),
+        (2, 70_000, False),
+        (24, 150_000, False),
+        (32, 150_000, False),
+        (40, 150_000, False),
+        (64, 100_000, False),
+        (125, 40_000, False),
+        (1250, 3_000, False),
+        (2, 28_000, True),
+        (2, 40_000, True),
+        (100, 150_000, True),
+        (125, 150_000, True),
+    ]
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for spacing, n, fine in cases:
             rows.append(run(spacing, n, Path(d), fine))
-    steady = [r for r in rows if r["spacing_cycles"] >= 24 and r["records_lost"] == 0
-              and r["resolution_ns"] == 16]
+    steady = [
+        r
+        for r in rows
+        if r["spacing_cycles"] >= 24 and r["records_lost"] == 0 and r["resolution_ns"] == 16
+    ]
     best = min(steady, key=lambda r: r["spacing_cycles"]) if steady else None
-    bpe = min(r["tx_bytes_per_edge"] for r in rows
-              if r["spacing_cycles"] >= 24 and r["resolution_ns"] == 16)
+    bpe = min(
+        r["tx_bytes_per_edge"]
+        for r in rows
+        if r["spacing_cycles"] >= 24 and r["resolution_ns"] == 16
+    )
     paper = {
         "uart_921600_edges_per_s": UART_BPS / bpe,
         "usb_fs_bulk_edges_per_s": USB_FS_BPS / bpe,
@@ -94,20 +109,28 @@ def main() -> None:
     if args.json:
         print(json.dumps({"runs": rows, "sustained_lossless": best, "paper": paper}, indent=2))
         return
-    print(f"{'res':>4} {'P':>5} {'offered/s':>11} {'driven':>7} {'decoded':>8} {'lost':>6} "
-          f"{'enc cyc/e':>9} {'poll cyc/e':>10} {'B/edge':>6}")
+    print(
+        f"{'res':>4} {'P':>5} {'offered/s':>11} {'driven':>7} {'decoded':>8} {'lost':>6} "
+        f"{'enc cyc/e':>9} {'poll cyc/e':>10} {'B/edge':>6}"
+    )
     for r in rows:
-        print(f"{r['resolution_ns']:>2}ns {r['spacing_cycles']:>5} "
-              f"{r['offered_edges_per_s']:>11,.0f} "
-              f"{r['edges_driven']:>7} {r['edges_decoded']:>8} {r['records_lost']:>6} "
-              f"{r['encode_cycles_per_edge']:>9.1f} {r['poll_cycles_per_edge']:>10.1f} "
-              f"{r['tx_bytes_per_edge']:>6.2f}")
+        print(
+            f"{r['resolution_ns']:>2}ns {r['spacing_cycles']:>5} "
+            f"{r['offered_edges_per_s']:>11,.0f} "
+            f"{r['edges_driven']:>7} {r['edges_decoded']:>8} {r['records_lost']:>6} "
+            f"{r['encode_cycles_per_edge']:>9.1f} {r['poll_cycles_per_edge']:>10.1f} "
+            f"{r['tx_bytes_per_edge']:>6.2f}"
+        )
     if best:
-        print(f"\nfastest lossless sustained rate measured: {best['offered_edges_per_s']:,.0f} "
-              f"edges/s (one edge every {best['spacing_cycles']} clocks)")
-    print(f"link limits at {bpe:.2f} bytes/edge: UART 921600 baud "
-          f"{paper['uart_921600_edges_per_s']:,.0f} edges/s, USB full speed bulk "
-          f"{paper['usb_fs_bulk_edges_per_s']:,.0f} edges/s (on paper)")
+        print(
+            f"\nfastest lossless sustained rate measured: {best['offered_edges_per_s']:,.0f} "
+            f"edges/s (one edge every {best['spacing_cycles']} clocks)"
+        )
+    print(
+        f"link limits at {bpe:.2f} bytes/edge: UART 921600 baud "
+        f"{paper['uart_921600_edges_per_s']:,.0f} edges/s, USB full speed bulk "
+        f"{paper['usb_fs_bulk_edges_per_s']:,.0f} edges/s (on paper)"
+    )
 
 
 if __name__ == "__main__":

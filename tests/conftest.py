@@ -55,7 +55,7 @@ duration = "400ms"
 
 [[workload]]
 kind = "rtbench"
-scenarios = ["primitives", "contention"]
+scenarios = ["primitives", "scalability", "contention"]
 iterations = 200
 window_ms = 30
 levels = [0, 30, 70]

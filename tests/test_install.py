@@ -38,7 +38,8 @@ duration = "200ms"
 def _setuptools_version() -> tuple[int, ...]:
     out = subprocess.run(
         [sys.executable, "-c", "import setuptools; print(setuptools.__version__)"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return tuple(int(x) for x in out.split(".")[:1] if x.isdigit())
 
@@ -58,15 +59,29 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     sdist_dir, wheel_dir = tmp / "sdist", tmp / "wheel"
     sdist_dir.mkdir()
     _check(
-        [sys.executable, "-c",
-         "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])",
-         str(sdist_dir)],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])",
+            str(sdist_dir),
+        ],
         cwd=REPO,
     )
     (sdist,) = sdist_dir.glob("rtlab-*.tar.gz")
     _check(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
-         "--no-index", str(sdist), "-w", str(wheel_dir)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            str(sdist),
+            "-w",
+            str(wheel_dir),
+        ],
         cwd=tmp,
     )
     (wheel,) = wheel_dir.glob("rtlab-*.whl")
@@ -77,8 +92,18 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (site,) = v.glob("lib/python*/site-packages")
     (site / "rtlab-test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     _check(
-        [sys.executable, "-m", "pip", "--python", str(v / "bin" / "python"), "install", "-q",
-         "--no-deps", "--no-index", str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(v / "bin" / "python"),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
         env=clean,
     )
     return v
@@ -100,8 +125,11 @@ def test_installed_wheel_works_outside_the_checkout(venv: Path, tmp_path: Path) 
     def run(*args: str, **kw: str) -> subprocess.CompletedProcess[str]:
         return _check([rtlab, *args], cwd=work, env=env | kw)
 
-    where = _check([str(venv / "bin" / "python"), "-c", "import rtlab; print(rtlab.__file__)"],
-                   cwd=work, env=env).stdout
+    where = _check(
+        [str(venv / "bin" / "python"), "-c", "import rtlab; print(rtlab.__file__)"],
+        cwd=work,
+        env=env,
+    ).stdout
     assert where.startswith(str(venv)), where  # the installed copy, not the checkout's
     assert "D0:" in run("analyze", CAPTURE.name).stdout
     run("convert", CAPTURE.name, "cap.parquet")
@@ -115,8 +143,10 @@ def test_installed_wheel_works_outside_the_checkout(venv: Path, tmp_path: Path) 
     assert os.access(exe, os.X_OK)  # built from the package's sources into the cache
     run("report", "--store", "st/rtlab.duckdb", "-o", "r.html")
     assert "wake@idle" in (work / "r.html").read_text()
-    assert "| wake@idle | latency | ok:1 |" in run("report", "--store", "st/rtlab.duckdb",
-                                                  "--md").stdout
+    assert (
+        "| wake@idle | latency | ok:1 |"
+        in run("report", "--store", "st/rtlab.duckdb", "--md").stdout
+    )
 
 
 @pytest.mark.parametrize(
@@ -132,8 +162,11 @@ def test_missing_build_tool_is_one_line(
     (tmp_path / "tiny.toml").write_text(SPEC)
     r = subprocess.run(
         [str(venv / "bin" / "rtlab"), "run", "tiny.toml", "--store", "st/rtlab.duckdb"],
-        cwd=tmp_path, env=_env(tmp_path, PATH=str(bin_dir)),
-        capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        env=_env(tmp_path, PATH=str(bin_dir)),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0, r.stderr

@@ -19,6 +19,7 @@ PAGES = (
     "rtbench-qemu-freertos",
     "rtbench-qemu-zephyr",
     "rtbench-host",
+    "rtbench-qemu-smp",
     "gpio-study-emulated",
     "user-vs-kernel",
     "analyze-speed",

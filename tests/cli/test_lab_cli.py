@@ -35,6 +35,8 @@ def test_text_reports(small_store: Path) -> None:
     assert {row["cell"] for row in table} >= {IDLE, LOAD}
     r = rtlab("report", "--store", str(small_store), "--spec", "small", "--md")
     assert "Semaphore give" in r.stdout and "Contention" in r.stdout  # rtbench tables
+    multi = r.stdout.split("## Multi-core", 1)[1]
+    assert "### rtbench@idle: linux " in multi and "| P1 get count | 100.0 |" in multi
 
 
 def test_compare_gates_pass_and_fail(small_store: Path) -> None:
@@ -87,6 +89,12 @@ def test_html_report_renders_in_chromium(small_store: Path, tmp_path: Path) -> N
         assert all(done and width > 0 for _, done, width in images), images
         headings = b.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
         assert "Summary per cell" in headings and "rtbench: rtbench@idle" in headings
+        # the POSIX port on this host's cores: the multi-core section, its charts titled
+        # with the timing mode (host time: no QEMU)
+        assert "Multi-core: rtbench@idle" in headings
+        multi = [alt for alt, _, _ in images if alt.startswith("multi-core chart")]
+        assert len(multi) >= 4  # scalability + contention, idle and load
+        assert "host time" in text
         assert b.screenshot(tmp_path / "report.png") > 50_000
     finally:
         b.close()

@@ -67,8 +67,20 @@ def test_absurd_tick_is_one_line(edges_csv: Path) -> None:
 
 def test_plot_names_unique_and_long_names_fit(edges_csv: Path, tmp_path: Path) -> None:
     out = tmp_path / "plots"
-    r = rtlab("analyze", str(edges_csv), "--plot", str(out), "-c", "D0", "-c", "a/b",
-              "-c", "a.b", "-c", LONG)
+    r = rtlab(
+        "analyze",
+        str(edges_csv),
+        "--plot",
+        str(out),
+        "-c",
+        "D0",
+        "-c",
+        "a/b",
+        "-c",
+        "a.b",
+        "-c",
+        LONG,
+    )
     assert r.returncode == 0, r.stderr
     hists = sorted(p.name for p in out.glob("*-period-hist.png"))
     assert len(hists) == 4, hists  # a/b and a.b no longer share a_b-period-hist.png
@@ -78,8 +90,13 @@ def test_plot_names_unique_and_long_names_fit(edges_csv: Path, tmp_path: Path) -
 
 def test_outputs_honour_the_umask(edges_csv: Path, tmp_path: Path) -> None:
     def run_with_umask(mask: int, *args: str) -> None:
-        r = subprocess.run([RTLAB, *args], capture_output=True, text=True, timeout=120,
-                           preexec_fn=lambda: os.umask(mask))
+        r = subprocess.run(
+            [RTLAB, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=lambda: os.umask(mask),
+        )
         assert r.returncode == 0, r.stderr
 
     for mask, want in ((0o022, 0o644), (0o002, 0o664), (0o077, 0o600)):
@@ -130,11 +147,16 @@ def test_html_report_honours_the_umask_and_a_directory_is_one_line(tmp_path: Pat
     with Store(store) as st:
         _store(st, "base", QUIET.runs(np.random.default_rng(3), 1))
     report = tmp_path / "r.html"
-    r = subprocess.run([RTLAB, "report", "--store", str(store), "base", "-o", str(report)],
-                       capture_output=True, text=True, timeout=300,
-                       preexec_fn=lambda: os.umask(0o077))
+    r = subprocess.run(
+        [RTLAB, "report", "--store", str(store), "base", "-o", str(report)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: os.umask(0o077),
+    )
     assert r.returncode == 0, r.stderr
     assert stat.S_IMODE(report.stat().st_mode) == 0o600  # not a hard-coded 0644
     (tmp_path / "dir.html").mkdir()
-    one_line_error(rtlab("report", "--store", str(store), "base", "-o", str(tmp_path / "dir.html")),
-                   "dir.html")
+    one_line_error(
+        rtlab("report", "--store", str(store), "base", "-o", str(tmp_path / "dir.html")), "dir.html"
+    )

@@ -61,8 +61,13 @@ def test_tie_json_has_null_not_nan(tmp_path: Path) -> None:
 
 def test_dumpoff_is_a_gap_no_period_spans(tmp_path: Path) -> None:
     """A 100 MHz clock dumped with a $dumpoff pause still reads 100 MHz, duty 50 %."""
-    lines = ["$timescale 1ns $end", "$scope module tb $end", "$var wire 1 ! clk $end",
-             "$upscope $end", "$enddefinitions $end"]
+    lines = [
+        "$timescale 1ns $end",
+        "$scope module tb $end",
+        "$var wire 1 ! clk $end",
+        "$upscope $end",
+        "$enddefinitions $end",
+    ]
     for t in range(0, 2000, 5):
         if 500 <= t < 1500:
             if t == 500:

@@ -27,8 +27,9 @@ print(" ".join(sorted({{m.split(".")[0] for m in sys.modules}} & set({heavy!r}))
 )
 def test_help_imports_no_heavy_module(args: list[str]) -> None:
     code = _PROBE.format(args=args, heavy=HEAVY)
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=os.environ, check=True)
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True
+    )
     assert res.stdout.strip() == "", f"`rtlab {' '.join(args)}` imported {res.stdout.strip()}"
 
 
@@ -39,8 +40,9 @@ def test_import_rtlab_is_cheap_and_the_api_still_works() -> None:
         "from rtlab import load, analyze, Capture, RtlabError\n"
         "print(rtlab.load is load, callable(rtlab.latency), 'Stats' in dir(rtlab))\n"
     )
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=os.environ, check=True)
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True
+    )
     assert res.stdout.splitlines() == ["[]", "True True True"]
 
 

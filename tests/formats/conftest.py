@@ -25,8 +25,19 @@ def demo_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """20000 samples of the demo driver's default 'sigrok' pattern at 1 MHz."""
     sigrok = need("sigrok-cli")
     out = tmp_path_factory.mktemp("sr") / "demo.sr"
-    run([sigrok, "-d", "demo:logic_channels=4:analog_channels=0", "-c", "samplerate=1m",
-         "--samples", "20000", "-o", str(out)])
+    run(
+        [
+            sigrok,
+            "-d",
+            "demo:logic_channels=4:analog_channels=0",
+            "-c",
+            "samplerate=1m",
+            "--samples",
+            "20000",
+            "-o",
+            str(out),
+        ]
+    )
     return out
 
 
@@ -35,8 +46,21 @@ def incremental_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo's 'incremental' pattern (a 4-bit counter) at its default 200 kHz."""
     sigrok = need("sigrok-cli")
     out = tmp_path_factory.mktemp("sr") / "inc.sr"
-    run([sigrok, "-d", "demo:logic_channels=4:analog_channels=0", "-g", "Logic",
-         "-c", "pattern=incremental", "--samples", "4096", "-o", str(out)])
+    run(
+        [
+            sigrok,
+            "-d",
+            "demo:logic_channels=4:analog_channels=0",
+            "-g",
+            "Logic",
+            "-c",
+            "pattern=incremental",
+            "--samples",
+            "4096",
+            "-o",
+            str(out),
+        ]
+    )
     return out
 
 
@@ -44,8 +68,19 @@ def incremental_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def analog_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     sigrok = need("sigrok-cli")
     out = tmp_path_factory.mktemp("sr") / "analog.sr"
-    run([sigrok, "-d", "demo:logic_channels=0:analog_channels=2", "-c", "samplerate=1m",
-         "--samples", "100", "-o", str(out)])
+    run(
+        [
+            sigrok,
+            "-d",
+            "demo:logic_channels=0:analog_channels=2",
+            "-c",
+            "samplerate=1m",
+            "--samples",
+            "100",
+            "-o",
+            str(out),
+        ]
+    )
     return out
 
 

@@ -30,12 +30,18 @@ READERS: dict[str, Callable[..., object]] = {
 
 def png() -> bytes:
     """A real 1x1 PNG."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
     ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
 
 
 def other_zip() -> bytes:
@@ -46,15 +52,20 @@ def other_zip() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def good_files(tmp_path_factory: pytest.TempPathFactory, demo_sr: Path,
-               sim_dumps: dict[str, Path]) -> dict[str, Path]:
+def good_files(
+    tmp_path_factory: pytest.TempPathFactory, demo_sr: Path, sim_dumps: dict[str, Path]
+) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("good")
     rows, _ = square_rows(1, 200)
     return {
         "sigrok": demo_sr,
-        "saleae-bin": bin_v1(d / "v1.bin", [
-            (0, 1e8, 0.0, 1e-3, np.arange(1, 60) * 1e-6),
-            (1, 1e8, 2e-3, 3e-3, 2e-3 + np.arange(1, 60) * 1e-6)]),
+        "saleae-bin": bin_v1(
+            d / "v1.bin",
+            [
+                (0, 1e8, 0.0, 1e-3, np.arange(1, 60) * 1e-6),
+                (1, 1e8, 2e-3, 3e-3, 2e-3 + np.arange(1, 60) * 1e-6),
+            ],
+        ),
         "saleae-csv": write_csv(d / "s.csv", ["A", "B"], rows),
         "vcd": sim_dumps["vcd"],
         "fst": sim_dumps["fst"],
@@ -177,10 +188,13 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return bytes(b)
 
 
-@pytest.mark.parametrize(("kind", "runs"), [("sigrok", 150), ("saleae-bin", 300),
-                                            ("saleae-csv", 300), ("vcd", 40), ("fst", 40)])
-def test_mutation_fuzz_only_format_errors(good_files: dict[str, Path], tmp_path: Path,
-                                          kind: str, runs: int) -> None:
+@pytest.mark.parametrize(
+    ("kind", "runs"),
+    [("sigrok", 150), ("saleae-bin", 300), ("saleae-csv", 300), ("vcd", 40), ("fst", 40)],
+)
+def test_mutation_fuzz_only_format_errors(
+    good_files: dict[str, Path], tmp_path: Path, kind: str, runs: int
+) -> None:
     data = good_files[kind].read_bytes()
     rng = random.Random(f"fuzz-{kind}")
     path = tmp_path / "m"

@@ -70,8 +70,10 @@ def saleae_bin(times: list[int], pause: tuple[int, int] | None = None) -> bytes:
     if pause is None:
         parts = [(0, secs)]
     else:
-        parts = [(0, [s for s, t in zip(secs, times, strict=True) if t <= pause[0]]),
-                 (1, [s for s, t in zip(secs, times, strict=True) if t > pause[1]])]
+        parts = [
+            (0, [s for s, t in zip(secs, times, strict=True) if t <= pause[0]]),
+            (1, [s for s, t in zip(secs, times, strict=True) if t > pause[1]]),
+        ]
     out = struct.pack("<8siiQ", b"<SALEAE>", 1, 0, len(parts))
     bounds = [(min(secs) - 1e-6, pause[0] * 1e-9 if pause else max(secs) + 1e-6)]
     if pause:
@@ -93,8 +95,9 @@ NEGATIVE_KEPT = {"edges-csv", "saleae-csv", "saleae-bin"}
 increasing = st.lists(st.integers(2, 10**6), min_size=4, max_size=30).map(
     lambda d: list(np.cumsum(d).tolist())
 )
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def read(fmt: str, data: bytes, tmp_path: Path, name: str = "f"):
@@ -113,8 +116,9 @@ def rejected_with_position(fmt: str, data: bytes, tmp_path: Path) -> FormatError
 @pytest.mark.parametrize("fmt", list(WRITERS))
 @SETTINGS
 @given(times=increasing, at=st.integers(1, 29), back=st.integers(1, 10**6))
-def test_time_never_goes_backwards(fmt: str, tmp_path: Path, times: list[int], at: int,
-                                   back: int) -> None:
+def test_time_never_goes_backwards(
+    fmt: str, tmp_path: Path, times: list[int], at: int, back: int
+) -> None:
     at = min(at, len(times) - 1)
     times[at] = max(times[at - 1] - back, 0)
     if times[at] == times[at - 1]:
@@ -127,8 +131,9 @@ def test_time_never_goes_backwards(fmt: str, tmp_path: Path, times: list[int], a
 @pytest.mark.parametrize("fmt", [f for f in WRITERS if f != "saleae-bin"])  # float64: no
 @SETTINGS
 @given(times=increasing, over=st.integers(0, 2**63))
-def test_time_above_int64_is_rejected_with_position(fmt: str, tmp_path: Path,
-                                                     times: list[int], over: int) -> None:
+def test_time_above_int64_is_rejected_with_position(
+    fmt: str, tmp_path: Path, times: list[int], over: int
+) -> None:
     times[-1] = 2**63 + over
     err = rejected_with_position(fmt, WRITERS[fmt][1](times), tmp_path)
     assert "OverflowError" not in str(err)
@@ -137,8 +142,9 @@ def test_time_above_int64_is_rejected_with_position(fmt: str, tmp_path: Path,
 @pytest.mark.parametrize("fmt", [*WRITERS, "pio-durations"])
 @SETTINGS
 @given(times=increasing, neg=st.integers(1, 10**6))
-def test_negative_time_rejected_or_kept(fmt: str, tmp_path: Path, times: list[int],
-                                        neg: int) -> None:
+def test_negative_time_rejected_or_kept(
+    fmt: str, tmp_path: Path, times: list[int], neg: int
+) -> None:
     if fmt == "pio-durations":  # durations: a negative one is the bad time
         path = tmp_path / "d.csv"
         path.write_text("".join(f"{d}\n" for d in [5, 7, -neg, 9]))
@@ -159,8 +165,9 @@ def test_negative_time_rejected_or_kept(fmt: str, tmp_path: Path, times: list[in
 @pytest.mark.parametrize("fmt", ["vcd", "saleae-csv", "saleae-bin", "fst"])
 @SETTINGS
 @given(times=increasing, at=st.integers(1, 25))
-def test_a_pause_is_a_gap_no_interval_spans(fmt: str, tmp_path: Path, times: list[int],
-                                            at: int) -> None:
+def test_a_pause_is_a_gap_no_interval_spans(
+    fmt: str, tmp_path: Path, times: list[int], at: int
+) -> None:
     at = min(at, len(times) - 3)
     pause = (times[at], times[at + 1])
     if fmt == "fst":
@@ -190,14 +197,17 @@ def _fst_bench(times: list[int], pause: tuple[int, int]) -> str:
             if t == pause[0]:
                 steps.append("$dumpoff;")
         prev = t
-    return ("`timescale 1ns/1ns\nmodule tb; reg a = 0; initial begin\n"
-            '$dumpfile("tb.fst"); $dumpvars(0, tb);\n' + "\n".join(steps) + "\nend endmodule\n")
+    return (
+        "`timescale 1ns/1ns\nmodule tb; reg a = 0; initial begin\n"
+        '$dumpfile("tb.fst"); $dumpvars(0, tb);\n' + "\n".join(steps) + "\nend endmodule\n"
+    )
 
 
 @SETTINGS
 @given(times=increasing, at=st.integers(1, 29), frac=st.integers(1, 9))
-def test_unit_is_never_decided_by_one_value(tmp_path: Path, times: list[int], at: int,
-                                            frac: int) -> None:
+def test_unit_is_never_decided_by_one_value(
+    tmp_path: Path, times: list[int], at: int, frac: int
+) -> None:
     """edges-csv is the one format whose time unit is inferred from the text."""
     at = min(at, len(times) - 1)
     rows = [f"{t},a,{k % 2}" for k, t in enumerate(times)]

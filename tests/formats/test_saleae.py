@@ -94,8 +94,10 @@ def test_v1_chunks_with_holes_become_gaps(tmp_path: Path) -> None:
 
 def test_v1_edge_at_a_chunk_end_stays_out_of_the_gap(tmp_path: Path) -> None:
     rate = 1e9
-    chunks = [(0, rate, 0.0, 100e-9, np.array([50e-9, 100e-9])),  # an edge at the end
-              (1, rate, 200e-9, 300e-9, np.array([250e-9]))]
+    chunks = [
+        (0, rate, 0.0, 100e-9, np.array([50e-9, 100e-9])),  # an edge at the end
+        (1, rate, 200e-9, 300e-9, np.array([250e-9])),
+    ]
     cap = saleae_bin.read(bin_v1(tmp_path / "e.bin", chunks))
     np.testing.assert_array_equal(cap.gaps, [[101, 200]])
     assert cap["e"].edges.tolist() == [50, 100, 250]
@@ -103,8 +105,10 @@ def test_v1_edge_at_a_chunk_end_stays_out_of_the_gap(tmp_path: Path) -> None:
 
 
 def test_v1_touching_chunks_with_a_clashing_edge_are_refused(tmp_path: Path) -> None:
-    chunks = [(0, 1e9, 0.0, 100e-9, np.array([100e-9])),  # ends high, edge at 100
-              (0, 1e9, 100e-9, 200e-9, np.array([150e-9]))]  # starts low at 100
+    chunks = [
+        (0, 1e9, 0.0, 100e-9, np.array([100e-9])),  # ends high, edge at 100
+        (0, 1e9, 100e-9, 200e-9, np.array([150e-9])),
+    ]  # starts low at 100
     with pytest.raises(FormatError, match="chunk 0 has an edge"):
         saleae_bin.read(bin_v1(tmp_path / "c.bin", chunks))
 
@@ -122,17 +126,20 @@ def test_directory_of_files_merges_into_one_capture(tmp_path: Path) -> None:
     assert cap["digital_1"].initial_level == 1
 
 
-@pytest.mark.parametrize(("mutate", "message", "offset"), [
-    (lambda b: b[:10], "truncated header", 0),
-    (lambda b: b"<SALEAF>" + b[8:], "expected <SALEAE>", 0),
-    (lambda b: b[:8] + struct.pack("<i", 7) + b[12:], "version 7", 8),
-    (lambda b: b[:12] + struct.pack("<i", 1) + b[16:], "analog export", 12),
-    (lambda b: b[:16] + struct.pack("<I", 2) + b[20:], "initial state 2", 16),
-    (lambda b: b[:-4], "declared", 36),
-    (lambda b: b + b"\0" * 8, "unexpected bytes", 44 + 8 * 3),
-    (lambda b: b[:36] + struct.pack("<Q", 2**62) + b[44:], "declared", 36),
-    (lambda b: b[:44] + struct.pack("<d", float("nan")) + b[52:], "not a finite", 44),
-])
+@pytest.mark.parametrize(
+    ("mutate", "message", "offset"),
+    [
+        (lambda b: b[:10], "truncated header", 0),
+        (lambda b: b"<SALEAF>" + b[8:], "expected <SALEAE>", 0),
+        (lambda b: b[:8] + struct.pack("<i", 7) + b[12:], "version 7", 8),
+        (lambda b: b[:12] + struct.pack("<i", 1) + b[16:], "analog export", 12),
+        (lambda b: b[:16] + struct.pack("<I", 2) + b[20:], "initial state 2", 16),
+        (lambda b: b[:-4], "declared", 36),
+        (lambda b: b + b"\0" * 8, "unexpected bytes", 44 + 8 * 3),
+        (lambda b: b[:36] + struct.pack("<Q", 2**62) + b[44:], "declared", 36),
+        (lambda b: b[:44] + struct.pack("<d", float("nan")) + b[52:], "not a finite", 44),
+    ],
+)
 def test_bad_binary_files_are_located(tmp_path: Path, mutate, message: str, offset: int) -> None:
     good = bin_v0(tmp_path / "g.bin", 0, 0.0, 1.0, np.array([0.1, 0.2, 0.3])).read_bytes()
     bad = tmp_path / "bad.bin"
@@ -151,8 +158,10 @@ def test_v1_huge_chunk_count_is_refused_without_allocating(tmp_path: Path) -> No
 
 
 def test_v1_overlapping_chunks_are_refused(tmp_path: Path) -> None:
-    path = bin_v1(tmp_path / "o.bin", [(0, 1e6, 0.0, 1.0, np.array([0.5])),
-                                       (0, 1e6, 0.9, 2.0, np.array([1.5]))])
+    path = bin_v1(
+        tmp_path / "o.bin",
+        [(0, 1e6, 0.0, 1.0, np.array([0.5])), (0, 1e6, 0.9, 2.0, np.array([1.5]))],
+    )
     with pytest.raises(FormatError, match="chunk 1 begins before chunk 0 ends"):
         saleae_bin.read(path)
 
@@ -165,8 +174,9 @@ def csv_time(ns: int) -> str:
     return f"{sign}{abs(ns) // 10**9}.{abs(ns) % 10**9:09d}"
 
 
-def write_csv(path: Path, names: list[str], rows: list[tuple[int, list[str]]],
-              newline: str = "\n") -> Path:
+def write_csv(
+    path: Path, names: list[str], rows: list[tuple[int, list[str]]], newline: str = "\n"
+) -> Path:
     lines = ["Time [s]," + ",".join(names)]
     lines += [csv_time(t) + "," + ",".join(v) for t, v in rows]
     path.write_text(newline.join(lines) + newline)
@@ -249,18 +259,20 @@ def test_csv_channel_without_data_is_left_out(tmp_path: Path) -> None:
     assert cap["A"].initial_level == 0 and UNKNOWN_LEVEL not in cap["A"].gap_levels
 
 
-@pytest.mark.parametrize(("body", "line", "message"), [
-    ("0.0,0,1\n0.1,0\n", 3, "values of 0, 1 or X"),
-    ("0.0,0,1\n0.1,2,1\n", 3, "values of 0, 1 or X"),
-    ("0.0,0,1\n1e-3,0,0\n", 3, "decimal time"),
-    ("0.0,0,1\n0.1.2,0,0\n", 3, "decimal time"),
-    ("0.0,0,1\nabc,0,0\n", 3, "decimal time"),
-    ("0.5,0,1\n0.4,0,0\n", 3, "increase"),
-    ("0.0,0,1\n\n0.4,0,0\n", 3, "empty line"),
-    ("0.0,0,1\n1234567890123.123456789,0,0\n", 3, "decimal time"),
-])
-def test_bad_csv_rows_name_their_line(tmp_path: Path, body: str, line: int,
-                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("0.0,0,1\n0.1,0\n", 3, "values of 0, 1 or X"),
+        ("0.0,0,1\n0.1,2,1\n", 3, "values of 0, 1 or X"),
+        ("0.0,0,1\n1e-3,0,0\n", 3, "decimal time"),
+        ("0.0,0,1\n0.1.2,0,0\n", 3, "decimal time"),
+        ("0.0,0,1\nabc,0,0\n", 3, "decimal time"),
+        ("0.5,0,1\n0.4,0,0\n", 3, "increase"),
+        ("0.0,0,1\n\n0.4,0,0\n", 3, "empty line"),
+        ("0.0,0,1\n1234567890123.123456789,0,0\n", 3, "decimal time"),
+    ],
+)
+def test_bad_csv_rows_name_their_line(tmp_path: Path, body: str, line: int, message: str) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("Time [s],A,B\n" + body)
     with pytest.raises(FormatError, match=message) as exc:
@@ -290,7 +302,9 @@ def test_load_and_cli_take_an_export_directory(tmp_path: Path) -> None:
     np.testing.assert_array_equal(cap["digital_0"].edges, edges)
     out = subprocess.run(
         [sys.executable, "-m", "rtlab.cli", "analyze", str(d), "--json"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     periods = json.loads(out.stdout)["channels"]["digital_0"]["period"]
     assert periods["n"] == len(edges[::2]) - 1

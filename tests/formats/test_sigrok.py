@@ -18,8 +18,18 @@ from tests.formats.conftest import need, run
 
 def decoder_edges(path: Path, channel: str, edge: str) -> np.ndarray:
     """Sample numbers of the chosen edges, as sigrok's timing decoder sees them."""
-    out = run([need("sigrok-cli"), "-i", str(path), "-P", f"timing:data={channel}:edge={edge}",
-               "-A", "timing=time", "--protocol-decoder-samplenum"])
+    out = run(
+        [
+            need("sigrok-cli"),
+            "-i",
+            str(path),
+            "-P",
+            f"timing:data={channel}:edge={edge}",
+            "-A",
+            "timing=time",
+            "--protocol-decoder-samplenum",
+        ]
+    )
     spans = [ln.split()[0].split("-") for ln in out.splitlines() if "timing" in ln]
     assert spans, out
     starts = [int(a) for a, _ in spans]
@@ -35,8 +45,7 @@ def chosen(ch: rtlab.model.Channel, edge: str) -> np.ndarray:
 
 @pytest.mark.parametrize("channel", ["D0", "D1", "D2", "D3"])
 @pytest.mark.parametrize("edge", ["rising", "falling"])
-def test_demo_capture_matches_sigrok_timing_decoder(demo_sr: Path, channel: str,
-                                                    edge: str) -> None:
+def test_demo_capture_matches_sigrok_timing_decoder(demo_sr: Path, channel: str, edge: str) -> None:
     cap = sigrok.read(demo_sr)
     ours = chosen(cap[channel], edge)
     theirs = decoder_edges(demo_sr, channel, edge)
@@ -71,8 +80,9 @@ def test_incremental_pattern_gives_exact_binary_periods(incremental_sr: Path) ->
         assert set(np.diff(chosen(ch, "rising")).tolist()) == {2 * step}
 
 
-def rewrite(src: Path, dst: Path, members: dict[str, bytes] | None = None,
-            drop: tuple[str, ...] = ()) -> Path:
+def rewrite(
+    src: Path, dst: Path, members: dict[str, bytes] | None = None, drop: tuple[str, ...] = ()
+) -> Path:
     """A copy of a session file with members replaced, added or dropped."""
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
@@ -86,8 +96,10 @@ def rewrite(src: Path, dst: Path, members: dict[str, bytes] | None = None,
 
 def logic_bytes(path: Path) -> bytes:
     with zipfile.ZipFile(path) as zf:
-        names = sorted((n for n in zf.namelist() if n.startswith("logic-1-")),
-                       key=lambda n: int(n.rsplit("-", 1)[1]))
+        names = sorted(
+            (n for n in zf.namelist() if n.startswith("logic-1-")),
+            key=lambda n: int(n.rsplit("-", 1)[1]),
+        )
         return b"".join(zf.read(n) for n in names)
 
 
@@ -101,14 +113,28 @@ def test_single_logic_member_of_old_files(demo_sr: Path, tmp_path: Path) -> None
         np.testing.assert_array_equal(a[name].edges, b[name].edges)
 
 
-def write_session(path: Path, samples: np.ndarray, unitsize: int, probes: dict[int, str],
-                  chunk: int, rate: str = "24 MHz") -> Path:
+def write_session(
+    path: Path,
+    samples: np.ndarray,
+    unitsize: int,
+    probes: dict[int, str],
+    chunk: int,
+    rate: str = "24 MHz",
+) -> Path:
     if unitsize == 3:  # no numpy type: the low 3 bytes of each 32-bit word
         raw = samples.astype("<u4").view(np.uint8).reshape(-1, 4)[:, :3].tobytes()
     else:
         raw = samples.astype(f"<u{unitsize}").tobytes()
-    meta = ["[global]", "sigrok version=0.5.2", "", "[device 1]", "capturefile=logic-1",
-            f"total probes={len(probes)}", f"samplerate={rate}", "total analog=0"]
+    meta = [
+        "[global]",
+        "sigrok version=0.5.2",
+        "",
+        "[device 1]",
+        "capturefile=logic-1",
+        f"total probes={len(probes)}",
+        f"samplerate={rate}",
+        "total analog=0",
+    ]
     meta += [f"probe{bit + 1}={name}" for bit, name in probes.items()]
     meta.append(f"unitsize={unitsize}")
     with zipfile.ZipFile(path, "w") as zf:
@@ -126,8 +152,9 @@ def reference_edges(samples: np.ndarray, bit: int) -> tuple[list[int], int]:
 
 
 @pytest.mark.parametrize(("unitsize", "chunk"), [(1, 7), (2, 3), (3, 5), (4, 4096)])
-def test_wide_samples_and_odd_chunk_boundaries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               unitsize: int, chunk: int) -> None:
+def test_wide_samples_and_odd_chunk_boundaries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unitsize: int, chunk: int
+) -> None:
     monkeypatch.setattr(sigrok_zip, "BATCH_BYTES", 64)  # many batches: exercise the carry
     rng = np.random.default_rng(unitsize)
     nbits = unitsize * 8
@@ -196,19 +223,28 @@ def test_partial_last_sample_is_truncation(tmp_path: Path) -> None:
     assert exc.value.member == "logic-1-3"
 
 
-@pytest.mark.parametrize(("meta", "message"), [
-    ("[global]\n", "no \\[device N\\] section"),
-    ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=1\n", "probeN"),
-    ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nprobe1=A\n", "unitsize"),
-    ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=999999999\nprobe1=A\n",
-     "out of range"),
-    ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=1\nprobe9=A\n",
-     "does not fit"),
-    ("[device 1]\ncapturefile=logic-1\nsamplerate=soon\nunitsize=1\nprobe1=A\n",
-     "not a sample rate"),
-    ("[device 1]\ncapturefile=logic-1\nunitsize=1\nprobe1=A\n", "no samplerate"),
-    ("no section header\n", "not an INI file"),
-])
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        ("[global]\n", "no \\[device N\\] section"),
+        ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=1\n", "probeN"),
+        ("[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nprobe1=A\n", "unitsize"),
+        (
+            "[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=999999999\nprobe1=A\n",
+            "out of range",
+        ),
+        (
+            "[device 1]\ncapturefile=logic-1\nsamplerate=1 MHz\nunitsize=1\nprobe9=A\n",
+            "does not fit",
+        ),
+        (
+            "[device 1]\ncapturefile=logic-1\nsamplerate=soon\nunitsize=1\nprobe1=A\n",
+            "not a sample rate",
+        ),
+        ("[device 1]\ncapturefile=logic-1\nunitsize=1\nprobe1=A\n", "no samplerate"),
+        ("no section header\n", "not an INI file"),
+    ],
+)
 def test_bad_metadata_is_named(demo_sr: Path, tmp_path: Path, meta: str, message: str) -> None:
     bad = rewrite(demo_sr, tmp_path / "m.sr", {"metadata": meta.encode()})
     with pytest.raises(FormatError, match=message) as exc:

@@ -91,8 +91,9 @@ def random_capture(tick: Fraction, seed: int = 0) -> Capture:
     return cap
 
 
-@pytest.mark.parametrize("tick", [Fraction(16, 10**9), Fraction(1, 24 * 10**6),
-                                  Fraction(1, 10**12), Fraction(3)])
+@pytest.mark.parametrize(
+    "tick", [Fraction(16, 10**9), Fraction(1, 24 * 10**6), Fraction(1, 10**12), Fraction(3)]
+)
 def test_writer_round_trips_exactly(tmp_path: Path, tick: Fraction) -> None:
     cap = random_capture(tick)
     rtlab.save(cap, tmp_path / "out.vcd")
@@ -148,16 +149,30 @@ def test_parser_abort_is_contained(sim_dumps: dict[str, Path], tmp_path: Path) -
     assert str(exc.value).startswith(str(bad))
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ("$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
-     "$enddefinitions $end\n#0\n0!\n#10\n1?\n", 9, "unknown signal id"),
-    ("$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
-     "$enddefinitions $end\n#0\n0!\n#1x0\n1!\n", 8, "expected a time"),
-    ("$timescale 1ns $end\n$scope module t $end\n$vra wire 1 ! a $end\n", 3,
-     "unknown command"),
-    ("$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
-     "$enddefinitions $end\n#0\n0!\n#10\n1!", 9, "truncated"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
+            "$enddefinitions $end\n#0\n0!\n#10\n1?\n",
+            9,
+            "unknown signal id",
+        ),
+        (
+            "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
+            "$enddefinitions $end\n#0\n0!\n#1x0\n1!\n",
+            8,
+            "expected a time",
+        ),
+        ("$timescale 1ns $end\n$scope module t $end\n$vra wire 1 ! a $end\n", 3, "unknown command"),
+        (
+            "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! a $end\n$upscope $end\n"
+            "$enddefinitions $end\n#0\n0!\n#10\n1!",
+            9,
+            "truncated",
+        ),
+    ],
+)
 def test_bad_vcd_names_the_line(tmp_path: Path, text: str, line: int, message: str) -> None:
     path = tmp_path / "bad.vcd"
     path.write_text(text)
@@ -193,9 +208,11 @@ def test_numpy_scanner_agrees_with_pywellen(sim_dumps: dict[str, Path], tmp_path
 
 
 def test_scanner_hands_unusual_files_to_pywellen(tmp_path: Path) -> None:
-    text = ("$timescale 10ps $end\n$scope module m $end\n$var wire 1 ! data [0] $end\n"
-            "$var wire 1 \" b $end\n$upscope $end\n$enddefinitions $end\n"
-            "#0\n0!\n1\"\n$comment hello $end\n#30\n1!\n0\"\n")
+    text = (
+        "$timescale 10ps $end\n$scope module m $end\n$var wire 1 ! data [0] $end\n"
+        '$var wire 1 " b $end\n$upscope $end\n$enddefinitions $end\n'
+        '#0\n0!\n1"\n$comment hello $end\n#30\n1!\n0"\n'
+    )
     path = tmp_path / "odd.vcd"
     path.write_text(text)
     with pytest.raises(FormatError, match="numpy scanner"):
@@ -205,8 +222,9 @@ def test_scanner_hands_unusual_files_to_pywellen(tmp_path: Path) -> None:
     assert cap["m.b"].edges.tolist() == [30]
 
 
-def test_scanner_matches_pywellen_on_mutated_files(sim_dumps: dict[str, Path],
-                                                    tmp_path: Path) -> None:
+def test_scanner_matches_pywellen_on_mutated_files(
+    sim_dumps: dict[str, Path], tmp_path: Path
+) -> None:
     """The scanner never accepts what pywellen refuses, and where both accept a damaged
     file they read the same capture."""
     import random
@@ -218,7 +236,7 @@ def test_scanner_matches_pywellen_on_mutated_files(sim_dumps: dict[str, Path],
     for _ in range(100):
         b = bytearray(data)
         for _ in range(rng.randrange(1, 3)):
-            b[rng.randrange(len(b))] = rng.choice(b"01xz#$b \n!\"%&")
+            b[rng.randrange(len(b))] = rng.choice(b'01xz#$b \n!"%&')
         path.write_bytes(bytes(b))
         try:
             fast = vcd.read(path, engine="scan")
@@ -229,16 +247,21 @@ def test_scanner_matches_pywellen_on_mutated_files(sim_dumps: dict[str, Path],
     assert compared >= 5
 
 
-@pytest.mark.parametrize("comment", [
-    "tick_s=99999999999999999999/1 t_start=0 t_end=10",
-    "tick_s=1/1000000000 t_start=-99999999999999999999 t_end=10",
-    "tick_s=1/3 t_start=0 t_end=10",
-])
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "tick_s=99999999999999999999/1 t_start=0 t_end=10",
+        "tick_s=1/1000000000 t_start=-99999999999999999999 t_end=10",
+        "tick_s=1/3 t_start=0 t_end=10",
+    ],
+)
 def test_forged_rtlab_comment_is_an_error(tmp_path: Path, comment: str) -> None:
     path = tmp_path / "c.vcd"
-    path.write_text(f"$comment rtlab {comment} $end\n$timescale 1ns $end\n"
-                    "$scope module rtlab $end\n$var wire 1 ! a $end\n$upscope $end\n"
-                    "$enddefinitions $end\n#0\n0!\n#10\n1!\n")
+    path.write_text(
+        f"$comment rtlab {comment} $end\n$timescale 1ns $end\n"
+        "$scope module rtlab $end\n$var wire 1 ! a $end\n$upscope $end\n"
+        "$enddefinitions $end\n#0\n0!\n#10\n1!\n"
+    )
     with pytest.raises(FormatError, match=r"rtlab header comment|not on the rtlab tick grid"):
         vcd.read(path)
 
@@ -273,8 +296,19 @@ def test_libsigrok_reads_our_vcd(demo_sr: Path, tmp_path: Path) -> None:
     show = run([sigrok_cli, "-i", str(out), "-I", "vcd", "--show"])
     assert "Logic sample count: 20000" in show
     for src, fmt in ((demo_sr, []), (out, ["-I", "vcd"])):
-        text = run([sigrok_cli, "-i", str(src), *fmt, "-P", "timing:data=D2:edge=falling",
-                    "-A", "timing=time", "--protocol-decoder-samplenum"])
+        text = run(
+            [
+                sigrok_cli,
+                "-i",
+                str(src),
+                *fmt,
+                "-P",
+                "timing:data=D2:edge=falling",
+                "-A",
+                "timing=time",
+                "--protocol-decoder-samplenum",
+            ]
+        )
         if src == demo_sr:
             expected = text
     assert text == expected and text.count("timing-1") > 1000

@@ -37,6 +37,7 @@ from tests.paths import REPO_ROOT
 def _sigrok_cli() -> None:
     tool("sigrok-cli", "deps/apt.txt")
 
+
 DEMO = """\
 name = "{name}"
 [instrument]
@@ -57,8 +58,13 @@ duration = "{duration}"
 """
 
 
-def _spec(tmp: Path, name: str = "inst", driver: str = "demo", pattern: str = "incremental",
-          duration: str = "300ms") -> Path:
+def _spec(
+    tmp: Path,
+    name: str = "inst",
+    driver: str = "demo",
+    pattern: str = "incremental",
+    duration: str = "300ms",
+) -> Path:
     p = tmp / f"{name}.toml"
     p.write_text(DEMO.format(name=name, driver=driver, pattern=pattern, duration=duration))
     return p
@@ -106,8 +112,9 @@ def test_demo_period_is_exact_and_stored_with_its_tick(demo_run: tuple[Path, str
             [run_id],
         )
         counters = dict(
-            st.sql("SELECT name, value FROM counters WHERE run_id=? AND name LIKE 'instr%'",
-                   [run_id])
+            st.sql(
+                "SELECT name, value FROM counters WHERE run_id=? AND name LIKE 'instr%'", [run_id]
+            )
         )
         assert st.samples(run_id, "latency").size > 100  # the workload's own series too
     # the capture: (expected run time + 0.4 s margin) x 200 kHz samples, D2 rising at 4 + 8k
@@ -120,7 +127,11 @@ def test_demo_period_is_exact_and_stored_with_its_tick(demo_run: tuple[Path, str
     assert set(lat.tolist()) == {2} and lat.size == rises
     assert all(r[1:] == ("ticks", 1, 200_000) for r in ticks), ticks
     assert [r[0] for r in ticks] == [
-        "instrument.high", "instrument.latency", "instrument.low", "instrument.period"]
+        "instrument.high",
+        "instrument.latency",
+        "instrument.low",
+        "instrument.period",
+    ]
     assert counters["instrument.edges"] == rises + len(range(8, window, 8))
     assert counters["instrument.gaps"] == 0 and counters["instrument.latency_unpaired"] == 0
     assert meta["instrument.kind"] == "sigrok" and meta["instrument.driver"] == "demo"
@@ -161,8 +172,7 @@ def test_bad_driver_is_a_clear_run_error_and_the_store_stays_whole(
         good = st.run_info(good_id)
         assert good["status"] == "ok"
         assert st.samples(good_id, "instrument.period").size > 1000
-    assert sorted(p.name for p in (store.parent / "captures").iterdir()) == [
-        f"{good_id}.parquet"]
+    assert sorted(p.name for p in (store.parent / "captures").iterdir()) == [f"{good_id}.parquet"]
 
 
 def test_no_edge_on_the_pin_makes_the_run_incomplete(tmp_path: Path, built: Path) -> None:
@@ -259,10 +269,18 @@ SIGROK = 'kind = "sigrok"\ndriver = "demo"\nchannels = ["D0", "D1"]\n'
         (SIGROK.replace('"demo"', '"-d evil"'), 8, "instrument.driver", "sigrok driver name"),
         (SIGROK.replace('"D1"]', '"D1,D2"]'), 9, "instrument.channels", "list of channel names"),
         ('kind = "sigrok"\nchannels = ["D0"]\n', 6, "instrument.driver", "needs driver"),
-        ('kind = "rp2040"\nport = "/dev/ttyACM0"\nchannels = "2,4"\n', 9,
-         "instrument.channels", "consecutive GPIOs"),
-        ('kind = "rp2040"\nport = "/dev/ttyACM0"\nchannels = "2-7"\nresolution = "8ns"\n', 10,
-         "instrument.resolution", "4 channels at most"),
+        (
+            'kind = "rp2040"\nport = "/dev/ttyACM0"\nchannels = "2,4"\n',
+            9,
+            "instrument.channels",
+            "consecutive GPIOs",
+        ),
+        (
+            'kind = "rp2040"\nport = "/dev/ttyACM0"\nchannels = "2-7"\nresolution = "8ns"\n',
+            10,
+            "instrument.resolution",
+            "4 channels at most",
+        ),
         ('kind = "rp2040"\nchannels = 2\n', 6, "instrument.port", "needs port"),
     ],
 )
@@ -278,14 +296,18 @@ def test_instrument_spec_parses_and_changes_cell_keys() -> None:
     base = 'name = "k"\n[[workload]]\nkind = "rtlab-latency"\nduration = "1s"\n'
     plain = parse_spec(base)
     assert plain.instrument is None
-    s = parse_spec(base + '[instrument]\nkind = "sigrok"\ndriver = "fx2lafw"\n'
-                   'samplerate = "24 MHz"\nchannels = ["D0", "D1"]\n')
+    s = parse_spec(
+        base + '[instrument]\nkind = "sigrok"\ndriver = "fx2lafw"\n'
+        'samplerate = "24 MHz"\nchannels = ["D0", "D1"]\n'
+    )
     assert s.instrument is not None and s.instrument.kind == "sigrok"
     assert s.instrument.samplerate_hz == 24_000_000 and s.instrument.pin == "D0"
     assert s.cells()[0].label == plain.cells()[0].label
     assert s.cells()[0].key != plain.cells()[0].key  # timed by an instrument: new cells
-    r = parse_spec(base + '[instrument]\nkind = "rp2040"\nport = "/dev/ttyACM0"\n'
-                   'channels = "2-3"\nnames = ["pin", "ack"]\nresponse = "ack"\n')
+    r = parse_spec(
+        base + '[instrument]\nkind = "rp2040"\nport = "/dev/ttyACM0"\n'
+        'channels = "2-3"\nnames = ["pin", "ack"]\nresponse = "ack"\n'
+    )
     assert r.instrument is not None and r.instrument.kind == "rp2040"
     assert r.instrument.pin == "pin" and r.instrument.gpios == (2, 3)
 
@@ -357,8 +379,11 @@ seconds = 0.1
         assert res.status == "ok", res.message
         warnings = st.sql("SELECT code, msg FROM warnings WHERE run_id=?", [res.run_id])
         meta = st.run_info(res.run_id)["meta"]
-    assert ("instrument", "instrument sigrok (demo): the capture (0.2 s) ended before the "
-            "workload did; raise margin_s") in warnings, warnings
+    assert (
+        "instrument",
+        "instrument sigrok (demo): the capture (0.2 s) ended before the "
+        "workload did; raise margin_s",
+    ) in warnings, warnings
     assert meta["instrument.window_s"] == "0.200000"
 
 

@@ -39,8 +39,11 @@ def test_columns_of_a_brought_rtos_and_the_filters(fake_freertos: dict[str, str]
     ]
     cols, _ = rm.columns(["freertos"], ["mps2-an386", "microbit"], paths=fake_freertos)
     assert [c.core for c in cols] == ["cm4f", "cm0"]
-    cols, skipped = rm.columns(["freertos"], ["mps2-an521"], paths=fake_freertos)
+    cols, skipped = rm.columns(["freertos"], ["virt-a53"], paths=fake_freertos)
     assert cols == [] and "none of them was asked for" in skipped[0]
+    # a multi-core machine is the multi-core study's: a column only when named
+    cols, _ = rm.columns(["freertos"], ["mps2-an521"], paths=fake_freertos)
+    assert [c.machine for c in cols] == ["mps2-an521"]
     with pytest.raises(ConfigError, match="freertos"):
         rm.columns(["vxworks"], paths=fake_freertos)
 

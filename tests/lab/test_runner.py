@@ -151,8 +151,10 @@ def _load_of(ppid: int, deadline: float) -> int:
     while time.monotonic() < deadline:
         for d in Path("/proc").iterdir():
             try:
-                if d.name.isdigit() and int(_stat(int(d.name))[1]) == ppid and (
-                    (d / "comm").read_text().strip() == "stress-ng"
+                if (
+                    d.name.isdigit()
+                    and int(_stat(int(d.name))[1]) == ppid
+                    and ((d / "comm").read_text().strip() == "stress-ng")
                 ):
                     return int(d.name)
             except (OSError, IndexError):

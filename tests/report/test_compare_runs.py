@@ -100,9 +100,7 @@ duration = "300ms"
 """
 
 
-def test_real_runs_a_against_a_prime_and_a_30_percent_shift(
-    tmp_path: Path, built: Path
-) -> None:
+def test_real_runs_a_against_a_prime_and_a_30_percent_shift(tmp_path: Path, built: Path) -> None:
     """Real rtlab-latency (SCHED_OTHER, 1 ms, 6 × 0.3 s a side), A and A' interleaved by
     the runner (repetition-major) so load drift hits both: `p99 > +10%` on the interval
     passes. NEW = A' with every latency 30 % longer, against A': the interval of the

@@ -58,9 +58,11 @@ def test_edited_parameter_is_a_new_row(edited: Path) -> None:
     md = rtlab("report", "--store", str(edited), "--spec", "a", "--md").stdout
     assert "| wake@idle (duration=0.3s) | latency | ok:1 |" in md
     assert "| wake@idle (duration=0.2s) | latency | ok:1 |" in md
-    table = list(csv.DictReader(io.StringIO(
-        rtlab("report", "--store", str(edited), "--spec", "a", "--csv").stdout
-    )))
+    table = list(
+        csv.DictReader(
+            io.StringIO(rtlab("report", "--store", str(edited), "--spec", "a", "--csv").stdout)
+        )
+    )
     assert [(t["cell"], t["runs"]) for t in table] == [
         ("wake@idle (duration=0.3s)", "ok:1"),
         ("wake@idle (duration=0.2s)", "ok:1"),

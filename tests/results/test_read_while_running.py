@@ -38,7 +38,9 @@ def test_runs_and_report_while_a_run_writes(tmp_path: Path, built: Path) -> None
     store = tmp_path / "st" / "rtlab.duckdb"
     run = subprocess.Popen(
         [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         seen: list[int] = []  # finished runs `rtlab runs` showed while the run went on

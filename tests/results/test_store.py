@@ -175,10 +175,16 @@ def test_store_held_by_another_process_says_so(tmp_path: Path) -> None:
     path = tmp_path / "held.duckdb"
     Store(path).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys; from rtlab.results import Store; s = Store(sys.argv[1]); "
-         "s.begin_run(workload='w'); print('open', flush=True); sys.stdin.read()", str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from rtlab.results import Store; s = Store(sys.argv[1]); "
+            "s.begin_run(workload='w'); print('open', flush=True); sys.stdin.read()",
+            str(path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "open\n"

@@ -33,6 +33,7 @@ class ChannelLike(Protocol):
     initial_level: int
     gap_levels: np.ndarray | None
 
+
 # TIE residuals are fractions of a tick: kept as integers of 1/1000 tick.
 TIE_SUBTICKS = 1000
 

@@ -49,9 +49,7 @@ def run_quantiles(runs: Sequence[np.ndarray], qs: Sequence[float]) -> np.ndarray
     return out
 
 
-def change_intervals(
-    base: np.ndarray, new: np.ndarray, level: float = LEVEL
-) -> list[Interval]:
+def change_intervals(base: np.ndarray, new: np.ndarray, level: float = LEVEL) -> list[Interval]:
     """Per column (quantile) of run_quantiles(BASE) and run_quantiles(NEW): the Welch
     t interval of the relative change of the geometric mean over runs."""
     out = []

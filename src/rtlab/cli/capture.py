@@ -16,8 +16,9 @@ from rtlab.errors import RtlabError
 if TYPE_CHECKING:
     from rtlab.model import Capture
 
-capture_app = typer.Typer(no_args_is_help=True, add_completion=False,
-                          pretty_exceptions_enable=False)
+capture_app = typer.Typer(
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+)
 
 
 @capture_app.callback()
@@ -56,10 +57,18 @@ def _status_table(st, dec, rate: float, elapsed_s: float) -> Any:
     return t
 
 
-def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
-                selftest_pin: int | None, selftest_period: Fraction | None,
-                names: list[str] | None, timeout_s: float, live: bool,
-                fine: bool = False) -> Capture:
+def run_capture(
+    port: str,
+    pins: list[int],
+    duration: Fraction,
+    baud: int,
+    selftest_pin: int | None,
+    selftest_period: Fraction | None,
+    names: list[str] | None,
+    timeout_s: float,
+    live: bool,
+    fine: bool = False,
+) -> Capture:
     """rtlab.instruments.rp2040.capture.capture, with a live status table on a terminal."""
     from rich.live import Live
 
@@ -73,13 +82,21 @@ def run_capture(port: str, pins: list[int], duration: Fraction, baud: int,
         rate = (st.edges - last["edges"]) / float(dk * info.tick_s) if dk > 0 else 0.0
         last.update(k=st.k, edges=st.edges)
         if display is not None:
-            display.update(_status_table(st, dec, rate, float(st.k * info.tick_s)),
-                           refresh=True)
+            display.update(_status_table(st, dec, rate, float(st.k * info.tick_s)), refresh=True)
 
     with display if display is not None else contextlib.nullcontext():
-        return capture(port, pins, duration, baud=baud, selftest_pin=selftest_pin,
-                       selftest_period=selftest_period, names=names, timeout_s=timeout_s,
-                       fine=fine, on_status=on_status)
+        return capture(
+            port,
+            pins,
+            duration,
+            baud=baud,
+            selftest_pin=selftest_pin,
+            selftest_period=selftest_period,
+            names=names,
+            timeout_s=timeout_s,
+            fine=fine,
+            on_status=on_status,
+        )
 
 
 @capture_app.command("rp2040")
@@ -88,15 +105,18 @@ def rp2040(
     channels: Annotated[str, typer.Option(help="consecutive GPIOs, e.g. 2-5")] = "2",
     duration: Annotated[str, typer.Option(help="device time to capture, e.g. 10s")] = "1s",
     output: Annotated[Path, typer.Option("-o", "--output", help="capture file to write")] = (
-        Path("run.parquet")),
+        Path("run.parquet")
+    ),
     baud: Annotated[int, typer.Option(help="UART baud rate")] = 921600,
     names: Annotated[str | None, typer.Option(help="channel names, comma separated")] = None,
-    selftest_pin: Annotated[int | None, typer.Option(
-        help="drive a square wave on this GPIO (loop it to a channel)")] = None,
+    selftest_pin: Annotated[
+        int | None, typer.Option(help="drive a square wave on this GPIO (loop it to a channel)")
+    ] = None,
     selftest_period: Annotated[str, typer.Option(help="self-test period")] = "100us",
     timeout: Annotated[float, typer.Option(help="seconds of silence that end in error")] = 5.0,
-    resolution: Annotated[str, typer.Option(
-        help="16ns, or 8ns (at most 4 channels; half the buffer and link rate)")] = "16ns",
+    resolution: Annotated[
+        str, typer.Option(help="16ns, or 8ns (at most 4 channels; half the buffer and link rate)")
+    ] = "16ns",
 ) -> None:
     """Capture edges on up to 8 consecutive GPIOs with the rtlab RP2040 module."""
 
@@ -109,19 +129,31 @@ def rp2040(
             raise RtlabError(f"--resolution must be 16ns or 8ns, not {resolution!r}")
         fine = resolution.replace(" ", "") == "8ns"
         if fine and len(pins) > 4:
-            raise RtlabError("--resolution 8ns uses two state machines per pin: "
-                             "4 channels at most")
+            raise RtlabError("--resolution 8ns uses two state machines per pin: 4 channels at most")
         dur = parse_duration(duration)
         name_list = [n.strip() for n in names.split(",")] if names else None
         if name_list is not None and len(name_list) != len(pins):
             raise RtlabError(f"--names gives {len(name_list)} names for {len(pins)} channels")
         period = parse_duration(selftest_period) if selftest_pin is not None else None
-        cap = run_capture(port, pins, dur, baud, selftest_pin, period, name_list, timeout,
-                          live=sys.stderr.isatty(), fine=fine)
+        cap = run_capture(
+            port,
+            pins,
+            dur,
+            baud,
+            selftest_pin,
+            period,
+            name_list,
+            timeout,
+            live=sys.stderr.isatty(),
+            fine=fine,
+        )
         formats.save(cap, output)
         lost = sum(cap.metadata["records_lost"].values())
-        err.print(f"{output}: {cap.n_edges} edges on {len(cap)} channels, "
-                  f"resolution {format_tick(cap.resolution)}, {len(cap.gaps)} gaps"
-                  + (f", [red]{lost} records lost[/]" if lost else ""), highlight=False)
+        err.print(
+            f"{output}: {cap.n_edges} edges on {len(cap)} channels, "
+            f"resolution {format_tick(cap.resolution)}, {len(cap.gaps)} gaps"
+            + (f", [red]{lost} records lost[/]" if lost else ""),
+            highlight=False,
+        )
 
     guarded(body)

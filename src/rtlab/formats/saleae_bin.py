@@ -171,8 +171,11 @@ def _channel(
                 gap_levels.append(ch.initial)
             elif ch.initial != level:  # touching chunks: the level change is an edge
                 if prev_edge is not None and b <= prev_edge:
-                    raise FormatError(path, f"{name}: chunk {k} starts with a level change "
-                                      f"where chunk {k - 1} has an edge")
+                    raise FormatError(
+                        path,
+                        f"{name}: chunk {k} starts with a level change "
+                        f"where chunk {k - 1} has an edge",
+                    )
                 edges.append(np.array([b], dtype=np.int64))
                 prev_edge = b
         t = _to_ticks(path, ch.times, scale, "transition time")

@@ -57,8 +57,9 @@ def _header(path: Path, line: bytes) -> list[str]:
     return names
 
 
-def _fail(path: Path, rows: list[bytes], bad: np.ndarray, what: str,
-          first_line: int = 2) -> FormatError:
+def _fail(
+    path: Path, rows: list[bytes], bad: np.ndarray, what: str, first_line: int = 2
+) -> FormatError:
     """The error for the first row flagged in `bad` (rows[0] is on `first_line`)."""
     i = int(np.flatnonzero(bad)[0])
     text = rows[i].decode("utf-8", "replace")[:60]
@@ -69,8 +70,7 @@ def _matrix(path: Path, rows: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Rows as a zero-padded (n, width) uint8 matrix, and each row's length."""
     lens = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     if not lens.all():
-        raise FormatError(path, "empty line, expected a data row",
-                          line=int(np.argmin(lens)) + 2)
+        raise FormatError(path, "empty line, expected a data row", line=int(np.argmin(lens)) + 2)
     arr = np.array(rows, dtype=bytes)
     mat = arr.view(np.uint8).reshape(len(rows), arr.dtype.itemsize)
     return mat, lens
@@ -192,8 +192,9 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
     if not data.strip():
         raise FormatError(p, "file is empty, expected a Saleae CSV header", offset=0)
     if not data.endswith(b"\n"):  # exports end their last row: this one was cut
-        raise FormatError(p, "the file ends in the middle of a row: truncated",
-                          line=data.count(b"\n") + 1)
+        raise FormatError(
+            p, "the file ends in the middle of a row: truncated", line=data.count(b"\n") + 1
+        )
     data = data.replace(b"\r\n", b"\n")
     head, _, body = data.partition(b"\n")
     names = _header(p, head.rstrip(b"\r"))

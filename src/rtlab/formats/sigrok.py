@@ -221,8 +221,11 @@ def read(
         if channels:
             missing = set(channels) - {n for _, n in probes}
             if missing:
-                raise FormatError(p, f"no logic channel named {sorted(missing)[0]!r} "
-                                  f"(channels: {', '.join(n for _, n in probes)})")
+                raise FormatError(
+                    p,
+                    f"no logic channel named {sorted(missing)[0]!r} "
+                    f"(channels: {', '.join(n for _, n in probes)})",
+                )
             probes = [(b, n) for b, n in probes if n in channels]
         members = sr_zip.logic_members(zf, p, keys["capturefile"].strip())
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])

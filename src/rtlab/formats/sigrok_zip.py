@@ -53,8 +53,12 @@ def check_method(path: Path, info: zipfile.ZipInfo) -> None:
     """sigrok stores or deflates; deflate expands at most ~1000x, so a small file
     cannot unpack into endless data (bzip2 or lzma could)."""
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise FormatError(path, f"compression method {info.compress_type}, expected stored "
-                          "or deflated as sigrok writes", member=info.filename)
+        raise FormatError(
+            path,
+            f"compression method {info.compress_type}, expected stored "
+            "or deflated as sigrok writes",
+            member=info.filename,
+        )
 
 
 def logic_members(zf: zipfile.ZipFile, path: Path, capturefile: str) -> list[str]:

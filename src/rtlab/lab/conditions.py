@@ -74,9 +74,7 @@ def condition_from_table(name: str, t: Mapping[str, Any]) -> Condition:
         return Condition(name)
     profile = t.get("profile", "cpu")
     if profile not in (*PROFILES, "custom"):
-        raise ConfigError(
-            "profile", f"profile {profile!r}: one of {', '.join(PROFILES)} or custom"
-        )
+        raise ConfigError("profile", f"profile {profile!r}: one of {', '.join(PROFILES)} or custom")
     workers = t.get("workers", 0)
     if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= 1024:
         raise ConfigError("workers", "expected an integer 0..1024 (0 = one per CPU)")

@@ -59,7 +59,7 @@ GLOBS = (
 SEP = "\x1e"  # ASCII record separator: cannot occur in the files read
 SCRIPT = (
     f"for f in {' '.join(FILES)} {' '.join(GLOBS)}; do "
-    f"if [ -r \"$f\" ]; then printf '{SEP}%s\\n' \"$f\"; cat \"$f\" 2>/dev/null; fi; done; "
+    f'if [ -r "$f" ]; then printf \'{SEP}%s\\n\' "$f"; cat "$f" 2>/dev/null; fi; done; '
     f"printf '{SEP}uname\\n'; uname -r; uname -v; uname -m; "
     f"printf '{SEP}nproc\\n'; nproc --all 2>/dev/null || getconf _NPROCESSORS_CONF; "
     f"printf '{SEP}virt --vm\\n'; systemd-detect-virt --vm 2>/dev/null; "

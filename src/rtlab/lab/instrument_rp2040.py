@@ -95,17 +95,13 @@ def _rp2040(t: Mapping[str, Any]) -> RP2040Spec:
         or not all(isinstance(n, str) and CHANNEL.fullmatch(n) for n in names)
         or len(set(names)) != len(names)
     ):
-        raise ConfigError(
-            "names", f"expected {len(gpios)} distinct channel names, one per GPIO"
-        )
+        raise ConfigError("names", f"expected {len(gpios)} distinct channel names, one per GPIO")
     res = t.get("resolution", "16ns")
     if not isinstance(res, str) or res.replace(" ", "") not in ("16ns", "8ns"):
         raise ConfigError("resolution", f'resolution {res!r}: expected "16ns" or "8ns"')
     res_ns = int(res.replace(" ", "")[:-2])
     if res_ns == 8 and len(gpios) > 4:
-        raise ConfigError(
-            "resolution", "8 ns uses two state machines per pin: 4 channels at most"
-        )
+        raise ConfigError("resolution", "8 ns uses two state machines per pin: 4 channels at most")
     baud = t.get("baud", 921600)
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
         raise ConfigError("baud", "expected a positive integer baud rate")

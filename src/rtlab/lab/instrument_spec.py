@@ -105,9 +105,7 @@ def pins(t: Mapping[str, Any], channels: tuple[str, ...]) -> dict[str, Any]:
     """The spec's `pin` (default: the first channel) and `response`, checked."""
     pin = t.get("pin", channels[0])
     if pin not in channels:
-        raise ConfigError(
-            "pin", f"pin {pin!r} is not a capture channel ({', '.join(channels)})"
-        )
+        raise ConfigError("pin", f"pin {pin!r} is not a capture channel ({', '.join(channels)})")
     response = t.get("response")
     if response is not None and (response not in channels or response == pin):
         raise ConfigError(

@@ -30,7 +30,6 @@ class Chunk:
     count: int
 
 
-
 def decode_chunks(src: str, name: str, chunks: list[Chunk]) -> np.ndarray:
     if not chunks:
         return np.zeros(0, dtype=np.int64)
@@ -123,4 +122,3 @@ def _leb128(src: str, chunks: list[Chunk]) -> np.ndarray:
 
 def _unzigzag(u: np.ndarray) -> np.ndarray:
     return (u >> np.uint64(1)).view(np.int64) ^ -(u & np.uint64(1)).view(np.int64)
-

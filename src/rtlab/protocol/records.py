@@ -63,4 +63,3 @@ class Run:
     message: str | None = None
     first_line: int = 0
     last_line: int = 0
-

@@ -6,9 +6,9 @@
 
 `decide` sees the run's `meta` fields (the last value of each key, decoded as text) and
 returns a reason or None. A withheld run keeps its `hello`, `meta` and `warn` records;
-its `series`, sample chunks, counters and histogram buckets are dropped; the `warn` is
-added before the `end`, whose count (and CRC, where the run carries CRCs) is rewritten,
-so the run still parses complete.
+its `series`, sample chunks, counters and histogram buckets are dropped; `meta
+withheld=CODE` and the `warn` are added before the `end`, whose count (and CRC, where
+the run carries CRCs) is rewritten, so the run still parses complete.
 """
 
 from __future__ import annotations
@@ -53,10 +53,12 @@ def _withheld(run: list[str], end: str, reason: str, code: str) -> list[str]:
     kept = [raw for raw in run if _rtype(raw.rstrip("\r")) not in _DATA]
     dropped = sum(1 for raw in run if _rtype(raw.rstrip("\r")) in _DATA)
     crc = bool(_CRC_TAIL.search(line))
+    # the meta marks the part itself: a store keeps warnings per invocation, meta per part
+    mark = encode_line("meta", f"withheld={code}", crc=crc)
     warn = encode_line("warn", f"code={code}", f"msg={encode_value(reason)}", crc=crc)
-    count = int(m.group(2)) - dropped + 1
+    count = int(m.group(2)) - dropped + 2
     body = f"{m.group(1)}{count}{m.group(3)}".split()
-    return [*kept, warn, encode_line("end", *body, crc=crc)]
+    return [*kept, mark, warn, encode_line("end", *body, crc=crc)]
 
 
 def withhold_runs(text: str, decide: Decide, code: str) -> str:

@@ -194,15 +194,21 @@ def compare(store: Store, base: str, new: str, series: str | None = None) -> lis
             ra = _per_run(store, cb.ok_ids, name)
             rb = _per_run(store, cn.ok_ids, name)
             ivs = change_intervals(ra, rb)
-            sc = SeriesChange(cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb),
-                              *_tags(cb, cn))
+            sc = SeriesChange(
+                cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb), *_tags(cb, cn)
+            )
             for i, metric in enumerate(METRICS):
                 # from a base of 0 a relative change is undefined (JSON: null)
                 pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else 0.0 if pb[i] == 0 else math.inf
                 iv = ivs[i]
                 sc.metrics.append(
                     MetricChange(
-                        metric, float(pa[i]), float(pb[i]), float(pct), iv.low_pct, iv.high_pct,
+                        metric,
+                        float(pa[i]),
+                        float(pb[i]),
+                        float(pct),
+                        iv.low_pct,
+                        iv.high_pct,
                         iv.note,
                     )
                 )
@@ -227,9 +233,7 @@ def _runs_tag(c: results.CellRuns) -> str:
     return f"run {ids[0]}" if len(ids) == 1 else f"runs {ids[0]} +{len(ids) - 1}"
 
 
-def check_gates(
-    changes: list[SeriesChange], gates: list[Gate], on: str = "estimate"
-) -> list[str]:
+def check_gates(changes: list[SeriesChange], gates: list[Gate], on: str = "estimate") -> list[str]:
     failures = []
     for sc in changes:
         for g in gates:

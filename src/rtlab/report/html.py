@@ -26,12 +26,13 @@ import jinja2
 import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
+from rtlab.report.sections import multicore as multicore_section
 from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import latency_measure, rtbench, rtos_compare, user_vs_kernel
+from rtlab.studies import latency_measure, multicore, rtbench, rtos_compare, user_vs_kernel
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -209,6 +210,10 @@ def text_report(
                 "",
                 rtbench.markdown(multirun.split(store, cr.ok_ids[-1])),
             ]
+    multi = multicore_section.cell_figures(store, cells)
+    if multi:
+        lines += ["", "## Multi-core", ""]
+        lines += [multicore.markdown(label, f).rstrip("\n") + "\n" for label, f in multi]
     lines += [line.rstrip("\n") for line in _cross_checks(secs)]
     if gpio is not None:
         lines += ["", gpio_study.markdown(gpio).rstrip("\n")]

@@ -21,7 +21,8 @@ def svg_uri(fig: Figure) -> str:
     # report holds dozens of figures.
     fig.set_layout_engine("none")
     if len(fig.axes) == 1:
-        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7))
+        lines = fig.axes[0].get_title().count("\n") + 1  # room for a title of two lines
+        fig.axes[0].set_position((0.11, 0.2, 0.86, 0.7 - 0.07 * (lines - 1)))
     for i, ax in enumerate(fig.axes):
         # the scales as an element id, for a reader of the SVG (and the tests)
         ax.set_gid(f"axes{i}-x{ax.get_xscale()}-y{ax.get_yscale()}")
@@ -40,12 +41,15 @@ def bar(
     ylabel: str,
     log: bool = False,
     ref: float | None = None,
+    errors: dict[str, list[float]] | None = None,
 ) -> str:
+    """Grouped bars; `errors` (per group, half-widths) draws error bars."""
     fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
     width = 0.8 / max(1, len(groups))
     for i, (name, vals) in enumerate(groups.items()):
         xs = [j + i * width - 0.4 + width / 2 for j in range(len(labels))]
-        ax.bar(xs, vals, width, label=name)
+        err = (errors or {}).get(name)
+        ax.bar(xs, vals, width, label=name, yerr=err, capsize=3 if err else 0)
     ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

@@ -150,10 +150,12 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
             table.add_row(*r[:_KEYS], *(r[i] for i in group))
         parts.append(table)
     if rows:
-        parts.append(Text(
-            "rms = population std (RMS jitter); |dev| = |x - mean|; "
-            "quantiles are sample values (inverted CDF)"
-        ))
+        parts.append(
+            Text(
+                "rms = population std (RMS jitter); |dev| = |x - mean|; "
+                "quantiles are sample values (inverted CDF)"
+            )
+        )
     return Group(*parts)
 
 

@@ -158,9 +158,7 @@ def _select_runs(store: Store, selector: str) -> list[dict[str, Any]]:
     spec, slash, cell = selector.partition("/")  # SPEC/CELL: that spec's cell only
     if not hits and slash:
         hits = [
-            r
-            for r in runs
-            if r["spec_name"] == spec and cell in (r["cell_key"], cell_label(r))
+            r for r in runs if r["spec_name"] == spec and cell in (r["cell_key"], cell_label(r))
         ]
     if not hits and len(selector) >= 4:
         tail = [r for r in runs if r["run_id"].endswith(selector)]

@@ -59,7 +59,5 @@ class StoreError(RtlabError):
     """The store cannot be opened or a request names something it does not hold."""
 
 
-
 def to_json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True, default=str)
-

@@ -33,7 +33,6 @@ class SeriesData:
     attrs: dict[str, str] = field(default_factory=dict)
 
 
-
 class RunWriter:
     """Collects one run's data in memory; `Store.finish_run` commits it in one go."""
 

@@ -64,6 +64,8 @@ PUBLISHED: dict[str, dict[str, Any]] = {
 }
 
 _LANGUAGES = {"c": "C", "rust": "Rust", "kotlin": "Kotlin/Native", "kotlin-native": "Kotlin/Native"}
+
+
 @dataclass
 class SourceStats:
     """One source of one cell: the period statistics and, when recorded, the levels'."""

@@ -221,6 +221,11 @@ def contention(run: Run) -> dict[int, float]:
     """{stress level %: target throughput as percent of level 0}."""
     if run.meta.get("scenario") != "contention":
         raise RtbenchError(f"not a contention run: scenario={run.meta.get('scenario')!r}")
+    if run.meta.get("withheld"):  # the target kept no figure (rtlab.lab.qemu_timing)
+        code = run.meta["withheld"]
+        raise RtbenchError(
+            f"contention on {run.meta.get('cores', '?')} cores: {code}: {withheld_why(run)}"
+        )
     levels = [int(x) for x in run.meta.get("levels", "").split(",") if x]
     tps = _throughputs(run, {f"contention_{lv}": "" for lv in levels})
     base = tps.get("contention_0")
@@ -238,6 +243,16 @@ def contention(run: Run) -> dict[int, float]:
         for lv in levels
         if f"contention_{lv}" in tps
     }
+
+
+def withheld_why(run: Run) -> str:
+    """Why a withheld part has no figure: its warning (a stored invocation keeps the
+    warnings of all its parts together, so the one naming this scenario)."""
+    code = run.meta.get("withheld", "")
+    msgs = [msg for c, msg in run.warnings if c == code]
+    scenario = run.meta.get("scenario", "")
+    own = [m for m in msgs if f" {scenario} " in f" {m} "]
+    return (own or msgs or [code])[0]
 
 
 def heap_peaks(runs: Sequence[Run]) -> dict[str, int]:

@@ -18,8 +18,9 @@ BIN = FW / "build" / "rtlab-capture.bin"
 
 
 def build_firmware() -> Path:
-    res = subprocess.run(["make", "-s", "-C", str(FW), f"PYTHON={sys.executable}"],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        ["make", "-s", "-C", str(FW), f"PYTHON={sys.executable}"], capture_output=True, text=True
+    )
     if res.returncode != 0:
         raise RuntimeError(f"firmware build failed:\n{res.stdout}\n{res.stderr}")
     if not (SIM / "node_modules" / "rp2040js").is_dir():
@@ -54,29 +55,50 @@ class PipePort:
         return len(data)
 
 
-def start(tmp: Path, *, toggles: dict[int, list[int]] | None = None,
-          initial: dict[int, int] | None = None,
-          loop: tuple[int, int] | list[tuple[int, int]] | None = None,
-          max_cycles: int = 60_000_000, stdin: int | None = None,
-          stdout: int | None = None, usb: bool = False,
-          dma_pause: tuple[int, int, int] | None = None) -> subprocess.Popen[bytes]:
+def start(
+    tmp: Path,
+    *,
+    toggles: dict[int, list[int]] | None = None,
+    initial: dict[int, int] | None = None,
+    loop: tuple[int, int] | list[tuple[int, int]] | None = None,
+    max_cycles: int = 60_000_000,
+    stdin: int | None = None,
+    stdout: int | None = None,
+    usb: bool = False,
+    dma_pause: tuple[int, int, int] | None = None,
+) -> subprocess.Popen[bytes]:
     """Start the harness; toggles are cycles relative to the capture origin. With usb,
     stdin/stdout are the firmware's USB CDC data pipe instead of its UART."""
-    spec = {"initial": {str(k): v for k, v in (initial or {}).items()},
-            "toggles": {str(k): v for k, v in (toggles or {}).items()}}
+    spec = {
+        "initial": {str(k): v for k, v in (initial or {}).items()},
+        "toggles": {str(k): v for k, v in (toggles or {}).items()},
+    }
     edges = tmp / "edges.json"
     edges.write_text(json.dumps(spec))
-    cmd = ["node", str(SIM / "harness.js"), "--bin", str(BIN), "--edges", str(edges),
-           "--max-cycles", str(max_cycles), "--exit-after-stopped",
-           "--summary", str(tmp / "summary.json")]
-    for out_pin, in_pin in ([loop] if isinstance(loop, tuple) else loop or []):
+    cmd = [
+        "node",
+        str(SIM / "harness.js"),
+        "--bin",
+        str(BIN),
+        "--edges",
+        str(edges),
+        "--max-cycles",
+        str(max_cycles),
+        "--exit-after-stopped",
+        "--summary",
+        str(tmp / "summary.json"),
+    ]
+    for out_pin, in_pin in [loop] if isinstance(loop, tuple) else loop or []:
         cmd += ["--loop", f"{out_pin}:{in_pin}"]
     if usb:
         cmd.append("--usb")  # the host side is rp2040js's USBCDC helper
     if dma_pause:
         cmd += ["--dma-pause", ":".join(map(str, dma_pause))]
-    return subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.PIPE,
-                            stdout=stdout if stdout is not None else subprocess.PIPE)
+    return subprocess.Popen(
+        cmd,
+        stdin=stdin if stdin is not None else subprocess.PIPE,
+        stdout=stdout if stdout is not None else subprocess.PIPE,
+    )
 
 
 def summary(tmp: Path) -> dict:

@@ -66,8 +66,9 @@ def test_clean_stream_decodes_exactly() -> None:
 def test_overflow_record_becomes_gap_with_known_level() -> None:
     over = p.encode_frame(p.F_OVERFLOW, bytes([0]) + varint(2) + varint(3))
     # records 0, 1 known; 2..4 lost; 5, 6 known
-    stream = (started() + edges(0, 0, [100, 200]) + over + edges(0, 5, [900, 1000])
-              + stopped(2000, [7]))
+    stream = (
+        started() + edges(0, 0, [100, 200]) + over + edges(0, 5, [900, 1000]) + stopped(2000, [7])
+    )
     cap = decode(stream)[0].capture()
     assert cap.gaps.tolist() == [[201, 900]]
     assert cap["GP2"].edges.tolist() == [100, 200, 900, 1000]
@@ -94,8 +95,14 @@ def test_missing_tail_before_stop_is_a_gap_to_the_end() -> None:
 
 def test_other_channels_lose_edges_inside_a_gap_and_count_them() -> None:
     over = p.encode_frame(p.F_OVERFLOW, bytes([0]) + varint(1) + varint(1))
-    stream = (started(nch=2) + edges(0, 0, [10]) + over + edges(0, 2, [50])
-              + edges(1, 0, [5, 30, 60]) + stopped(100, [3, 3]))
+    stream = (
+        started(nch=2)
+        + edges(0, 0, [10])
+        + over
+        + edges(0, 2, [50])
+        + edges(1, 0, [5, 30, 60])
+        + stopped(100, [3, 3])
+    )
     cap = decode(stream)[0].capture()
     assert cap.gaps.tolist() == [[11, 50]]
     assert cap["GP3"].edges.tolist() == [5, 60]

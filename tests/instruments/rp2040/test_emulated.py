@@ -76,12 +76,13 @@ def random_toggles(rng: random.Random, n: int, start: int, lo: int, hi: int) -> 
 
 def test_every_edge_within_one_cycle(tmp_path: Path) -> None:
     rng = random.Random(6)
-    toggles = {2: random_toggles(rng, 300, 3, 2, 3000),
-               3: random_toggles(rng, 300, 0, 2, 40),
-               4: [2, 4, 6, 9, 11, 400_000],  # minimum 2-cycle pulses
-               5: random_toggles(rng, 200, 1000, 500, 2000)}
-    cap, summ = capture(tmp_path, 2, 4, Fraction(4, 1000), toggles=toggles,
-                        initial={3: 1})
+    toggles = {
+        2: random_toggles(rng, 300, 3, 2, 3000),
+        3: random_toggles(rng, 300, 0, 2, 40),
+        4: [2, 4, 6, 9, 11, 400_000],  # minimum 2-cycle pulses
+        5: random_toggles(rng, 200, 1000, 500, 2000),
+    }
+    cap, summ = capture(tmp_path, 2, 4, Fraction(4, 1000), toggles=toggles, initial={3: 1})
     assert len(cap.gaps) == 0
     assert cap.tick_s == Fraction(16, 10**9) and cap.resolution == cap.tick_s
     assert cap["GP3"].initial_level == 1 and cap["GP2"].initial_level == 0
@@ -94,8 +95,9 @@ def test_every_edge_within_one_cycle(tmp_path: Path) -> None:
 def test_eight_channels_both_pios_share_one_time_base(tmp_path: Path) -> None:
     rng = random.Random(8)
     common = random_toggles(rng, 50, 100, 2, 5000)  # the same edges on every pin
-    toggles = {pin: common + random_toggles(rng, 100, common[-1] + 10, 2, 500)
-               for pin in range(6, 14)}
+    toggles = {
+        pin: common + random_toggles(rng, 100, common[-1] + 10, 2, 500) for pin in range(6, 14)
+    }
     cap, _ = capture(tmp_path, 6, 8, Fraction(2, 1000), toggles=toggles)
     assert len(cap.gaps) == 0 and cap.metadata["ring_words"] == 4096  # 8 streams: 16 KB
     for pin, cyc in toggles.items():
@@ -137,8 +139,9 @@ def test_selftest_two_channels_from_one_wire_have_no_skew(tmp_path: Path) -> Non
     """The self-test looped to two channels at once: the instrument's own channel-to-
     channel offset, which must be zero (one clock, one start cycle)."""
     div, top = selftest_params(2000)
-    cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), loop=[(15, 2), (15, 3)],
-                     selftest=(15, div, top))
+    cap, _ = capture(
+        tmp_path, 2, 2, Fraction(2, 1000), loop=[(15, 2), (15, 3)], selftest=(15, div, top)
+    )
     a, b = cap["GP2"].edges, cap["GP3"].edges
     assert len(a) > 100 and a.tolist() == b.tolist()
 
@@ -159,8 +162,7 @@ def test_usb_cdc_stream(tmp_path: Path) -> None:
 def test_selftest_square_wave(tmp_path: Path) -> None:
     period = 1250  # cycles: 10 us
     div, top = selftest_params(period)
-    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), loop=(15, 2),
-                     selftest=(15, div, top))
+    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), loop=(15, 2), selftest=(15, div, top))
     rises = cap["GP2"].edge_times("rising")
     assert len(rises) > 100
     assert set(np.diff(rises).tolist()) == {period // 2}  # ticks of 2 cycles
@@ -191,11 +193,12 @@ def test_counter_wrap_costs_no_cycle(tmp_path: Path) -> None:
     from rtlab.instruments.rp2040.wire import START_TEST_X_WRAP
 
     rng = random.Random(5)
-    toggles = {2: random_toggles(rng, 2500, 100, 2, 200),
-               3: random_toggles(rng, 300, 100, 300, 400)}
+    toggles = {
+        2: random_toggles(rng, 2500, 100, 2, 200),
+        3: random_toggles(rng, 300, 100, 300, 400),
+    }
     toggles[3] += random_toggles(rng, 4000, 128_000, 4, 6)  # edges around X's wrap
-    cap, _ = capture(tmp_path, 2, 2, Fraction(3, 1000), toggles=toggles,
-                     flags=START_TEST_X_WRAP)
+    cap, _ = capture(tmp_path, 2, 2, Fraction(3, 1000), toggles=toggles, flags=START_TEST_X_WRAP)
     shift = 2**32 - 1 - 2**16  # ~X0 with X0 = 2^16 instead of 0xFFFFFFFF
     assert len(cap.gaps) == 0
     for pin, cyc in toggles.items():
@@ -231,9 +234,10 @@ def test_fine_mode_8ns_exact(tmp_path: Path) -> None:
     from rtlab.instruments.rp2040.wire import START_FINE
 
     rng = random.Random(88)
-    toggles = {2: random_toggles(rng, 2000, 50, 1, 300),  # spacing down to 1 clock
-               3: [101, 102, 1001, 1003, 2000, 2001, 2002, 2003]
-               + [3000 + i for i in range(40)]}  # a clk/2 pulse train: every clock an edge
+    toggles = {
+        2: random_toggles(rng, 2000, 50, 1, 300),  # spacing down to 1 clock
+        3: [101, 102, 1001, 1003, 2000, 2001, 2002, 2003] + [3000 + i for i in range(40)],
+    }  # a clk/2 pulse train: every clock an edge
     cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), toggles=toggles, flags=START_FINE)
     assert cap.tick_s == Fraction(8, 10**9) and cap.metadata["phases"] == 2
     assert len(cap.gaps) == 0
@@ -261,8 +265,9 @@ def test_pio_fifo_stall_ends_trusted_data_with_a_gap(tmp_path: Path) -> None:
     clock is lost. The firmware must notice, keep only what came before, and the host
     must mark everything after as a gap: no edge with a wrong time."""
     toggles = {2: [100 + 50 * i for i in range(2000)], 3: [130 + 70 * i for i in range(1000)]}
-    cap, _ = capture(tmp_path, 2, 2, Fraction(2, 1000), toggles=toggles,
-                     dma_pause=(0, 20_000, 30_000))
+    cap, _ = capture(
+        tmp_path, 2, 2, Fraction(2, 1000), toggles=toggles, dma_pause=(0, 20_000, 30_000)
+    )
     assert cap.metadata["stalled"] == ["GP2"]
     assert len(cap.gaps) == 1 and cap.gaps[0][1] == cap.t_end + 1
     assert cap.t_end is not None
@@ -289,8 +294,7 @@ def test_fine_mode_overflow_is_exact(tmp_path: Path) -> None:
 
     burst = [300 + 2 * i for i in range(40_000)]
     tail = [burst[-1] + 333 * (i + 1) for i in range(100)]
-    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), toggles={2: burst + tail},
-                     flags=START_FINE)
+    cap, _ = capture(tmp_path, 2, 1, Fraction(2, 1000), toggles={2: burst + tail}, flags=START_FINE)
     assert len(cap.gaps) >= 1 and cap.metadata["records_lost"]["GP2"] > 0
     got = cap["GP2"].edges
     want = np.asarray(burst + tail)

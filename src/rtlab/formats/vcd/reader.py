@@ -25,9 +25,18 @@ def _header(path: Path) -> bytes:
         return fh.read(_HEADER_BYTES)
 
 
-_FST_BLOCKS = {0: "header", 1: "value changes", 2: "blackout", 3: "geometry",
-               4: "hierarchy", 5: "value changes", 6: "hierarchy", 7: "hierarchy",
-               8: "value changes", 255: "skip"}
+_FST_BLOCKS = {
+    0: "header",
+    1: "value changes",
+    2: "blackout",
+    3: "geometry",
+    4: "hierarchy",
+    5: "value changes",
+    6: "hierarchy",
+    7: "hierarchy",
+    8: "value changes",
+    255: "skip",
+}
 
 
 _I64_MAX = 2**63 - 1
@@ -58,8 +67,12 @@ def _check_fst_blocks(path: Path, size: int) -> list[tuple[int, int]]:
             if kind not in _FST_BLOCKS:
                 raise FormatError(path, f"unknown FST block type {kind}", offset=pos)
             if length < 8 or pos + 1 + length > size:
-                raise FormatError(path, f"FST {_FST_BLOCKS[kind]} block of {length} bytes "
-                                  "runs past the end of the file: truncated", offset=pos)
+                raise FormatError(
+                    path,
+                    f"FST {_FST_BLOCKS[kind]} block of {length} bytes "
+                    "runs past the end of the file: truncated",
+                    offset=pos,
+                )
             if kind == 0:
                 _fst_header_times(path, fh.read(16), pos + 9)
             elif kind == 2:
@@ -85,8 +98,9 @@ def _fst_blackouts(path: Path, data: bytes, at: int) -> list[tuple[int, int]]:
         v = shift = 0
         while True:
             if pos >= len(data) or shift > 63:
-                raise FormatError(path, "FST blackout block: bad or truncated varint",
-                                  offset=at + pos)
+                raise FormatError(
+                    path, "FST blackout block: bad or truncated varint", offset=at + pos
+                )
             b = data[pos]
             pos += 1
             v |= (b & 0x7F) << shift
@@ -103,8 +117,9 @@ def _fst_blackouts(path: Path, data: bytes, at: int) -> list[tuple[int, int]]:
         pos += 1
         t += varint()
         if t > _I64_MAX:
-            raise FormatError(path, f"FST blackout time {t} does not fit in 64 bits",
-                              offset=at + pos)
+            raise FormatError(
+                path, f"FST blackout time {t} does not fit in 64 bits", offset=at + pos
+            )
         if not on and off is None:
             off = t
         elif on and off is not None:
@@ -137,8 +152,9 @@ def _vcd_end_time(path: Path) -> int | None:
     return int(hits[-1]) if hits else None
 
 
-def _to_edges(times: np.ndarray, lv: np.ndarray, pauses: np.ndarray
-              ) -> tuple[np.ndarray, int, np.ndarray, int]:
+def _to_edges(
+    times: np.ndarray, lv: np.ndarray, pauses: np.ndarray
+) -> tuple[np.ndarray, int, np.ndarray, int]:
     """(edge times, initial level, level after each pause, x/z changes) of one signal's
     value changes. `pauses` are the ($dumpoff, $dumpon) times: changes between them are
     not data, and the value at $dumpon is the level on resuming, not an edge."""
@@ -208,9 +224,17 @@ def read(
         ratio, tick, t_start, t_end = apply_rtlab(p, rt, tick)
         order = {n: k for k, n in enumerate(_declared_order(head))}
         sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
-    cap = Capture(tick_s=tick, t_start=t_start, t_end=t_end,
-                  metadata={"vcd_format": res["format"], "aliases": {}, "xz_changes": {},
-                            "skipped_vars": res["skipped"]})
+    cap = Capture(
+        tick_s=tick,
+        t_start=t_start,
+        t_end=t_end,
+        metadata={
+            "vcd_format": res["format"],
+            "aliases": {},
+            "xz_changes": {},
+            "skipped_vars": res["skipped"],
+        },
+    )
     _add_channels(p, cap, sigs, channels, ratio if rt is not None else None, pauses)
     if len(pauses):  # a gap starts after an edge at its $dumpoff time
         gaps = pauses.copy()
@@ -222,16 +246,22 @@ def read(
     return cap
 
 
-def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None
-           ) -> dict[str, Any]:
+def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) -> dict[str, Any]:
     """The signals of the file: the numpy scanner if it can, else pywellen (forked)."""
     if size == 0:
         raise FormatError(p, "file is empty, expected a VCD or FST file", offset=0)
     body = head.lstrip()
-    if not (sniff_fst(head, p) or head[:1] == b"\xfe" or head.startswith(b"GHDLwave")
-            or body.startswith(b"$")):  # what pywellen would say, without the fork
-        raise FormatError(p, "not a VCD or FST file: expected a $command (VCD) or an FST "
-                          "header", line=head[: len(head) - len(body)].count(b"\n") + 1)
+    if not (
+        sniff_fst(head, p)
+        or head[:1] == b"\xfe"
+        or head.startswith(b"GHDLwave")
+        or body.startswith(b"$")
+    ):  # what pywellen would say, without the fork
+        raise FormatError(
+            p,
+            "not a VCD or FST file: expected a $command (VCD) or an FST header",
+            line=head[: len(head) - len(body)].count(b"\n") + 1,
+        )
     res = None
     pauses: list[tuple[int, int]] = []
     if sniff_fst(head, p):
@@ -264,8 +294,14 @@ def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
     return t_start, t_end
 
 
-def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | None,
-                  ratio: Fraction | None, pauses: np.ndarray) -> None:
+def _add_channels(
+    p: Path,
+    cap: Capture,
+    sigs: list[Any],
+    channels: list[str] | None,
+    ratio: Fraction | None,
+    pauses: np.ndarray,
+) -> None:
     """One channel per signal (selected by full or short name); `ratio` is set for
     rtlab's own files, whose times are timescale units relative to t_start."""
     shortcount: dict[str, int] = {}
@@ -283,8 +319,9 @@ def _add_channels(p: Path, cap: Capture, sigs: list[Any], channels: list[str] | 
         edges, level, resumed, xz = _to_edges(times, lv, pauses)
         if ratio is not None:
             edges = from_units(p, name, edges, ratio) + cap.t_start
-        cap.add(Channel(name, edges, initial_level=level,
-                        gap_levels=resumed if len(pauses) else None))
+        cap.add(
+            Channel(name, edges, initial_level=level, gap_levels=resumed if len(pauses) else None)
+        )
         if xz:
             cap.metadata["xz_changes"][name] = xz
         if shortcount[short] == 1 and short != name:

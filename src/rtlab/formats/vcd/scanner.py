@@ -17,11 +17,40 @@ from typing import Any
 import numpy as np
 
 # 1-bit kinds read as levels; any other kind of 1-bit variable sends the file to pywellen
-_BIT_TYPES = {b"wire", b"reg", b"logic", b"bit", b"tri", b"tri0", b"tri1", b"triand",
-              b"trior", b"trireg", b"wand", b"wor", b"supply0", b"supply1", b"uwire"}
-_OTHER_TYPES = {b"integer", b"parameter", b"real", b"realtime", b"time", b"event",
-                b"string", b"int", b"shortint", b"longint", b"byte", b"enum",
-                b"shortreal", b"port", b"sparray"} | _BIT_TYPES
+_BIT_TYPES = {
+    b"wire",
+    b"reg",
+    b"logic",
+    b"bit",
+    b"tri",
+    b"tri0",
+    b"tri1",
+    b"triand",
+    b"trior",
+    b"trireg",
+    b"wand",
+    b"wor",
+    b"supply0",
+    b"supply1",
+    b"uwire",
+}
+_OTHER_TYPES = {
+    b"integer",
+    b"parameter",
+    b"real",
+    b"realtime",
+    b"time",
+    b"event",
+    b"string",
+    b"int",
+    b"shortint",
+    b"longint",
+    b"byte",
+    b"enum",
+    b"shortreal",
+    b"port",
+    b"sparray",
+} | _BIT_TYPES
 _UNITS = {b"s": 0, b"ms": -3, b"us": -6, b"ns": -9, b"ps": -12, b"fs": -15}
 _BODY_CMDS = {b"$dumpvars", b"$dumpall", b"$end"}
 _LEVEL = np.full(256, -1, dtype=np.int8)
@@ -51,8 +80,20 @@ class _Scope:
         self.subs: dict[str, _Scope] = {}
 
 
-_SCOPE_TYPES = {b"module", b"task", b"function", b"begin", b"fork", b"generate", b"struct",
-                b"union", b"class", b"interface", b"package", b"program"}
+_SCOPE_TYPES = {
+    b"module",
+    b"task",
+    b"function",
+    b"begin",
+    b"fork",
+    b"generate",
+    b"struct",
+    b"union",
+    b"class",
+    b"interface",
+    b"package",
+    b"program",
+}
 
 
 def _commands(head: bytes) -> list[tuple[bytes, list[bytes]]]:
@@ -168,11 +209,11 @@ def scan(data: bytes) -> dict[str, Any] | None:
     close = data.find(b"$end", end + len(b"$enddefinitions"))
     if close < 0:
         return None
-    head = _header(data[:close + 4])
+    head = _header(data[: close + 4])
     if head is None:
         return None
     timescale, variables, skipped, declared = head
-    body = data[close + 4:]
+    body = data[close + 4 :]
     if b"$comment" in body or b"$dumpoff" in body or b"$dumpon" in body or b"\0" in body:
         return None
     # tokens found with numpy: no Python object per token
@@ -193,8 +234,10 @@ def scan(data: bytes) -> dict[str, Any] | None:
     if np.any(cls == _BAD) or np.any((cls == _SCL) & (lens < 2)):
         return None
     at = np.flatnonzero(cls == _CMD)
-    if not {body[i : i + n] for i, n in zip(starts[at].tolist(), lens[at].tolist(),
-                                             strict=True)} <= _BODY_CMDS:
+    if (
+        not {body[i : i + n] for i, n in zip(starts[at].tolist(), lens[at].tolist(), strict=True)}
+        <= _BODY_CMDS
+    ):
         return None
     is_time = cls == _TIME
     times = _times(joined, starts[is_time], lens[is_time])
@@ -209,8 +252,10 @@ def scan(data: bytes) -> dict[str, Any] | None:
         return None
     change_t = times[tidx] if sc.size else np.zeros(0, np.int64)
     levels = _LEVEL[first[sc]]
-    signals = [(full, short, change_t[sel], levels[sel])
-               for (full, short, _), sel in zip(variables, found, strict=True)]
+    signals = [
+        (full, short, change_t[sel], levels[sel])
+        for (full, short, _), sel in zip(variables, found, strict=True)
+    ]
     return {"format": "VCD", "timescale": timescale, "signals": signals, "skipped": skipped}
 
 
@@ -226,9 +271,15 @@ def _vectors_ok(joined: np.ndarray, start: np.ndarray, length: np.ndarray) -> bo
     return bool(np.all(bad[start + length] - bad[start + 1] == 0) and np.all(length >= 2))
 
 
-def _changes_by_id(joined: np.ndarray, starts: np.ndarray, lens: np.ndarray, sc: np.ndarray,
-                   ids: np.ndarray, declared: set[int],
-                   variables: list[tuple[str, str, bytes]]) -> list[np.ndarray] | None:
+def _changes_by_id(
+    joined: np.ndarray,
+    starts: np.ndarray,
+    lens: np.ndarray,
+    sc: np.ndarray,
+    ids: np.ndarray,
+    declared: set[int],
+    variables: list[tuple[str, str, bytes]],
+) -> list[np.ndarray] | None:
     """For each variable, the indices (into sc) of its scalar changes, in file order;
     None if a change names an undeclared id (pywellen then reports it)."""
     slen = lens[sc] - 1
@@ -243,8 +294,10 @@ def _changes_by_id(joined: np.ndarray, starts: np.ndarray, lens: np.ndarray, sc:
             return None
         order = np.argsort(keys, kind="stable")
         bounds = np.searchsorted(keys[order], np.arange(257))
-        return [order[bounds[ident[0]] : bounds[ident[0] + 1]] if len(ident) == 1
-                else order[:0] for _, _, ident in variables]
+        return [
+            order[bounds[ident[0]] : bounds[ident[0] + 1]] if len(ident) == 1 else order[:0]
+            for _, _, ident in variables
+        ]
     keys = _keys(joined, starts[sc] + 1, slen)
     known = np.array(sorted(declared), dtype=np.uint64)
     for ks in (keys, _keys(joined, starts[ids], lens[ids])):

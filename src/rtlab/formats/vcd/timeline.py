@@ -129,8 +129,11 @@ def _chunk(path: Path, data: bytes, st: _State) -> None:
     for i in bad.tolist():  # negative, too long or not a number: Python says which
         values[i] = _time(path, data[int(starts[tk[i]]) : int(ends[tk[i]])], line_of(int(tk[i])))
         if i and values[i] < values[i - 1]:  # (a long but valid time, then a smaller one)
-            raise FormatError(path, f"time goes backwards: #{int(values[i])} after "
-                              f"#{int(values[i - 1])}", line=line_of(int(tk[i])))
+            raise FormatError(
+                path,
+                f"time goes backwards: #{int(values[i])} after #{int(values[i - 1])}",
+                line=line_of(int(tk[i])),
+            )
     for k, tok in marks:
         n = int(np.searchsorted(tk, k))
         now = int(values[n - 1]) if n else st.time

@@ -99,12 +99,18 @@ class CaptureDecoder:
         try:
             if f.type == p.F_STARTED:
                 base, nch, clk, cyc, ring, st_gpio, st_period, lo, hi = struct.unpack_from(
-                    "<BBIBIBIII", pl)
-                self.started = {"base_pin": base, "channels": nch, "clk_hz": clk,
-                                "sample_cycles": cyc, "ring_words": ring,
-                                "selftest_gpio": None if st_gpio == 0xFF else st_gpio,
-                                "selftest_period_cycles": st_period,
-                                "start_us": lo | (hi << 32)}
+                    "<BBIBIBIII", pl
+                )
+                self.started = {
+                    "base_pin": base,
+                    "channels": nch,
+                    "clk_hz": clk,
+                    "sample_cycles": cyc,
+                    "ring_words": ring,
+                    "selftest_gpio": None if st_gpio == 0xFF else st_gpio,
+                    "selftest_period_cycles": st_period,
+                    "start_us": lo | (hi << 32),
+                }
                 self.phases = pl[24] if len(pl) > 24 else 1
                 self.chans = [_Chan(base + i // self.phases) for i in range(nch * self.phases)]
             elif f.type == p.F_EDGES:
@@ -193,8 +199,14 @@ class CaptureDecoder:
                 gaps += extra
         gap_arr = _merge(gaps)
         labels = names or [f"GP{self.chans[i * ph].pin}" for i in range(nch)]
-        cap = Capture(tick_s=tick, gaps=gap_arr, t_start=0, t_end=end, resolution_s=tick,
-                      metadata=self._metadata(labels))
+        cap = Capture(
+            tick_s=tick,
+            gaps=gap_arr,
+            t_start=0,
+            t_end=end,
+            resolution_s=tick,
+            metadata=self._metadata(labels),
+        )
         dropped = 0
         for i in range(nch):
             if ph == 1:
@@ -207,8 +219,7 @@ class CaptureDecoder:
                 levels = _phase_gap_levels(streams[2 * i], streams[2 * i + 1], gap_arr, end)
             inside = _inside(edges, gap_arr)
             dropped += int(inside.sum())
-            cap.add(Channel(labels[i], edges[~inside], initial_level=initial,
-                            gap_levels=levels))
+            cap.add(Channel(labels[i], edges[~inside], initial_level=initial, gap_levels=levels))
         cap.metadata["edges_dropped_in_gaps"] = dropped
         cap.validate()
         return cap
@@ -216,8 +227,10 @@ class CaptureDecoder:
     def _metadata(self, labels: list[str]) -> dict[str, Any]:
         s = self.started or {}
         ph = self.phases
-        lost = {n: sum(b - a for c in self.chans[i * ph : (i + 1) * ph] for a, b in c.lost)
-                for i, n in enumerate(labels)}
+        lost = {
+            n: sum(b - a for c in self.chans[i * ph : (i + 1) * ph] for a, b in c.lost)
+            for i, n in enumerate(labels)
+        }
         return {
             "instrument": INSTRUMENT,
             "firmware": self.info.fw_version,
@@ -228,8 +241,11 @@ class CaptureDecoder:
             "selftest_gpio": s.get("selftest_gpio"),
             "selftest_period_cycles": s.get("selftest_period_cycles"),
             "records_lost": lost,
-            "stalled": [n for i, n in enumerate(labels) if any(
-                c.stall_from is not None for c in self.chans[i * ph : (i + 1) * ph])],
+            "stalled": [
+                n
+                for i, n in enumerate(labels)
+                if any(c.stall_from is not None for c in self.chans[i * ph : (i + 1) * ph])
+            ],
             "phases": ph,
             "cpu_cycles": self.cpu_cycles,
             "encode_cycles": self.encode_cycles,
@@ -263,8 +279,9 @@ def _level_at(n: np.ndarray, t: np.ndarray, at: np.ndarray) -> np.ndarray:
 MAX_ALIAS_RUN = 1 << 16  # clocks of even/odd disagreement expanded into edges
 
 
-def _merge_phases(even: tuple, odd: tuple,
-                  end: int) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
+def _merge_phases(
+    even: tuple, odd: tuple, end: int
+) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
     """8 ns mode: the even stream samples the pin at even clocks, the odd one at odd
     clocks, so together they give its level at every clock; the edges are where that
     level changes. While the two disagree (a pulse train at clk/2 that one machine sees

@@ -59,10 +59,17 @@ class RP2040Module:
                 return self.info
         raise DeviceError(f"no HELLO from the module within {self.timeout_s:g} s")
 
-    def capture(self, base_pin: int, nch: int, duration_s: Fraction, *,
-                selftest: tuple[int, int, int] | None = None,
-                on_status: Callable[[Status, CaptureDecoder], None] | None = None,
-                names: list[str] | None = None, flags: int = 0) -> Capture:
+    def capture(
+        self,
+        base_pin: int,
+        nch: int,
+        duration_s: Fraction,
+        *,
+        selftest: tuple[int, int, int] | None = None,
+        on_status: Callable[[Status, CaptureDecoder], None] | None = None,
+        names: list[str] | None = None,
+        flags: int = 0,
+    ) -> Capture:
         """Capture `nch` pins from `base_pin` for `duration_s` of device time."""
         info = self.info or self.hello()
         st_gpio, st_div, st_top = selftest if selftest else (None, 1, 1)
@@ -93,9 +100,11 @@ class RP2040Module:
             if dec.stopped:
                 break
         cap = dec.capture(names)
-        cap.metadata["link"] = {"crc_errors": self.reader.crc_errors,
-                                "bad_bytes": self.reader.bad_bytes,
-                                "seq_gaps": self.reader.seq_gaps}
+        cap.metadata["link"] = {
+            "crc_errors": self.reader.crc_errors,
+            "bad_bytes": self.reader.bad_bytes,
+            "seq_gaps": self.reader.seq_gaps,
+        }
         return cap
 
 
@@ -104,5 +113,7 @@ def selftest_params(period_cycles: int) -> tuple[int, int]:
     for div in range(1, 256):
         if period_cycles % div == 0 and 2 <= period_cycles // div <= 65536:
             return div, period_cycles // div - 1
-    raise RtlabError(f"self-test period of {period_cycles} cycles is not div*(top+1) "
-                     "with div <= 255 and top < 65536")
+    raise RtlabError(
+        f"self-test period of {period_cycles} cycles is not div*(top+1) "
+        "with div <= 255 and top < 65536"
+    )

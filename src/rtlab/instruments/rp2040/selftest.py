@@ -17,7 +17,5 @@ def selftest(pin: int, period_s: Fraction | None, clk_hz: int) -> tuple[int, int
     period = period_s or DEFAULT_PERIOD_S
     cycles = Fraction(period) * clk_hz
     if cycles.denominator != 1:
-        raise RtlabError(
-            f"self-test period {period} s is not a whole number of {clk_hz} Hz cycles"
-        )
+        raise RtlabError(f"self-test period {period} s is not a whole number of {clk_hz} Hz cycles")
     return (pin, *selftest_params(int(cycles)))

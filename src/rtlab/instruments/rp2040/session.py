@@ -16,9 +16,16 @@ from rtlab.model import Capture
 class CaptureSession:
     """`with CaptureSession(mod, 2, 4) as s: run(); cap = s.stop()`"""
 
-    def __init__(self, module: RP2040Module, base_pin: int, nch: int, *,
-                 selftest: tuple[int, int, int] | None = None,
-                 names: list[str] | None = None, flags: int = 0) -> None:
+    def __init__(
+        self,
+        module: RP2040Module,
+        base_pin: int,
+        nch: int,
+        *,
+        selftest: tuple[int, int, int] | None = None,
+        names: list[str] | None = None,
+        flags: int = 0,
+    ) -> None:
         self.mod = module
         self.base_pin, self.nch = base_pin, nch
         self.selftest, self.names, self.flags = selftest, names, flags
@@ -33,8 +40,9 @@ class CaptureSession:
         info = self.mod.info or self.mod.hello()
         self.decoder = CaptureDecoder(info)
         st_gpio, st_div, st_top = self.selftest if self.selftest else (None, 1, 1)
-        self.mod.port.write(p.cmd_start(self.base_pin, self.nch, st_gpio, st_div, st_top,
-                                        self.flags))
+        self.mod.port.write(
+            p.cmd_start(self.base_pin, self.nch, st_gpio, st_div, st_top, self.flags)
+        )
         self._thread = threading.Thread(target=self._read, name="rp2040-reader", daemon=True)
         self._thread.start()
         if not self._started.wait(self.mod.timeout_s):
@@ -49,8 +57,7 @@ class CaptureSession:
                 data = self.mod.port.read(4096)
                 if not data:
                     if time.monotonic() - last > self.mod.timeout_s:
-                        raise DeviceError(
-                            f"the module went silent for {self.mod.timeout_s:g} s")
+                        raise DeviceError(f"the module went silent for {self.mod.timeout_s:g} s")
                     continue
                 last = time.monotonic()
                 for f in self.mod.reader.feed(data):

@@ -15,8 +15,14 @@ F_HELLO, F_STARTED, F_EDGES, F_OVERFLOW, F_STALL, F_STATUS, F_STOPPED, F_ERROR =
 C_HELLO, C_START, C_STOP = 0x48, 0x53, 0x58
 
 FRAME_NAMES = {
-    F_HELLO: "HELLO", F_STARTED: "STARTED", F_EDGES: "EDGES", F_OVERFLOW: "OVERFLOW",
-    F_STALL: "STALL", F_STATUS: "STATUS", F_STOPPED: "STOPPED", F_ERROR: "ERROR",
+    F_HELLO: "HELLO",
+    F_STARTED: "STARTED",
+    F_EDGES: "EDGES",
+    F_OVERFLOW: "OVERFLOW",
+    F_STALL: "STALL",
+    F_STATUS: "STATUS",
+    F_STOPPED: "STOPPED",
+    F_ERROR: "ERROR",
 }
 DEVICE_ERRORS = {
     1: "a capture is already running",
@@ -59,10 +65,24 @@ START_TEST_X_WRAP = 0x01  # flags: start the PIO counters near their wrap (tests
 START_FINE = 0x02  # flags: 8 ns, two state machines per pin on alternate clocks
 
 
-def cmd_start(base_pin: int, nch: int, st_gpio: int | None = None, st_div: int = 1,
-              st_top: int = 1, flags: int = 0) -> bytes:
-    payload = bytes([base_pin, nch, 0xFF if st_gpio is None else st_gpio, st_div,
-                     st_top & 0xFF, (st_top >> 8) & 0xFF])
+def cmd_start(
+    base_pin: int,
+    nch: int,
+    st_gpio: int | None = None,
+    st_div: int = 1,
+    st_top: int = 1,
+    flags: int = 0,
+) -> bytes:
+    payload = bytes(
+        [
+            base_pin,
+            nch,
+            0xFF if st_gpio is None else st_gpio,
+            st_div,
+            st_top & 0xFF,
+            (st_top >> 8) & 0xFF,
+        ]
+    )
     if flags:
         payload += bytes([flags])
     return encode_frame(C_START, payload)

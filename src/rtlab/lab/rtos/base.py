@@ -35,9 +35,7 @@ class RtosPort(Protocol):
         """The rtbench ELF for machine and config, built on first use and cached."""
         ...
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         """What a run must record: rtos_version, the configuration that matters (of
         that machine's build: "" for the port's first)."""
         ...
@@ -50,9 +48,14 @@ def merged_paths(spec: Mapping[str, str] | None = None) -> dict[str, str]:
     return paths
 
 
+def runs_on(port: RtosPort) -> tuple[str, ...]:
+    """Its QEMU machines and the serial-target boards it builds for (`boards`, if any)."""
+    return (*port.machines, *getattr(port, "boards", ()))
+
+
 def check_choice(port: RtosPort, machine: str, config: str) -> None:
-    if machine not in port.machines:
-        raise RtosBuildError(f"{port.title} runs on {', '.join(port.machines)} here, not {machine}")
+    if machine not in runs_on(port):
+        raise RtosBuildError(f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}")
     if config not in port.configs:
         raise RtosBuildError(
             f"{port.title} configuration {config!r}: expected one of {', '.join(port.configs)}"

@@ -8,13 +8,14 @@ its own (`elf`), or rtbench built by an RTOS port (rtlab.lab.rtos RTOSES) for a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths
+from rtlab.lab.rtos.base import RtosBuildError, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
+from rtlab.lab.rtos.pico_sdk import sdk_describe
 
 KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", "freertos_kernel_path")
 
@@ -29,9 +30,9 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
     if rtos not in RTOSES:
         raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
     port = RTOSES.get(rtos)
-    if "elf" not in t and machine not in port.machines:
+    if "elf" not in t and machine not in runs_on(port):
         raise ConfigError(
-            where, f"{port.title} runs on {', '.join(port.machines)} here, not {machine}"
+            where, f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}"
         )
     config = t.get("rtos_config", port.configs[0])
     if config not in port.configs:
@@ -58,19 +59,30 @@ class RtosFirmware:
             spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
         self.paths = merged_paths(spec_paths)
         self.programs = dict(t.get("programs", {}))
+        self._rtbench = ""  # the rtbench image program() built (baked() rebuilds it)
 
     def describe(self) -> dict[str, Any]:
         """What a run records of the RTOS (version, configuration, what the build depends
         on), none for an elf."""
         if self.elf:
             return {}
-        described = self.port.describe(self.config, self.paths, self.machine)
+        described = {
+            **self.port.describe(self.config, self.paths, self.machine),
+            **self._board_sdk(),
+        }
         return {**described, "build_identity": self.identity()}
+
+    def _board_sdk(self) -> dict[str, str]:
+        """A board built on an SDK of its own (the Pico's pico-sdk): its version."""
+        return sdk_describe(self.paths) if self.machine in _baked(self.port) else {}
 
     def identity(self) -> dict[str, str]:
         """What the cell key carries beyond the spec: the RTOS checkout, rtbench's
         sources and the compiler (rtlab.lab.rtos.identity); nothing for an elf."""
-        return {} if self.elf else source_identity(self.port, self.paths, self.machine)
+        if self.elf:
+            return {}
+        identity = source_identity(self.port, self.paths, self.machine)
+        return {**identity, **self._board_sdk()} if identity else identity
 
     def labels(self) -> dict[str, object]:
         """The meta a run's output gets: the RTOS configuration it was built with."""
@@ -86,7 +98,8 @@ class RtosFirmware:
             return str(self.elf)
         if name in ("rtbench-posix", "rtbench", f"rtbench-{self.port.name}"):
             self._brought(f"rtbench on {self.port.title}")
-            return str(self.port.build(self.machine, self.config, self.paths))
+            self._rtbench = str(self.port.build(self.machine, self.config, self.paths))
+            return self._rtbench
         # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
         if name in getattr(self.port, "programs", ()):
             self._brought(f"{name} on {self.port.title}")
@@ -94,7 +107,21 @@ class RtosFirmware:
             return str(port.build_program(name, self.machine, self.config, self.paths))
         return name
 
+    def baked(self, image: str, words: Sequence[str]) -> str | None:
+        """For a board that takes no command line (the Pico): the rtbench image program()
+        built, rebuilt with `words` built in, so the run runs the spec's options; None
+        when the port cannot (the flasher's rules then apply: builtin_args)."""
+        if not image or image != self._rtbench or self.machine not in _baked(self.port):
+            return None
+        port: Any = self.port
+        return str(port.build_baked(self.machine, self.config, self.paths, list(words)))
+
     def _brought(self, what: str) -> None:
         why = self.port.missing(self.paths)
         if why:
             raise RtosBuildError(f"the target builds {what}: {why}")
+
+
+def _baked(port: object) -> tuple[str, ...]:
+    """The machines whose images the port builds with the options inside."""
+    return tuple(getattr(port, "baked_machines", ()))

@@ -1,32 +1,40 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
-board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2)."""
+board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
+a serial-target board (boards/stm32)."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
+from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
+SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # mps2-an521's kernel, when VAR's has no Armv8-M SMP
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
 # mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
 # V11.3.0 (the kernel's portmacrocommon.h then knows configWAKE_SECONDARY_CORES).
-SMP_TESTED = "commit 4269c69a1 (2026-07-23) of FreeRTOS-Kernel main, after V11.3.0"
+SMP_TESTED = "tested: main at commit 4269c69a1, 2026-07-23; README: bring your own kernels"
 SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
 class FreeRtos:
     name = "freertos"
     title = "FreeRTOS"
-    variables = (VAR,)
-    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521")
+    variables = (VAR, SMP_VAR)
+    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
+    boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default",)
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")
@@ -44,20 +52,43 @@ class FreeRtos:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine in self.boards:
+            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
+        kernel, out_dir = paths[VAR], None
+        if machine == "pico":
+            return build_freertos_pico(Path(kernel), paths, [])
         if machine == "mps2-an521":
-            _need_smp_kernel(Path(paths[VAR]))
-        out = build_mps2({VAR: paths[VAR]})
+            kernel = paths.get(SMP_VAR) or kernel
+            _need_smp_kernel(Path(kernel))
+            if kernel != paths[VAR]:  # a build tree of its own: no rebuild back and forth
+                out_dir = REPO_ROOT / "build" / "rtbench-qemu-freertos-smp"
+        out = build_mps2({VAR: kernel}, out=out_dir)
         return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_freertos_pico(Path(paths[VAR]), paths, words)
+
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
+        smp: dict[str, str] = {}
+        if paths.get(SMP_VAR):
+            kernel = Path(paths[SMP_VAR])
+            smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
         return {
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": _version(Path(paths.get(VAR, ""))),
+            **smp,
             "kconfig": _config_that_matters(
-                BOARD_DIR / "FreeRTOSConfig.h", PORT_DIR / "FreeRTOSConfig_rtbench.h"
+                (PICO_DIR if machine == "pico" else BOARD_DIR) / "FreeRTOSConfig.h",
+                PORT_DIR / "FreeRTOSConfig_rtbench.h",
+                pico=machine == "pico",
             ),
         }
 
@@ -69,8 +100,8 @@ def _need_smp_kernel(kernel: Path) -> None:
         smp = False
     if not smp:
         raise RtosBuildError(
-            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {VAR}={kernel} does not have: "
-            f"set {VAR} to a kernel after V11.3.0 ({SMP_TESTED})"
+            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {kernel} does not have: "
+            f"set {SMP_VAR} to a FreeRTOS-Kernel after V11.3.0 ({SMP_TESTED})"
         )
 
 
@@ -83,6 +114,19 @@ def _version(kernel: Path) -> str:
     return m.group(1) if m else ""
 
 
+def _commit(kernel: Path) -> str:
+    """The checkout's commit where it is a git clone of its own: between releases task.h
+    says "V11.1.0+" for years of commits."""
+    if not (kernel / ".git").exists():
+        return ""
+    head = subprocess.run(
+        ["git", "-C", str(kernel), "rev-parse", "--short=9", "HEAD"],
+        capture_output=True,
+        text=True,
+    )
+    return head.stdout.strip() if head.returncode == 0 else ""
+
+
 # The settings that change a figure (see docs/rtbench.md on configurations).
 _MATTERS = (
     "configUSE_PREEMPTION",
@@ -93,11 +137,12 @@ _MATTERS = (
 )
 
 
-def _config_that_matters(*headers: Path) -> dict[str, str]:
+def _config_that_matters(*headers: Path, pico: bool = False) -> dict[str, str]:
     text = "\n".join(h.read_text(errors="replace") for h in headers if h.is_file())
+    names = (*_MATTERS, "configNUMBER_OF_CORES", "configCPU_CLOCK_HZ") if pico else _MATTERS
     # configASSERT is defined only under RTB_FREERTOS_ASSERT, which this build never sets
     found: dict[str, str] = {"configASSERT": "off"}
-    for name in _MATTERS:
+    for name in names:
         m = re.search(rf"^\s*#define\s+{name}\b[ \t]*(.*)$", text, re.M)
         if m:
             found[name] = m.group(1).split("/*")[0].strip()

@@ -33,9 +33,11 @@ def build_mps2(
     defines: Mapping[str, str | Path] | None = None,
     out: Path | None = None,
     build_type: str = "Release",
+    board_dir: Path = BOARD_DIR,
 ) -> Path:
     """Configures and builds the board layer into out (default build/rtbench-qemu-<what>)
-    with the given CMake variables (kernel paths); returns the build directory."""
+    with the given CMake variables (kernel paths); returns the build directory. Another
+    layer built the same way (boards/stm32) names its board_dir."""
     need_cross_tools()
     defines = {k: Path(v).resolve() for k, v in (defines or {}).items() if v}
     if out is None:
@@ -45,7 +47,7 @@ def build_mps2(
     cfg = [
         "cmake",
         "-S",
-        str(BOARD_DIR),
+        str(board_dir),
         "-B",
         str(out),
         f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
@@ -54,10 +56,12 @@ def build_mps2(
     ]
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        forget_other_source(out, BOARD_DIR)
+        forget_other_source(out, board_dir)
         for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out)], "build")):
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
-                raise RtosBuildError(f"mps2 board {what} failed (exit {proc.returncode})\n{tail}")
+                raise RtosBuildError(
+                    f"{board_dir.name} board {what} failed (exit {proc.returncode})\n{tail}"
+                )
     return out

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.nuttx_boards import UPSTREAM, build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
     OWN_BOARD,
     PORT_DIR,
@@ -20,6 +21,7 @@ from rtlab.lab.rtos.nuttx_build import (
     fragments,
     git_head,
 )
+from rtlab.lab.rtos.nuttx_pico import build_nuttx_pico
 
 VAR = "NUTTX_PATH"
 APPS_VAR = "NUTTX_APPS_PATH"
@@ -35,10 +37,12 @@ class NuttX:
     name = "nuttx"
     title = "NuttX"
     variables = (VAR, APPS_VAR)
-    machines = tuple(CORES)
+    machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
+    boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -57,12 +61,24 @@ class NuttX:
         why = self.missing(paths)
         if why:
             raise RtosBuildError(why)
+        if machine == "pico":
+            return build_nuttx_pico(config, trees(paths), dict(paths), [])
+        if machine in UPSTREAM:
+            return build_nuttx_board(machine, config, trees(paths))
         return build_nuttx(CORES[machine], config, trees(paths))
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
-        core = CORES.get(machine, "m3")
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        why = self.missing(paths)
+        if why:
+            raise RtosBuildError(why)
+        return build_nuttx_pico(config, trees(paths), dict(paths), words)
+
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
+        core = _core(machine)
         try:
             t = trees(paths)
             version, built = _version(t), build_dir(core, config, t) / "nuttx" / ".config"
@@ -129,18 +145,23 @@ _MATTERS = (
 )
 
 
+def _core(machine: str) -> str:
+    """The defconfig fragment's core name of a machine: pico is NuttX's own board."""
+    return "pico" if machine == "pico" else CORES.get(machine, "m3")
+
+
 def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
     """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick);
     for an image on NuttX's own board the build's .config once built (the board's
-    defaults, e.g. its FPU, are not in the fragments)."""
+    defaults, e.g. the a53's FPU, are not in the fragments)."""
     files = [built] if core in OWN_BOARD and built.is_file() else fragments(core, config)
     text = "\n".join(f.read_text() for f in files if f.is_file())
     found = {}
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
         found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
-    if core == "a53":
-        return found  # NuttX's own board: the generic timer, no SysTick
+    if core in OWN_BOARD:
+        return found  # NuttX's own board (a53, pico): its own timer, not mps2's SysTick
     board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
     m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
     if m:

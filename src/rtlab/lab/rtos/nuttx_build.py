@@ -30,7 +30,10 @@ BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
 # Make.defs, and Debian's Linux cross compiler without its outline atomics (their
 # helpers in libgcc call glibc's __getauxval, which NuttX does not have) and without
 # its __linux__ (NuttX is not Linux: code that asks would take Linux-only calls).
-OWN_BOARD = {"a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs"}
+OWN_BOARD = {
+    "a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs",
+    "pico": "boards/arm/rp2040/raspberrypi-pico/scripts/Make.defs",  # built by nuttx_pico
+}
 CROSS = {
     "a53": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu",
             ["CROSSDEV=aarch64-linux-gnu-",
@@ -51,6 +54,7 @@ APP_SOURCES = (
     "rtbench/boards/qemu-mps2/mps2.h",
     "rtbench/boards/qemu-virt-a53/a53.c",
     "rtbench/boards/qemu-virt-a53/a53.h",
+    "rtbench/boards/stm32/stm32_regs.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",
 )

@@ -15,6 +15,7 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.rtos.stm32_board import UCOS3_BOARDS, build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3"
@@ -61,6 +62,7 @@ class UcOs3:
     title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
     machines = ("mps2-an385", "mps2-an386")
+    boards = UCOS3_BOARDS  # serial-target boards (boards/stm32)
     configs = ("default", "lean")
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
@@ -73,12 +75,12 @@ class UcOs3:
         if isinstance(found, str):
             raise RtosBuildError(found)
         # One build holds both configurations (two kernel libraries, two ELFs).
+        if machine in self.boards:
+            return build_stm32(found, "ucos3") / elf_name(machine, config)
         out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
         return out / elf_name(machine, config)
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)
         version = "" if isinstance(found, str) else _version(found[VAR_OS])
         return {

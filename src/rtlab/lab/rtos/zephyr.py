@@ -95,8 +95,9 @@ class Zephyr:
         cc = A53_COMPILER if machine == "virt-a53" else "arm-none-eabi-gcc"
         for tool in ("cmake", cc):
             if shutil.which(tool) is None:
-                raise RtosBuildError(f"{tool} not found: install cmake gcc-arm-none-eabi "
-                                     "gcc-aarch64-linux-gnu")
+                raise RtosBuildError(
+                    f"{tool} not found: install cmake gcc-arm-none-eabi gcc-aarch64-linux-gnu"
+                )
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
         conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(BOARDS[machine])
@@ -107,9 +108,7 @@ class Zephyr:
             _run(["cmake", "--build", str(out), "--parallel", "2"], env, "build")
         return out
 
-    def describe(
-        self, config: str, paths: Mapping[str, str], machine: str = ""
-    ) -> dict[str, Any]:
+    def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         """The Kconfig read back from this machine's build (another machine's board
         sets other options: virt-a53's SMP, no MPU)."""
         machine = machine or self.machines[0]

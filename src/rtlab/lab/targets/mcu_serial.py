@@ -81,7 +81,7 @@ def _check_condition(defn: Mapping[str, Any]) -> None:
         raise ConfigError(
             "profile",
             "a serial board runs its image alone: rtlab's load conditions load this host, "
-            "not the board (use conditions = [\"idle\"]; rtbench's contention scenario "
+            'not the board (use conditions = ["idle"]; rtbench\'s contention scenario '
             "loads the board from inside)",
         )
 
@@ -123,6 +123,12 @@ class SerialTarget:
             raise SerialBoardError(str(e)) from None
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        if len(argv) > 1 and not self.flasher.passes_args:
+            try:  # a board without a command line: the options built into the image
+                baked = self.firmware.baked(argv[0], argv[1:])
+            except RtosBuildError as e:
+                raise SerialBoardError(str(e)) from None
+            argv = [baked] if baked else argv
         reading, status, text = self.board.run(argv, timeout)
         return Completed(status, text, self.flasher.notes(), reading.timed_out)
 

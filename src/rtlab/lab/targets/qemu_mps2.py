@@ -16,7 +16,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
     kind = "qemu"
     machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores),
                                # virt-a53 (2 x Cortex-A53: rtlab.lab.qemu_smp)
-    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores)
+    icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores);
+                               # [0, -1]: every cell in both modes
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
     # rtos_config = "lean"     # one of the port's documented configurations
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
@@ -45,6 +46,7 @@ from rtlab.lab.qemu import (
 )
 from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv, wedge
 from rtlab.lab.qemu_timing import (
+    icount_firmware_args,
     parallel_args,
     timing_labels,
     timing_mode,
@@ -147,8 +149,10 @@ def run_qemu(
         raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
-    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     cores = CORES.get(machine, 1)
+    if Path(elf).name.startswith("rtbench"):  # rtbench's options, not a smoke test's
+        append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
+    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
     done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
     text = done.stdout
@@ -275,5 +279,7 @@ TARGET_KIND = TargetKind(
     QemuTarget,
     identity=_identity,
     check_workload=_check_workload,
-    axes=("rtos", "icount_shift"),  # rtos = ["zephyr", "nuttx"]: both on one machine
+    # icount_shift = [0, -1]: both timing modes; rtos = ["zephyr", "nuttx"]: both kernels
+    # on one machine, in one spec.
+    axes=("rtos", "icount_shift"),
 )

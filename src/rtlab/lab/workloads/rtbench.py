@@ -52,9 +52,7 @@ def _ints(key: str, value: object, lo: int, hi: int) -> tuple[int, ...]:
     out = []
     for v in items:
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise RtbenchError(
-                f"rtbench.{key}: expected integers in {lo}..{hi}, got {v!r}", key
-            )
+            raise RtbenchError(f"rtbench.{key}: expected integers in {lo}..{hi}, got {v!r}", key)
         out.append(v)
     if not out:
         raise RtbenchError(f"rtbench.{key}: empty list", key)

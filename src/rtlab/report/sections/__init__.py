@@ -15,7 +15,15 @@ from typing import Any
 from rtlab.results import Store
 from rtlab.results import query as results
 
-SECTIONS = ("latency", "gpio", "user_vs_kernel", "rtos_compare", "rtbench", "latency_measure")
+SECTIONS = (
+    "latency",
+    "gpio",
+    "user_vs_kernel",
+    "rtos_compare",
+    "rtbench",
+    "multicore",
+    "latency_measure",
+)
 
 
 @dataclass

@@ -53,6 +53,4 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
             for f in st.figures
         ],
     }
-    return Section(
-        "gpio-study", "GPIO study", "gpio_study.html.j2", data, findings(data["table1"])
-    )
+    return Section("gpio-study", "GPIO study", "gpio_study.html.j2", data, findings(data["table1"]))

@@ -8,10 +8,14 @@ import pytest
 
 from tests.paths import REPO_ROOT
 
+SERIAL = "examples/serial"
 CASES = [
     ("docs/serial-target.md", "serial-mps2-freertos", "examples/serial/mps2-freertos.toml"),
     ("docs/labgrid.md", "labgrid-serial-mps2", "examples/labgrid/serial-mps2.toml"),
     ("docs/labgrid.md", "labgrid-nucleo-f411re", "examples/labgrid/nucleo-f411re.toml"),
+    ("docs/boards.md", "serial-nucleo-f411re-freertos", f"{SERIAL}/nucleo-f411re-freertos.toml"),
+    ("docs/boards.md", "serial-netduinoplus2-freertos", f"{SERIAL}/netduinoplus2-freertos.toml"),
+    ("docs/boards.md", "pico-freertos-smp", f"{SERIAL}/pico-freertos-smp.toml"),
 ]
 
 

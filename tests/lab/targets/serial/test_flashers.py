@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rtlab.lab import uf2
 from rtlab.lab.serialboard.errors import ProbeMissing
 from rtlab.lab.targets.base import make_target
 from tests.conftest import rtlab
@@ -58,7 +59,7 @@ def test_uf2_copies_onto_the_drive(tmp_path: Path, silent_port: PortServer) -> N
     drive.mkdir()
     (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
     image = tmp_path / "rtbench.uf2"
-    image.write_bytes(b"UF2\n" * 128)
+    image.write_bytes(uf2.write({0x20000000: b"\x5a" * 256}))  # an SRAM image: no stage 2
     t = make_target(
         {
             "kind": "serial",

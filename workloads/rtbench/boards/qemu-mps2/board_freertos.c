@@ -96,9 +96,9 @@ void SWI3_Handler(void) { rtb_freertos_swi_dispatch(3); }
 
 void vApplicationTickHook(void)
 {
-    /* TIMER0 wraps every 171 s of virtual time: extend it well before that. */
+    /* Extend the counter well before it wraps (TIMER0: every 171 s of virtual time). */
     static uint32_t n;
-    if (++n >= 10000u) {
+    if (++n >= BOARD_TS_EXTEND_TICKS) {
         n = 0;
         (void)mps2_time_ticks();
     }

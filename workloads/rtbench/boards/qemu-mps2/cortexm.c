@@ -20,7 +20,7 @@ uint64_t mps2_time_ticks(void)
         ;
 #endif
     uint32_t now = mps2_ts();
-    acc += (uint32_t)(now - last);
+    acc += (uint32_t)(now - last) & BOARD_TS_MASK;
     last = now;
     uint64_t r = acc;
 #if BOARD_CORES > 1
@@ -36,7 +36,7 @@ uint32_t mps2_measure_ips(void)
     uint32_t n = 50000;
     uint32_t t0 = mps2_ts();
     MPS2_SPIN(n);
-    uint32_t ticks = mps2_ts() - t0;
+    uint32_t ticks = (mps2_ts() - t0) & BOARD_TS_MASK;
     if (!ticks)
         return 0;
     return (uint32_t)((uint64_t)100000u * MPS2_TIMER_HZ / ticks);
@@ -73,6 +73,8 @@ void mps2_nvic_priority(int irq, uint8_t prio)
     *(volatile uint8_t *)(NVIC_IPR + (unsigned)irq) = prio;
 }
 
+/* Semihosting: QEMU answers it; on silicon no debugger does (boards/stm32: stm32.c). */
+#if !defined(BOARD_NO_SEMIHOSTING)
 static int semihost(int op, void *arg)
 {
     register int r0 __asm__("r0") = op;
@@ -103,5 +105,6 @@ const char *mps2_cmdline(void)
     buf[sizeof buf - 1] = 0;
     return buf;
 }
+#endif
 
 const char *mps2_machine(void) { return BOARD_MACHINE; }

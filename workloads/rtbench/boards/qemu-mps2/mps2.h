@@ -19,6 +19,15 @@
 #endif
 
 #define MPS2_TIMER_HZ BOARD_COUNTER_HZ
+#ifndef BOARD_CORES /* NuttX's app includes this header without the layer's CMake */
+#define BOARD_CORES 1
+#endif
+#ifndef BOARD_TS_MASK /* the counter's width: 32 bits but on a 16-bit timer (STM32L0 TIM2) */
+#define BOARD_TS_MASK 0xFFFFFFFFu
+#endif
+#ifndef BOARD_TS_EXTEND_TICKS /* ticks between extensions: well inside one counter wrap */
+#define BOARD_TS_EXTEND_TICKS 10000u /* TIMER0 at 25 MHz wraps every 171 s */
+#endif
 #define MPS2_SWI_FIRST_IRQ BOARD_SWI_FIRST_IRQ /* SWIn_Handler serves IRQ first + n */
 #define MPS2_SWI_SLOTS 4
 
@@ -41,6 +50,12 @@ static inline uint32_t mps2_ts(void)
     /* nRF51 TIMER0 (nrf51.c): TASKS_CAPTURE[0], then CC[0] holds the count. */
     *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x040u) = 1u;
     return *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x540u);
+}
+#elif defined(BOARD_STM32)
+static inline uint32_t mps2_ts(void)
+{
+    /* boards/stm32: DWT CYCCNT or TIM2 CNT, an up-counter read as it is (BOARD_TS_MASK). */
+    return *(volatile uint32_t *)BOARD_COUNTER_BASE;
 }
 #else
 static inline uint32_t mps2_ts(void)

@@ -119,7 +119,9 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
     BaseType_t rc;
 #if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
     /* Created pinned: it must never start on another core, even for an instant. */
-    UBaseType_t mask = core >= 0 ? (UBaseType_t)1 << core : tskNO_AFFINITY;
+    /* "Any core" is core 0: a window's timer task that wakes on the other core costs a
+     * cross-core wake-up per window, and under QEMU icount such wake-ups starve. */
+    UBaseType_t mask = (UBaseType_t)1 << (core >= 0 ? core : 0);
     rc = xTaskCreateAffinitySet(trampoline, name, THREAD_STACK_WORDS, t, (UBaseType_t)prio,
                                 mask, &t->h);
 #else
@@ -133,14 +135,30 @@ rtb_thread *rtb_thread_create(const char *name, rtb_entry fn, void *arg, int pri
     return t;
 }
 
+#if configNUMBER_OF_CORES > 1
+static int running_anywhere(TaskHandle_t h)
+{
+    for (BaseType_t c = 0; c < configNUMBER_OF_CORES; c++)
+        if (xTaskGetCurrentTaskHandleForCore(c) == h)
+            return 1;
+    return 0;
+}
+#endif
+
 void rtb_thread_join(rtb_thread *t)
 {
     /* A notification may come from another thread the caller created: re-check. */
     while (!t->done)
         (void)ulTaskNotifyTakeIndexed(JOIN_INDEX, pdFALSE, portMAX_DELAY);
-    /* SMP: it may still be between its give and its suspend on another core. */
-    while (eTaskGetState(t->h) == eRunning)
-        taskYIELD();
+#if configNUMBER_OF_CORES > 1
+    /* SMP: it may still be between its give and its switch-out on another core, and
+     * eTaskGetState says "suspended" from the suspend on, before that core has switched.
+     * Deleting it then defers its cleanup to the idle task, whose retry loop takes the
+     * kernel lock so often that the other core's switch-out can starve (for good under
+     * QEMU icount, where the cores run in turns). So wait for the switch, blocked. */
+    while (running_anywhere(t->h))
+        vTaskDelay(1);
+#endif
     vTaskDelete(t->h);
     vPortFree(t);
 }

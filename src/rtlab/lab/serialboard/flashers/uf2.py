@@ -5,9 +5,13 @@ Pico into the image, so the copy is both flash and reset.
 
 The drive is looked for at /media/*/LABEL, /run/media/*/LABEL, /media/LABEL and
 /mnt/LABEL (a mount point of your own: `uf2_drive = "/path"` in the spec). The Pico
-leaves BOOTSEL when it reboots, so every run needs it put back (picotool, which could
-reboot it into BOOTSEL, is not installable here); its image waits two seconds before
-printing, time for the port to open.
+leaves BOOTSEL when it reboots, so every run needs it put back (picotool reboots a Pico
+into BOOTSEL only through an image's USB interface, which rtbench's images do not have);
+its image waits two seconds before printing, time for the port to open.
+
+The image is checked before the copy (rtlab.lab.uf2): a malformed one, or on an RPI-RP2
+drive one the RP2040 boot ROM would not run (family, addresses, stage-2 CRC), is one
+error naming the block, and nothing reaches the board.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab import uf2
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
@@ -63,6 +68,15 @@ class Uf2Flasher(ProbeFlasher):
                 f"the uf2 flasher copies a .uf2 image, not {image.name} (the Pico build "
                 "writes one beside its ELF)"
             )
+        try:
+            blocks = uf2.read(image.read_bytes())
+            if self.label == "RPI-RP2":
+                uf2.check_rp2040(blocks)
+            else:
+                uf2.check(blocks)
+        except (OSError, uf2.Uf2Error) as e:
+            what = f"{image.name} is not an image for board {self.board.name}"
+            raise SerialBoardError(f"{what}: {e}") from None
         target = self.drive() / image.name
         try:
             shutil.copyfile(image, target)

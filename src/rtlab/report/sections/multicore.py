@@ -1,0 +1,110 @@
+"""The multi-core section (rtlab.studies.multicore): per rtbench cell that ran on more
+than one core, the RP2040 study's figures — Thread-Metric per test on 1 vs N cores,
+P1–P6 per core normalized to one core, contention 0–70 % — as means with 95 % intervals
+over the repetitions, the timing mode in every chart's title, the figures an icount run
+cannot give named with the reason, and parallel-TCG runs on a busy host flagged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+
+from rtlab.report.sections import Section
+from rtlab.report.svg import bar, svg_uri
+from rtlab.results import Store, multirun
+from rtlab.results import query as results
+from rtlab.studies import multicore, rtbench
+
+
+def cell_figures(
+    store: Store, cells: dict[str, results.CellRuns]
+) -> list[tuple[str, multicore.MulticoreFigures]]:
+    """(cell label, figures) for every rtbench cell with a multi-core part."""
+    out = []
+    for cr in cells.values():
+        if cr.workload != "rtbench" or not cr.ok_ids:
+            continue
+        figs = multicore.figures([multirun.split(store, rid) for rid in cr.ok_ids])
+        if figs is not None:
+            out.append((cr.label, figs))
+    return out
+
+
+def _bars(
+    title: str, data: dict[str, dict[int, multicore.Interval]], labels: dict[str, str], **kw: Any
+) -> str:
+    cores = sorted({c for row in data.values() for c in row})
+    keys = list(data)
+    groups = {
+        f"{c} core(s)": [data[k][c].mean if c in data[k] else 0.0 for k in keys] for c in cores
+    }
+    errors = {
+        f"{c} core(s)": [(data[k][c].half or 0.0) if c in data[k] else 0.0 for k in keys]
+        for c in cores
+    }
+    return bar([labels.get(k, k) for k in keys], groups, title, errors=errors, **kw)
+
+
+def _contention(title: str, ct: dict[int, multicore.Interval]) -> str:
+    fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+    xs, ys = list(ct), [iv.mean for iv in ct.values()]
+    half = [iv.half or 0.0 for iv in ct.values()]
+    ax.errorbar(xs, ys, yerr=half, fmt="o-", capsize=3)
+    ax.axhline(100, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("stress task touches the shared semaphore [%]")
+    ax.set_ylabel("target throughput [% of 0 %]")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, alpha=0.3)
+    return svg_uri(fig)
+
+
+def block(label: str, f: multicore.MulticoreFigures) -> dict[str, Any]:
+    s = f.setting
+    mode = s.mode_text + (" — host too busy" if s.violations else "")
+    what = f"{s.rtos} on {s.board}"
+    charts = []
+    if f.tm:
+        charts.append(
+            _bars(f"Thread-Metric, {what}\n{mode}", f.tm, rtbench.TM_LABELS,
+                  ylabel="iterations / s (log)", log=True)
+        )  # fmt: skip
+    if any(len(row) > 1 for row in f.scaling.values()):
+        charts.append(
+            _bars(f"Scalability per core (1 core = 100 %), {what}\n{mode}", f.scaling,
+                  rtbench.PATTERNS, ylabel="%", ref=100)
+        )  # fmt: skip
+    if f.contention:
+        title = f"Contention on {f.contention_cores} core(s), {what}\n{mode}"
+        charts.append(_contention(title, f.contention))
+    return {
+        "title": label,
+        "setting": s,
+        "repetitions": f.repetitions,
+        "withheld": f.withheld,
+        "notes": f.notes,
+        "charts": charts,
+        "markdown": multicore.markdown(label, f),
+    }
+
+
+def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
+    found = cell_figures(store, cells)
+    if not found:
+        return None
+    blocks = [block(label, f) for label, f in found]
+    findings = []
+    for label, f in found:
+        two = {p: row[max(row)] for p, row in f.scaling.items() if max(row) > 1}
+        if two and not f.setting.violations:
+            best = max(two, key=lambda p: two[p].mean)
+            worst = min(two, key=lambda p: two[p].mean)
+            findings.append(
+                f"{label} ({f.setting.mode_text}): per-core throughput on {max(f.scaling[best])} "
+                f"cores from {two[worst].text()} % ({rtbench.PATTERNS[worst]}) to "
+                f"{two[best].text()} % ({rtbench.PATTERNS[best]}) of one core, "
+                f"{f.repetitions} repetition(s)."
+            )
+    return Section(
+        "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings
+    )

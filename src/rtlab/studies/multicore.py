@@ -1,0 +1,247 @@
+"""Multi-core figures of one rtbench cell across its repetitions (the RP2040 study's
+section 4.4: Thread-Metric on 1 vs N cores, scalability P1–P6 normalized to one core,
+contention 0–70 %), with the timing mode they were taken in and what it allows.
+
+    figs = figures([multirun.split(store, rid) for rid in cell.ok_ids])
+    figs.scaling["p1"][2]          # Interval: mean %, 95 % CI over the repetitions
+    figs.withheld                  # {"scalability@2": "QEMU icount runs … in turns …"}
+    figs.setting.violations        # parallel TCG on a host without an idle CPU per vCPU
+
+A repetition is the parts of one stored rtbench run (rtlab.results.multirun.split). A
+part withheld by the target (meta `withheld=…`, rtlab.lab.qemu_timing) has no figure:
+its reason is kept instead. Intervals are Student-t 95 % intervals of the mean over the
+repetitions; one repetition has none.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rtlab.lab.workloads.rtbench import RtbenchError
+from rtlab.protocol import Run
+from rtlab.studies import rtbench
+
+# Student t, two-sided 95 %, by degrees of freedom (1..30); beyond: the normal 1.96.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+        2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
+        2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)  # fmt: skip
+MODES = {
+    "icount": "QEMU icount (deterministic instruction-count model)",
+    "parallel-tcg": "QEMU parallel TCG (host threads, host time)",
+    "host": "host time",
+}
+
+
+@dataclass(frozen=True)
+class Interval:
+    mean: float
+    half: float | None  # half-width of the 95 % interval; None for one value
+    n: int
+
+    def text(self, fmt: str = "{:.1f}") -> str:
+        if self.half is None:
+            return fmt.format(self.mean)
+        return f"{fmt.format(self.mean)} ± {fmt.format(self.half)}"
+
+
+def interval(values: Sequence[float]) -> Interval | None:
+    vals = [v for v in values if math.isfinite(v)]
+    if not vals:
+        return None
+    n = len(vals)
+    mean = sum(vals) / n
+    if n < 2:
+        return Interval(mean, None, n)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1))
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    return Interval(mean, t * sd / math.sqrt(n), n)
+
+
+@dataclass
+class Setting:
+    """Where and how the cell's runs were taken."""
+
+    rtos: str
+    rtos_version: str
+    board: str
+    mode: str  # icount | parallel-tcg | host
+    cores_online: int
+    host_cpus: int | None = None
+    host_loads: list[float] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+
+    @property
+    def mode_text(self) -> str:
+        return MODES.get(self.mode, self.mode)
+
+
+@dataclass
+class MulticoreFigures:
+    setting: Setting
+    repetitions: int
+    tm: dict[str, dict[int, Interval]]  # test -> cores -> iterations per second
+    scaling: dict[str, dict[int, Interval]]  # pattern -> cores -> % of one core, per core
+    contention: dict[int, Interval]  # stress level % -> target throughput % of level 0
+    contention_cores: int
+    withheld: dict[str, str]  # "scenario@cores" -> why there is no figure
+    notes: list[str] = field(default_factory=list)
+
+
+def _setting(parts: Sequence[Run]) -> Setting:
+    meta = parts[0].meta
+    mode = meta.get("timing_mode") or ("icount" if meta.get("timebase") == "icount" else "host")
+    cpus = meta.get("host_cpus")
+    return Setting(
+        rtos=meta.get("rtos", "") or meta.get("port", ""),
+        rtos_version=meta.get("rtos_version", ""),
+        board=meta.get("qemu_machine") or meta.get("board", ""),
+        mode=mode,
+        cores_online=int(meta.get("cores_online", 1)),
+        host_cpus=int(cpus) if cpus else None,
+    )
+
+
+def _check_host(s: Setting, reps: Sequence[Sequence[Run]]) -> None:
+    """Parallel TCG is meaningful only with an idle host CPU per guest core."""
+    guest = max(int(p.meta.get("qemu_cores", 1)) for parts in reps for p in parts)
+    for parts in reps:
+        load = parts[0].meta.get("host_load1")
+        if load is not None:
+            s.host_loads.append(float(load))
+    if s.mode != "parallel-tcg" or s.host_cpus is None:
+        return
+    if s.host_cpus < guest:
+        s.violations.append(f"the host has {s.host_cpus} CPUs for {guest} guest cores")
+    worst = max(s.host_loads, default=0.0)
+    if s.host_cpus - worst < guest:
+        s.violations.append(
+            f"the host's 1-minute load reached {worst:.2f} on {s.host_cpus} CPUs: "
+            f"{max(0.0, s.host_cpus - worst):.2f} idle for {guest} guest cores"
+        )
+
+
+def _withheld(parts: Sequence[Run]) -> dict[str, str]:
+    out = {}
+    for p in parts:
+        code = p.meta.get("withheld")
+        if code:
+            out[f"{p.meta.get('scenario', '?')}@{p.meta.get('cores', '?')}"] = rtbench.withheld_why(
+                p
+            )
+    return out
+
+
+def _collect(per_rep: list[dict[str, dict[int, float]]]) -> dict[str, dict[int, Interval]]:
+    keys = {k: None for rep in per_rep for k in rep}
+    out: dict[str, dict[int, Interval]] = {}
+    for k in keys:
+        cores = sorted({c for rep in per_rep for c in rep.get(k, {})})
+        row = {
+            c: iv
+            for c in cores
+            if (iv := interval([r[k][c] for r in per_rep if c in r.get(k, {})]))
+        }
+        if row:
+            out[k] = row
+    return out
+
+
+def figures(reps: Sequence[Sequence[Run]]) -> MulticoreFigures | None:
+    """None when no repetition has a multi-core part (figure or withheld)."""
+    reps = [list(p) for p in reps if p]
+    multi = any(
+        int(p.meta.get("cores", 1)) > 1 or p.meta.get("withheld") for parts in reps for p in parts
+    )
+    if not reps or not multi:
+        return None
+    setting = _setting(reps[-1])
+    _check_host(setting, reps)
+    withheld: dict[str, str] = {}
+    tm, sc, ct = [], [], []
+    notes: list[str] = []
+    ct_cores = 1
+    for parts in reps:
+        withheld.update(_withheld(parts))
+        if rtbench.scenario_runs(parts, "threadmetric"):
+            counts = rtbench.threadmetric_counts(parts)
+            tm.append(
+                {
+                    t: {c: v[t].per_second for c, v in counts.items() if t in v}
+                    for t in rtbench.TM_TESTS
+                }
+            )
+        if rtbench.scenario_runs(parts, "scalability"):
+            try:
+                sc.append(rtbench.scalability(parts))
+            except RtbenchError as exc:
+                notes.append(str(exc))
+        for run in rtbench.scenario_runs(parts, "contention"):
+            if run.meta.get("withheld"):
+                continue
+            ct_cores = int(run.meta.get("cores", 1))
+            try:
+                ct.append({"c": rtbench.contention(run)})
+            except RtbenchError as exc:
+                notes.append(str(exc))
+    return MulticoreFigures(
+        setting=setting,
+        repetitions=len(reps),
+        tm=_collect(tm),
+        scaling=_collect(sc),
+        contention=_collect(ct).get("c", {}),
+        contention_cores=ct_cores,
+        withheld=withheld,
+        notes=sorted(set(notes)),
+    )
+
+
+def markdown(label: str, f: MulticoreFigures) -> str:
+    """The cell's multi-core tables (mean ± 95 % CI over the repetitions)."""
+    s = f.setting
+    rtos = f"{s.rtos} {s.rtos_version}".strip()
+    out = [f"### {label}: {rtos} on {s.board}, {s.cores_online} cores", ""]
+    host = ""
+    if s.host_cpus is not None:
+        loads = ", ".join(f"{x:.2f}" for x in s.host_loads)
+        host = f"; host {s.host_cpus} CPUs, 1-minute load at each start {loads}"
+    out += [f"Timing: {s.mode_text}; {f.repetitions} repetition(s){host}.", ""]
+    out += [f"- **host too busy for parallel TCG:** {v}" for v in s.violations]
+    out += [
+        f"- **{k.replace('@', ' on ')} cores: unsupported on icount** — {v}"
+        for k, v in f.withheld.items()
+    ]
+    out += [f"- {n}" for n in f.notes]
+    if s.violations or f.withheld or f.notes:
+        out.append("")
+    tables = (
+        ("Thread-Metric (iterations per second)", "test", f.tm, rtbench.TM_LABELS, "{:.0f}"),
+        (
+            "Scalability (per core, one core = 100 %)",
+            "pattern",
+            f.scaling,
+            rtbench.PATTERNS,
+            "{:.1f}",
+        ),
+    )
+    for title, what, data, labels, fmt in tables:
+        if not data:
+            continue
+        cores = sorted({c for row in data.values() for c in row})
+        out += [
+            f"#### {title}",
+            "",
+            f"| {what} | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+        ]
+        out.append("| --- |" + " ---: |" * len(cores))
+        for key, row in data.items():
+            cells = [row[c].text(fmt) if c in row else "–" for c in cores]
+            out.append(f"| {labels.get(key, key)} | " + " | ".join(cells) + " |")
+        out.append("")
+    if f.contention:
+        out += [f"#### Contention ({f.contention_cores} cores; level 0 % = 100 %)", ""]
+        out += ["| stress % | throughput % |", "| ---: | ---: |"]
+        out += [f"| {lv} | {iv.text()} |" for lv, iv in f.contention.items()]
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,161 @@
+"""The Raspberry Pi Pico's SMP images and their run path, without a Pico (QEMU 7.2 has no
+RP2040): the images build from the kernels and pico-sdk the user brings, with two cores
+and the options built in, as UF2s the boot ROM takes; the example specs load; `rtlab run`
+without a board is one error with nothing stored; a run copies the image with the
+workload's options onto the boot drive (a directory standing for it)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab import uf2
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.serialboard.errors import SerialBoardError
+from rtlab.lab.spec import load_spec
+from rtlab.lab.targets.base import make_target
+from rtlab.results import Store
+from tests.conftest import rtlab
+from tests.lab.targets.serial.conftest import PortServer
+from tests.needs import brought
+from tests.paths import REPO_ROOT
+
+SPECS = [REPO_ROOT / "examples" / "serial" / f"pico-{r}-smp.toml" for r in ("freertos", "nuttx")]
+WORDS = ["--scenarios", "threadmetric,scalability,contention", "--window-ms", "50"]
+TESTED = "; README: bring your own kernels"
+
+
+def _sdk() -> None:
+    brought(
+        "PICO_SDK_PATH", "a pico-sdk checkout", "tested: 2.1.1, github.com/raspberrypi/pico-sdk"
+    )
+
+
+def _freertos() -> None:
+    brought("FREERTOS_KERNEL_PATH", "a FreeRTOS-Kernel checkout", "V11.3.0" + TESTED)
+    _sdk()
+
+
+def _nuttx() -> None:
+    brought(
+        "NUTTX_PATH",
+        "an apache/nuttx checkout (and NUTTX_APPS_PATH)",
+        "tested 4ebc8a7291df" + TESTED,
+    )
+    _sdk()
+
+
+def _symbol_size(elf: Path, name: str) -> int:
+    out = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True)
+    sizes = [int(f[1], 16) for f in map(str.split, out.stdout.splitlines()) if f[-1:] == [name]]
+    assert len(sizes) == 1, f"{elf.name}: no {name}"
+    return sizes[0]
+
+
+def _bootable_with(image: Path, words: list[str], elf: Path | None = None) -> bytes:
+    """The flash contents of a UF2 the RP2040 boot ROM takes (family, pages, stage 2)."""
+    blocks = uf2.read(image.read_bytes())
+    uf2.check_rp2040(blocks)
+    assert all(uf2.RP2040_FLASH[0] <= b.address < uf2.RP2040_FLASH[1] for b in blocks)
+    flash = b"".join(b.payload for b in blocks)
+    assert " ".join(words).encode() + b"\0" in flash, "the options are not built in"
+    assert image.read_bytes() == uf2.from_elf(elf or image.with_suffix(".elf"))
+    return flash
+
+
+@pytest.mark.parametrize(
+    ("rtos", "cores_symbol"), [("freertos", "pxCurrentTCBs"), ("nuttx", "g_running_tasks")]
+)
+def test_smp_image_builds_with_two_cores(rtos: str, cores_symbol: str) -> None:
+    """FreeRTOS: the kernel's RP2040 port, configNUMBER_OF_CORES 2 (one current task per
+    core); NuttX: raspberrypi-pico with CONFIG_SMP_NCPUS=2. Both say board=pico."""
+    _freertos() if rtos == "freertos" else _nuttx()
+    port = RTOSES.get(rtos)
+    image = port.build_baked("pico", "default", merged_paths(), WORDS)  # type: ignore[attr-defined]
+    flash = _bootable_with(image, WORDS)
+    assert _symbol_size(image.with_suffix(".elf"), cores_symbol) == 2 * 4
+    assert b"pico\0" in flash
+
+
+def test_nuttx_leaves_the_sdk_alone() -> None:
+    """NuttX's stage-2 build touches and deletes pico/version.h in the SDK it is given:
+    rtlab gives it a copy."""
+    _nuttx()
+    sdk = Path(merged_paths()["PICO_SDK_PATH"])
+    RTOSES.get("nuttx").build("pico", "default", merged_paths())
+    pico = sdk / "src" / "common" / "pico_base_headers" / "include" / "pico"
+    assert not (pico / "version.h").exists() and not (pico / "config_autogen.h").exists()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_example_spec_loads(spec: Path) -> None:
+    s = load_spec(spec)
+    assert s.target["kind"] == "serial" and s.target["flasher"] == "uf2"
+    assert s.target["board"] == "pico"
+    [w] = s.workloads
+    assert w["scenarios"] == ["threadmetric", "scalability", "contention"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_run_without_a_pico_is_one_error(spec: Path, tmp_path: Path) -> None:
+    store = tmp_path / "s.duckdb"
+    proc = rtlab("run", str(spec), "--store", str(store))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = proc.stderr.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "no RPI-RP2 boot drive mounted for board pico: hold BOOTSEL" in err
+    assert not store.exists() or Store(store).runs() == []
+
+
+def _drive(tmp_path: Path) -> Path:
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
+    return drive
+
+
+def test_a_run_copies_the_image_with_the_workloads_options(
+    tmp_path: Path, silent_port: PortServer
+) -> None:
+    """The workload's options become the image's (a Pico has no command line): the copy
+    on the drive is the UF2 built with them; no Pico is behind the port, so it then
+    does not answer."""
+    _freertos()
+    drive = _drive(tmp_path)
+    t = make_target(
+        {"kind": "serial", "board": "pico", "flasher": "uf2", "uf2_drive": str(drive),
+         "port": silent_port.url, "rtos": "freertos", "answer_s": 0.5}
+    )  # fmt: skip
+    default = t.program("rtbench-posix")
+    with pytest.raises(SerialBoardError, match=r"board pico on .* does not answer"):
+        t.run([default, *WORDS], timeout=10)
+    [copied] = [p for p in drive.iterdir() if p.suffix == ".uf2"]
+    assert copied.name != Path(default).name
+    built = next(Path(default).parent.glob(copied.name))
+    assert copied.read_bytes() == built.read_bytes()
+    _bootable_with(copied, WORDS, built.with_suffix(".elf"))
+
+
+def test_a_malformed_image_never_reaches_the_drive(tmp_path: Path, silent_port: PortServer) -> None:
+    drive = _drive(tmp_path)
+    image = tmp_path / "x.uf2"
+    image.write_bytes(uf2.write({0x10000100: bytes(256)}))  # no stage 2 at 0x10000000
+    t = make_target(
+        {"kind": "serial", "board": "pico", "flasher": "uf2", "uf2_drive": str(drive),
+         "port": silent_port.url, "image": str(image), "builtin_args": True}
+    )  # fmt: skip
+    with pytest.raises(SerialBoardError, match=r"x\.uf2 is not an image for board pico: .*stage 2"):
+        t.run([str(image)], timeout=10)
+    assert sorted(p.name for p in drive.iterdir()) == ["INFO_UF2.TXT"]
+
+
+def test_a_pico_run_records_its_own_smp_configuration() -> None:
+    """What a run records is the Pico build's configuration, not mps2's: two cores."""
+    fr = RTOSES.get("freertos").describe("default", {}, "pico")["kconfig"]
+    assert fr["configNUMBER_OF_CORES"] == "2" and fr["configCPU_CLOCK_HZ"] == "125000000UL"
+    nx = RTOSES.get("nuttx").describe("default", {}, "pico")["kconfig"]
+    assert (nx["SMP"], nx["SMP_NCPUS"], nx["USEC_PER_TICK"]) == ("y", "2", "1000")
+    assert "MPS_SYSTICK_CLOCK" not in nx

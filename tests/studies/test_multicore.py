@@ -1,0 +1,82 @@
+"""rtlab.studies.multicore: figures across repetitions, their intervals, the figures an
+icount run withholds, and a host too busy for parallel TCG."""
+
+from __future__ import annotations
+
+import math
+
+from rtlab.lab.qemu_timing import withhold_cross_core
+from rtlab.protocol import Run, parse
+from rtlab.studies import multicore
+from tests.lab.workloads.rtbench.test_rtbench_host import run_text, tput
+
+SMP = "timing_mode=parallel-tcg qemu_cores=2 host_cpus=4 rtos=freertos qemu_machine=mps2-an521"
+
+
+def repetition(p1_two_cores: int, meta: str = SMP, load: float = 0.5) -> list[Run]:
+    m = f"{meta} host_load1={load}"
+    text = run_text("scalability", tput("p1", 1000) + tput("p4", 400), cores=1, meta=m)
+    text += run_text("scalability", tput("p1", p1_two_cores) + tput("p4", 400), cores=2, meta=m)
+    levels = tput("contention_0", 500) + tput("contention_50", 250)
+    text += run_text("contention", levels, cores=2, meta=f"{m} levels=0,50")
+    return parse(text)
+
+
+def test_intervals_over_repetitions() -> None:
+    figs = multicore.figures([repetition(n) for n in (1800, 2000, 2200)])
+    assert figs is not None and figs.repetitions == 3
+    p1 = figs.scaling["p1"]
+    assert p1[1].mean == 100.0 and p1[1].half == 0.0
+    # per core: 900, 1000, 1100 of 1000 -> 90, 100, 110 %; sd 10, t(2) = 4.303
+    assert math.isclose(p1[2].mean, 100.0)
+    assert math.isclose(p1[2].half or 0, 4.303 * 10 / math.sqrt(3), rel_tol=1e-9)
+    assert figs.contention == {
+        0: multicore.Interval(100.0, 0.0, 3),
+        50: multicore.Interval(50.0, 0.0, 3),
+    }
+    assert figs.setting.mode == "parallel-tcg" and not figs.setting.violations
+    md = multicore.markdown("c", figs)
+    assert "| P1 get count | 100.0 ± 0.0 | 100.0 ± 24.8 |" in md and "parallel TCG" in md
+
+
+def test_one_repetition_has_no_interval() -> None:
+    figs = multicore.figures([repetition(2000)])
+    assert figs is not None and figs.scaling["p1"][2].half is None
+    assert "± " not in multicore.markdown("c", figs).split("Scalability")[1]
+
+
+def test_busy_host_is_flagged() -> None:
+    figs = multicore.figures([repetition(2000, load=0.5), repetition(2000, load=2.7)])
+    assert figs is not None
+    assert figs.setting.host_loads == [0.5, 2.7]
+    (v,) = figs.setting.violations
+    assert "2.70 on 4 CPUs" in v and "1.30 idle for 2 guest cores" in v
+
+
+def test_icount_withheld_parts_give_reasons_not_numbers() -> None:
+    meta = "timing_mode=icount qemu_cores=2 timebase=icount rtos=freertos"
+    reps = []
+    for _ in range(2):
+        raw = "\n".join(_unparse(r) for r in repetition(2000, meta=meta))
+        reps.append(parse(withhold_cross_core(raw, 2, 0)))
+    figs = multicore.figures(reps)
+    assert figs is not None
+    assert set(figs.withheld) == {"scalability@2", "contention@2"}
+    assert "in turns" in figs.withheld["contention@2"]
+    assert set(figs.scaling["p1"]) == {1} and figs.contention == {}
+    md = multicore.markdown("c", figs)
+    assert "**scalability on 2 cores: unsupported on icount**" in md
+
+
+def test_single_core_cells_have_no_multicore_figures() -> None:
+    text = run_text("scalability", tput("p1", 1000), cores=1)
+    assert multicore.figures([parse(text)]) is None
+
+
+def _unparse(run: Run) -> str:
+    """The protocol text of a parsed test run (its meta, counters; no series)."""
+    body = []
+    for name, (value, unit) in run.counters.items():
+        body.append(f"@rtl1 c {name} {value} unit={unit}")
+    meta = " ".join(f"{k}={v}" for k, v in run.meta.items() if k not in ("scenario", "cores"))
+    return run_text(run.meta["scenario"], body, int(run.meta["cores"]), meta).rstrip("\n")

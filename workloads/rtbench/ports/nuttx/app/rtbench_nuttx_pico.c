@@ -1,0 +1,40 @@
+/*
+ * rtbench on NuttX SMP, Raspberry Pi Pico (CONFIG_INIT_ENTRYPOINT="rtbench_main"): a
+ * real board has no command line, so it runs the options the build wrote into
+ * rtb_pico_args.h (the spec's, src/rtlab/lab/rtos/nuttx_pico.py), prints the protocol on
+ * the console (UART0, GP0/GP1, 115200), then "rtbench: done errors=N" as the FreeRTOS
+ * board layer does, and idles.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "rtb_args.h"
+#include "rtb_nuttx_pico.h"
+#include "rtb_pico_args.h"
+#include "rtbench.h"
+#include "rtbench_port.h"
+
+int main(int argc, char **argv)
+{
+    rtbench_config cfg;
+    const char *bad;
+    int errors = 99;
+    (void)argc;
+    (void)argv;
+    sleep(2); /* time to open the serial port after the UF2 copy rebooted the board */
+    rtb_nuttx_pico_init();
+    if (rtb_port_init() != 0) {
+        fputs("rtbench: port initialisation failed\n", stdout);
+    } else {
+        rtb_nuttx_pico_note_warnings();
+        rtbench_config_default(&cfg);
+        if (rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0)
+            rtb_args_report_bad(bad);
+        else
+            errors = rtbench_run(&cfg);
+    }
+    printf("rtbench: done errors=%d\n", errors < 0 || errors > 99 ? 99 : errors);
+    fflush(stdout);
+    for (;;)
+        sleep(3600);
+}
