@@ -279,6 +279,7 @@ TARGET_KIND = TargetKind(
     QemuTarget,
     identity=_identity,
     check_workload=_check_workload,
-    # rtos = ["zephyr", "nuttx"]: both on one machine; icount_shift = [0, -1]: both modes
+    # icount_shift = [0, -1]: both timing modes; rtos = ["zephyr", "nuttx"]: both kernels
+    # on one machine, in one spec.
     axes=("rtos", "icount_shift"),
 )
