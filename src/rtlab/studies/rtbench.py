@@ -98,10 +98,17 @@ def scenario_runs(runs: Iterable[Run], scenario: str) -> list[Run]:
 
 
 def _one(runs: Iterable[Run], scenario: str) -> Run:
+    """The scenario's last run, one with figures before a withheld one."""
     found = scenario_runs(runs, scenario)
     if not found:
         raise RtbenchError(f"no {scenario!r} run in the input")
-    return found[-1]
+    given = [r for r in found if not r.meta.get("withheld")]
+    return (given or found)[-1]
+
+
+def last_given(runs: Iterable[Run], scenario: str) -> Run | None:
+    """As _one, or None when the scenario did not run."""
+    return _one(runs, scenario) if scenario_runs(runs, scenario) else None
 
 
 def _tick_s(run: Run, name: str) -> Fraction:

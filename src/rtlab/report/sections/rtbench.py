@@ -65,9 +65,9 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
                 ref=100,
             )
         )
-    found = rtbench.scenario_runs(runs, "contention")
+    found = rtbench.last_given(runs, "contention")
     try:
-        ct = rtbench.contention(found[-1]) if found else {}
+        ct = rtbench.contention(found) if found else {}
     except RtbenchError as exc:  # not measurable on this configuration: say why
         out["notes"].append(str(exc))
         ct = {}
