@@ -150,3 +150,12 @@ def test_spec_machines_and_axes() -> None:
         check_target(t)
     with pytest.raises(ConfigError, match=r"FreeRTOS runs on .* not virt-a53"):
         check_target({"kind": "qemu", "machine": MACHINE, "rtos": "freertos"})
+
+
+@pytest.mark.parametrize("rtos", ["zephyr", "nuttx"])
+def test_icount_runs_repeat_exactly(rtos: str, request: pytest.FixtureRequest) -> None:
+    """Under icount the generic timer follows the instruction count: two runs of the same
+    image give the same bytes (the SGI and the signal-based SWI included)."""
+    elf = request.getfixturevalue(f"{rtos}_elf")
+    a, b = (_run(elf, 0, "--scenarios primitives,irq").output for _ in range(2))
+    assert a == b and "cntvct_icount" in a
