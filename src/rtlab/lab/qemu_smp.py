@@ -55,24 +55,3 @@ def smp_argv(
     argv += parallel_args(m.cores, icount_shift)
     return [*argv, "-kernel", elf, *extra]
 
-
-# Two-core runs that never end in a timing mode: (machine, rtos, mode) -> why (docs/rtos).
-WEDGES = {
-    ("virt-a53", "zephyr", "icount"): (
-        "Zephyr SMP on virt-a53 wedges under icount once both cores run rtbench threads "
-        "(core 1 stops in the arch timer's ISR holding its spinlock while core 0 spins on "
-        "it; Zephyr's own board sets CONFIG_QEMU_ICOUNT=n: 'icount does not work well "
-        "with SMP'): give the workload cores = [1], or icount_shift = -1 (parallel TCG)"
-    ),
-}
-
-
-def wedge(machine: str, rtos: str, mode: str, args: Sequence[str]) -> str | None:
-    """Why this run would hang instead of ending, or None. Only runs on more than one
-    core wedge: `--cores 1` (the workload's cores = [1]) runs."""
-    why = WEDGES.get((machine, rtos, mode))
-    if why is None:
-        return None
-    words = [*args, ""]
-    at = words.index("--cores") if "--cores" in words else -1
-    return None if at >= 0 and words[at + 1] == "1" else why

@@ -135,8 +135,6 @@ class _Loader:
         workloads = data.get("workload")
         if not isinstance(workloads, list) or not workloads:
             raise self.err(("workload",), "at least one [[workload]] table is needed")
-        for variant, _ in variants:
-            self._check_workloads_on_target(workloads, variant)
         spec = Spec(
             name=name,
             path=self.path,
@@ -200,16 +198,6 @@ class _Loader:
             check(target)
         except ConfigError as e:
             raise self.err(("instrument", e.key), str(e)) from None
-
-    def _check_workloads_on_target(self, workloads: list[Any], target: Mapping[str, Any]) -> None:
-        check = target_kind(str(target.get("kind", "local"))).check_workload
-        for i, w in enumerate(workloads):
-            if check is None or not isinstance(w, dict):
-                continue
-            try:
-                check(target, w)
-            except ConfigError as e:
-                raise self.err(("workload", i, e.key), str(e)) from None
 
     def _check_conditions_on_target(
         self, data: Mapping[str, Any], target: Mapping[str, Any], conditions: list[Condition]

@@ -65,9 +65,6 @@ class TargetKind:
     # What a run depends on that the table does not say (an RTOS checkout's sources, the
     # compiler): part of every cell key, so a change makes new cells (rtlab.lab.spec).
     identity: Callable[[Mapping[str, Any]], dict[str, str]] | None = None
-    # Refuses at spec load a workload this target cannot run to its end: gets the target
-    # table and the [[workload]] table, raises ConfigError(workload key, message).
-    check_workload: Callable[[Mapping[str, Any], Mapping[str, Any]], None] | None = None
     # Keys that may hold a list: each value is one variant of the target (a guest kernel),
     # and the spec's cells run on every variant (target_variants; label `[kernel=rt]`).
     axes: tuple[str, ...] = ()

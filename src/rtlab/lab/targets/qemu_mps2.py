@@ -44,7 +44,7 @@ from rtlab.lab.qemu import (
     qemu_version,
     semihosting_args,
 )
-from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv, wedge
+from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
 from rtlab.lab.qemu_timing import (
     icount_firmware_args,
     parallel_args,
@@ -150,7 +150,9 @@ def run_qemu(
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
     cores = CORES.get(machine, 1)
-    if Path(elf).name.startswith("rtbench"):  # rtbench's options, not a smoke test's
+    # rtbench's options, not a smoke test's: rtbench-*.elf, or Zephyr's build of it
+    # (build/rtbench-zephyr/rtbench-<machine>-<config>/zephyr/zephyr.elf).
+    if any(part.startswith("rtbench") for part in Path(elf).parts[-3:]):
         append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
     argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
@@ -224,14 +226,6 @@ class QemuTarget:
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise QemuError("nothing to run")
-        mode = timing_mode(CORES.get(self.machine, 1), self.icount_shift)
-        why = (
-            None
-            if self.firmware.elf
-            else wedge(self.machine, self.firmware.port.name, mode, argv[1:])
-        )
-        if why:
-            raise QemuError(why)  # a run that would only end at its timeout
         r = run_qemu(
             argv[0],
             self.machine,
@@ -252,21 +246,6 @@ class QemuTarget:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
 
-def _check_workload(t: Mapping[str, Any], w: Mapping[str, Any]) -> None:
-    """An rtbench workload that would wedge on this machine's RTOS in this mode (WEDGES):
-    refused at spec load, naming the fix, instead of a run that ends at its timeout."""
-    if w.get("kind") != "rtbench" or "elf" in t:
-        return
-    machine = str(t.get("machine", "mps2-an385"))
-    shift = t.get("icount_shift", 0)
-    mode = timing_mode(CORES.get(machine, 1), None if shift == -1 else 0)
-    cores = w.get("cores")
-    args = ["--cores", ",".join(map(str, cores))] if isinstance(cores, list) else []
-    why = wedge(machine, str(t.get("rtos", "freertos")), mode, args)
-    if why:
-        raise ConfigError("cores", why)
-
-
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
     """The RTOS build's sources and compiler (a firmware of the user's own: nothing)."""
     return RtosFirmware(t, str(t.get("machine", "mps2-an385"))).identity()
@@ -278,7 +257,6 @@ TARGET_KIND = TargetKind(
     _check_qemu,
     QemuTarget,
     identity=_identity,
-    check_workload=_check_workload,
     # icount_shift = [0, -1]: both timing modes; rtos = ["zephyr", "nuttx"]: both kernels
     # on one machine, in one spec.
     axes=("rtos", "icount_shift"),
