@@ -71,6 +71,7 @@ PAGES = {
         _spec_page("rtbench-host", False),
         # icount figures exact, parallel-TCG ratios host-timed: checked for form only
         _spec_page("rtbench-qemu-smp", False, "FREERTOS_KERNEL_PATH", "FREERTOS_SMP_KERNEL_PATH"),
+        _spec_page("rtbench-qemu-smp-a53-icount", True, "ZEPHYR_BASE", "NUTTX_PATH"),
         _spec_page("gpio-study-emulated", False),
         _spec_page("user-vs-kernel", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),

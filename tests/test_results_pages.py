@@ -20,6 +20,7 @@ PAGES = (
     "rtbench-qemu-zephyr",
     "rtbench-host",
     "rtbench-qemu-smp",
+    "rtbench-qemu-smp-a53-icount",
     "gpio-study-emulated",
     "user-vs-kernel",
     "analyze-speed",
