@@ -5,7 +5,7 @@
  * Cortex-M0+, which has no DWT cycle counter, by TIM2 (16 bits, extended in software:
  * reads must come within 2 ms of each other). The console is the board's ST-LINK UART;
  * nothing answers semihosting on silicon, so the end is `rtbench: done errors=N` and the
- * options are built in (RTB_NUTTX_ARGS). Same interface as rtb_nuttx_mps2.c.
+ * options are built in (RTB_NUTTX_ARGS). Same interface as rtb_nuttx_mps2.c (rtb_nuttx_board.h).
  */
 #include <nuttx/config.h>
 
@@ -26,7 +26,7 @@
 #define STM32_F4 1
 #endif
 #include "mps2.h"
-#include "rtb_nuttx_mps2.h"
+#include "rtb_nuttx_board.h"
 #include "rtb_posix.h"
 #include "rtbench_port.h"
 #include "stm32_regs.h"
@@ -95,7 +95,7 @@ static uint64_t time_us(void)
 
 static rtb_posix_board_clock clock_desc;
 
-void rtb_nuttx_mps2_init(void)
+void rtb_nuttx_board_init(void)
 {
     counter_init();
     base_us = time_us();
@@ -108,7 +108,7 @@ void rtb_nuttx_mps2_init(void)
     rtb_posix_set_board_clock(&clock_desc);
 }
 
-void rtb_nuttx_mps2_note_warnings(void)
+void rtb_nuttx_board_note_warnings(void)
 {
     rtb_port_note_warning("nuttx_clock",
                           "NuttX's clock_gettime ticks at 1 ms: windows read it, samples "
@@ -120,7 +120,7 @@ void rtb_nuttx_mps2_note_warnings(void)
                           "delivery and a context switch");
 }
 
-const char *mps2_cmdline(void) { return RTB_NUTTX_ARGS; }
+const char *rtb_nuttx_cmdline(void) { return RTB_NUTTX_ARGS; }
 
 void rtb_nuttx_exit(int status)
 {
