@@ -45,13 +45,16 @@ class Page:
     commands: tuple[str, ...]  # as shown on the page; {store} is a fresh store
     exact: bool  # the same figures on every run and machine
     needs_env: tuple[str, ...] = ()  # every variable the page's figures need
+    # `rtlab run` may end 1 (a run did not finish): the page then shows those runs as
+    # errors in its summary, which is the finding (NuttX's wedges in parallel TCG)
+    runs_may_fail: bool = False
 
     @property
     def path(self) -> Path:
         return ROOT / "docs" / "results" / f"{self.name}.md"
 
 
-def _spec_page(name: str, exact: bool, *needs_env: str) -> Page:
+def _spec_page(name: str, exact: bool, *needs_env: str, runs_may_fail: bool = False) -> Page:
     return Page(
         name,
         (
@@ -60,6 +63,7 @@ def _spec_page(name: str, exact: bool, *needs_env: str) -> Page:
         ),
         exact,
         needs_env,
+        runs_may_fail,
     )
 
 
@@ -72,6 +76,7 @@ PAGES = {
         # icount figures exact, parallel-TCG ratios host-timed: checked for form only
         _spec_page("rtbench-qemu-smp", False, "FREERTOS_KERNEL_PATH", "FREERTOS_SMP_KERNEL_PATH"),
         _spec_page("rtbench-qemu-smp-a53-icount", True, "ZEPHYR_BASE", "NUTTX_PATH"),
+        _spec_page("rtbench-qemu-smp-a53", False, "ZEPHYR_BASE", "NUTTX_PATH", runs_may_fail=True),
         _spec_page("gpio-study-emulated", False),
         _spec_page("user-vs-kernel", False),
         Page("analyze-speed", ("python bench/analyze_speed.py",), False),
@@ -108,7 +113,8 @@ def tables(page: Page) -> str:
         store = str(Path(tmp) / "rtlab.duckdb")
         for command in page.commands:
             p = subprocess.run(_argv(command, store), cwd=ROOT, capture_output=True, text=True)
-            if p.returncode != 0:
+            failed_runs = p.returncode == 1 and command.startswith("rtlab run")
+            if p.returncode != 0 and not (failed_runs and page.runs_may_fail):
                 raise PageError(
                     f"{page.name}: `{command}` exited {p.returncode}: {p.stderr[-2000:]}"
                 )

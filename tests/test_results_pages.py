@@ -21,6 +21,7 @@ PAGES = (
     "rtbench-host",
     "rtbench-qemu-smp",
     "rtbench-qemu-smp-a53-icount",
+    "rtbench-qemu-smp-a53",
     "gpio-study-emulated",
     "user-vs-kernel",
     "analyze-speed",
