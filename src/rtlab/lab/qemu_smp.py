@@ -54,4 +54,3 @@ def smp_argv(
     argv += icount_args(icount_shift)
     argv += parallel_args(m.cores, icount_shift)
     return [*argv, "-kernel", elf, *extra]
-

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.lab import uf2
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.mps2_board import need_cross_tools
+from rtlab.lab.rtos.mps2_board import configure_and_build, need_cross_tools
 from rtlab.lab.rtos.pico_sdk import sdk_path
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040"
@@ -66,11 +65,7 @@ def build_freertos_pico(kernel: Path, paths: Mapping[str, str], words: list[str]
     with open(OUT / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
         forget_other_source(OUT, BOARD_DIR)
-        for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(OUT), "-j2"], "build")):
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
-                raise RtosBuildError(f"Pico board {what} failed (exit {proc.returncode})\n{tail}")
+        configure_and_build(cfg, OUT, "Pico board", "-j2")
         elf = image.with_suffix(".elf")
         elf.write_bytes((OUT / "rtbench-pico.elf").read_bytes())
         data = uf2.from_elf(elf)

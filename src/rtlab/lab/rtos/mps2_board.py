@@ -57,11 +57,15 @@ def build_mps2(
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
         forget_other_source(out, board_dir)
-        for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out)], "build")):
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
-                raise RtosBuildError(
-                    f"{board_dir.name} board {what} failed (exit {proc.returncode})\n{tail}"
-                )
+        configure_and_build(cfg, out, f"{board_dir.name} board")
     return out
+
+
+def configure_and_build(cfg: list[str], out: Path, name: str, *build_args: str) -> None:
+    """Runs a CMake configure line, then the build of `out` (the caller holds its lock);
+    a failure is one RtosBuildError naming the step, with the output's last 30 lines."""
+    for cmd, what in ((cfg, "configure"), (["cmake", "--build", str(out), *build_args], "build")):
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+            raise RtosBuildError(f"{name} {what} failed (exit {proc.returncode})\n{tail}")
