@@ -51,10 +51,11 @@ static inline uint32_t mps2_ts(void)
     *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x040u) = 1u;
     return *(volatile uint32_t *)(BOARD_COUNTER_BASE + 0x540u);
 }
-#elif defined(BOARD_STM32)
+#elif defined(BOARD_STM32) || defined(BOARD_RP2350)
 static inline uint32_t mps2_ts(void)
 {
-    /* boards/stm32: DWT CYCCNT or TIM2 CNT, an up-counter read as it is (BOARD_TS_MASK). */
+    /* boards/stm32: DWT CYCCNT or TIM2 CNT, boards/rp2350: DWT CYCCNT; an up-counter read
+     * as it is (BOARD_TS_MASK). */
     return *(volatile uint32_t *)BOARD_COUNTER_BASE;
 }
 #else
