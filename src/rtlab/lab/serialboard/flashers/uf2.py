@@ -9,9 +9,10 @@ leaves BOOTSEL when it reboots, so every run needs it put back (picotool reboots
 into BOOTSEL only through an image's USB interface, which rtbench's images do not have);
 its image waits two seconds before printing, time for the port to open.
 
-The image is checked before the copy (rtlab.lab.uf2): a malformed one, or on an RPI-RP2
-drive one the RP2040 boot ROM would not run (family, addresses, stage-2 CRC), is one
-error naming the block, and nothing reaches the board.
+The image is checked before the copy (rtlab.lab.uf2, uf2_rp2350): a malformed one, or
+one the board's boot ROM would not run (the description's drive says which: RPI-RP2,
+the RP2040's family, addresses and stage-2 CRC; RP2350, the Pico 2's family, addresses
+and IMAGE_DEF), is one error naming the block, and nothing reaches the board.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab import uf2
+from rtlab.lab import uf2, uf2_rp2350
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
 
+# The boot ROM's rules by the drive's label (the board description's uf2_drive).
+CHECKS = {"RPI-RP2": uf2.check_rp2040, "RP2350": uf2_rp2350.check_rp2350}
 MOUNTS = ("/media/*/{label}", "/run/media/*/{label}", "/media/{label}", "/mnt/{label}")
 
 
@@ -70,10 +73,7 @@ class Uf2Flasher(ProbeFlasher):
             )
         try:
             blocks = uf2.read(image.read_bytes())
-            if self.label == "RPI-RP2":
-                uf2.check_rp2040(blocks)
-            else:
-                uf2.check(blocks)
+            CHECKS.get(self.board.uf2_drive or self.label, uf2.check)(blocks)
         except (OSError, uf2.Uf2Error) as e:
             what = f"{image.name} is not an image for board {self.board.name}"
             raise SerialBoardError(f"{what}: {e}") from None
