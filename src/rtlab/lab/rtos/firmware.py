@@ -74,7 +74,7 @@ class RtosFirmware:
 
     def _board_sdk(self) -> dict[str, str]:
         """A board built on an SDK of its own (the Pico's pico-sdk): its version."""
-        return sdk_describe(self.paths) if self.machine in _baked(self.port) else {}
+        return sdk_describe(self.paths) if self.machine == "pico" else {}
 
     def identity(self) -> dict[str, str]:
         """What the cell key carries beyond the spec: the RTOS checkout, rtbench's

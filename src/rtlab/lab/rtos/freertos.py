@@ -1,6 +1,6 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
 board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
-a serial-target board (boards/stm32)."""
+a serial-target board (boards/stm32, boards/rp2350)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
+from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
+from rtlab.lab.rtos.rp2350_board import build_rp2350
 from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
@@ -32,9 +34,10 @@ class FreeRtos:
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
-    boards = BOARDS  # serial-target boards (boards/stm32)
+    boards = (*BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default",)
-    baked_machines = ("pico",)  # no command line: the options are built into the image
+    # No command line: the options are built into the image.
+    baked_machines = ("pico", *RP2350_BOARDS)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")
@@ -49,6 +52,8 @@ class FreeRtos:
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         check_buildable(self, machine, config, paths)
+        if machine in RP2350_BOARDS:
+            return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", [])
         if machine in self.boards:
             return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
@@ -65,8 +70,10 @@ class FreeRtos:
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
-        """The Pico's image (UF2) with the options `words` built in."""
+        """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
+        if machine in RP2350_BOARDS:
+            return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", words)
         return build_freertos_pico(Path(paths[VAR]), paths, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:

@@ -1,0 +1,62 @@
+"""The project's RP2350 board layer (workloads/rtbench/boards/rp2350): rtbench for the
+Raspberry Pi Pico 2 on the mps2 layer's Cortex-M glue, one CMake project built the way
+the mps2 and STM32 layers are (the kernels as CMake variables), with the options built
+in (a Pico 2 has no command line). rtlab writes the UF2 (rtlab.lab.uf2_rp2350) and
+checks it as the boot ROM would; no pico-sdk or picotool is needed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+
+from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab.build import REPO_ROOT, forget_other_source
+from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.mps2_board import TOOLCHAIN, configure_and_build, need_cross_tools
+
+RP2350_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2350"
+BOARDS = tuple(sorted(p.stem for p in (RP2350_DIR / "machines").glob("*.toml")))
+
+
+def build_rp2350(
+    defines: Mapping[str, str], what: str, board: str, elf_name: str, words: list[str]
+) -> Path:
+    """The UF2 of `elf_name` (e.g. rtbench-freertos) for `board`, built with the kernel
+    paths `defines` and the options `words` inside, into build/rtbench-rp2350-<what>;
+    cached per option set (another one recompiles rp2350_args.c only). The ELF lies
+    beside it."""
+    need_cross_tools()
+    args = " ".join(words)
+    if any(c in args for c in '"\\;\n'):
+        raise RtosBuildError(f"options for the {board} image: no quotes, ; or backslashes ({args})")
+    out = REPO_ROOT / "build" / f"rtbench-rp2350-{what}"
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = [
+        "cmake",
+        "-S",
+        str(RP2350_DIR),
+        "-B",
+        str(out),
+        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
+        "-DCMAKE_BUILD_TYPE=Release",
+        *(f"-D{k}={Path(v).resolve()}" for k, v in defines.items() if v),
+        f"-DRTB_RP2350_ARGS={args}",
+    ]
+    tag = hashlib.sha256(args.encode()).hexdigest()[:8]
+    image = out / f"{elf_name}-{board}-{tag}.uf2"
+    with open(out / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
+        forget_other_source(out, RP2350_DIR)
+        configure_and_build(cfg, out, "RP2350 board", "--target", f"{elf_name}-{board}", "-j2")
+        elf = image.with_suffix(".elf")
+        elf.write_bytes((out / f"{elf_name}-{board}.elf").read_bytes())
+        data = uf2_rp2350.from_elf(elf)
+        try:
+            uf2_rp2350.check_rp2350(uf2.read(data))
+        except uf2.Uf2Error as e:
+            raise RtosBuildError(f"the {board} image {elf.name} is not bootable: {e}") from None
+        image.write_bytes(data)
+    return image
