@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rtlab.lab import uf2
-from tests.needs import tool
+from tests.needs import brought, tool
 
 # Two segments in flash with a gap: code at the start, a table 0x300 bytes further on
 # (not page-aligned, so its page is part zero).
@@ -44,17 +44,32 @@ def test_pages_hold_what_objcopy_holds(elf: Path) -> None:
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(bin_)], check=True)
     flat = bin_.read_bytes()  # from 0x10000000, the gap filled with zeros
     blocks = uf2.read(uf2.from_elf(elf))
-    assert [b.address for b in blocks] == [0x10000000, 0x10000300]
+    # picotool's zero pages fill the sector's gap (0x100, 0x200) up to the last page
+    assert [b.address for b in blocks] == [0x10000000, 0x10000100, 0x10000200, 0x10000300]
     assert [(b.number, b.count, b.family, b.flags) for b in blocks] == [
-        (0, 2, uf2.RP2040_FAMILY, uf2.FLAG_FAMILY),
-        (1, 2, uf2.RP2040_FAMILY, uf2.FLAG_FAMILY),
+        (n, 4, uf2.RP2040_FAMILY, uf2.FLAG_FAMILY) for n in range(4)
     ]
+    assert not any(blocks[1].payload + blocks[2].payload)
     rebuilt = bytearray(0x400)  # the pages at their offsets; what no page holds is zero
     for b in blocks:
         rebuilt[b.address - 0x10000000 : b.address - 0x10000000 + 256] = b.payload
     assert len(flat) == 0x318 and bytes(rebuilt[: len(flat)]) == flat
-    assert struct.unpack_from("<2I", blocks[1].payload, 0x10) == (0xCAFEF00D, 0x0BADBEEF)
-    assert not any(blocks[1].payload[0x18:])
+    assert struct.unpack_from("<2I", blocks[3].payload, 0x10) == (0xCAFEF00D, 0x0BADBEEF)
+    assert not any(blocks[3].payload[0x18:])
+
+
+def test_byte_for_byte_picotools(elf: Path, tmp_path: Path) -> None:
+    """picotool 2.1.1's `uf2 convert --family rp2040`, padding included."""
+    cmake_dir = brought(
+        "picotool_DIR",
+        "a picotool 2.1.1 install's lib/cmake/picotool (its bin/picotool runs)",
+        "github.com/raspberrypi/picotool; README: bring your own kernels",
+    )
+    out = tmp_path / "p.uf2"
+    picotool = Path(cmake_dir).parents[2] / "bin" / "picotool"
+    cmd = [str(picotool), "uf2", "convert", str(elf), str(out), "--family", "rp2040"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert out.read_bytes() == uf2.from_elf(elf)
 
 
 def test_boot2_crc_is_the_boot_roms() -> None:

@@ -5,7 +5,8 @@ Each 512-byte block carries 256 bytes for one flash page: magic 0x0A324655 and
 0x9E5D5157, flags, target address, payload size, block number, block count, the family
 ID (flag 0x2000: RP2040 = 0xE48BFF56), the payload, end magic 0x0AB16F30. The loaded
 segments are cut into 256-byte pages at their physical (load) addresses, as picotool's
-`uf2 convert` does; a gap inside a page is zero.
+`uf2 convert` does; a gap inside a page is zero, and so is a page missing from a 4 KiB
+flash sector the image writes (picotool's padding; not after the last page).
 
     data = uf2.from_elf(Path("rtbench-nuttx-pico.elf"))
     uf2.check_rp2040(uf2.read(data))          # Uf2Error naming the block, else None
@@ -22,6 +23,7 @@ MAGIC0, MAGIC1, MAGIC_END = 0x0A324655, 0x9E5D5157, 0x0AB16F30
 FLAG_NOT_MAIN_FLASH, FLAG_FAMILY = 0x0001, 0x2000
 RP2040_FAMILY = 0xE48BFF56
 PAGE = 256
+SECTOR = 4096  # flash erase sector
 BLOCK = 512
 _HEAD = struct.Struct("<8I")  # magic0, magic1, flags, addr, size, block_no, num_blocks, family
 # Where an RP2040 image may load: XIP flash (16 MiB window) or SRAM (264 KiB).
@@ -73,7 +75,19 @@ def from_elf(elf: Path, family: int = RP2040_FAMILY) -> bytes:
         for i, byte_ in enumerate(chunk):
             a = addr + i
             pages.setdefault(a & ~(PAGE - 1), bytearray(PAGE))[a % PAGE] = byte_
+    if min(pages) < RP2040_SRAM[0]:  # a flash image (XIP: 0x10000000 on both chips)
+        _pad_sectors(pages)
     return write({a: bytes(p) for a, p in pages.items()}, family)
+
+
+def _pad_sectors(pages: dict[int, bytearray]) -> None:
+    """picotool's zero pages in every gap of a 4 KiB flash sector the image touches (up
+    to its last page): the boot ROM works out which sector to erase from the block
+    number, so a sector must not be left part-written."""
+    last = max(pages)
+    for sector in {a // SECTOR for a in pages}:
+        for a in range(sector * SECTOR, min((sector + 1) * SECTOR, last), PAGE):
+            pages.setdefault(a, bytearray(PAGE))
 
 
 def write(pages: dict[int, bytes], family: int = RP2040_FAMILY) -> bytes:
