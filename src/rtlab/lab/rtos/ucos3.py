@@ -15,6 +15,8 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
+from rtlab.lab.rtos.rp2350_board import build_rp2350
 from rtlab.lab.rtos.stm32_board import UCOS3_BOARDS, build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
@@ -62,8 +64,9 @@ class UcOs3:
     title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
     machines = ("mps2-an385", "mps2-an386")
-    boards = UCOS3_BOARDS  # serial-target boards (boards/stm32)
+    boards = (*UCOS3_BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default", "lean")
+    baked_machines = RP2350_BOARDS  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         found = checkouts(paths)
@@ -74,11 +77,25 @@ class UcOs3:
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
+        if machine in RP2350_BOARDS:
+            return self.build_baked(machine, config, paths, [])
         # One build holds both configurations (two kernel libraries, two ELFs).
         if machine in self.boards:
             return build_stm32(found, "ucos3") / elf_name(machine, config)
         out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
         return out / elf_name(machine, config)
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico 2's image (UF2) with the options `words` built in."""
+        check_choice(self, machine, config)
+        found = checkouts(paths)
+        if isinstance(found, str):
+            raise RtosBuildError(found)
+        defines = {k: str(v) for k, v in found.items()}
+        name = elf_name(machine, config).removesuffix(f"-{machine}.elf")
+        return build_rp2350(defines, "ucos3", machine, name, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)
