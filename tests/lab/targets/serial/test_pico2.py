@@ -1,0 +1,145 @@
+"""The Raspberry Pi Pico 2 (RP2350) images and their run path, without a Pico 2 (QEMU has
+no RP2350 model: these images compile only): the board layer boards/rp2350 builds bare
+metal always and on the kernels the user brings, with the options built in, as UF2s
+the RP2350 boot ROM takes (IMAGE_DEF, vector table); the example spec loads; `rtlab
+run` without a board is one error with nothing stored; a run copies the image with the
+workload's options onto the boot drive (a directory standing for it)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.rtos.rp2350_board import build_rp2350
+from rtlab.lab.serialboard.errors import SerialBoardError
+from rtlab.lab.spec import load_spec
+from rtlab.lab.targets.base import make_target
+from rtlab.results import Store
+from tests.conftest import rtlab
+from tests.lab.targets.serial.conftest import PortServer
+from tests.needs import brought
+from tests.paths import REPO_ROOT
+
+SPEC = REPO_ROOT / "examples" / "serial" / "pico2-freertos.toml"
+WORDS = ["--scenarios", "irq,primitives", "--iterations", "20"]
+TESTED = "; README: bring your own kernels"
+PORT_H = REPO_ROOT / "workloads" / "rtbench" / "include" / "rtbench_port.h"
+IMAGE_DEF = (0xFFFFDED3, 0x10210142, 0x000001FF, 0, 0xAB123579)
+
+
+def _flash(image: Path) -> dict[int, bytes]:
+    """The pages of a UF2 the RP2350 boot ROM takes, by address (E10 block first)."""
+    blocks = uf2.read(image.read_bytes())
+    uf2_rp2350.check_rp2350(blocks)
+    assert blocks[0].family == uf2_rp2350.ABSOLUTE_FAMILY
+    assert all(0x10000000 <= b.address < 0x10400000 for b in blocks[1:])  # 4 MiB flash
+    assert image.read_bytes() == uf2_rp2350.from_elf(image.with_suffix(".elf"))
+    return {b.address: b.payload for b in blocks[1:]}
+
+
+def _boots(image: Path) -> bytes:
+    """Vector table and IMAGE_DEF as the boot ROM reads them; the flash bytes."""
+    mem = _flash(image)
+    flash = b"".join(mem[a] for a in sorted(mem))
+    sp, reset = struct.unpack_from("<2I", flash)
+    assert 0x20000000 < sp <= 0x20082000, hex(sp)
+    assert reset & 1 and 0x10000000 <= reset < 0x10400000, hex(reset)
+    # 16 exceptions + IRQs up to the last software interrupt (46..49), then the block
+    words = struct.unpack_from("<5I", flash, 4 * (16 + 50))
+    assert words == IMAGE_DEF
+    return flash
+
+
+def test_bare_metal_image_builds_and_boots() -> None:
+    """No kernel needed: the smoke image, its vector table and IMAGE_DEF."""
+    image = build_rp2350({}, "nokernel", "pico2", "rp2350-smoke", ["--exit", "3"])
+    flash = _boots(image)
+    assert b"--exit 3\0" in flash and b"pico2\0" in flash
+
+
+@pytest.mark.parametrize(("rtos", "config"), [("freertos", "default"), ("ucos3", "lean")])
+def test_rtos_image_builds_with_the_options_inside(rtos: str, config: str) -> None:
+    if rtos == "freertos":
+        brought("FREERTOS_KERNEL_PATH", "a FreeRTOS-Kernel checkout", "V11.3.0" + TESTED)
+    else:
+        brought("UCOS3_PATH", "a folder holding uC-OS3, uC-CPU, uC-LIB", "v3.08.02" + TESTED)
+    port = RTOSES.get(rtos)
+    image = port.build_baked("pico2", config, merged_paths(), WORDS)  # type: ignore[attr-defined]
+    flash = _boots(image)
+    assert " ".join(WORDS).encode() + b"\0" in flash, "the options are not built in"
+    tokens = [b"pico2\0", b"dwt_cyccnt\0"]
+    if "rtb_cache_cold" in PORT_H.read_text():  # the suite asks for the cold start
+        tokens.append(b"xip_cache_invalidated\0")
+    for token in tokens:
+        assert token in flash
+
+
+def test_example_spec_loads() -> None:
+    s = load_spec(SPEC)
+    assert (s.target["kind"], s.target["board"], s.target["flasher"]) == ("serial", "pico2", "uf2")
+    [w] = s.workloads
+    assert w["scenarios"] == ["irq", "primitives"]
+
+
+def test_run_without_a_pico2_is_one_error(tmp_path: Path) -> None:
+    store = tmp_path / "s.duckdb"
+    proc = rtlab("run", str(SPEC), "--store", str(store))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = proc.stderr.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "no RP2350 boot drive mounted for board pico2: hold BOOTSEL" in err
+    assert not store.exists() or Store(store).runs() == []
+
+
+def _drive(tmp_path: Path) -> Path:
+    drive = tmp_path / "RP2350"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\n")
+    return drive
+
+
+def test_a_run_copies_the_image_with_the_workloads_options(
+    tmp_path: Path, silent_port: PortServer
+) -> None:
+    brought("FREERTOS_KERNEL_PATH", "a FreeRTOS-Kernel checkout", "V11.3.0" + TESTED)
+    drive = _drive(tmp_path)
+    t = make_target(
+        {"kind": "serial", "board": "pico2", "flasher": "uf2", "uf2_drive": str(drive),
+         "port": silent_port.url, "rtos": "freertos", "answer_s": 0.5}
+    )  # fmt: skip
+    default = t.program("rtbench-posix")
+    with pytest.raises(SerialBoardError, match=r"board pico2 on .* does not answer"):
+        t.run([default, *WORDS], timeout=10)
+    [copied] = [p for p in drive.iterdir() if p.suffix == ".uf2"]
+    built = Path(default).parent / copied.name
+    assert copied.name != Path(default).name and copied.read_bytes() == built.read_bytes()
+    assert " ".join(WORDS).encode() + b"\0" in b"".join(_flash(built).values())
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (uf2.write({0x10000000: bytes(256)}), "family 0xe48bff56, not RP2350_ARM_S"),
+        (uf2.write({0x10000000: bytes(256)}, 0xE48BFF59), "no IMAGE_DEF block"),
+    ],
+    ids=["rp2040-image", "no-image-def"],
+)
+def test_a_wrong_image_never_reaches_the_drive(
+    tmp_path: Path, silent_port: PortServer, data: bytes, says: str
+) -> None:
+    drive = _drive(tmp_path)
+    image = tmp_path / "x.uf2"
+    image.write_bytes(data)
+    t = make_target(
+        {"kind": "serial", "board": "pico2", "flasher": "uf2", "uf2_drive": str(drive),
+         "port": silent_port.url, "image": str(image), "builtin_args": True}
+    )  # fmt: skip
+    wrong = rf"x\.uf2 is not an image for board pico2: .*{says}"
+    with pytest.raises(SerialBoardError, match=wrong):
+        t.run([str(image)], timeout=10)
+    assert sorted(p.name for p in drive.iterdir()) == ["INFO_UF2.TXT"]
