@@ -37,12 +37,13 @@ class NuttX:
     name = "nuttx"
     title = "NuttX"
     variables = (VAR, APPS_VAR)
-    machines = (*CORES, "pico")  # pico: NuttX's own raspberrypi-pico board, SMP (nuttx_pico)
+    # pico: NuttX's own raspberrypi-pico board, SMP; pico2: raspberrypi-pico-2 (nuttx_pico)
+    machines = (*CORES, "pico", "pico2")
     boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
-    baked_machines = ("pico",)  # no command line: the options are built into the image
+    baked_machines = ("pico", "pico2")  # no command line: the options are built in
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -58,8 +59,8 @@ class NuttX:
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         check_buildable(self, machine, config, paths)
-        if machine == "pico":
-            return build_nuttx_pico(config, trees(paths), dict(paths), [])
+        if machine in self.baked_machines:
+            return build_nuttx_pico(config, trees(paths), dict(paths), [], machine)
         if machine in UPSTREAM:
             return build_nuttx_board(machine, config, trees(paths))
         return build_nuttx(CORES[machine], config, trees(paths))
@@ -67,9 +68,9 @@ class NuttX:
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
-        """The Pico's image (UF2) with the options `words` built in."""
+        """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
-        return build_nuttx_pico(config, trees(paths), dict(paths), words)
+        return build_nuttx_pico(config, trees(paths), dict(paths), words, machine)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         core = _core(machine)
@@ -140,8 +141,8 @@ _MATTERS = (
 
 
 def _core(machine: str) -> str:
-    """The defconfig fragment's core name of a machine: pico is NuttX's own board."""
-    return "pico" if machine == "pico" else CORES.get(machine, "m3")
+    """The defconfig fragment's core name of a machine: pico, pico2 are NuttX's own boards."""
+    return machine if machine in ("pico", "pico2") else CORES.get(machine, "m3")
 
 
 def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
@@ -155,7 +156,7 @@ def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
         found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
     if core in OWN_BOARD:
-        return found  # NuttX's own board (a53, pico): its own timer, not mps2's SysTick
+        return found  # NuttX's own board (a53, pico, pico2): its own timer, not mps2's SysTick
     board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
     m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
     if m:

@@ -33,6 +33,7 @@ BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
 OWN_BOARD = {
     "a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs",
     "pico": "boards/arm/rp2040/raspberrypi-pico/scripts/Make.defs",  # built by nuttx_pico
+    "pico2": "boards/arm/rp23xx/raspberrypi-pico-2/scripts/Make.defs",  # nuttx_pico too
 }
 CROSS = {
     "a53": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu",

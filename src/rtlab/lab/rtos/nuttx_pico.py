@@ -1,6 +1,8 @@
 """Builds rtbench on NuttX SMP for the Raspberry Pi Pico: NuttX's own raspberrypi-pico
 board (both cores, UART0 console), the rtbench app with the options built in (a real
-board has no command line), and the UF2 written by rtlab.lab.uf2.
+board has no command line), and the UF2 written by rtlab.lab.uf2. The Pico 2 the same
+way on NuttX's raspberrypi-pico-2 board (rp23xx, one core), which needs no pico-sdk
+(its linker script carries the IMAGE_DEF): its UF2 by rtlab.lab.uf2_rp2350.
 
 What NuttX takes from the pico-sdk (PICO_SDK_PATH): only boot stage 2, assembled from
 src/rp2040/boot_stage2/boot2_w25q080.S with the SDK's register and platform headers
@@ -18,7 +20,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2, uf2_rp2350
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.nuttx_build import (
     BUILD_ROOT,
@@ -58,43 +60,56 @@ def args_header(words: list[str]) -> str:
     return f'{head}#define RTB_PICO_ARGS "{line}"\n'
 
 
-def build_nuttx_pico(config: str, trees: Trees, paths: dict[str, str], words: list[str]) -> Path:
-    """The UF2 of rtbench on NuttX SMP for the Pico, running `words`; cached (an option
-    change relinks the app only). The ELF lies beside it."""
-    for f in fragments("pico", config):
+def build_nuttx_pico(
+    config: str, trees: Trees, paths: dict[str, str], words: list[str], board: str = "pico"
+) -> Path:
+    """The UF2 of rtbench on NuttX for the Pico (SMP) or the Pico 2 (`board`), running
+    `words`; cached (an option change relinks the app only). The ELF lies beside it."""
+    for f in fragments(board, config):
         if not f.is_file():
-            raise RtosBuildError(f"NuttX configuration {config!r}/pico: no {f.name}")
+            raise RtosBuildError(f"NuttX configuration {config!r}/{board}: no {f.name}")
     need_host_tools()
-    sdk = sdk_path(paths)
-    h = hashlib.sha256((kernel_identity(trees) + f" {sdk}@{git_head(sdk)}").encode())
-    for f in fragments("pico", config):
+    sdk = sdk_path(paths) if board == "pico" else None  # stage 2: the RP2040 only
+    h = hashlib.sha256(
+        (kernel_identity(trees) + (f" {sdk}@{git_head(sdk)}" if sdk else "")).encode()
+    )
+    for f in fragments(board, config):
         h.update(f.read_bytes())
-    out = BUILD_ROOT / f"{config}-pico-{h.hexdigest()[:10]}"
+    out = BUILD_ROOT / f"{config}-{board}-{h.hexdigest()[:10]}"
     out.mkdir(parents=True, exist_ok=True)
     tag = hashlib.sha256(" ".join(words).encode()).hexdigest()[:8]
-    image = out / f"rtbench-nuttx-pico-{tag}.uf2"
+    image = out / f"rtbench-nuttx-{board}-{tag}.uf2"
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
         _copy_trees(trees, out)
-        _copy_sdk(sdk, out / "pico-sdk")
+        make = ["-j2", "CROSSDEV=arm-none-eabi-"]
+        if sdk:
+            _copy_sdk(sdk, out / "pico-sdk")
+            make.append(f"PICO_SDK_PATH={out / 'pico-sdk'}")
         changed = _sync_app(out / "apps")
         header = out / "apps" / "external" / "rtbench" / "rtb_pico_args.h"
         text = args_header(words)
         if changed or not header.is_file() or header.read_text() != text:
             header.write_text(text)
             _drop_objects(out / "apps" / "external")
-        _configure("pico", config, out)  # NuttX's own board (nuttx_build.OWN_BOARD)
-        sdk_var = f"PICO_SDK_PATH={out / 'pico-sdk'}"
-        _make(out / "nuttx", ["-j2", "CROSSDEV=arm-none-eabi-", sdk_var], "build")
+        _configure(board, config, out)  # NuttX's own board (nuttx_build.OWN_BOARD)
+        _make(out / "nuttx", make, "build")
         elf = image.with_suffix(".elf")
         shutil.copy2(out / "nuttx" / "nuttx", elf)
-        data = uf2.from_elf(elf)
-        try:
-            uf2.check_rp2040(uf2.read(data))
-        except uf2.Uf2Error as e:
-            raise RtosBuildError(f"NuttX's Pico image is not bootable: {e}") from None
-        image.write_bytes(data)
+        image.write_bytes(_bootable_uf2(elf, board))
     return image
+
+
+def _bootable_uf2(elf: Path, board: str) -> bytes:
+    """The UF2 of the ELF, checked as the board's boot ROM would."""
+    rp2040 = board == "pico"
+    data = uf2.from_elf(elf) if rp2040 else uf2_rp2350.from_elf(elf)
+    try:
+        (uf2.check_rp2040 if rp2040 else uf2_rp2350.check_rp2350)(uf2.read(data))
+    except uf2.Uf2Error as e:
+        title = "Pico" if rp2040 else "Pico 2"
+        raise RtosBuildError(f"NuttX's {title} image is not bootable: {e}") from None
+    return data
 
 
 def _copy_sdk(sdk: Path, dst: Path) -> None:

@@ -1,10 +1,13 @@
 /*
  * rtbench on NuttX SMP on the Raspberry Pi Pico (NuttX's raspberrypi-pico board, both
- * cores): the POSIX port timed by the RP2040's 1 MHz TIMER (TIMERAWL for samples, 32
+ * cores), or on one core of the Pico 2 (raspberrypi-pico-2): the POSIX port timed by the
+ * chip's 1 MHz TIMER (TIMERAWL for samples, 32
  * bits as the POSIX port's counter must be; the 64-bit count for windows), what the
  * FreeRTOS board layer reads with -DRTB_PICO_COUNTER_TIMER=1. NuttX's clock_gettime
  * ticks at 1 ms. Real silicon: time, not an instruction-count model.
  */
+#include <nuttx/config.h>
+
 #include <stdint.h>
 
 #include <arch/board/board.h>
@@ -13,10 +16,20 @@
 #include "rtb_posix.h"
 #include "rtbench_port.h"
 
-/* RP2040 datasheet addresses (pico-sdk hardware/regs/timer.h). */
+/* The datasheets' addresses: the RP2040's TIMER, the RP2350's TIMER0 (raw halves at the
+ * same offsets; NuttX starts the RP2350's 1 us tick generators). */
 #define REG(a) (*(volatile uint32_t *)(a))
-#define TIMER_RAWH 0x40054024u
-#define TIMER_RAWL 0x40054028u
+#if defined(CONFIG_ARCH_CHIP_RP23XX)
+#define TIMER_BASE 0x400B0000u
+#define BOARD_NAME "pico2"
+#define CLOCK_NAME "rp2350_timer0"
+#else
+#define TIMER_BASE 0x40054000u
+#define BOARD_NAME "pico"
+#define CLOCK_NAME "rp2040_timerawl"
+#endif
+#define TIMER_RAWH (TIMER_BASE + 0x24u)
+#define TIMER_RAWL (TIMER_BASE + 0x28u)
 
 static uint64_t time_base;
 
@@ -40,8 +53,8 @@ static rtb_posix_board_clock clock_desc;
 void rtb_nuttx_pico_init(void)
 {
     time_base = timer_us();
-    clock_desc.board = "pico";
-    clock_desc.clock = "rp2040_timerawl";
+    clock_desc.board = BOARD_NAME;
+    clock_desc.clock = CLOCK_NAME;
     clock_desc.cpu_hz = BOARD_SYS_FREQ;
     clock_desc.ts_hz = 1000000u;
     clock_desc.ts = ts;
