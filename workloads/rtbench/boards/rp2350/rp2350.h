@@ -26,8 +26,4 @@ void rp2350_marker(int ch, int on); /* one SIO set/clear store */
 uint64_t rp2350_time_us(void);      /* TIMER0, 64 bits of microseconds since reset */
 void rp2350_xip_cache_invalidate(void);
 
-/* The cold-start hooks of a board layer on the mps2 glue (rp2350_hooks.c). */
-void rtb_board_cache_cold(void);
-const char *rtb_board_cold(void);
-
 #endif
