@@ -17,6 +17,7 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.rtos.pico_board import build_pico
 from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
@@ -66,9 +67,10 @@ class UcOs3:
     name = "ucos3"
     title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
-    machines = ("mps2-an385", "mps2-an386", "microbit")
+    machines = ("mps2-an385", "mps2-an386", "microbit", "pico")
     boards = BOARDS  # serial-target boards (boards/stm32)
     configs = ("default", "lean")
+    baked_machines = ("pico",)  # no command line: the options are built into the image
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         found = checkouts(paths)
@@ -79,11 +81,27 @@ class UcOs3:
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
+        if machine == "pico":
+            return self.build_baked(machine, config, paths, [])
         # One build holds both configurations (two kernel libraries, two ELFs).
         if machine in self.boards:
             return build_stm32(found, "ucos3") / elf_name(machine, config)
         out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
         return out / elf_name(machine, config)
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The Pico's image (UF2, one core) in `config` with the options `words` built in."""
+        check_choice(self, machine, config)
+        found = checkouts(paths)
+        if isinstance(found, str):
+            raise RtosBuildError(found)
+        lean = "ON" if config == "lean" else "OFF"
+        defines = {"RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found}
+        out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
+        stem = elf_name(machine, config).removesuffix(".elf")
+        return build_pico(defines, out, stem, paths, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)

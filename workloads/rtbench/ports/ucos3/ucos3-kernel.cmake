@@ -9,13 +9,13 @@
 # The ARMv7-M ports (Cortex-M3/M4/M7) or, when OPTIONS name a Cortex-M0/M0+, the ARMv6-M
 # ones: the toolchain folder is GNU/, with the C parts one level up. The kernel's sources
 # build with -Wall only (not ours to fix). SMALL 1: the 16-20 KiB boards' pools and stacks
-# (rtb_ucos3_sizes.h, os_cfg_app.h).
+# (rtb_ucos3_sizes.h, os_cfg_app.h). PENDSV: the vector table's name for PendSV_Handler.
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
 enable_language(ASM) # os_cpu_a.S, cpu_a.s
 
 function(rtb_ucos3_kernel name)
-  cmake_parse_arguments(K "" "LEAN;SMALL" "OPTIONS;DEFINITIONS" ${ARGN})
+  cmake_parse_arguments(K "" "LEAN;SMALL;PENDSV" "OPTIONS;DEFINITIONS" ${ARGN})
   set(os ${UCOS3_PATH})
   set(cpu ${UCCPU_PATH})
   set(lib ${UCLIB_PATH})
@@ -31,6 +31,9 @@ function(rtb_ucos3_kernel name)
   if(NOT K_SMALL)
     set(K_SMALL 0)
   endif()
+  if(NOT K_PENDSV) # the vector table's name for PendSV (the pico-sdk's: isr_pendsv)
+    set(K_PENDSV PendSV_Handler)
+  endif()
   set(osport ${os}/Ports/ARM-Cortex-M/${arch})
   set(cpuport ${cpu}/ARM-Cortex-M/${arch})
   file(GLOB os_sources ${os}/Source/os_*.c)
@@ -44,7 +47,7 @@ function(rtb_ucos3_kernel name)
   # PendSV under the vector table's name; SysTick goes through board_ucos3.c.
   target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS} RTB_UCOS3_LEAN=${K_LEAN}
                              RTB_UCOS3_SMALL=${K_SMALL}
-                             OS_CPU_PendSVHandler=PendSV_Handler)
+                             OS_CPU_PendSVHandler=${K_PENDSV})
 endfunction()
 
 function(rtb_ucos3_rtbench name)
