@@ -205,13 +205,13 @@ def test_nucleo_example_loads_and_fails_without_its_probe(tmp_path: Path) -> Non
     [
         ('board = "nucleo-f103rb"\nflasher = "qemu"', "names no qemu_machine"),
         (
-            'board = "pico"\nport = "x"\nrtos = "ucos3"',
-            "µC/OS-III runs on mps2-an385, mps2-an386, microbit, netduinoplus2",
+            'board = "mps2-an500"\nport = "x"\nrtos = "ucos3"',
+            "µC/OS-III runs on mps2-an385, mps2-an386, microbit, pico, netduinoplus2",
         ),
     ],
 )
 def test_board_mistakes(tmp_path: Path, target: str, says: str) -> None:
-    """A Nucleo cannot be emulated; µC/OS-III is not built for the Pico: one line each."""
+    """A Nucleo cannot be emulated; µC/OS-III is not offered on the an500: one line each."""
     spec = tmp_path / "s.toml"
     spec.write_text(
         f'name = "s"\n[target]\nkind = "serial"\n{target}\n'
