@@ -4,8 +4,9 @@
  * - Priorities: µC/OS-III's scale is inverted (0 = highest): level L runs at 17 - L
  *   (level 16 -> 1, level 1 -> 16); idle is OS_CFG_PRIO_MAX - 1 = 19, below level 1.
  * - Objects are static pools (µC/OS-III allocates nothing: the caller gives every TCB,
- *   stack and object). "Heap" figures are the bytes of those pools in use (threads with
- *   their stacks, objects, partition blocks), relative to the start of the main task.
+ *   stack and object; their sizes: rtb_ucos3_sizes.h). "Heap" figures are the bytes of
+ *   those pools in use (threads with their stacks, objects, partition blocks), relative
+ *   to the start of the main task.
  * - Threads: a trampoline runs fn, posts the thread's join semaphore and suspends
  *   itself; rtb_thread_join (the creator) pends on it and deletes the task, so its slot
  *   is free at once.
