@@ -29,7 +29,10 @@ BUILD_ASSERT(IS_ENABLED(CONFIG_EVENTS), "rtb_event_* is k_event");
 #ifndef RTB_ZEPHYR_HEAP
 #define RTB_ZEPHYR_HEAP (128 * 1024)
 #endif
-#define THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: workers hold no large locals */
+#ifndef RTB_ZEPHYR_THREAD_STACK /* a 20 KiB board sets less (ports/zephyr/upstream) */
+#define RTB_ZEPHYR_THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: small locals */
+#endif
+#define THREAD_STACK RTB_ZEPHYR_THREAD_STACK
 #define MAX_SWI 8
 
 K_HEAP_DEFINE(rtb_heap, RTB_ZEPHYR_HEAP);
@@ -290,6 +293,10 @@ uint32_t rtb_ts_hz(void) { return rtb_zboard_ts_hz(); }
 uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
 uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
 
+#ifdef RTB_ZBOARD_MARKER /* a board with the study's pin (ports/zephyr/upstream) */
+void rtb_marker_set(int ch) { rtb_zboard_marker(ch, 1); }
+void rtb_marker_clear(int ch) { rtb_zboard_marker(ch, 0); }
+#else
 /* No pins: a store to a volatile word costs what a GPIO register write would. */
 static volatile uint32_t marker_reg;
 void rtb_marker_set(int ch) { marker_reg = 1u << (ch & 31); }
@@ -298,6 +305,7 @@ void rtb_marker_clear(int ch)
     (void)ch;
     marker_reg = 0;
 }
+#endif
 
 /* Short sections from threads only, never nested (the core's barrier counter). */
 static unsigned int critical_key;

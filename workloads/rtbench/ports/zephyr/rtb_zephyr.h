@@ -23,6 +23,9 @@ uint32_t rtb_zboard_ts(void);           /* free-running up-counter */
 uint32_t rtb_zboard_ts_hz(void);
 uint32_t rtb_zboard_ts_mask(void);
 void rtb_zboard_out(const char *s, size_t n); /* polled, blocking */
+#ifdef RTB_ZBOARD_MARKER
+void rtb_zboard_marker(int ch, int on); /* the instrument's pin (a board with one) */
+#endif
 /* Software interrupts: `slots` IRQ lines whose handlers call rtb_zephyr_swi_dispatch. */
 int rtb_zboard_swi_slots(void);
 void rtb_zboard_swi_enable(int slot, int core);
