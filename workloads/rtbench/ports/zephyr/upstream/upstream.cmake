@@ -22,7 +22,10 @@ else()
   endforeach()
   if(DESC_thread_stack_words) # the 20 KiB boards: the FreeRTOS build's stack + Zephyr's frame
     math(EXPR stack "${DESC_thread_stack_words} * 4 + 256")
-    list(APPEND defs RTB_ZEPHYR_THREAD_STACK=${stack})
+    # Zephyr's main, interrupt and idle stacks are static: 1 KiB less heap than FreeRTOS's
+    math(EXPR heap "${DESC_heap_size} - 1024")
+    list(APPEND defs RTB_ZEPHYR_THREAD_STACK=${stack} RTB_ZEPHYR_HEAP=${heap})
+    list(REMOVE_ITEM defs RTB_ZEPHYR_HEAP=${DESC_heap_size})
   endif()
 endif()
 set(DESC_DEFINITIONS ${defs} "RTB_ZBOARD_NAME=\"${rtb_name}\"" RTB_ZBOARD_SWI_IRQ=${swi_irq}
