@@ -45,7 +45,7 @@ def args_header(words: list[str]) -> str:
     """rtb_zephyr_args.h for the options `words` (no quotes or backslashes: a C string)."""
     line = " ".join(words)
     if any(c in line for c in '"\\\n'):
-        raise RtosBuildError(f"options built into a Zephyr image: no quotes or backslashes ({line})")
+        raise RtosBuildError(f"options built into a Zephyr image: no quotes, backslashes ({line})")
     return f'/* written by rtlab (zephyr_boards.py) */\n#define RTB_ZEPHYR_ARGS "{line}"\n'
 
 
