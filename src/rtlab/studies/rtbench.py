@@ -128,6 +128,25 @@ def timebase_note(run: Run) -> str | None:
     return None
 
 
+# What the board did before each series' first sample (rtbench's meta cold): K4perf's
+# cold run from flash vs the warm steady state.
+COLD_MEANINGS = {
+    "first_call": "the first call of each path; no cache was emptied before it",
+    "art_reset": "the first call after the flash accelerator (ART) caches were reset",
+    "icache_invalidated": "the first call after the instruction cache was invalidated",
+    "xip_cache_flushed": "the first call after the XIP flash cache was flushed",
+    "xip_cache_invalidated": "the first call after the XIP flash cache was invalidated",
+}
+
+
+def cold_note(run: Run) -> str | None:
+    """What the run's cold column is (None for runs from before rtbench said so)."""
+    how = run.meta.get("cold")
+    if how is None:
+        return None
+    return f"cold µs: {COLD_MEANINGS.get(how, how)}"
+
+
 def primitive_table(
     run: Run, cpu_hz: float | None = None, names: dict[str, str] | None = None
 ) -> list[PrimitiveRow]:
@@ -313,7 +332,8 @@ def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
                 f"| {row.label} | {row.median_us:.3f} | {row.mean_us:.3f} | {row.min_us:.3f} | "
                 f"{row.p99_us:.3f} | {cold} | {cyc} |"
             )
-        out.append("")
+        how_cold = cold_note(one)
+        out += ["", how_cold + ".", ""] if how_cold else [""]
     if scenario_runs(runs, "threadmetric"):
         tm = threadmetric_counts(runs)
         cores = sorted(tm)

@@ -66,6 +66,7 @@ class Comparison:
     ticks: dict[str, float] = field(default_factory=dict)  # machine -> its counter tick
     reference: str = ""  # the RTOS Thread-Metric is normalized to
     tm_relative: dict[str, list[float | None]] = field(default_factory=dict)  # % of it
+    cold_how: set[str] = field(default_factory=set)  # the runs' meta cold
 
     @property
     def with_config(self) -> bool:
@@ -121,6 +122,15 @@ def _cold_figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
                 if row.cold_us is not None:
                     out[row.name] = row.cold_us * 1e-6 * _instr_hz(run) if icount else row.cold_us
     return out
+
+
+def _cold_how(cmp: Comparison, icount: bool) -> str:
+    """On silicon, what each column emptied before its cold sample (the same for all or not)."""
+    if icount or cmp.cold_how <= {"first_call"}:
+        return ""
+    means = rtbench.COLD_MEANINGS
+    how = sorted(means.get(h, h).removeprefix("the first call ") for h in cmp.cold_how)
+    return f" ({'; '.join(how)})" if len(how) == 1 else f" (not alike: {'; '.join(how)})"
 
 
 def _instr_hz(run: Run) -> int:
@@ -181,6 +191,7 @@ def compare(
         for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
         if any(name in c for c in colds)
     }
+    cmp.cold_how = {r.meta.get("cold", "first_call") for _, runs in found for r in runs}
     if icount:
         rates = {_instr_hz(runs[0]) for _, runs in found}
         cmp.us_per_instruction = 1e6 / rates.pop() if len(rates) == 1 else None
@@ -296,7 +307,8 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
         ),
         (
             f"Primitives, cold: the first call of each path, one sample{tick}"
-            + (" (QEMU models no cache: cold − warm is first-call work only)" if icount else ""),
+            + (" (QEMU models no cache: cold − warm is first-call work only)" if icount else "")
+            + _cold_how(cmp, icount),
             "primitive",
             {k: [_fmt(v, icount, us) for v in vs] for k, vs in cmp.cold.items()},
         ),

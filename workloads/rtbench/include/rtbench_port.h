@@ -44,6 +44,8 @@ typedef struct {
     const char *board;        /* "host", "mps2-an385", "pico" */
     const char *clock;        /* what rtb_ts() reads: "clock_monotonic_raw", "cmsdk_timer0" */
     uint32_t cpu_hz;          /* core clock for cycle conversion, 0 when unknown */
+    const char *cold;         /* what rtb_cache_cold does: "first_call" (nothing to flush),
+                                 "art_reset", "icache_invalidated", "xip_cache_flushed" */
 } rtb_port_info;
 
 /* --- lifecycle and platform ------------------------------------------------------- */
@@ -114,6 +116,10 @@ uint32_t rtb_ts_mask(void); /* 2^bits - 1, bits <= 32 */
 uint64_t rtb_time_us(void); /* monotonic microseconds, for windows (tick resolution ok) */
 
 /* --- board ------------------------------------------------------------------------- */
+/* Makes code and data as cold as after reset (K4perf's first run from flash): flushes
+ * or invalidates the board's flash and instruction caches, nothing where there are none.
+ * The suite calls it before the first, cold sample of each latency series. */
+void rtb_cache_cold(void);
 void rtb_marker_set(int ch); /* GPIO marker high; a no-op where there is no pin */
 void rtb_marker_clear(int ch);
 void rtb_critical_enter(void); /* short sections only, no blocking call inside */

@@ -34,6 +34,7 @@ uint32_t rtb_measure_overhead(rtb_samples *s, uint32_t n)
 {
     uint32_t mask = rtb_ts_mask();
     uint32_t best = mask;
+    rtb_cache_cold();
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t0 = rtb_ts();
         uint32_t t1 = rtb_ts();

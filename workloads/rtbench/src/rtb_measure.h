@@ -40,7 +40,8 @@ static inline void rtb_samples_add(rtb_samples *s, uint32_t v)
 uint32_t rtb_measure_overhead(rtb_samples *s, uint32_t n);
 
 /* Emits series NAME (unit=ticks at the counter frequency) with the warm samples minus
- * overhead, and counter NAME.cold with the first sample minus overhead. */
+ * overhead, and counter NAME.cold with the first sample minus overhead. Scenarios call
+ * rtb_cache_cold() just before each series' first sample (meta cold says what it did). */
 void rtb_report(const rtb_samples *s, uint32_t overhead);
 
 #endif

@@ -26,6 +26,7 @@ void rtb_run_begin(const rtbench_config *cfg, const char *scenario, unsigned cor
     rtb_emit_meta("rtos_version", pi->rtos_version);
     rtb_emit_meta("board", pi->board);
     rtb_emit_meta("clock", pi->clock);
+    rtb_emit_meta("cold", pi->cold ? pi->cold : "first_call");
     rtb_emit_meta_u64("clock_hz", rtb_ts_hz());
     unsigned bits = 0;
     for (uint32_t m = rtb_ts_mask(); m; m >>= 1)

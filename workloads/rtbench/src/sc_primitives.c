@@ -61,6 +61,7 @@ static void preempt_pass(prim_ctx *c, int use_queue, rtb_samples *pre, rtb_sampl
         c->err = 1;
         return;
     }
+    rtb_cache_cold();
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t seen = c->wakes;
         uint32_t t0 = rtb_ts();
@@ -90,6 +91,7 @@ static void low_task(void *arg)
     uint32_t msg[MSG_WORDS] = {1, 2, 3, 4}, in[MSG_WORDS];
 
     c->overhead = rtb_measure_overhead(&c->s[S_OVH], n);
+    rtb_cache_cold();
     for (uint32_t i = 0; i < n; i++) {
         t0 = rtb_ts();
         rtb_marker_set(0);
@@ -105,6 +107,7 @@ static void low_task(void *arg)
     if (!s || !q) {
         c->err = 1;
     } else {
+        rtb_cache_cold();
         for (uint32_t i = 0; i < n; i++) {
             t0 = rtb_ts();
             rtb_sem_give(s);
@@ -115,6 +118,7 @@ static void low_task(void *arg)
             t1 = rtb_ts();
             rtb_samples_add(&c->s[S_TAKE], rtb_ts_elapsed(t0, t1, mask));
         }
+        rtb_cache_cold();
         for (uint32_t i = 0; i < n; i++) {
             msg[0] = i;
             t0 = rtb_ts();

@@ -55,6 +55,7 @@ APP_SOURCES = (
     "rtbench/boards/qemu-virt-a53/a53.c",
     "rtbench/boards/qemu-virt-a53/a53.h",
     "rtbench/boards/stm32/stm32_regs.h",
+    "rtbench/boards/stm32/stm32_cache.h",
     "common/rtl1/rtl1.c",
     "common/rtl1/rtl1.h",
 )

@@ -27,6 +27,9 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
             note = rtbench.timebase_note(found[-1])
             title = f"{scen}: {note}" if note else scen
             out["tables"].append({"title": title, "cpu_hz": hz, "rows": rows, "note": note})
+            cold = rtbench.cold_note(found[-1])
+            if cold and cold not in out["notes"]:
+                out["notes"].append(cold)
             out["charts"].append(
                 bar(
                     [r.label for r in rows],

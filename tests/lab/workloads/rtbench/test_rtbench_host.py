@@ -167,3 +167,16 @@ def test_a_starved_target_says_why_contention_is_not_measured() -> None:
     md = rtbench.markdown(runs)
     assert "contention not measured: the target task ran 0 times" in md
     assert "throughput %" not in md
+
+
+def test_cold_column_says_what_was_emptied_before_it() -> None:
+    # K4perf's cold (first run from flash) vs warm: the board says what it flushed.
+    body = [*series("sem_give", [500, 510, 505]), "@rtl1 c sem_give.cold 2900 unit=ticks"]
+    (flushed,) = parse(run_text("primitives", body, meta="cold=xip_cache_flushed"))
+    md = rtbench.markdown([flushed])
+    assert "| Semaphore give | 0.505 |" in md  # ns-unit samples: µs to 3 places
+    assert "cold µs: the first call after the XIP flash cache was flushed." in md
+    (plain,) = parse(run_text("primitives", body, meta="cold=first_call"))
+    assert "no cache was emptied" in (rtbench.cold_note(plain) or "")
+    (old,) = parse(run_text("primitives", body))
+    assert rtbench.cold_note(old) is None  # a run from before rtbench said so

@@ -67,6 +67,8 @@ def test_primitive_series(suite_runs: list[Run]) -> None:
         assert len(s.values) == ITERATIONS - 1  # the cold sample is reported apart
         assert f"{name}.cold" in r.counters
     assert r.counters["overhead_floor"][0] >= 0
+    # a process reaches no cache of the host's: its cold sample is the first call's
+    assert r.meta["cold"] == "first_call"
 
 
 def test_primitive_orderings(suite_runs: list[Run]) -> None:

@@ -34,6 +34,10 @@ void rtb_mps2_core_lines_init(uint32_t swi_priority)
 }
 
 const char *rtb_board_name(void) { return mps2_machine(); }
+
+/* QEMU models no cache: the cold sample is the first call's extra work only. */
+void rtb_board_cache_cold(void) {}
+const char *rtb_board_cold(void) { return "first_call"; }
 /* The counter is TIMER0 in QEMU's virtual time: with -icount, a model of instructions. */
 const char *rtb_board_clock(void)
 {

@@ -29,5 +29,7 @@ void rtb_board_swi_enable(int slot, int core);
 void rtb_board_swi_disable(int slot);
 void rtb_board_swi_pend(int slot);
 const char *rtb_board_warning(const char **msg);
+void rtb_board_cache_cold(void);
+const char *rtb_board_cold(void);
 
 #endif

@@ -23,6 +23,7 @@
 #include "hardware/pwm.h"
 #include "hardware/structs/sio.h"
 #include "hardware/structs/timer.h"
+#include "hardware/structs/xip_ctrl.h"
 #include "hardware/uart.h"
 #include "pico/time.h"
 
@@ -74,6 +75,16 @@ void rtb_board_marker(int ch, int on)
 }
 
 void rtb_board_out(const char *s, size_t n) { uart_write_blocking(uart0, (const uint8_t *)s, n); }
+
+/* The 16 KiB XIP cache in front of the flash (RP2040 datasheet 2.6.3.2): FLUSH empties
+ * it, and reading FLUSH back waits until that is done. Code runs from flash (the SDK's
+ * default), so the next fetches go to the QSPI flash as after reset. */
+void rtb_board_cache_cold(void)
+{
+    xip_ctrl_hw->flush = 1;
+    (void)xip_ctrl_hw->flush;
+}
+const char *rtb_board_cold(void) { return "xip_cache_flushed"; }
 
 const char *rtb_board_warning(const char **msg)
 {

@@ -8,6 +8,7 @@
 #include "board_hooks.h"
 
 #include "stm32.h"
+#include "stm32_cache.h"
 
 #if defined(STM32_EMULATED)
 static uint32_t ips, icount_hz;
@@ -61,6 +62,9 @@ void rtb_board_marker(int ch, int on)
 }
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
+
+void rtb_board_cache_cold(void) { stm32_cache_cold(); }
+const char *rtb_board_cold(void) { return stm32_cold(); }
 
 int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
 void rtb_board_swi_enable(int slot, int core)

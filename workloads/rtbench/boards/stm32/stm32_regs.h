@@ -154,6 +154,10 @@
 #define FLASH_ACR 0x40023C00u
 #define FLASH_ACR_LATENCY3 3u /* 90 < HCLK <= 100 MHz at 2.7-3.6 V */
 #define FLASH_ACR_CACHES ((1u << 8) | (1u << 9) | (1u << 10)) /* PRFTEN, ICEN, DCEN */
+#define FLASH_ACR_ICEN (1u << 9)
+#define FLASH_ACR_DCEN (1u << 10)
+#define FLASH_ACR_ICRST (1u << 11) /* ART resets: only while its cache is off (RM0383 3.4) */
+#define FLASH_ACR_DCRST (1u << 12)
 #elif defined(STM32_H7) /* RM0433 */
 #define RCC 0x58024400u
 #define RCC_CR (RCC + 0x00u)

@@ -33,6 +33,10 @@ void rtb_board_swi_disable(int slot);
 void rtb_board_swi_pend(int slot); /* returns after the handler ran, on the same core */
 /* Optional set-up warning (e.g. "icount_unknown"); NULL when none. */
 const char *rtb_board_warning(const char **msg);
+/* Flushes the board's flash/instruction caches (rtb_cache_cold), and says how: a token
+ * for meta cold, "first_call" where there is nothing to flush. */
+void rtb_board_cache_cold(void);
+const char *rtb_board_cold(void);
 
 /* --- provided by the port ----------------------------------------------------------- */
 /* The board's IRQ handler for software-interrupt `slot` calls this (interrupt context):

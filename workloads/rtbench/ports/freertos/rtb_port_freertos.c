@@ -73,6 +73,7 @@ int rtb_port_init(void)
     P.info.board = rtb_board_name();
     P.info.clock = rtb_board_clock();
     P.info.cpu_hz = rtb_board_cpu_hz();
+    P.info.cold = rtb_board_cold();
     const char *msg = NULL;
     const char *code = rtb_board_warning(&msg);
     if (code)
@@ -336,6 +337,7 @@ void rtb_swi_trigger(rtb_swi *i) { rtb_board_swi_pend(i->slot); }
 uint32_t rtb_ts(void) { return rtb_board_ts(); }
 uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
 uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
+void rtb_cache_cold(void) { rtb_board_cache_cold(); }
 uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
 void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
 void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }

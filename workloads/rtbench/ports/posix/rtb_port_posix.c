@@ -263,6 +263,8 @@ int rtb_port_init(void)
         P.info.board = board_clock->board;
         P.info.clock = board_clock->clock;
         P.info.cpu_hz = board_clock->cpu_hz;
+        if (board_clock->cache_cold)
+            P.info.cold = board_clock->cold;
     } else {
         P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
     }
@@ -418,6 +420,14 @@ uint32_t rtb_ts(void)
 
 uint32_t rtb_ts_hz(void) { return board_clock ? board_clock->ts_hz : use_tsc ? tsc_hz : 1000000000u; }
 uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
+
+/* A process cannot empty the host's caches: its cold sample is the first call's (page
+ * faults, lazy binding, cache misses of code not yet run). */
+void rtb_cache_cold(void)
+{
+    if (board_clock && board_clock->cache_cold)
+        board_clock->cache_cold();
+}
 
 uint64_t rtb_time_us(void)
 {

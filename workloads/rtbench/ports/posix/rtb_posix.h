@@ -25,6 +25,8 @@ typedef struct {
     uint32_t ts_hz;
     uint32_t (*ts)(void);       /* free-running up-counter wrapping at 2^32 */
     uint64_t (*time_us)(void);  /* monotonic microseconds */
+    void (*cache_cold)(void);   /* flushes the board's caches (rtb_cache_cold); may be NULL */
+    const char *cold;           /* meta cold: what cache_cold does ("xip_cache_flushed") */
 } rtb_posix_board_clock;
 void rtb_posix_set_board_clock(const rtb_posix_board_clock *clock);
 

@@ -25,6 +25,7 @@ const rtb_port_info *rtb_port_describe(void)
         .board = "template",      /* the board or QEMU machine: "mps2-an385", "pico" */
         .clock = "template",      /* what rtb_ts reads: "cmsdk_timer0", "dwt_cyccnt" */
         .cpu_hz = 0,              /* core clock for cycle conversion, 0 when unknown */
+        .cold = "first_call",     /* what rtb_cache_cold does; nothing to flush here */
     };
     return &info;
 }
@@ -170,6 +171,10 @@ uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
 uint64_t rtb_time_us(void) { return 0; }
 
 /* --- board --------------------------------------------------------------------------- */
+
+/* Flush or invalidate the board's flash and instruction caches, as after reset (the
+ * first, cold sample of each series follows); set .cold to say what it does. */
+void rtb_cache_cold(void) {}
 
 /* A GPIO marker for a logic analyser: one register write; a no-op without pins. */
 void rtb_marker_set(int ch) { (void)ch; }

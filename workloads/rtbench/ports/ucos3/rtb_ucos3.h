@@ -25,6 +25,8 @@ void rtb_board_swi_enable(int slot, int core);
 void rtb_board_swi_disable(int slot);
 void rtb_board_swi_pend(int slot);
 const char *rtb_board_warning(const char **msg);
+void rtb_board_cache_cold(void); /* rtb_cache_cold: the board's caches, as after reset */
+const char *rtb_board_cold(void); /* meta cold: "first_call" where there are none */
 uint32_t rtb_board_systick_hz(void); /* SysTick's clock: the kernel tick's source */
 
 /* --- provided by the port ----------------------------------------------------------- */

@@ -12,6 +12,7 @@
  * - Heap: one k_heap; used/peak from sys_heap_runtime_stats (its peak can be reset).
  *   Figures are relative to the heap in use when the main thread started.
  */
+#include <zephyr/cache.h>
 #include <zephyr/kernel.h>
 #include <zephyr/sys/sys_heap.h>
 #include <zephyr/timeout_q.h>
@@ -51,6 +52,12 @@ static k_timeout_t timeout_of(uint32_t us)
     return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
 }
 
+#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+#define COLD "icache_invalidated"
+#else
+#define COLD "first_call"
+#endif
+
 /* --- lifecycle and platform ---------------------------------------------------------- */
 int rtb_port_init(void)
 {
@@ -61,6 +68,7 @@ int rtb_port_init(void)
     P.info.board = rtb_zboard_name();
     P.info.clock = rtb_zboard_clock();
     P.info.cpu_hz = rtb_zboard_cpu_hz();
+    P.info.cold = COLD;
     const char *msg = NULL;
     const char *code = rtb_zboard_warning(&msg);
     if (code)
@@ -291,6 +299,14 @@ void rtb_swi_trigger(rtb_swi *i) { rtb_zboard_swi_pend(i->slot); }
 uint32_t rtb_ts(void) { return rtb_zboard_ts(); }
 uint32_t rtb_ts_hz(void) { return rtb_zboard_ts_hz(); }
 uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
+
+/* Zephyr's cache API reaches a Cortex-M's own instruction cache (the M7's); a flash
+ * accelerator outside the core (an STM32's ART, the RP2040's XIP cache) it does not. */
+#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+void rtb_cache_cold(void) { sys_cache_instr_invd_all(); }
+#else
+void rtb_cache_cold(void) {}
+#endif
 uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
 
 #ifdef RTB_ZBOARD_MARKER /* a board with the study's pin (ports/zephyr/upstream) */

@@ -29,6 +29,7 @@
 #include "rtb_nuttx_board.h"
 #include "rtb_posix.h"
 #include "rtbench_port.h"
+#include "stm32_cache.h"
 #include "stm32_regs.h"
 
 #ifndef RTB_NUTTX_ARGS
@@ -105,6 +106,8 @@ void rtb_nuttx_board_init(void)
     clock_desc.ts_hz = COUNTER_HZ;
     clock_desc.ts = ts;
     clock_desc.time_us = time_us;
+    clock_desc.cache_cold = stm32_cache_cold; /* NuttX's board code set the caches up */
+    clock_desc.cold = stm32_cold();
     rtb_posix_set_board_clock(&clock_desc);
 }
 
