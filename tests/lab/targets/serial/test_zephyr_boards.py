@@ -32,6 +32,9 @@ EXPECT = {
     "nucleo-h743zi": (96_000_000, "dwt_cyccnt", 0x08000000, 0x24080000),
     "pico": (125_000_000, "zephyr_k_cycle_get_32", 0x10000100, 0x20042000),
 }
+# meta cold (docs/boards.md "Cold and warm"): what rtb_cache_cold empties on a board
+COLD = {"nucleo-f411re": b"art_reset", "nucleo-h743zi": b"icache_invalidated",
+        "pico": b"xip_cache_flushed"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -70,13 +73,14 @@ def test_every_board_image_builds_with_a_sane_vector_table(images: dict[str, Pat
 
 
 def test_meta_names_the_board_counter_and_devicetree_clock(images: dict[str, Path]) -> None:
-    """What the image prints in its meta (board, clock) is in it, and cpu_hz is the core
+    """What the image prints in its meta (board, clock, cold) is in it; cpu_hz is the core
     clock of Zephyr's devicetree (CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC follows the rcc node)."""
     for board, image in images.items():
         hz, counter, _, _ = EXPECT[board]
         data = image.with_suffix(".elf").read_bytes()
         assert f"{board}\0".encode() in data and counter.encode() in data, board
         assert b"rtbench: done errors=" in data
+        assert COLD.get(board, b"first_call") in data, board
         out = image.parent / "zephyr"
         conf = (out / ".config").read_text()
         assert f"CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC={hz}\n" in conf, board

@@ -52,7 +52,9 @@ static k_timeout_t timeout_of(uint32_t us)
     return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
 }
 
-#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+#if defined(RTB_ZBOARD_HOOKS) /* the board says what it empties (ports/zephyr/upstream) */
+#define COLD rtb_zboard_cold()
+#elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 #define COLD "icache_invalidated"
 #else
 #define COLD "first_call"
@@ -302,14 +304,16 @@ uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
 
 /* Zephyr's cache API reaches a Cortex-M's own instruction cache (the M7's); a flash
  * accelerator outside the core (an STM32's ART, the RP2040's XIP cache) it does not. */
-#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+#if defined(RTB_ZBOARD_HOOKS) /* a Zephyr MCU board: ART, XIP cache, the M7's I-cache */
+void rtb_cache_cold(void) { rtb_zboard_cache_cold(); }
+#elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 void rtb_cache_cold(void) { sys_cache_instr_invd_all(); }
 #else
 void rtb_cache_cold(void) {}
 #endif
 uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
 
-#ifdef RTB_ZBOARD_MARKER /* a board with the study's pin (ports/zephyr/upstream) */
+#ifdef RTB_ZBOARD_HOOKS /* a board with the study's pin (ports/zephyr/upstream) */
 void rtb_marker_set(int ch) { rtb_zboard_marker(ch, 1); }
 void rtb_marker_clear(int ch) { rtb_zboard_marker(ch, 0); }
 #else

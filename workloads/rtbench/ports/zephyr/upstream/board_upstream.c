@@ -12,6 +12,7 @@
  *   pended through NVIC ISPR;
  * - the marker: the study's pin (led0: PA5 on the Nucleo-64s, PB0 on the H743ZI) through
  *   Zephyr's GPIO API, one port write (the Pico: GP2, as the FreeRTOS Pico layer);
+ * - the cold hook: the F4's ART, the M7's I-cache, the RP2040's XIP cache emptied;
  * - the options built into the image (rtb_zephyr_args.h), and the end line
  *   `rtbench: done errors=N` (nothing answers semihosting on silicon).
  */
@@ -163,35 +164,53 @@ void rtb_zboard_exit(int status)
         k_sleep(K_FOREVER);
 }
 
-/* --- the cold hook: caches and flash accelerators back to their state after reset ------- */
+/* --- the cold hook (docs/boards.md "Cold and warm"): caches in front of the flash emptied as
+ * a reset leaves them; the state is read back, as the STM32 layer's stm32_cache.h does. */
+#if defined(CONFIG_SOC_SERIES_STM32H7X)
+#define SCB_CCR 0xE000ED14u
+static int cache_on(void) { return (REG(SCB_CCR) & (1u << 17)) != 0; } /* CCR.IC */
+#elif defined(CONFIG_SOC_SERIES_STM32F4X)
+#define FLASH_ACR 0x40023C00u
+#define ACR_CACHES ((1u << 9) | (1u << 10)) /* ICEN, DCEN */
+static int cache_on(void) { return (REG(FLASH_ACR) & ACR_CACHES) != 0; }
+#elif defined(CONFIG_SOC_RP2040)
+#define XIP_CTRL 0x14000000u
+static int cache_on(void) { return (REG(XIP_CTRL) & 1u) != 0; } /* CTRL.EN */
+#else
+static int cache_on(void) { return 0; } /* L0, F1: a prefetch buffer only */
+#endif
+
 void rtb_zboard_cache_cold(void)
 {
+    if (!cache_on())
+        return;
 #if defined(CONFIG_SOC_SERIES_STM32H7X)
-    (void)sys_cache_instr_invd_all(); /* the M7's L1 I-cache */
+    (void)sys_cache_instr_invd_all(); /* the M7's L1 I-cache (ICIALLU, DSB, ISB) */
 #elif defined(CONFIG_SOC_SERIES_STM32F4X)
-    /* The ART accelerator (RM0383 3.8): caches off, reset, back on as they were. */
+    /* The ART accelerator (RM0383 3.4.2): reset only while disabled, then as it was. */
     unsigned int key = irq_lock();
-    uint32_t acr = REG(0x40023C00u);
-    REG(0x40023C00u) = acr & ~((1u << 9) | (1u << 10));            /* ICEN, DCEN off */
-    REG(0x40023C00u) = (acr & ~((1u << 9) | (1u << 10))) | (3u << 11); /* ICRST, DCRST */
-    REG(0x40023C00u) = acr;
+    uint32_t acr = REG(FLASH_ACR);
+    REG(FLASH_ACR) = acr & ~ACR_CACHES;
+    REG(FLASH_ACR) = (acr & ~ACR_CACHES) | (3u << 11); /* ICRST, DCRST */
+    REG(FLASH_ACR) = acr & ~ACR_CACHES;
+    REG(FLASH_ACR) = acr;
     irq_unlock(key);
 #elif defined(CONFIG_SOC_RP2040)
-    REG(0x14000004u) = 1u;      /* XIP_CTRL FLUSH: the 16 KiB XIP cache */
-    (void)REG(0x14000004u);     /* the read returns once the flush is done */
+    REG(XIP_CTRL + 4u) = 1u;  /* FLUSH: the 16 KiB XIP cache */
+    (void)REG(XIP_CTRL + 4u); /* the read returns once the flush is done */
 #endif
 }
 
 const char *rtb_zboard_cold(void)
 {
+    if (!cache_on())
+        return "first_call";
 #if defined(CONFIG_SOC_SERIES_STM32H7X)
     return "icache_invalidated";
 #elif defined(CONFIG_SOC_SERIES_STM32F4X)
     return "art_reset";
-#elif defined(CONFIG_SOC_RP2040)
-    return "xip_cache_flushed";
 #else
-    return "none";
+    return "xip_cache_flushed";
 #endif
 }
 

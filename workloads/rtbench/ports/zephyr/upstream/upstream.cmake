@@ -29,7 +29,7 @@ else()
   endif()
 endif()
 set(DESC_DEFINITIONS ${defs} "RTB_ZBOARD_NAME=\"${rtb_name}\"" RTB_ZBOARD_SWI_IRQ=${swi_irq}
-                     RTB_ZBOARD_MARKER=1)
+                     RTB_ZBOARD_HOOKS=1)
 set(board_includes ${CMAKE_BINARY_DIR}/rtb_args)
 if(NOT EXISTS ${CMAKE_BINARY_DIR}/rtb_args/rtb_zephyr_args.h)
   file(WRITE ${CMAKE_BINARY_DIR}/rtb_args/rtb_zephyr_args.h "#define RTB_ZEPHYR_ARGS \"\"\n")
