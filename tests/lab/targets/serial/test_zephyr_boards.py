@@ -17,9 +17,12 @@ from rtlab.lab import uf2
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
 from rtlab.lab.rtos.zephyr_boards import BOARDS, hal_missing
+from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
+from rtlab.lab.targets.base import make_target
 from rtlab.results import Store
 from tests.conftest import rtlab
+from tests.lab.targets.serial.conftest import PortServer
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -98,6 +101,31 @@ def test_options_are_built_into_the_image(images: dict[str, Path]) -> None:
     assert image != images["nucleo-f411re"] and b"--scenarios irq\0" in image.read_bytes()
     with pytest.raises(RtosBuildError, match="no quotes"):
         ZEPHYR.build_baked("nucleo-f411re", "default", paths, ['--x="y"'])
+
+
+def test_a_pico_run_copies_the_zephyr_image_with_the_workloads_options(
+    images: dict[str, Path], tmp_path: Path, silent_port: PortServer
+) -> None:
+    """Through the serial target: the run's options are built into Zephyr's Pico image,
+    that UF2 lands on the boot drive (a directory standing for it); no Pico behind the
+    port, so it then does not answer."""
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
+    t = make_target(
+        {"kind": "serial", "board": "pico", "flasher": "uf2", "uf2_drive": str(drive),
+         "port": silent_port.url, "rtos": "zephyr", "answer_s": 0.5}
+    )  # fmt: skip
+    default = t.program("rtbench-posix")
+    assert default == str(images["pico"])
+    words = ["--scenarios", "primitives", "--iterations", "50"]
+    with pytest.raises(SerialBoardError, match=r"board pico on .* does not answer"):
+        t.run([default, *words], timeout=10)
+    [copied] = [p for p in drive.iterdir() if p.suffix == ".uf2"]
+    assert copied.name != Path(default).name and copied.name.startswith("rtbench-zephyr-pico-")
+    blocks = uf2.read(copied.read_bytes())
+    uf2.check_rp2040(blocks)
+    assert b"--scenarios primitives --iterations 50\0" in b"".join(b.payload for b in blocks)
 
 
 def test_a_missing_hal_module_is_one_line() -> None:
