@@ -128,6 +128,27 @@ def test_a_pico_run_copies_the_zephyr_image_with_the_workloads_options(
     assert b"--scenarios primitives --iterations 50\0" in b"".join(b.payload for b in blocks)
 
 
+def test_every_module_in_zephyr_modules_is_in_the_build_identity(tmp_path: Path) -> None:
+    """ZEPHYR_MODULES is a ;-separated list: a changed HAL module makes new cells."""
+    from rtlab.lab.rtos import identity
+
+    class Port:
+        variables = ("ZEPHYR_MODULES",)
+
+        def missing(self, paths: dict[str, str]) -> None:
+            return None
+
+    mods = [tmp_path / "cmsis", tmp_path / "hal_stm32"]
+    for m in mods:
+        m.mkdir()
+        (m / "a.h").write_text("/* one */\n")
+    paths = {"ZEPHYR_MODULES": ";".join(str(m) for m in mods)}
+    first = identity.source_identity(Port(), paths)
+    (mods[1] / "a.h").write_text("/* two, longer */\n")
+    identity._trees_digest.cache_clear()
+    assert identity.source_identity(Port(), paths)["rtos_source"] != first["rtos_source"]
+
+
 def test_a_missing_hal_module_is_one_line() -> None:
     why = hal_missing("pico", "/work/nonexistent")
     assert why and "hal_rpi_pico" in why and "ZEPHYR_MODULES" in why and "\n" not in why
