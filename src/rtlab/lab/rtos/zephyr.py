@@ -56,6 +56,7 @@ class Zephyr:
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
     boards = tuple(UPSTREAM)  # Zephyr's own Nucleo and Pico boards, for the serial target
     baked_machines = boards  # no command line: the options are built into the image
+    pico_sdk_machines = ()  # the Pico's SoC layer is hal_rpi_pico's, not PICO_SDK_PATH's
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": A53_COMPILER}
 

@@ -118,6 +118,8 @@ def test_a_pico_run_copies_the_zephyr_image_with_the_workloads_options(
     )  # fmt: skip
     default = t.program("rtbench-posix")
     assert default == str(images["pico"])
+    described = t.describe()  # Zephyr's Pico build uses hal_rpi_pico, not the pico-sdk
+    assert described["rtos"] == "zephyr" and "pico_sdk_version" not in described
     words = ["--scenarios", "primitives", "--iterations", "50"]
     with pytest.raises(SerialBoardError, match=r"board pico on .* does not answer"):
         t.run([default, *words], timeout=10)
