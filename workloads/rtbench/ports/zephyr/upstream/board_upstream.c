@@ -39,6 +39,7 @@
 
 #if defined(CONFIG_CPU_CORTEX_M0PLUS)
 #define COUNTER "zephyr_k_cycle_get_32"
+BUILD_ASSERT(IS_ENABLED(CONFIG_CORTEX_M_SYSTICK), "k_cycle_get_32 at the core clock: SysTick");
 #else
 #define USE_DWT 1
 #define COUNTER "dwt_cyccnt"
@@ -63,6 +64,8 @@ static const struct device *const console = DEVICE_DT_GET(DT_CHOSEN(zephyr_conso
 static const struct device *const marker_port = DEVICE_DT_GET(DT_NODELABEL(gpio0));
 #else
 static const struct gpio_dt_spec marker = GPIO_DT_SPEC_GET(DT_ALIAS(led0), gpios);
+BUILD_ASSERT(DT_GPIO_PIN(DT_ALIAS(led0), gpios) == RTB_ZBOARD_MARKER_PIN,
+             "led0 is the study's marker pin (boards/stm32/machines: marker)");
 #define MARKER_PIN marker.pin
 #define marker_port marker.port
 #endif

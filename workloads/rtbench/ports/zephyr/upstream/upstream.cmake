@@ -12,6 +12,8 @@ else()
   rtb_board_description(${RTBENCH_DIR}/boards/stm32/machines/${rtb_name}.toml DESC)
   set(swi_irq ${DESC_swi_first_irq})
   set(defs RTB_ZEPHYR_HEAP=${DESC_heap_size})
+  string(REGEX REPLACE "^P[A-K]([0-9]+)$" "\\1" marker_pin ${DESC_marker}) # PA5 -> 5
+  list(APPEND defs RTB_ZBOARD_MARKER_PIN=${marker_pin}) # checked against led0
   foreach(pair sample_pool:RTB_SAMPLE_POOL max_workers:RTB_MAX_WORKERS max_line:RTL1_MAX_LINE)
     string(REPLACE ":" ";" pair ${pair})
     list(GET pair 0 key)
