@@ -16,6 +16,7 @@ CASES = [
     ("docs/boards.md", "serial-nucleo-f411re-freertos", f"{SERIAL}/nucleo-f411re-freertos.toml"),
     ("docs/boards.md", "serial-netduinoplus2-freertos", f"{SERIAL}/netduinoplus2-freertos.toml"),
     ("docs/boards.md", "pico-freertos-smp", f"{SERIAL}/pico-freertos-smp.toml"),
+    ("docs/boards.md", "serial-nucleo-f411re-zephyr", f"{SERIAL}/nucleo-f411re-zephyr.toml"),
 ]
 
 
