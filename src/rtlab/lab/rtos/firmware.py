@@ -74,7 +74,9 @@ class RtosFirmware:
 
     def _board_sdk(self) -> dict[str, str]:
         """A board built on an SDK of its own (the Pico's pico-sdk): its version."""
-        return sdk_describe(self.paths) if self.machine == "pico" else {}
+        # a port builds its baked images on the pico-sdk unless it says otherwise (Zephyr)
+        on_sdk = getattr(self.port, "pico_sdk_machines", _baked(self.port))
+        return sdk_describe(self.paths) if self.machine in on_sdk else {}
 
     def identity(self) -> dict[str, str]:
         """What the cell key carries beyond the spec: the RTOS checkout, rtbench's

@@ -38,6 +38,7 @@ class FreeRtos:
     configs = ("default",)
     # No command line: the options are built into the image.
     baked_machines = ("pico", *RP2350_BOARDS)
+    pico_sdk_machines = ("pico",)  # the Pico 2's layer is the project's own (boards/rp2350)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")

@@ -37,7 +37,8 @@ def source_identity(port: RtosPort, paths: Mapping[str, str], machine: str = "")
     if port.missing(paths):
         return {}
     cc = getattr(port, "compilers", {}).get(machine) or getattr(port, "compiler", DEFAULT_COMPILER)
-    trees = tuple(sorted({paths[v] for v in port.variables if paths.get(v)}))
+    # a variable may name several trees, ;-separated (ZEPHYR_MODULES: a CMake list)
+    trees = tuple(sorted({t for v in port.variables for t in paths.get(v, "").split(";") if t}))
     return {
         "rtos_source": _trees_digest(trees),
         "rtbench_source": rtbench_digest(),

@@ -44,6 +44,7 @@ class NuttX:
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
     baked_machines = ("pico", "pico2")  # no command line: the options are built in
+    pico_sdk_machines = ("pico",)  # boot stage 2 from the SDK; the Pico 2's IMAGE_DEF is NuttX's
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):

@@ -15,9 +15,6 @@ STM32_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "stm32"
 
 # Every description; a file's stem is its board name (what its images print).
 BOARDS = tuple(sorted(p.stem for p in (STM32_DIR / "machines").glob("*.toml")))
-# µC/OS-III: the project's ARMv7-M build with RAM for its fixed stacks (CMakeLists.txt
-# skips the L073's Cortex-M0+ and the F103's 20 KiB).
-UCOS3_BOARDS = ("netduinoplus2", "nucleo-f411re", "nucleo-h743zi")
 
 
 def build_stm32(defines: Mapping[str, str | Path], what: str) -> Path:

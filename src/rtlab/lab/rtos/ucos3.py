@@ -3,7 +3,9 @@ UCLIB_PATH, or UCOS3_PATH alone naming one folder that holds all three), built w
 project's mps2 board layer and configuration headers (workloads/rtbench/ports/ucos3).
 
 Two configurations: "default" (µC/OS-III's template: argument/object checks on, plus
-timestamps) and "lean" (those checks and timestamps off)."""
+timestamps) and "lean" (those checks and timestamps off). The ARMv7-M port on the M3/M4/M7
+machines and boards, the ARMv6-M one on the Cortex-M0 microbit and the M0+ nucleo-l073rz;
+the boards with 16-20 KiB of RAM take the small pools and stacks (SMALL)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ from typing import Any
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_choice
 from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.rtos.pico_board import build_pico
 from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
 from rtlab.lab.rtos.rp2350_board import build_rp2350
-from rtlab.lab.rtos.stm32_board import UCOS3_BOARDS, build_stm32
+from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3"
@@ -26,6 +29,9 @@ TESTED = (
     "uC-OS3 v3.08.02 2fa9aeb, uC-CPU v1.32.01 ae5796e, uC-LIB v1.39.01 71b5f65 "
     "from github.com/weston-embedded"
 )
+# Less than 64 KiB of RAM (their descriptions' ram_size, as the CMake layers decide):
+# RTB_UCOS3_SMALL (ports/ucos3/rtb_ucos3_sizes.h and os_cfg_app.h's small block).
+SMALL = ("microbit", "nucleo-f103rb", "nucleo-l073rz")
 # What each checkout must hold, and the folder name inside a folder holding all three.
 _REPOS = (
     (VAR_OS, "uC-OS3", Path("Source") / "os_core.c"),
@@ -63,10 +69,12 @@ class UcOs3:
     name = "ucos3"
     title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
-    machines = ("mps2-an385", "mps2-an386")
-    boards = (*UCOS3_BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
+    machines = ("mps2-an385", "mps2-an386", "microbit", "pico")
+    boards = (*BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default", "lean")
-    baked_machines = RP2350_BOARDS  # no command line: the options are built into the image
+    # No command line: the options are built into the image (the Pico's on the pico-sdk).
+    baked_machines = ("pico", *RP2350_BOARDS)
+    pico_sdk_machines = ("pico",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         found = checkouts(paths)
@@ -77,7 +85,7 @@ class UcOs3:
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
-        if machine in RP2350_BOARDS:
+        if machine in self.baked_machines:
             return self.build_baked(machine, config, paths, [])
         # One build holds both configurations (two kernel libraries, two ELFs).
         if machine in self.boards:
@@ -88,14 +96,21 @@ class UcOs3:
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
-        """The Pico 2's image (UF2) with the options `words` built in."""
+        """The Pico's or Pico 2's image (UF2, one core) in `config` with the options
+        `words` built in."""
         check_choice(self, machine, config)
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
-        defines = {k: str(v) for k, v in found.items()}
-        name = elf_name(machine, config).removesuffix(f"-{machine}.elf")
-        return build_rp2350(defines, "ucos3", machine, name, words)
+        if machine in RP2350_BOARDS:
+            name = elf_name(machine, config).removesuffix(f"-{machine}.elf")
+            kernel = {k: str(v) for k, v in found.items()}
+            return build_rp2350(kernel, "ucos3", machine, name, words)
+        lean = "ON" if config == "lean" else "OFF"
+        defines = {"RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found}
+        out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
+        stem = elf_name(machine, config).removesuffix(".elf")
+        return build_pico(defines, out, stem, paths, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)
@@ -104,7 +119,7 @@ class UcOs3:
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": config_that_matters(config),
+            "kconfig": config_that_matters(config, small=machine in SMALL),
         }
 
 
@@ -144,22 +159,28 @@ _MATTERS = (
     "CPU_CFG_KA_IPL_BOUNDARY",
 )
 _LEAN_BLOCK = re.compile(r"#if defined\(RTB_UCOS3_LEAN\).*?\n(.*?)#endif", re.S)
+_SMALL_BLOCK = re.compile(r"#if defined\(RTB_UCOS3_SMALL\).*?\n(.*?)#endif", re.S)
 _DEFINE = re.compile(r"^\s*#define\s+(\w+)[ \t]+([^\s/]+)", re.M)
 
 
-def config_that_matters(config: str) -> dict[str, str]:
-    """The values of _MATTERS for `config`, read from the port's headers, plus what the
-    kernel cannot do here (recorded so a table never shows a missing figure as zero)."""
+def config_that_matters(config: str, small: bool = False) -> dict[str, str]:
+    """The values of _MATTERS for `config` (on a SMALL board if `small`), read from the
+    port's headers, plus what the kernel cannot do here (recorded so a table never shows
+    a missing figure as zero)."""
     text = "\n".join(
         (CONFIG_DIR / h).read_text(errors="replace")
         for h in ("os_cfg.h", "os_cfg_app.h", "cpu_cfg.h")
     )
-    lean = _LEAN_BLOCK.search(text)
-    base = _LEAN_BLOCK.sub("", text)
+    lean, small_block = _LEAN_BLOCK.search(text), _SMALL_BLOCK.search(text)
+    base = _SMALL_BLOCK.sub("", _LEAN_BLOCK.sub("", text))
     values = dict(_DEFINE.findall(base))
     if config == "lean" and lean:
         values.update(_DEFINE.findall(lean.group(1)))
+    if small and small_block:
+        values.update(_DEFINE.findall(small_block.group(1)))
     found = {k: values[k].rstrip("u") for k in _MATTERS if k in values}
+    if small:
+        found["small"] = "1: 16-20 KiB pools; interrupts on the reset stack"
     found["smp"] = "unsupported: µC/OS-III is single-core (multi-core runs are not made)"
     return found
 

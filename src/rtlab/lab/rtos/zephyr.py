@@ -2,7 +2,8 @@
 with Zephyr's own build system as an out-of-tree application
 (workloads/rtbench/ports/zephyr) for a QEMU mps2 board, toolchain `gnuarmemb` on
 Debian's arm-none-eabi-gcc, or for Zephyr's qemu_cortex_a53_smp (rtlab machine virt-a53,
-two cores, SMP) with Debian's aarch64-linux-gnu-gcc (zephyr_a53: the toolchain's shim).
+two cores, SMP) with Debian's aarch64-linux-gnu-gcc (zephyr_a53: the toolchain's shim),
+or for Zephyr's own Nucleo and Pico boards, serial-target boards (zephyr_boards).
 Two documented configurations: "default" (Zephyr's defaults + what the suite needs,
 prj.conf) and "lean" (+ lean.conf: time slicing off, asserts off, -O2). The Kconfig
 that shapes a figure is read back from the build's .config.
@@ -23,6 +24,8 @@ from typing import Any, ClassVar
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.zephyr_a53 import A53_BOARD, A53_COMPILER, a53_env, board_conf_files
+from rtlab.lab.rtos.zephyr_boards import BOARDS as UPSTREAM
+from rtlab.lab.rtos.zephyr_boards import hal_missing, image_of, write_args
 
 VAR = "ZEPHYR_BASE"
 MODULES_VAR = "ZEPHYR_MODULES"
@@ -39,6 +42,7 @@ PYTHON_DEPS = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwali
                "packaging": "packaging"}  # fmt: skip
 CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
 BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386", "virt-a53": A53_BOARD}
+ZBOARD = {**BOARDS, **UPSTREAM}  # rtlab name -> Zephyr's board, every one built here
 # Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
 OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
 
@@ -50,6 +54,9 @@ class Zephyr:
     machines = tuple(BOARDS)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
+    boards = tuple(UPSTREAM)  # Zephyr's own Nucleo and Pico boards, for the serial target
+    baked_machines = boards  # no command line: the options are built into the image
+    pico_sdk_machines = ()  # the Pico's SoC layer is hal_rpi_pico's, not PICO_SDK_PATH's
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": A53_COMPILER}
 
@@ -73,8 +80,22 @@ class Zephyr:
         return None
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        """The ELF (a QEMU machine), or a board's image with its default options."""
+        if machine in UPSTREAM:
+            return self.build_baked(machine, config, paths, [])
         out = self._build(PORT_DIR, "rtbench", machine, config, paths)
         return out / "zephyr" / "zephyr.elf"
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """A Nucleo's ELF or the Pico's UF2 with the options `words` built in; cached
+        (another option set recompiles one source)."""
+        check_buildable(self, machine, config, paths)
+        why = hal_missing(machine, paths.get(MODULES_VAR, ""))
+        if why:
+            raise RtosBuildError(why)
+        return self._build(PORT_DIR, "rtbench", machine, config, paths, words)
 
     def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         """Other firmware this port builds for the qemu target: Zephyr's own
@@ -86,8 +107,15 @@ class Zephyr:
         )
 
     def _build(
-        self, src: Path, what: str, machine: str, config: str, paths: Mapping[str, str]
+        self,
+        src: Path,
+        what: str,
+        machine: str,
+        config: str,
+        paths: Mapping[str, str],
+        words: list[str] | None = None,
     ) -> Path:
+        """The build directory; for a board's `words` (options built in), its image."""
         check_buildable(self, machine, config, paths)
         cc = A53_COMPILER if machine == "virt-a53" else "arm-none-eabi-gcc"
         for tool in ("cmake", cc):
@@ -97,12 +125,15 @@ class Zephyr:
                 )
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
-        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(BOARDS[machine])
+        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(ZBOARD[machine])
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
             env = _env(paths, machine)
-            _configure(src, out, BOARDS[machine], conf, paths, env)
+            _configure(src, out, ZBOARD[machine], conf, paths, env)
+            tag = write_args(out, words) if words is not None else ""
             _run(["cmake", "--build", str(out), "--parallel", "2"], env, "build")
+            if words is not None:
+                return image_of(out, machine, tag)
         return out
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:

@@ -5,6 +5,7 @@ line. Skipped (with the reason) without UCOS3_PATH (README: bring your own kerne
 from __future__ import annotations
 
 import subprocess
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
-from rtlab.lab.rtos.ucos3 import TESTED, VAR_OS, checkouts
+from rtlab.lab.rtos.ucos3 import SMALL, TESTED, VAR_OS, checkouts
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import (
@@ -27,6 +28,7 @@ PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 WARNINGS = {"icount_model", "queue_by_pointer", "heap_partition", "no_getters"}
 Pair = tuple[tq.QemuResult, tq.QemuResult]
+QEMU_MACHINES = [m for m in PORT.machines if m != "pico"]  # the Pico's: test_pico.py
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +48,8 @@ def paths() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def elfs(paths: dict[str, str]) -> dict[tuple[str, str], Path]:
-    """Both configurations on both machines (one cached build, build/rtbench-qemu-ucos3)."""
-    return {(m, c): PORT.build(m, c, paths) for m in PORT.machines for c in PORT.configs}
+    """Both configurations on every machine (one cached build, build/rtbench-qemu-ucos3)."""
+    return {(m, c): PORT.build(m, c, paths) for m in QEMU_MACHINES for c in PORT.configs}
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +127,39 @@ def test_cortex_m4f_builds_run(elfs: dict[tuple[str, str], Path]) -> None:
         assert res.runs[0].meta["board"] == "mps2-an386"
 
 
+def test_cortex_m0_microbit_runs_every_scenario_in_16_kib(
+    elfs: dict[tuple[str, str], Path],
+) -> None:
+    """The ARMv6-M port on QEMU's Cortex-M0 (nRF51822, 16 KiB of RAM): the small pools
+    and stacks (rtb_ucos3_sizes.h) hold every scenario, twice identically in the default
+    configuration, once lean; the record says it is the small build."""
+    args = "--iterations 500 --window-ms 20 --period-us 1000"
+    runs = [
+        tq.run_qemu(elfs["microbit", c], machine="microbit", append=args, timeout_s=120)
+        for c in ("default", "default", "lean")
+    ]
+    assert runs[0].output == runs[1].output
+    for res in (runs[0], runs[2]):
+        assert res.exit_status == 0 and not res.timed_out, res.output[-2000:]
+        assert [r.meta["scenario"] for r in res.runs] == SCENARIOS
+        for r in res.runs:
+            assert r.complete and r.status == "ok", (r.meta["scenario"], r.problems, r.message)
+            assert r.meta["board"] == "microbit" and r.meta["clock"] == "nrf51_timer0_icount"
+            assert r.counters["heap_used_end"][0] == 0
+        prim = rtbench.scenario_runs(res.runs, "primitives")[0]
+        assert "iterations_capped" in {c for c, _ in prim.warnings}  # 2 KiB of samples
+        mean = _means(res, "primitives")
+        # 16 MHz ticks: 62.5 instructions each; a give + take is a few hundred on ARMv6-M
+        assert 60 < (mean["sem_give"] + mean["sem_take"]) * 62.5 < 1500
+        assert mean["preempt_sem"] > mean["sem_give"]
+        assert_irq_plausible(res.runs)
+        assert_throughput_plausible(res.runs)
+    assert _means(runs[2], "primitives")["sem_give"] < _means(runs[0], "primitives")["sem_give"]
+    small = PORT.describe("default", {}, "microbit")["kconfig"]
+    assert small["OS_CFG_ISR_STK_SIZE"] == "0" and small["small"].startswith("1")
+    assert PORT.describe("default", {}, "mps2-an385")["kconfig"]["OS_CFG_ISR_STK_SIZE"] == "1024"
+
+
 def test_multicore_is_not_faked(elfs: dict[tuple[str, str], Path]) -> None:
     """No SMP: asking for 2 cores makes no 2-core run (never a run of zeros), and the
     run's record says why (kconfig smp = unsupported)."""
@@ -181,3 +216,20 @@ def test_kernel_is_brought_not_committed() -> None:
         ["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True, check=False
     ).stdout.split()
     assert not [p for p in tracked if p.endswith(("os_core.c", "os_cpu_a.S", "cpu_core.c"))]
+
+
+def test_small_boards_are_the_descriptions_under_64_kib() -> None:
+    """Runs without the kernel: the Python side's SMALL (what a run records) is what the
+    CMake layers pick, a description's ram_size under 64 KiB."""
+    boards = REPO_ROOT / "workloads" / "rtbench" / "boards"
+    found = set()
+    for name in (*QEMU_MACHINES, *PORT.boards):
+        (desc,) = [
+            p
+            for d in ("qemu-mps2", "stm32")
+            for p in [boards / d / "machines" / f"{name.removeprefix('mps2-')}.toml"]
+            if p.is_file()
+        ]
+        if tomllib.loads(desc.read_text())["ram_size"] < 65536:
+            found.add(name)
+    assert found == set(SMALL)

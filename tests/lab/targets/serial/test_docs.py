@@ -17,6 +17,7 @@ CASES = [
     ("docs/boards.md", "serial-netduinoplus2-freertos", f"{SERIAL}/netduinoplus2-freertos.toml"),
     ("docs/boards.md", "pico-freertos-smp", f"{SERIAL}/pico-freertos-smp.toml"),
     ("docs/boards.md", "pico2-freertos", f"{SERIAL}/pico2-freertos.toml"),
+    ("docs/boards.md", "serial-nucleo-f411re-zephyr", f"{SERIAL}/nucleo-f411re-zephyr.toml"),
 ]
 
 

@@ -6,6 +6,7 @@ workload's options onto the boot drive (a directory standing for it)."""
 
 from __future__ import annotations
 
+import struct
 import subprocess
 from pathlib import Path
 
@@ -78,6 +79,32 @@ def test_smp_image_builds_with_two_cores(rtos: str, cores_symbol: str) -> None:
     flash = _bootable_with(image, WORDS)
     assert _symbol_size(image.with_suffix(".elf"), cores_symbol) == 2 * 4
     assert b"pico\0" in flash
+
+
+def _address(elf: Path, name: str) -> int:
+    out = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True)
+    [addr] = [int(f[0], 16) for f in map(str.split, out.stdout.splitlines()) if f[-1:] == [name]]
+    return addr
+
+
+@pytest.mark.parametrize("config", ["default", "lean"])
+def test_ucos3_image_builds_on_one_core(config: str) -> None:
+    """µC/OS-III (no SMP) on the Pico: the ARMv6-M port under the SDK's start-up, its
+    vector table's PendSV the kernel's handler and SysTick the board's tick; build only
+    (docs/boards.md: never run on a Pico)."""
+    brought("UCOS3_PATH", "a folder holding uC-OS3, uC-CPU and uC-LIB", "weston-embedded" + TESTED)
+    _sdk()
+    image = RTOSES.get("ucos3").build_baked("pico", config, merged_paths(), WORDS)  # type: ignore[attr-defined]
+    flash = _bootable_with(image, WORDS)
+    assert b"pico\0" in flash and b"ucos3\0" in flash
+    elf = image.with_suffix(".elf")
+    pendsv, systick = struct.unpack_from("<2I", flash, 0x100 + 14 * 4)  # after stage 2
+    assert pendsv == _address(elf, "isr_pendsv") | 1
+    assert _address(elf, "OSStartHighRdy") < pendsv < _address(elf, "OSStartHighRdy") + 0x100
+    assert systick == _address(elf, "isr_systick") | 1
+    readelf = ["arm-none-eabi-readelf", "-A", str(elf)]
+    attrs = subprocess.run(readelf, capture_output=True, text=True)
+    assert "Tag_CPU_arch: v6S-M" in attrs.stdout
 
 
 def test_nuttx_leaves_the_sdk_alone() -> None:

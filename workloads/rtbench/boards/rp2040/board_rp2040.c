@@ -1,5 +1,6 @@
 /*
- * rtbench on FreeRTOS SMP on the RP2040 (Raspberry Pi Pico): the rtb_board_* hooks.
+ * rtbench on the RP2040 (Raspberry Pi Pico): the RTOS-independent rtb_board_* hooks
+ * (the software interrupts and RTOS hooks: board_rp2040_freertos.c, board_rp2040_ucos3.c).
  *
  * - Counter: PWM slice 7's counter, free-running at clk_sys (125 MHz), 16 bits: one
  *   peripheral both cores read, cycle resolution (the M0+ has no DWT cycle counter);
@@ -9,14 +10,7 @@
  * - Markers: GP2..GP5 for channels 0..3, one SIO set/clear write each, for a logic
  *   analyzer or the rtlab RP2040 capture module.
  * - Output: UART0 on GP0 (TX) / GP1 (RX), 115200 8N1, polled.
- * - Software interrupts: user IRQs (26..31) claimed from the SDK on first use; the
- *   NVIC is per core, so a line is enabled on its core by a short task pinned there,
- *   and pended from that core.
  */
-#include "FreeRTOS.h"
-#include "semphr.h"
-#include "task.h"
-
 #include "hardware/clocks.h"
 #include "hardware/gpio.h"
 #include "hardware/irq.h"
@@ -27,12 +21,11 @@
 #include "hardware/uart.h"
 #include "pico/time.h"
 
-#include "rtb_freertos.h"
+#include "board_rp2040.h"
 
 #define MARKER_PIN0 2
 #define MARKERS 4
 #define COUNTER_SLICE 7 /* GP14/GP15: left as plain GPIOs, the slice is never routed */
-#define SWI_SLOTS 6
 
 void rtb_board_init(void)
 {
@@ -92,87 +85,3 @@ const char *rtb_board_warning(const char **msg)
     return NULL;
 }
 
-/* --- software interrupts ------------------------------------------------------------ */
-static void swi0(void) { rtb_freertos_swi_dispatch(0); }
-static void swi1(void) { rtb_freertos_swi_dispatch(1); }
-static void swi2(void) { rtb_freertos_swi_dispatch(2); }
-static void swi3(void) { rtb_freertos_swi_dispatch(3); }
-static void swi4(void) { rtb_freertos_swi_dispatch(4); }
-static void swi5(void) { rtb_freertos_swi_dispatch(5); }
-static irq_handler_t const swi_handlers[SWI_SLOTS] = {swi0, swi1, swi2, swi3, swi4, swi5};
-static int swi_core[SWI_SLOTS];
-static int swi_irq[SWI_SLOTS]; /* 0: not claimed yet */
-
-typedef struct {
-    int irq;
-    bool on;
-    SemaphoreHandle_t done;
-} nvic_job;
-
-static void nvic_task(void *p)
-{
-    nvic_job *j = p;
-    irq_set_enabled((uint)j->irq, j->on);
-    xSemaphoreGive(j->done);
-    vTaskSuspend(NULL); /* deleted by the caller, so its memory is freed at once */
-}
-
-/* Runs irq_set_enabled on `core`'s own NVIC. */
-static void nvic_on_core(int irq, bool on, int core)
-{
-    if ((int)get_core_num() == core) {
-        irq_set_enabled((uint)irq, on);
-        return;
-    }
-    nvic_job j = {irq, on, xSemaphoreCreateBinary()};
-    TaskHandle_t h;
-    if (!j.done || xTaskCreateAffinitySet(nvic_task, "nvic", 256, &j, configMAX_PRIORITIES - 1,
-                                          1u << core, &h) != pdPASS) {
-        if (j.done)
-            vSemaphoreDelete(j.done);
-        return;
-    }
-    xSemaphoreTake(j.done, portMAX_DELAY);
-    while (eTaskGetState(h) == eRunning)
-        taskYIELD();
-    vTaskDelete(h);
-    vSemaphoreDelete(j.done);
-}
-
-int rtb_board_swi_slots(void) { return SWI_SLOTS; }
-
-void rtb_board_swi_enable(int slot, int core)
-{
-    if (!swi_irq[slot]) { /* the vector table is shared by both cores: once */
-        int irq = user_irq_claim_unused(false);
-        if (irq < 0)
-            return; /* the scenario then sees no handler run: isr_lost */
-        irq_set_exclusive_handler((uint)irq, swi_handlers[slot]);
-        swi_irq[slot] = irq;
-    }
-    int irq = swi_irq[slot];
-    irq_set_priority((uint)irq, PICO_DEFAULT_IRQ_PRIORITY);
-    swi_core[slot] = core;
-    nvic_on_core(irq, true, core);
-}
-
-void rtb_board_swi_disable(int slot)
-{
-    if (swi_irq[slot])
-        nvic_on_core(swi_irq[slot], false, swi_core[slot]);
-}
-
-/* Pends on the calling core's NVIC: the scenarios trigger from a task on `core`. */
-void rtb_board_swi_pend(int slot) { irq_set_pending((uint)swi_irq[slot]); }
-
-void vApplicationStackOverflowHook(TaskHandle_t t, char *name)
-{
-    (void)t;
-    static const char msg[] = "\nrtbench: stack overflow in ";
-    rtb_board_out(msg, sizeof msg - 1);
-    for (const char *p = name; *p; p++)
-        rtb_board_out(p, 1);
-    rtb_board_out("\n", 1);
-    for (;;) {
-    }
-}

@@ -1,16 +1,19 @@
 /*
- * rtbench on FreeRTOS SMP, Raspberry Pi Pico: runs the options compiled in as
- * RTB_PICO_ARGS (the POSIX port's syntax, e.g. "--window-ms 300 --cores 1,2"), prints
- * the protocol on UART0, then a final "rtbench: done errors=N" line and blinks the LED
- * (fast: errors, slow: all ok).
+ * rtbench on the Raspberry Pi Pico, FreeRTOS SMP (or, with RTB_PICO_UCOS3, µC/OS-III on
+ * one core): runs the options compiled in as RTB_PICO_ARGS (the POSIX port's syntax,
+ * e.g. "--window-ms 300 --cores 1,2"), prints the protocol on UART0, then a final
+ * "rtbench: done errors=N" line and blinks the LED (fast: errors, slow: all ok).
  */
-#include "FreeRTOS.h"
-#include "task.h"
-
 #include "pico/stdlib.h"
 
 #include "rtb_args.h"
+#if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
+#include "rtb_ucos3.h"
+#define RTB_PICO_START rtb_ucos3_start
+#else
 #include "rtb_freertos.h"
+#define RTB_PICO_START rtb_freertos_start
+#endif
 #include "rtbench.h"
 #include "rtbench_port.h"
 
@@ -23,7 +26,7 @@ static void body(void *arg)
     rtbench_config cfg;
     const char *bad;
     (void)arg;
-    vTaskDelay(pdMS_TO_TICKS(2000)); /* time to open the serial port */
+    rtb_sleep_us(2000000u); /* time to open the serial port */
     rtbench_config_default(&cfg);
     int errors = 0;
     if (rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0) {
@@ -44,13 +47,13 @@ static void body(void *arg)
     gpio_set_dir(PICO_DEFAULT_LED_PIN, GPIO_OUT);
     for (int on = 1;; on = !on) {
         gpio_put(PICO_DEFAULT_LED_PIN, on);
-        vTaskDelay(pdMS_TO_TICKS(errors ? 100 : 1000));
+        rtb_sleep_us(errors ? 100000u : 1000000u);
     }
 }
 
 int main(void)
 {
     rtb_port_init();
-    rtb_freertos_start(body, 0, 2048);
+    RTB_PICO_START(body, 0, 2048);
     return 0;
 }

@@ -4,8 +4,9 @@
  * - Priorities: µC/OS-III's scale is inverted (0 = highest): level L runs at 17 - L
  *   (level 16 -> 1, level 1 -> 16); idle is OS_CFG_PRIO_MAX - 1 = 19, below level 1.
  * - Objects are static pools (µC/OS-III allocates nothing: the caller gives every TCB,
- *   stack and object). "Heap" figures are the bytes of those pools in use (threads with
- *   their stacks, objects, partition blocks), relative to the start of the main task.
+ *   stack and object; their sizes: rtb_ucos3_sizes.h). "Heap" figures are the bytes of
+ *   those pools in use (threads with their stacks, objects, partition blocks), relative
+ *   to the start of the main task.
  * - Threads: a trampoline runs fn, posts the thread's join semaphore and suspends
  *   itself; rtb_thread_join (the creator) pends on it and deletes the task, so its slot
  *   is free at once.
@@ -26,6 +27,7 @@
 #include "os.h"
 
 #include "rtb_ucos3.h"
+#include "rtb_ucos3_sizes.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
 
@@ -42,21 +44,18 @@
 #define PRIO(level) ((OS_PRIO)(17 - (level)))
 #define LEVEL(prio) (17 - (int)(prio))
 
-#ifndef RTB_MAX_WORKERS
-#define RTB_MAX_WORKERS 16
-#endif
-#define MAX_THREADS (RTB_MAX_WORKERS + 4)
-#define THREAD_STACK_WORDS 512 /* 2 KiB, as the FreeRTOS port: workers hold no large locals */
-#define MAIN_STACK_WORDS 4096
-#define MAX_SEMS 48
-#define MAX_QUEUES 8
-#define MAX_EVENTS 8
-#define MAX_MUTEXES 8
+#define MAX_THREADS RTB_UCOS3_THREADS
+#define THREAD_STACK_WORDS RTB_THREAD_STACK_WORDS
+#define MAIN_STACK_WORDS RTB_UCOS3_MAIN_STACK_WORDS
+#define MAX_SEMS RTB_UCOS3_SEMS
+#define MAX_QUEUES RTB_UCOS3_QUEUES
+#define MAX_EVENTS RTB_UCOS3_EVENTS
+#define MAX_MUTEXES RTB_UCOS3_MUTEXES
 #define MAX_SWI 8
-#define QUEUE_STORE 512 /* bytes of item slots per queue: (depth + 2) x item_size */
+#define QUEUE_STORE RTB_UCOS3_QUEUE_STORE /* item slots per queue: (depth + 2) x item_size */
 #define QUEUE_SPARE 2   /* slots beyond depth: items handed to receivers not yet copied */
 #define BLOCK_SIZE 128  /* T8's block */
-#define BLOCKS 32
+#define BLOCKS RTB_UCOS3_BLOCKS
 
 static struct {
     rtb_port_info info;
@@ -568,15 +567,16 @@ uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
 void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
 void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 
-/* CPU_CRITICAL_ENTER keeps the previous BASEPRI in a local: across two calls the port
- * keeps it, for the outermost section only. */
+/* CPU_CRITICAL_ENTER keeps the previous mask (ARMv7-M: BASEPRI, ARMv6-M: PRIMASK) in a
+ * local: across two calls the port keeps it, for the outermost section only. */
 static CPU_SR critical_sr;
 static unsigned critical_depth;
 void rtb_critical_enter(void)
 {
-    CPU_SR sr = CPU_SR_Save(CPU_CFG_KA_IPL_BOUNDARY << (8u - CPU_CFG_NVIC_PRIO_BITS));
+    CPU_SR_ALLOC();
+    CPU_INT_DIS(); /* µC/CPU's own mask for its architecture */
     if (critical_depth++ == 0)
-        critical_sr = sr;
+        critical_sr = cpu_sr;
 }
 void rtb_critical_exit(void)
 {
@@ -604,7 +604,8 @@ static void main_task(void *p)
 {
     OS_ERR err;
     (void)p;
-    OS_CPU_SysTickInitFreq(rtb_board_systick_hz()); /* OSStart does not start the tick */
+    /* OSStart does not start the tick; ARMv6-M's port has no SysTickInitFreq. */
+    OS_CPU_SysTickInit(rtb_board_systick_hz() / OS_CFG_TICK_RATE_HZ);
     /* Time slicing among equal levels every tick, as the FreeRTOS build's default. */
     OSSchedRoundRobinCfg(DEF_ENABLED, 1, &err);
     main_body(main_arg);
@@ -623,6 +624,12 @@ void rtb_ucos3_start(void (*body)(void *), void *arg, uint32_t stack_words)
     OSInit(&err);
     if (err != OS_ERR_NONE)
         fail("rtbench: OSInit failed\n");
+#if OS_CFG_ISR_STK_SIZE == 0
+    /* No interrupt stack of the kernel's (a small board): interrupts after OSStart use
+     * the reset stack, whose top the board's linker script names __StackTop (CMSIS). */
+    extern CPU_STK __StackTop[];
+    OS_CPU_ExceptStkBase = __StackTop;
+#endif
     OSMemCreate(&partition, (CPU_CHAR *)"rtb_malloc", partition_store, BLOCKS, BLOCK_SIZE,
                 &err);
     if (err != OS_ERR_NONE)

@@ -30,7 +30,10 @@ BUILD_ASSERT(IS_ENABLED(CONFIG_EVENTS), "rtb_event_* is k_event");
 #ifndef RTB_ZEPHYR_HEAP
 #define RTB_ZEPHYR_HEAP (128 * 1024)
 #endif
-#define THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: workers hold no large locals */
+#ifndef RTB_ZEPHYR_THREAD_STACK /* a 20 KiB board sets less (ports/zephyr/upstream) */
+#define RTB_ZEPHYR_THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: small locals */
+#endif
+#define THREAD_STACK RTB_ZEPHYR_THREAD_STACK
 #define MAX_SWI 8
 
 K_HEAP_DEFINE(rtb_heap, RTB_ZEPHYR_HEAP);
@@ -49,7 +52,9 @@ static k_timeout_t timeout_of(uint32_t us)
     return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
 }
 
-#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+#if defined(RTB_ZBOARD_HOOKS) /* the board says what it empties (ports/zephyr/upstream) */
+#define COLD rtb_zboard_cold()
+#elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 #define COLD "icache_invalidated"
 #else
 #define COLD "first_call"
@@ -299,13 +304,19 @@ uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
 
 /* Zephyr's cache API reaches a Cortex-M's own instruction cache (the M7's); a flash
  * accelerator outside the core (an STM32's ART, the RP2040's XIP cache) it does not. */
-#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+#if defined(RTB_ZBOARD_HOOKS) /* a Zephyr MCU board: ART, XIP cache, the M7's I-cache */
+void rtb_cache_cold(void) { rtb_zboard_cache_cold(); }
+#elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 void rtb_cache_cold(void) { sys_cache_instr_invd_all(); }
 #else
 void rtb_cache_cold(void) {}
 #endif
 uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
 
+#ifdef RTB_ZBOARD_HOOKS /* a board with the study's pin (ports/zephyr/upstream) */
+void rtb_marker_set(int ch) { rtb_zboard_marker(ch, 1); }
+void rtb_marker_clear(int ch) { rtb_zboard_marker(ch, 0); }
+#else
 /* No pins: a store to a volatile word costs what a GPIO register write would. */
 static volatile uint32_t marker_reg;
 void rtb_marker_set(int ch) { marker_reg = 1u << (ch & 31); }
@@ -314,6 +325,7 @@ void rtb_marker_clear(int ch)
     (void)ch;
     marker_reg = 0;
 }
+#endif
 
 /* Short sections from threads only, never nested (the core's barrier counter). */
 static unsigned int critical_key;

@@ -23,6 +23,11 @@ uint32_t rtb_zboard_ts(void);           /* free-running up-counter */
 uint32_t rtb_zboard_ts_hz(void);
 uint32_t rtb_zboard_ts_mask(void);
 void rtb_zboard_out(const char *s, size_t n); /* polled, blocking */
+#ifdef RTB_ZBOARD_HOOKS /* a board with a pin and caches (ports/zephyr/upstream) */
+void rtb_zboard_marker(int ch, int on); /* the instrument's pin */
+void rtb_zboard_cache_cold(void);       /* empties the flash path's caches (rtb_cache_cold) */
+const char *rtb_zboard_cold(void);      /* meta cold: what it empties, "first_call": none */
+#endif
 /* Software interrupts: `slots` IRQ lines whose handlers call rtb_zephyr_swi_dispatch. */
 int rtb_zboard_swi_slots(void);
 void rtb_zboard_swi_enable(int slot, int core);

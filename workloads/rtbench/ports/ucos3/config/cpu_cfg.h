@@ -5,7 +5,8 @@
  * Kernel-aware interrupts: CPU_CRITICAL_ENTER raises BASEPRI to KA_IPL_BOUNDARY <<
  * (8 - PRIO_BITS) = 0x20 (QEMU mps2 implements 8 priority bits), the same boundary as
  * the FreeRTOS build's configMAX_SYSCALL_INTERRUPT_PRIORITY; rtbench's software
- * interrupts sit at 0x40, masked by it, allowed to post.
+ * interrupts sit at 0x40, masked by it, allowed to post. ARMv6-M has no BASEPRI: its
+ * port's critical sections set PRIMASK (every interrupt masked); the boundary is unused.
  */
 #ifndef CPU_CFG_MODULE_PRESENT
 #define CPU_CFG_MODULE_PRESENT
@@ -24,6 +25,10 @@
 #define CPU_CFG_CACHE_MGMT_EN DEF_DISABLED
 
 #define CPU_CFG_KA_IPL_BOUNDARY 0x20u
+#if defined(__ARM_ARCH_6M__) /* Cortex-M0/M0+: PRIMASK, no BASEPRI; 2 priority bits */
+#define CPU_CFG_NVIC_PRIO_BITS 2u
+#else
 #define CPU_CFG_NVIC_PRIO_BITS 8u
+#endif
 
 #endif

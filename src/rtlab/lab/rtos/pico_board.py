@@ -1,0 +1,60 @@
+"""The project's Pico board layer (workloads/rtbench/boards/rp2040) built on the user's
+pico-sdk, for one RTOS (RTB_PICO_RTOS: FreeRTOS SMP or µC/OS-III), with the options
+built in (a real board has no command line). The SDK makes the ELF; rtlab writes the
+UF2 (rtlab.lab.uf2), so picotool is not needed."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+
+from rtlab.lab import uf2
+from rtlab.lab.build import REPO_ROOT, forget_other_source
+from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.mps2_board import configure_and_build, need_cross_tools
+from rtlab.lab.rtos.pico_sdk import sdk_path
+
+BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040"
+
+
+def build_pico(
+    defines: Mapping[str, str | Path], out: Path, stem: str, paths: Mapping[str, str],
+    words: list[str],
+) -> Path:  # fmt: skip
+    """The UF2 <out>/<stem>-<hash of words>.uf2 running `words`, the board layer
+    configured with `defines` (the RTOS and its kernel); cached (another option set
+    recompiles main_rp2040.c only). The ELF lies beside it."""
+    need_cross_tools()
+    sdk = sdk_path(paths)
+    args = " ".join(words)
+    if any(c in args for c in '"\\;\n'):
+        raise RtosBuildError(f"options for the Pico image: no quotes, ; or backslashes ({args})")
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = [
+        "cmake",
+        "-S",
+        str(BOARD_DIR),
+        "-B",
+        str(out),
+        f"-DPICO_SDK_PATH={sdk}",
+        *(f"-D{k}={v}" for k, v in defines.items()),
+        "-DRTB_PICO_UF2=OFF",
+        f"-DRTB_PICO_ARGS={args}",
+    ]
+    tag = hashlib.sha256(args.encode()).hexdigest()[:8]
+    image = out / f"{stem}-{tag}.uf2"
+    with open(out / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
+        forget_other_source(out, BOARD_DIR)
+        configure_and_build(cfg, out, "Pico board", "-j2")
+        elf = image.with_suffix(".elf")
+        elf.write_bytes((out / "rtbench-pico.elf").read_bytes())
+        data = uf2.from_elf(elf)
+        try:
+            uf2.check_rp2040(uf2.read(data))
+        except uf2.Uf2Error as e:
+            raise RtosBuildError(f"the {stem} image is not bootable: {e}") from None
+        image.write_bytes(data)
+    return image
