@@ -226,7 +226,7 @@ def test_small_boards_are_the_descriptions_under_64_kib() -> None:
     for name in (*QEMU_MACHINES, *PORT.boards):
         (desc,) = [
             p
-            for d in ("qemu-mps2", "stm32")
+            for d in ("qemu-mps2", "stm32", "rp2350")
             for p in [boards / d / "machines" / f"{name.removeprefix('mps2-')}.toml"]
             if p.is_file()
         ]
