@@ -134,6 +134,10 @@ COLD_MEANINGS = {
     "first_call": "the first call of each path; no cache was emptied before it",
     "art_reset": "the first call after the flash accelerator (ART) caches were reset",
     "icache_invalidated": "the first call after the instruction cache was invalidated",
+    "icache_dcache_invalidated": (
+        "the first call after the instruction cache was invalidated and the data cache "
+        "written back and invalidated"
+    ),
     "xip_cache_flushed": "the first call after the XIP flash cache was flushed",
     "xip_cache_invalidated": "the first call after the XIP flash cache was invalidated",
 }

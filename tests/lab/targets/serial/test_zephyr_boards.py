@@ -36,7 +36,7 @@ EXPECT = {
     "pico": (125_000_000, "zephyr_k_cycle_get_32", 0x10000100, 0x20042000),
 }
 # meta cold (docs/boards.md "Cold and warm"): what rtb_cache_cold empties on a board
-COLD = {"nucleo-f411re": b"art_reset", "nucleo-h743zi": b"icache_invalidated",
+COLD = {"nucleo-f411re": b"art_reset", "nucleo-h743zi": b"icache_dcache_invalidated",
         "pico": b"xip_cache_flushed"}  # fmt: skip
 
 

@@ -172,6 +172,10 @@ void rtb_zboard_exit(int status)
 #if defined(CONFIG_SOC_SERIES_STM32H7X)
 #define SCB_CCR 0xE000ED14u
 static int cache_on(void) { return (REG(SCB_CCR) & (1u << 17)) != 0; } /* CCR.IC */
+/* Zephyr turns the M7's D-cache on too (CONFIG_DCACHE), with its RAM in the AXI SRAM
+ * behind it: data goes cold with the code (the rtbench images of the STM32 layer keep
+ * theirs in the uncached DTCM instead). */
+static int dcache_on(void) { return (REG(SCB_CCR) & (1u << 16)) != 0; } /* CCR.DC */
 #elif defined(CONFIG_SOC_SERIES_STM32F4X)
 #define FLASH_ACR 0x40023C00u
 #define ACR_CACHES ((1u << 9) | (1u << 10)) /* ICEN, DCEN */
@@ -189,6 +193,8 @@ void rtb_zboard_cache_cold(void)
         return;
 #if defined(CONFIG_SOC_SERIES_STM32H7X)
     (void)sys_cache_instr_invd_all(); /* the M7's L1 I-cache (ICIALLU, DSB, ISB) */
+    if (dcache_on())
+        (void)sys_cache_data_flush_and_invd_all(); /* written back first: nothing lost */
 #elif defined(CONFIG_SOC_SERIES_STM32F4X)
     /* The ART accelerator (RM0383 3.4.2): reset only while disabled, then as it was. */
     unsigned int key = irq_lock();
@@ -209,7 +215,7 @@ const char *rtb_zboard_cold(void)
     if (!cache_on())
         return "first_call";
 #if defined(CONFIG_SOC_SERIES_STM32H7X)
-    return "icache_invalidated";
+    return dcache_on() ? "icache_dcache_invalidated" : "icache_invalidated";
 #elif defined(CONFIG_SOC_SERIES_STM32F4X)
     return "art_reset";
 #else
