@@ -247,10 +247,19 @@ def _no_kernels() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in drop}
 
 
-def test_nuttx_builds_for_an_upstream_nucleo() -> None:
-    """NuttX's own nucleo-l073rz board (its nsh defconfig, rtbench appended): the L0's
-    TIM2 counter path and 20 KiB of RAM; build only (docs/boards.md: the other three
-    Nucleos build the same way, DWT CYCCNT instead)."""
+@pytest.mark.parametrize(
+    ("board", "counter"),
+    [
+        ("nucleo-l073rz", b"tim2"),  # the M0+: no DWT, TIM2 extended in software
+        ("nucleo-f103rb", b"dwt_cyccnt"),
+        ("nucleo-f411re", b"dwt_cyccnt"),
+        ("nucleo-h743zi", b"dwt_cyccnt"),
+    ],
+)
+def test_nuttx_builds_for_an_upstream_nucleo(board: str, counter: bytes) -> None:
+    """NuttX's own Nucleo boards (their nsh defconfig, rtbench appended), build only: the
+    board's counter, the cold hook's tokens (the cache state is read at run time), the
+    ARM ELF NuttX links."""
     brought(
         "NUTTX_PATH",
         "an apache/nuttx checkout (NUTTX_APPS_PATH: nuttx-apps)",
@@ -259,7 +268,10 @@ def test_nuttx_builds_for_an_upstream_nucleo() -> None:
     from rtlab.lab.rtos.base import merged_paths
     from rtlab.lab.rtos.nuttx import RTOS
 
-    elf = RTOS.build("nucleo-l073rz", "default", merged_paths())
+    elf = RTOS.build(board, "default", merged_paths())
     data = elf.read_bytes()
-    assert data[:4] == b"\x7fELF"
-    assert b"nucleo-l073rz" in data and b"tim2" in data and b"rtbench: done errors=" in data
+    assert data[:4] == b"\x7fELF" and data[18] == 40  # e_machine EM_ARM
+    assert board.encode() in data and counter in data and b"rtbench: done errors=" in data
+    assert b"first_call" in data
+    if board in ("nucleo-f411re", "nucleo-h743zi"):  # caches NuttX's board code may turn on
+        assert (b"art_reset" if board == "nucleo-f411re" else b"icache_invalidated") in data
