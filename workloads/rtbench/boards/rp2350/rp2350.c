@@ -169,19 +169,3 @@ void rp2350_xip_cache_invalidate(void)
         *(volatile uint8_t *)(XIP_MAINTENANCE_BASE + off + XIP_OP_INVALIDATE_SET_WAY) = 0;
     __asm__ volatile("dsb\n isb" ::: "memory");
 }
-
-void mps2_exit(int status)
-{
-    char line[32] = "rtbench: done errors=";
-    unsigned k = 21, e = status < 0 ? 99u : (unsigned)status % 1000u;
-    if (e >= 100u)
-        line[k++] = (char)('0' + e / 100u);
-    if (e >= 10u)
-        line[k++] = (char)('0' + e / 10u % 10u);
-    line[k++] = (char)('0' + e % 10u);
-    line[k++] = '\n';
-    mps2_uart_write(line, k);
-    __asm__ volatile("cpsid i" ::: "memory");
-    for (;;) {
-    }
-}
