@@ -6,7 +6,7 @@
     .cpu cortex-m0plus
     .thumb
     .section .rom_header, "ax"
-    .word 0x20042000
+    .word 0x20041f00            /* below boot2's copy (0x20041f00..0x20042000) */
     .word rom_reset
     .word rom_fault
     .word rom_fault
@@ -21,7 +21,7 @@
     .type rom_reset, %function
     .thumb_func
 rom_reset:
-    ldr r0, =0x20042000
+    ldr r0, =0x20041f00
     mov sp, r0
     bl rom_boot
 1:  b 1b
