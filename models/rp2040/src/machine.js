@@ -153,7 +153,8 @@ class ModelRP2040 extends RP2040 {
     const core = this.core;
     const r = core.registers;
     const pc = core.PC - 2;
-    const op = super.readUint16(pc);
+    const trap = pc >= TRAP_BASE && pc < TRAP_END;
+    const op = trap ? BKPT_TRAP : super.readUint16(pc);
     if ((op & 0xff00) !== 0xbe00) {
       throw new ModelError(`undefined instruction (UDF #${code}) at ${hex(pc)}: silicon takes a HardFault`);
     }
