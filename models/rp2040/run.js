@@ -3,7 +3,10 @@
 // rtlab's RP2040 board model: runs the image a real Pico takes and prints its UART0.
 //
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
-//        [--max-cycles N] [--no-xip-cache] [--summary OUT.json] [--verbose]
+//        [--max-cycles N] [--no-xip-cache] [--rp2040js-cycles] [--summary OUT.json] [--verbose]
+//
+// --no-xip-cache: flash reads cost what SRAM reads cost (rp2040js's timing); --rp2040js-cycles:
+// rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
 // stage 2's CRC and enters it as the RP2040's ROM does; boot2 then enters the image.
@@ -20,7 +23,8 @@ const { run } = require('./src/runner');
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
-  const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: true, summary: null, verbose: false };
+  const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: true, summary: null, verbose: false,
+    cycleFixes: true };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -35,6 +39,7 @@ function parseArgs(argv) {
         throw new ModelError(`--max-cycles: expected a positive integer, not ${argv[i]}`);
       }
     } else if (k === '--no-xip-cache') a.xipCache = false;
+    else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
     else throw new ModelError(`unknown option ${k} (see the head of ${__filename})`);
@@ -69,7 +74,7 @@ function writeOut(buf) {
 function main() {
   const args = parseArgs(process.argv);
   const image = loadImage(args.image);
-  const mcu = new ModelRP2040({ rom: readRom(args.rom), xipCache: args.xipCache });
+  const mcu = new ModelRP2040({ rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes });
   mcu.powerOn(image.flash);
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
   const result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
@@ -80,6 +85,7 @@ function main() {
     instructions: result.instructions,
     clk_sys_hz: mcu.clkSys,
     xip_cache: args.xipCache,
+    cycle_fixes: args.cycleFixes,
     xip_misses: mcu.xip.misses,
     xip_stall_cycles: mcu.xip.stallCycles,
     exceptions: mcu.core.exceptionsTaken,

@@ -30,8 +30,12 @@ function correctionTable() {
 const FIX = correctionTable();
 
 class ModelCore extends CortexM0Core {
-  constructor(mcu) {
+  /** fixes: false keeps rp2040js's own cycle counts (to compare with, as calibration does). */
+  constructor(mcu, fixes = true) {
     super(mcu);
+    this.entryCycles = fixes ? EXCEPTION_ENTRY_CYCLES : 0;
+    this.returnCycles = fixes ? EXCEPTION_RETURN_CYCLES : 0;
+    this.fix = fixes ? FIX : new Int8Array(65536);
     this.reads16 = 0;
     this.opcode = 0;
     this.exceptionsTaken = 0;
@@ -45,20 +49,20 @@ class ModelCore extends CortexM0Core {
 
   exceptionEntry(exceptionNumber) {
     super.exceptionEntry(exceptionNumber);
-    this.cycles += EXCEPTION_ENTRY_CYCLES;
+    this.cycles += this.entryCycles;
     this.exceptionsTaken++;
   }
 
   exceptionReturn(excReturn) {
     super.exceptionReturn(excReturn);
-    this.cycles += EXCEPTION_RETURN_CYCLES;
+    this.cycles += this.returnCycles;
   }
 
   /** One instruction (and any exception taken before it); the cost is in this.cycles. */
   executeInstruction() {
     this.reads16 = 0;
     const n = super.executeInstruction();
-    const f = FIX[this.opcode];
+    const f = this.fix[this.opcode];
     this.cycles += f;
     return n + f;
   }

@@ -56,11 +56,12 @@ function modelLogger(mcu) {
 }
 
 class ModelRP2040 extends RP2040 {
-  /** rom: the boot ROM image (bytes); xipCache: model the XIP cache's misses. */
-  constructor({ rom, xipCache = true }) {
+  /** rom: the boot ROM image (bytes); xipCache: model the XIP cache's misses; cycleFixes:
+   * rtlab's corrections of rp2040js's cycle counts (core.js). */
+  constructor({ rom, xipCache = true, cycleFixes = true }) {
     super();
     this.clockCycles = 0; // the cycle count the clock has been advanced to
-    this.core = new ModelCore(this);
+    this.core = new ModelCore(this, cycleFixes);
     quiet(this.ppb); // rp2040js's, replaced
     this.ppb = new ModelPPB(this);
     this.xip = new XipCache(this, xipCache);

@@ -34,9 +34,11 @@ class SysTick {
     this.alarm = mcu.clock.createAlarm(() => this.onEvent());
   }
 
-  /** Now, in ticks of the selected clock. */
+  /** Now, in ticks of the selected clock: the core's cycles so far, including the cycles
+   * already charged to the running instruction before its access (an exception entry, an
+   * XIP stall), as the bus sees them. */
   now() {
-    return this.clksource ? this.mcu.clockCycles : Math.floor(this.mcu.clock.nanos / 1000);
+    return this.clksource ? this.mcu.core.cycles : Math.floor(this.mcu.clock.nanos / 1000);
   }
 
   value(t) {
@@ -75,8 +77,7 @@ class SysTick {
 
   schedule() {
     this.alarm.cancel();
-    const t = this.now();
-    const e = this.nextEvent(t);
+    const e = this.nextEvent(this.now());
     if (e < 0) return;
     const mcu = this.mcu;
     const nanos = this.clksource

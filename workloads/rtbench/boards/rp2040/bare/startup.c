@@ -10,12 +10,15 @@ void reset_handler(void);
 void default_handler(void);
 void swi_handler(void) __attribute__((weak, alias("default_handler")));
 void systick_handler(void) __attribute__((weak, alias("default_handler")));
+void svc_handler(void) __attribute__((weak, alias("default_handler")));
 
 typedef void (*vector)(void);
 __attribute__((section(".vectors"), used)) const vector vector_table[48] = {
     (vector)(uintptr_t)&__stack_top,
     reset_handler,
-    [2 ... 14] = default_handler,
+    [2 ... 10] = default_handler,
+    [11] = svc_handler,
+    [12 ... 14] = default_handler,
     [15] = systick_handler,
     [16 ... 16 + BARE_SWI_IRQ - 1] = default_handler,
     [16 + BARE_SWI_IRQ] = swi_handler,
