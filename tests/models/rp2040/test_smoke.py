@@ -30,9 +30,11 @@ def test_smoke_boots_and_passes(smoke: tuple[model.ModelRun, model.ModelRun]) ->
     assert run.counters["rom_checks_failed"][0] == 0
     assert run.counters["swi_runs"][0] == 8
     # SysTick on the core clock: two reads back to back are one LDR apart (2 cycles), and
-    # 1000 turns of subs + bne are 1000 x 3 - 1 cycles, plus that read.
+    # 1000 turns of subs + bne are 1000 x 3 - 1 cycles, plus that read (the first call
+    # also takes the XIP misses of its code in flash).
     assert set(run.series["ts_pair"].values) == {2}
-    assert set(run.series["loop_1000"].values) == {2999 + 2}
+    loop = run.series["loop_1000"].values
+    assert set(loop[1:]) == {2999 + 2} and loop[0] > 2999 + 2
 
 
 def test_smoke_xip_cold_costs_misses(smoke: tuple[model.ModelRun, model.ModelRun]) -> None:
