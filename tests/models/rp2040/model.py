@@ -53,8 +53,17 @@ def run(image: Path, tmp: Path, *args: str, max_cycles: int = 2_000_000_000) -> 
     summary = tmp / "summary.json"
     summary.unlink(missing_ok=True)
     res = subprocess.run(
-        ["node", str(MODEL / "run.js"), "--image", str(image), "--max-cycles", str(max_cycles),
-         "--summary", str(summary), *args],
+        [
+            "node",
+            str(MODEL / "run.js"),
+            "--image",
+            str(image),
+            "--max-cycles",
+            str(max_cycles),
+            "--summary",
+            str(summary),
+            *args,
+        ],
         capture_output=True,
         timeout=600,
     )

@@ -51,8 +51,18 @@ def test_missing_rom_function_names_it(tmp_path: Path) -> None:
     src = tmp_path / "call.S"
     src.write_text(CALL_MISSING)
     elf = tmp_path / "call.elf"
-    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m0plus", "-nostdlib", "-Wl,-Ttext=0x10010000",
-                    "-o", str(elf), str(src)], check=True)
+    subprocess.run(
+        [
+            "arm-none-eabi-gcc",
+            "-mcpu=cortex-m0plus",
+            "-nostdlib",
+            "-Wl,-Ttext=0x10010000",
+            "-o",
+            str(elf),
+            str(src),
+        ],
+        check=True,
+    )
     code = tmp_path / "call.raw"
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(code)], check=True)
     img.extend(b"\xff" * (0x10000 - len(img)))
@@ -71,4 +81,7 @@ def test_unreadable_image(tmp_path: Path) -> None:
     model.build()
     res = model.run(tmp_path / "none.uf2", tmp_path)
     assert res.returncode == 2
-    assert res.stderr.strip() == f"rp2040-model: {tmp_path / 'none.uf2'}: cannot read the image (ENOENT)"
+    assert (
+        res.stderr.strip()
+        == f"rp2040-model: {tmp_path / 'none.uf2'}: cannot read the image (ENOENT)"
+    )

@@ -1,0 +1,51 @@
+"""The model as a device: the `serial` target with the `rp2040_model` flasher runs the image
+a Pico takes and reads its UART0 through the same serial path (a pseudo-terminal opened
+with pyserial); every run says it is a cycle model, and two runs give the same output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlab.errors import ConfigError
+from rtlab.lab.targets.base import make_target
+from rtlab.protocol.parser import parse_one
+from tests.models.rp2040 import model
+
+
+def _target(**extra: object):  # type: ignore[no-untyped-def]
+    model.build()
+    spec = {"kind": "serial", "board": "pico", "flasher": "rp2040_model",
+            "image": str(model.bare_image("smoke")), "builtin_args": True, **extra}  # fmt: skip
+    return make_target(spec)
+
+
+def test_smoke_through_the_serial_target_twice_identical() -> None:
+    t = _target()
+    first = t.run([str(model.bare_image("smoke"))], timeout=120)
+    second = t.run([str(model.bare_image("smoke"))], timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    run = parse_one(first.stdout, "serial")
+    assert run.complete and run.status == "ok"
+    assert run.meta["timebase"] == "rp2040_model"
+    assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
+    assert "core 1" in run.meta["model_leaves_out"]
+    assert run.meta["board"] == "pico"
+    d = t.describe()
+    assert d["flasher"] == "rp2040_model" and d["timebase"] == "rp2040_model"
+
+
+def test_xip_cache_off_is_said(tmp_path: Path) -> None:
+    t = _target(xip_cache=False)
+    done = t.run([str(model.bare_image("smoke"))], timeout=120)
+    run = parse_one(done.stdout, "serial")
+    assert run.meta["xip_cache"] == "off"
+    assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
+
+
+def test_a_board_without_the_model_is_one_error() -> None:
+    with pytest.raises(ConfigError, match='names no model = "rp2040"'):
+        make_target({"kind": "serial", "board": "pico2", "flasher": "rp2040_model",
+                     "image": "x.uf2", "builtin_args": True})  # fmt: skip
