@@ -9,9 +9,14 @@ from pathlib import Path
 import pytest
 
 from rtlab.errors import ConfigError
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.protocol.parser import parse_one
+from rtlab.results import Store
+from tests.lab.targets.labgrid.test_mps2_places import _stored
 from tests.models.rp2040 import model
+from tests.paths import REPO_ROOT
 
 
 def _target(**extra: object):  # type: ignore[no-untyped-def]
@@ -49,3 +54,20 @@ def test_a_board_without_the_model_is_one_error() -> None:
     with pytest.raises(ConfigError, match='names no model = "rp2040"'):
         make_target({"kind": "serial", "board": "pico2", "flasher": "rp2040_model",
                      "image": "x.uf2", "builtin_args": True})  # fmt: skip
+
+
+def test_example_stores_identical_samples_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/rp2040-model-smoke.toml: two repetitions, the same stored samples."""
+    model.build()
+    monkeypatch.chdir(REPO_ROOT)
+    spec = load_spec(REPO_ROOT / "examples" / "rp2040-model-smoke.toml")
+    with Store(tmp_path / "rtlab.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
+        stored = _stored(st, spec.name)
+    (m1, s1, c1), (m2, s2, c2) = stored.values()
+    assert s1 == s2 and c1 == c2
+    assert s1["xip_cold"] and s1["xip_warm"]
+    assert m1["timebase"] == "rp2040_model"
