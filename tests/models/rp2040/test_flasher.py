@@ -67,7 +67,7 @@ def test_example_stores_identical_samples_twice(
         out = run_spec(spec, st)
         assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
         stored = _stored(st, spec.name)
-    (m1, s1, c1), (m2, s2, c2) = stored.values()
+    (m1, s1, c1), (_m2, s2, c2) = stored.values()
     assert s1 == s2 and c1 == c2
     assert s1["xip_cold"] and s1["xip_warm"]
     assert m1["timebase"] == "rp2040_model"
