@@ -97,4 +97,5 @@ mcu.writeUint32(0x10000000, 0);
 out.flash_write_dropped = mcu.flash[0] === 0xff ? 1 : 0;
 mcu.writeUint32(0x10, 0);
 out.rom_magic = mcu.readUint32(0x10) >>> 0;
+out.pad_gpio5_reset = mcu.readUint32(0x4001c000 + 4 + 4 * 5);
 process.stdout.write(JSON.stringify(out));

@@ -61,3 +61,8 @@ def test_miss_cost_follows_boot2s_ssi_setup(seen: dict[str, Any]) -> None:
 def test_flash_and_rom_are_read_only(seen: dict[str, Any]) -> None:
     assert seen["flash_write_dropped"] == 1
     assert seen["rom_magic"] == 0x0301754D  # 'M' 'u' 0x01, version 3
+
+
+def test_pads_reset_as_silicon(seen: dict[str, Any]) -> None:
+    # input enabled, 4 mA, pull-down, Schmitt (rp2040js 1.4.1: 0x36, input disabled)
+    assert seen["pad_gpio5_reset"] == 0x56
