@@ -82,6 +82,7 @@ class Rp2040ModelFlasher:
         self.proc: subprocess.Popen[bytes] | None = None
         self._fds: tuple[int, int] | None = None  # the pty's master, slave
         self._stderr: list[str] = []
+        self._drain: threading.Thread | None = None
 
     def check(self) -> None:
         if shutil.which("node") is None:
@@ -123,7 +124,8 @@ class Rp2040ModelFlasher:
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
-        threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True).start()
+        self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True)
+        self._drain.start()
 
     def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
@@ -142,6 +144,10 @@ class Rp2040ModelFlasher:
                 kill_group(proc, signal.SIGKILL)
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=5)
+            if self._drain is not None:
+                self._drain.join(timeout=5)  # its last line (the model's error) read
+            if proc.stderr is not None:
+                proc.stderr.close()
         if self._fds is not None:
             for fd in self._fds:
                 with contextlib.suppress(OSError):
