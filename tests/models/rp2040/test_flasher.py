@@ -4,12 +4,14 @@ with pyserial); every run says it is a cycle model, and two runs give the same o
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from rtlab.errors import ConfigError
 from rtlab.lab.runner import run_spec
+from rtlab.lab.serialboard.errors import BoardSilent
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.protocol.parser import parse_one
@@ -48,6 +50,19 @@ def test_xip_cache_off_is_said(tmp_path: Path) -> None:
     run = parse_one(done.stdout, "serial")
     assert run.meta["xip_cache"] == "off"
     assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
+
+
+def test_a_model_error_ends_the_run_with_its_line(tmp_path: Path) -> None:
+    """The model stops (a missing ROM function) before the image says hello: the port
+    closes, and the run ends at once with one error carrying the model's line."""
+    image = model.missing_rom_call_image(tmp_path)
+    t = _target(image=str(image))
+    t0 = time.monotonic()
+    with pytest.raises(
+        BoardSilent, match="rp2040_model: rp2040-model: the image called ROM function 'ZZ'"
+    ):
+        t.run([str(image)], timeout=120)
+    assert time.monotonic() - t0 < 30  # the port's end, not the answer or run timeout
 
 
 def test_a_board_without_the_model_is_one_error() -> None:

@@ -83,6 +83,7 @@ class Rp2040ModelFlasher:
         self._fds: tuple[int, int] | None = None  # the pty's master, slave
         self._stderr: list[str] = []
         self._drain: threading.Thread | None = None
+        self._port: str | None = None
 
     def check(self) -> None:
         if shutil.which("node") is None:
@@ -103,11 +104,12 @@ class Rp2040ModelFlasher:
         master, slave = os.openpty()
         tty.setraw(slave)  # bytes as they are: no echo, no CR/LF translation
         self._fds = (master, slave)
+        self._port = os.ttyname(slave)
         self._stderr = []
 
     def port(self) -> str | None:
-        assert self._fds is not None, "flash() first"
-        return os.ttyname(self._fds[1])
+        assert self._port is not None, "flash() first"
+        return self._port
 
     def argv(self) -> list[str]:
         assert self.image is not None
@@ -126,6 +128,7 @@ class Rp2040ModelFlasher:
         )
         self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True)
         self._drain.start()
+        self._close_pty()  # the model holds the master now: its exit is the port's end
 
     def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
@@ -148,12 +151,15 @@ class Rp2040ModelFlasher:
                 self._drain.join(timeout=5)  # its last line (the model's error) read
             if proc.stderr is not None:
                 proc.stderr.close()
+        self._close_pty()
+        return status
+
+    def _close_pty(self) -> None:
         if self._fds is not None:
             for fd in self._fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
             self._fds = None
-        return status
 
     def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
         """What every run's meta says of the model (percent-encoded: they have spaces)."""
