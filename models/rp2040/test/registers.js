@@ -109,4 +109,14 @@ out.nvic_ipsr = core.IPSR;
 mcu.writeUint32(0xe000e200, 1 << 3); // ISPR: TIMER_3
 mcu.writeUint32(0xe000e280, 1 << 3); // ICPR
 out.nvic_pending_after_icpr = (mcu.readUint32(0xe000e200) >>> 3) & 1;
+// SIO FIFO of a core with no partner: nothing to read, ready to write; a write ends the run
+out.fifo_st = mcu.readUint32(0xd0000050);
+out.fifo_rd = mcu.readUint32(0xd0000058);
+out.fifo_st_roe = mcu.readUint32(0xd0000050);
+try {
+  mcu.writeUint32(0xd0000054, 0);
+  out.fifo_write = 'accepted';
+} catch (e) {
+  out.fifo_write = e.message;
+}
 process.stdout.write(JSON.stringify(out));
