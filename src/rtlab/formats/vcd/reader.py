@@ -154,10 +154,21 @@ def _vcd_end_time(path: Path) -> int | None:
 
 def _to_edges(
     times: np.ndarray, lv: np.ndarray, pauses: np.ndarray
-) -> tuple[np.ndarray, int, np.ndarray, int]:
-    """(edge times, initial level, level after each pause, x/z changes) of one signal's
-    value changes. `pauses` are the ($dumpoff, $dumpon) times: changes between them are
-    not data, and the value at $dumpon is the level on resuming, not an edge."""
+) -> tuple[np.ndarray, int, np.ndarray, int, int]:
+    """(edge times, initial level, level after each pause, x/z changes, changes that a
+    later change at the same time overrode) of one signal's value changes.
+
+    One value per time step: of several changes at one time (`#10 1! 0! 1!`, or `#10`
+    written twice) the last wins, as sigrok reads a VCD, so a zero-width pulse is never
+    an edge pair and no period is 0. `pauses` are the ($dumpoff, $dumpon) times: changes
+    between them are not data, and the value at $dumpon is the level on resuming."""
+    if len(pauses):  # the x a $dumpoff writes is no value of its time step
+        data = ~(np.isin(times, pauses[:, 0]) & (lv < 0))
+        times, lv = times[data], lv[data]
+    last = np.ones(times.size, dtype=bool)
+    last[:-1] = times[1:] != times[:-1]
+    overridden = int(times.size - np.count_nonzero(last))
+    times, lv = times[last], lv[last]
     known = lv >= 0
     xz = int(lv.size - np.count_nonzero(known))
     t, v = times[known], lv[known]
@@ -166,17 +177,16 @@ def _to_edges(
         seg = np.searchsorted(pauses[:, 0], t, side="left")  # a change at $dumpoff is before
         on = np.where(seg > 0, pauses[np.maximum(seg - 1, 0), 1], -1)
         keep = t >= on
-        keep[:-1] &= ~((t[:-1] == on[:-1]) & (t[1:] == t[:-1]))  # the last value at $dumpon
         t, v, seg = t[keep], v[keep], seg[keep]
     else:
         seg = np.zeros(t.size, dtype=np.int64)
     if t.size == 0:
-        return np.zeros(0, np.int64), UNKNOWN_LEVEL, levels[1:], xz
+        return np.zeros(0, np.int64), UNKNOWN_LEVEL, levels[1:], xz, overridden
     firsts = np.flatnonzero(np.diff(seg, prepend=-1) != 0)
     levels[seg[firsts]] = v[firsts]
     flip = np.zeros(t.size, dtype=bool)
     flip[1:] = (v[1:] != v[:-1]) & (seg[1:] == seg[:-1])
-    return t[flip], int(levels[0]), levels[1:], xz
+    return t[flip], int(levels[0]), levels[1:], xz, overridden
 
 
 def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
@@ -316,7 +326,7 @@ def _add_channels(
             continue
         if name in cap.channels:
             raise FormatError(p, f"two 1-bit signals are named {name!r}")
-        edges, level, resumed, xz = _to_edges(times, lv, pauses)
+        edges, level, resumed, xz, overridden = _to_edges(times, lv, pauses)
         if ratio is not None:
             edges = from_units(p, name, edges, ratio) + cap.t_start
         cap.add(
@@ -324,6 +334,9 @@ def _add_channels(
         )
         if xz:
             cap.metadata["xz_changes"][name] = xz
+        if overridden:
+            same = cap.metadata.setdefault("same_time_changes", {})
+            same[name] = overridden
         if shortcount[short] == 1 and short != name:
             cap.metadata["aliases"][short] = name
     if want is not None:
