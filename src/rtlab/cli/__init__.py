@@ -27,6 +27,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # click's plain help: typer's rich help imports 0.1 s of modules
 )
 
+
 def _check_tick(tick: str, label: str = "--tick") -> None:
     """--tick as the readers take it (rtlab.ticks: units, 1 fs .. 1000 s), checked once
     here so that a bad value is refused before any file is opened."""

@@ -144,9 +144,16 @@ def guess(path: Path) -> FormatSpec:
             return spec
     reg = dict(FORMATS.items())
     suffix = "".join(path.suffixes[-2:]).lower()
-    for spec in reg.values():
-        if any(suffix.endswith(ext) for ext in spec.extensions):
-            return spec
+    # the longest matching extension names the format: `.pio.csv` is pio-durations,
+    # not the edges CSV that every other `.csv` falls back to
+    matches = [
+        (len(ext), -k, spec)
+        for k, spec in enumerate(reg.values())
+        for ext in spec.extensions
+        if suffix.endswith(ext)
+    ]
+    if matches:
+        return max(matches, key=lambda m: m[:2])[2]
     raise FormatError(
         path,
         "cannot tell the format from the content or the extension; "
