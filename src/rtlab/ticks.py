@@ -99,6 +99,11 @@ def parse_duration(text: str) -> Fraction:
 OPTION_TICK_RANGE_S = (Fraction(1, 10**15), Fraction(1000))
 
 
+# A tick a file states (Parquet metadata, a sample rate): wider than an option's (Saleae
+# CSV times have up to 18 decimals), narrow enough that ticks as floats stay finite.
+FILE_TICK_RANGE_S = (Fraction(1, 10**18), Fraction(10**6))
+
+
 def check_tick_range(tick_s: Fraction, what: str, span: str = "1 fs to 1000 s") -> Fraction:
     """`tick_s` if it is within OPTION_TICK_RANGE_S, else ValueError naming `what`."""
     lo, hi = OPTION_TICK_RANGE_S
@@ -155,3 +160,16 @@ class Samples:
     def to_ns(self) -> np.ndarray:
         """Float ns values, for plots: the only place ticks turn into floats."""
         return self.values * self.tick_ns
+
+
+def one_value_per_time(edges: np.ndarray) -> tuple[np.ndarray, int]:
+    """(edges, number dropped) with one value per time step: of k edges at one time
+    (a zero-width pulse) the last value wins, i.e. one edge stays when k is odd and
+    none when k is even. The rule of every reader and writer (docs/formats.md)."""
+    e = as_int64(edges)
+    if e.size < 2 or not bool(np.any(e[1:] == e[:-1])):
+        return e, 0
+    starts = np.flatnonzero(np.concatenate(([True], e[1:] != e[:-1])))
+    counts = np.diff(np.append(starts, e.size))
+    keep = starts[counts % 2 == 1]
+    return e[keep], int(e.size - keep.size)
