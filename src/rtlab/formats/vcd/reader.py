@@ -248,7 +248,10 @@ def read(
     _add_channels(p, cap, sigs, channels, ratio if rt is not None else None, pauses)
     if len(pauses):  # a gap starts after an edge at its $dumpoff time
         gaps = pauses.copy()
-        for k, off in enumerate(pauses[:, 0].tolist()):
+        if rt is not None:  # rtlab's own file: timescale units back to ticks
+            gaps = from_units(p, "$dumpoff", pauses.ravel(), ratio).reshape(-1, 2)
+            gaps += cap.t_start or 0
+        for k, off in enumerate(gaps[:, 0].tolist()):
             if any(np.any(ch.edges == off) for ch in cap):
                 gaps[k, 0] = off + 1
         cap.gaps = gaps
@@ -328,7 +331,10 @@ def _add_channels(
             raise FormatError(p, f"two 1-bit signals are named {name!r}")
         edges, level, resumed, xz, overridden = _to_edges(times, lv, pauses)
         if ratio is not None:
-            edges = from_units(p, name, edges, ratio) + cap.t_start
+            edges = from_units(p, name, edges, ratio)
+            if edges.size and int(edges[-1]) + (cap.t_start or 0) > 2**63 - 1:
+                raise FormatError(p, f"{name}: a change lies beyond 2^63 - 1 ticks")
+            edges = edges + cap.t_start
         cap.add(
             Channel(name, edges, initial_level=level, gap_levels=resumed if len(pauses) else None)
         )
