@@ -37,7 +37,7 @@ def _check_tick(tick: str, label: str = "--tick") -> None:
         check_tick_range(parse_duration(tick), f"{label} {tick!r}")
     except (ValueError, ZeroDivisionError, OverflowError) as exc:
         msg = str(exc)
-        raise RtlabError(msg if label in msg else f"{label} {tick!r}: {msg}") from None
+        raise RtlabError(msg if label in msg else f"bad tick ({label} {tick!r}): {msg}") from None
 
 
 def _nominal_hz(nominal: str) -> float:

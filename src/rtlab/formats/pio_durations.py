@@ -101,9 +101,9 @@ def _sniff(head: bytes, path: Path) -> bool:
     if path.suffix.lower() not in (".csv", ".txt", ".dat"):
         return False
     lines = [ln for ln in head.split(b"\n")[:20] if ln.strip()]
-    # the last line of a 4 KiB head may be cut; of a whole (short) file it is not
-    whole = len(head) < 4096 or len(lines) < 20
-    return bool(lines) and all(_LINE_OK.match(ln) for ln in (lines if whole else lines[:-1]))
+    # the last line may be cut (or be the bad line the reader will name), but a one-line
+    # file must itself be a duration: `1234567890123456789,a,1` is no pio file
+    return bool(lines) and all(_LINE_OK.match(ln) for ln in (lines[:-1] or lines))
 
 
 FORMAT = FormatSpec(
