@@ -320,7 +320,8 @@ def _add_channels(
     shortcount: dict[str, int] = {}
     for _, short, _, _ in sigs:
         shortcount[short] = shortcount.get(short, 0) + 1
-    want = set(channels) if channels else None
+    # `data [0]` (as a VCD header spells a bit-select) names channel `data[0]`
+    want = {re.sub(r"\s+\[", "[", n) for n in channels} if channels else None
     for full, short, times, lv in sigs:
         name = full
         if ratio is not None and full.startswith(ROOT + "."):
@@ -345,6 +346,9 @@ def _add_channels(
             same[name] = overridden
         if shortcount[short] == 1 and short != name:
             cap.metadata["aliases"][short] = name
+        if name.endswith("]"):  # a bit-select is also found as the header spells it
+            for alias in {name, short} if shortcount[short] == 1 else {name}:
+                cap.metadata["aliases"][alias.replace("[", " [")] = name
     if want is not None:
         missing = want - set(cap.channels) - set(cap.metadata["aliases"])
         if missing:
