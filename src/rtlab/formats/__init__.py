@@ -176,8 +176,11 @@ def load(path: str | Path, format: str | None = None, **options: Any) -> Capture
     if options.get("channels") and "channels" not in spec.options:
         _select(p, cap, options["channels"])
     check_span(p, cap)
-    cap.metadata.setdefault("source", str(p))
-    cap.metadata.setdefault("format", spec.name)
+    # the file read now (a converted file's own metadata names the file it came from)
+    before = (cap.metadata.get("source"), cap.metadata.get("format"))
+    if before[0] is not None and before != (str(p), spec.name):
+        cap.metadata.setdefault("converted_from", {"source": before[0], "format": before[1]})
+    cap.metadata["source"], cap.metadata["format"] = str(p), spec.name
     return cap
 
 
