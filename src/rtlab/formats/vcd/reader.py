@@ -281,6 +281,7 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
         pauses = _check_fst_blocks(p, size)
     elif body.startswith(b"$"):  # VCD: the time line first, whichever parser reads it
         _check_timescale(p, head)
+        _check_complete(p, size)  # a cut last time would read as one going backwards
         pauses = timeline(p)
     if sniff_fst(head, p):
         pass  # pywellen reads FST
