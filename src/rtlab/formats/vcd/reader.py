@@ -251,9 +251,12 @@ def read(
         if rt is not None:  # rtlab's own file: timescale units back to ticks
             gaps = from_units(p, "$dumpoff", pauses.ravel(), ratio).reshape(-1, 2)
             gaps += cap.t_start or 0
-        for k, off in enumerate(gaps[:, 0].tolist()):
-            if any(np.any(ch.edges == off) for ch in cap):
-                gaps[k, 0] = off + 1
+        starts = gaps[:, 0].copy()
+        hit = np.zeros(len(starts), dtype=bool)
+        for ch in cap:  # edges are sorted: a search, not np.isin's hash of them all
+            i = np.minimum(np.searchsorted(ch.edges, starts), max(len(ch) - 1, 0))
+            hit |= (ch.edges[i] == starts) if len(ch) else False
+        gaps[hit, 0] += 1
         cap.gaps = gaps
         cap.metadata["dumpoff_gaps"] = len(gaps)
     return cap

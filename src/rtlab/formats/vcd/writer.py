@@ -61,16 +61,24 @@ def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
             f"the capture ({t1 - t0} ticks of {cap.tick_s} s) is too long for VCD's 64-bit "
             "times in this timescale"
         )
-    for k, (g0, g1) in enumerate(cap.gaps.tolist()):
-        if g0 < t0 or g1 > t1:
-            return f"gap {k} lies outside the capture window"
-        for c in chans:
-            if np.any(c.edges == g1):
-                return (
-                    f"channel {c.name!r} has an edge at the end of gap {k} (tick {g1}): "
-                    "VCD's $dumpon value is the level on resuming, not an edge"
-                )
+    g = cap.gaps
+    if len(g) and (int(g[:, 0].min()) < t0 or int(g[:, 1].max()) > t1):
+        return "a gap lies outside the capture window"
+    for c in chans:
+        at_end = np.flatnonzero(_among(g[:, 1], c.edges)) if len(g) else []
+        if len(at_end):
+            k = int(at_end[0])
+            return (
+                f"channel {c.name!r} has an edge at the end of gap {k} (tick {int(g[k, 1])}): "
+                "VCD's $dumpon value is the level on resuming, not an edge"
+            )
     return None
+
+
+def _among(x: np.ndarray, sorted_edges: np.ndarray) -> np.ndarray:
+    """x's elements found in the sorted edge times (np.isin hashes every edge)."""
+    i = np.searchsorted(sorted_edges, x)
+    return (i < sorted_edges.size) & (sorted_edges[np.minimum(i, sorted_edges.size - 1)] == x)
 
 
 def write(cap: Capture, path: str | Path, **_: Any) -> None:
@@ -185,8 +193,9 @@ def _format_block(
     level: np.ndarray,
     id_mat: np.ndarray,
     id_len: np.ndarray,
-) -> bytes:
-    """VCD text for a block of changes: '#t' lines (where `new`) and '<v><id>' lines.
+) -> tuple[bytes, np.ndarray]:
+    """VCD text for a block of changes: '#t' lines (where `new`) and '<v><id>' lines,
+    and the byte offset at which each change's text ends.
 
     Each event is one row of a byte matrix with a mask of the bytes in use, so the
     text comes out of one boolean gather instead of a Python loop."""
@@ -220,7 +229,7 @@ def _format_block(
     # the newline right after each id: shift it into the first unused id byte
     m[np.arange(n), c + 1 + id_len[who]] = ord("\n")
     use[np.arange(n), c + 1 + id_len[who]] = True
-    return m[use].tobytes()
+    return m[use].tobytes(), np.cumsum(use.sum(axis=1))
 
 
 def _body_blocks(
@@ -243,23 +252,27 @@ def _body_blocks(
     id_len = np.array([len(i) for i in ids], dtype=np.int64)
     for k, ident in enumerate(ids):
         id_mat[k, : len(ident)] = np.frombuffer(ident.encode(), dtype=np.uint8)
-    written = 0  # the time of the last `#t` line (the header's #0)
-    lo = 0
-    for gap in [*gaps, None]:
-        hi = rel.size if gap is None else int(np.searchsorted(times, gap[1], side="left"))
-        part = rel[lo:hi]
-        if part.size:
-            new = np.ones(part.size, dtype=bool)
-            new[1:] = part[1:] != part[:-1]
-            new[0] = part[0] != written
-            for b in range(0, part.size, _BLOCK):
-                sl = slice(b, b + _BLOCK)
-                yield _format_block(
-                    part[sl], new[sl], who[lo:hi][sl], level[lo:hi][sl], id_mat, id_len
-                )
-            written = int(part[-1])
-        if gap is not None:
-            units = to_units(np.array(gap[1:], dtype=np.int64) - t0, ratio)
-            yield _pause_text(chans, ids, gap[0], units, written)
-            written = int(units[1])
-        lo = hi
+    new = np.ones(rel.size, dtype=bool)  # a `#t` line before the change
+    new[1:] = rel[1:] != rel[:-1]
+    new &= rel != 0  # changes at t_start follow the $dumpvars block directly
+    # where each gap's pause goes: before the first change after it
+    at = np.searchsorted(times, [g[2] for g in gaps], side="left").astype(np.int64)
+    k = 0  # next gap
+    for lo in range(0, max(rel.size, 1), _BLOCK):
+        sl = slice(lo, lo + _BLOCK)
+        text, ends = (
+            _format_block(rel[sl], new[sl], who[sl], level[sl], id_mat, id_len)
+            if rel.size
+            else (b"", np.zeros(0, np.int64))
+        )
+        pos = 0
+        last = rel.size if lo + _BLOCK >= rel.size else lo + _BLOCK
+        while k < len(gaps) and at[k] <= last and (at[k] < last or last == rel.size):
+            cut = int(ends[at[k] - lo - 1]) if at[k] > lo else 0
+            yield text[pos:cut]
+            pos = cut
+            written = int(rel[at[k] - 1]) if at[k] > 0 else 0
+            units = to_units(np.array(gaps[k][1:], dtype=np.int64) - t0, ratio)
+            yield _pause_text(chans, ids, gaps[k][0], units, written)
+            k += 1
+        yield text[pos:]
