@@ -77,6 +77,8 @@ def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
 
 def _among(x: np.ndarray, sorted_edges: np.ndarray) -> np.ndarray:
     """x's elements found in the sorted edge times (np.isin hashes every edge)."""
+    if sorted_edges.size == 0:
+        return np.zeros(len(x), dtype=bool)
     i = np.searchsorted(sorted_edges, x)
     return (i < sorted_edges.size) & (sorted_edges[np.minimum(i, sorted_edges.size - 1)] == x)
 
