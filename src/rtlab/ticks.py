@@ -44,10 +44,25 @@ _FREQ_PREFIX = {"G": 10**9, "g": 10**9, "M": 10**6, "k": 10**3, "K": 10**3, "": 
 _FREQ_RE = re.compile(r"^(?P<num>.*?)(?P<prefix>[GgMkKm]?)(?P<hz>[Hh][Zz])$")
 
 
+_HUGE = re.compile(r"[eE][-+]?0*[0-9]{4,}")
+
+
+def exact(text: str) -> Fraction:
+    """Fraction(text), refusing an exponent beyond ±999 or a text over 64 characters
+    first: Fraction('1e05000000') builds a 5-million-digit integer (minutes)."""
+    if len(text) > 64 or _HUGE.search(text):
+        raise ValueError(f"{text[:40]!r} is out of range")
+    return Fraction(text)
+
+
 def _fraction(text: str, whole: str) -> Fraction:
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
+        return exact(text)
+    except ValueError as exc:
+        if "out of range" in str(exc):
+            raise
+        raise ValueError(f"not a number in {whole!r}") from None
+    except ZeroDivisionError:
         raise ValueError(f"not a number in {whole!r}") from None
 
 

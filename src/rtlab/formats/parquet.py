@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import mmap
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from rtlab.formats import FormatSpec, name_list
 from rtlab.formats.isolate import run_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
-from rtlab.ticks import FILE_TICK_RANGE_S, one_value_per_time
+from rtlab.ticks import FILE_TICK_RANGE_S, exact, one_value_per_time
 
 META_KEY = b"rtlab.capture"
 FORMAT_VERSION = 1
@@ -256,9 +255,9 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
             raise ValueError("expected an object with a channels list")
         if meta.get("version") != FORMAT_VERSION:
             raise FormatError(path, f"unsupported rtlab capture version {meta.get('version')!r}")
-        meta["tick"] = Fraction(meta["tick_s"])
+        meta["tick"] = exact(str(meta["tick_s"]))
         meta["resolution"] = (
-            Fraction(meta["resolution_s"]) if meta.get("resolution_s") is not None else None
+            exact(str(meta["resolution_s"])) if meta.get("resolution_s") is not None else None
         )
         gaps = np.asarray(meta.get("gaps") or [], dtype=np.int64).reshape(-1, 2)
         meta["gaps"] = gaps
