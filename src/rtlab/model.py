@@ -150,7 +150,9 @@ class Capture:
         return lo, hi
 
     def validate(self) -> None:
-        """Raise ValueError when the invariants readers promise do not hold."""
+        """Raise ValueError when the invariants readers promise do not hold: gaps sorted
+        and disjoint, each channel's edge times strictly increasing (one value per time
+        step: docs/formats.md), all times within 2^63 - 1 ticks of each other."""
         g = self.gaps
         if g.size:
             if np.any(g[:, 1] < g[:, 0]):
@@ -159,10 +161,16 @@ class Capture:
                 raise ValueError("gaps overlap or are not sorted")
         for ch in self:
             e = ch.edges
-            if e.size > 1 and np.any(e[1:] < e[:-1]):
-                raise ValueError(f"channel {ch.name}: edge times are not sorted")
+            if e.size > 1 and np.any(e[1:] <= e[:-1]):
+                what = "two edges at one time" if np.all(e[1:] >= e[:-1]) else "not sorted"
+                raise ValueError(f"channel {ch.name}: edge times are {what}")
             if ch.gap_levels is not None and len(ch.gap_levels) != len(g):
                 raise ValueError(f"channel {ch.name}: one gap level per gap expected")
+        times = [t for t in (self.t_start, self.t_end) if t is not None]
+        times += [int(x) for ch in self if len(ch) for x in (ch.edges[0], ch.edges[-1])]
+        times += [int(g.min()), int(g.max())] if g.size else []
+        if times and (max(times) - min(times) >= 2**63 or max(map(abs, times)) >= 2**63):
+            raise ValueError("times more than 2^63 - 1 ticks apart do not fit in 64 bits")
 
     def describe(self) -> Mapping[str, Any]:
         lo, hi = self.window()

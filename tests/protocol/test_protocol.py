@@ -289,3 +289,14 @@ def test_fuzz_mutations_never_crash_the_parser(encoding: str, crc: bool) -> None
                 assert s.values.dtype == np.int64
             if crc and r.complete:  # with CRCs, a complete run is exactly the original
                 assert np.array_equal(r.series["lat"].values, v)
+
+
+@pytest.mark.parametrize("field", ["tick_hz=1e05000000", "tick_ns=1e-9999999", "tick_ns=1e400"])
+def test_a_huge_exponent_is_refused_at_once(field: str) -> None:
+    """Found by bench/fuzz_parsers.py (issue 35): Fraction('1e05000000') builds a
+    5-million-digit integer, minutes of work for one header line."""
+    text = f"@rtl1 hello workload=w version=1\n@rtl1 series s unit=ticks {field}\n"
+    t0 = time.monotonic()
+    with pytest.raises(ProtocolError, match="out of range"):
+        parse(text.encode(), source="x")
+    assert time.monotonic() - t0 < 5

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import mmap
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from rtlab.formats import FormatSpec, name_list
 from rtlab.formats.isolate import run_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+from rtlab.ticks import FILE_TICK_RANGE_S, exact, one_value_per_time
 
 META_KEY = b"rtlab.capture"
 FORMAT_VERSION = 1
@@ -33,6 +33,9 @@ _MAGIC = b"PAR1"
 
 
 def write(cap: Capture, path: Path, **_: Any) -> None:
+    """Write `cap` (see the module doc). Edges at one time are written as one value per
+    time step, the last (one_value_per_time: what every reader reads back)."""
+    cap = _one_value_per_time(cap)
     cap.validate()
     names = list(cap.channels)
     if len(names) > 65535:
@@ -83,6 +86,24 @@ def write(cap: Capture, path: Path, **_: Any) -> None:
                 )
 
 
+def _one_value_per_time(cap: Capture) -> Capture:
+    """`cap` itself, or a copy whose channels hold one edge per time step."""
+    fixed = {ch.name: one_value_per_time(ch.edges)[0] for ch in cap}
+    if all(fixed[ch.name].size == len(ch) for ch in cap):
+        return cap
+    out = Capture(
+        tick_s=cap.tick_s,
+        gaps=cap.gaps,
+        t_start=cap.t_start,
+        t_end=cap.t_end,
+        resolution_s=cap.resolution_s,
+        metadata=dict(cap.metadata),
+    )
+    for ch in cap:
+        out.add(Channel(ch.name, fixed[ch.name], ch.initial_level, ch.gap_levels))
+    return out
+
+
 def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=str))
 
@@ -131,11 +152,15 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
         resolution_s=meta["resolution"],
         metadata=dict(meta.get("metadata") or {}),
     )
+    same: dict[str, int] = {}
     for i, (off, n) in slots.items():
         c = chans[i]
         arr = everything[off : off + n]
         if arr.size > 1 and bool(np.any(arr[1:] < arr[:-1])):
             raise FormatError(path, f"channel {c['name']!r}: edge times are not sorted")
+        arr, dropped = one_value_per_time(arr)  # rtlab's writer once wrote such pulses
+        if dropped:
+            same[c["name"]] = dropped
         gl = c.get("gap_levels")
         cap.add(
             Channel(
@@ -145,6 +170,8 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
                 None if gl is None else np.asarray(gl, dtype=np.int8),
             )
         )
+    if same:
+        cap.metadata["same_time_changes"] = same
     if channels:
         missing = set(channels) - set(cap.channels)
         if missing:
@@ -228,9 +255,9 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
             raise ValueError("expected an object with a channels list")
         if meta.get("version") != FORMAT_VERSION:
             raise FormatError(path, f"unsupported rtlab capture version {meta.get('version')!r}")
-        meta["tick"] = Fraction(meta["tick_s"])
+        meta["tick"] = exact(str(meta["tick_s"]))
         meta["resolution"] = (
-            Fraction(meta["resolution_s"]) if meta.get("resolution_s") is not None else None
+            exact(str(meta["resolution_s"])) if meta.get("resolution_s") is not None else None
         )
         gaps = np.asarray(meta.get("gaps") or [], dtype=np.int64).reshape(-1, 2)
         meta["gaps"] = gaps
@@ -253,8 +280,10 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
             meta[key] = None if value is None else int(value)
         if not isinstance(meta.get("metadata") or {}, dict):
             raise ValueError("metadata must be an object")
-        if meta["tick"] <= 0:
-            raise ValueError("tick must be positive")
+        for key in ("tick", "resolution"):
+            lo, hi = FILE_TICK_RANGE_S
+            if meta[key] is not None and not lo <= meta[key] <= hi:
+                raise ValueError(f"{key}_s {meta[key + '_s']!r} is out of range (1e-18 to 1e6 s)")
     except FormatError:
         raise
     except (

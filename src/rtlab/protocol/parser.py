@@ -190,7 +190,12 @@ def _meta(b: _RunBuilder, line: int, fields: list[str]) -> None:
     b.run.meta.update(_kv(b, line, fields))
 
 
+_HUGE_EXPONENT = re.compile(r"[eE][-+]?0*[0-9]{3,}")  # 1e05000000: Fraction would take minutes
+
+
 def _positive_fraction(b: _RunBuilder, line: int, key: str, text: str) -> Fraction:
+    if len(text) > 64 or _HUGE_EXPONENT.search(text):
+        raise b.err(line, f"{key}: {text[:40]!r} is out of range")
     try:
         v = Fraction(text)
     except (ValueError, ZeroDivisionError):
