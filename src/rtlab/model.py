@@ -172,3 +172,47 @@ class Capture:
             "gaps": len(self.gaps),
             "window_ticks": [lo, hi],
         }
+
+
+@dataclass
+class EdgeStream:
+    """A capture read chunk by chunk: what a streaming reader gives instead of a Capture.
+
+    `header` is the capture without its edges (tick, gaps, window, metadata; channels
+    with their levels and empty edge arrays); `edge_counts` the number of edges of every
+    channel of the file; `chunks` yields (channel name, sorted int64 edge times) in
+    time order within each channel, a channel's chunks consecutive or interleaved with
+    other channels'. An array yielded may be reused once the next one is asked for.
+    A reader that finds a problem mid-file raises its FormatError from the iterator.
+    """
+
+    header: Capture
+    edge_counts: dict[str, int]
+    chunks: Iterator[tuple[str, np.ndarray]]
+
+    @property
+    def total_edges(self) -> int:
+        return sum(self.edge_counts.values())
+
+    @classmethod
+    def from_capture(cls, cap: Capture, chunk: int = 1 << 22) -> EdgeStream:
+        """A loaded capture as a stream of chunks of at most `chunk` edges."""
+        if chunk < 1:
+            raise ValueError("chunk must be at least 1 edge")
+        header = Capture(
+            tick_s=cap.tick_s,
+            gaps=cap.gaps,
+            t_start=cap.t_start,
+            t_end=cap.t_end,
+            resolution_s=cap.resolution_s,
+            metadata=cap.metadata,
+        )
+        for ch in cap:
+            header.add(Channel(ch.name, ch.edges[:0], ch.initial_level, ch.gap_levels))
+
+        def chunks() -> Iterator[tuple[str, np.ndarray]]:
+            for ch in cap:
+                for lo in range(0, len(ch), chunk):
+                    yield ch.name, ch.edges[lo : lo + chunk]
+
+        return cls(header, {ch.name: len(ch) for ch in cap}, chunks())
