@@ -9,7 +9,9 @@
 //!   have_prev, prev edge, have_sel, prev chosen edge, have_period, prev period, mode
 //!   (0 rising, 1 falling, 2 both)];
 //! - `hists`: five C-contiguous int64 count arrays (interval, high, low, period, c2c);
-//!   `bases[m]` is the value counted at hists[m][0];
+//!   `bases[m]` is the value counted at hists[m][0]. An interval of known level is
+//!   counted once, as a high or low width (the intervals are their union); `interval`
+//!   takes only the intervals of unknown level;
 //! - a value outside its histogram goes to `overflow` (int64[cap][2]: metric, value).
 //!
 //! Returns (edges consumed, overflow entries written): the pass stops before an edge
@@ -110,11 +112,12 @@ fn accumulate(
             let t = e[i];
             if have_prev {
                 let d = t - prev;
-                hs.add(INTERVAL, d);
                 if lvl == 1 {
                     hs.add(HIGH, d);
                 } else if lvl == 0 {
                     hs.add(LOW, d);
+                } else {
+                    hs.add(INTERVAL, d);
                 }
             }
             let chosen = mode == 2 || (lvl >= 0 && lvl == mode);

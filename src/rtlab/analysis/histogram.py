@@ -78,7 +78,7 @@ class ExactHistogram:
             self._pieces = [self._merged_sparse()]
 
     def _merged_sparse(self) -> tuple[np.ndarray, np.ndarray]:
-        return _merge(self._pieces)
+        return merge_counts(self._pieces)
 
     # -- reading ------------------------------------------------------------------------
     def distinct(self) -> tuple[np.ndarray, np.ndarray]:
@@ -91,15 +91,18 @@ class ExactHistogram:
         if sv.size == 0:
             return dv, dc
         # a value counted sparse before the window grew over it is in both: merged
-        return _merge([(dv, dc), (sv, sc)])
+        return merge_counts([(dv, dc), (sv, sc)])
 
     def __len__(self) -> int:
         """The number of values counted."""
         return int(self.counts.sum()) + sum(int(p[1].sum()) for p in self._pieces)
 
 
-def _merge(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def merge_counts(
+    pieces: list[tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct values and summed counts of several (values, counts) pieces."""
+    pieces = [p for p in pieces if p[0].size]
     if not pieces:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(pieces) == 1:

@@ -6,6 +6,10 @@ importable, and `accumulate_numpy`, its vectorized twin, otherwise. Both read an
 the same state vector, so a chunk boundary may fall anywhere (inside a pulse too), and
 count the same values; tests/analysis/test_stream.py runs both on the same edges.
 
+An interval whose level is known is counted once, as a high or a low width: the
+intervals are their union (ChannelStream merges them); `interval` holds only the
+intervals of unknown level.
+
 State (int64[8]): level before the next edge (0, 1, -1 unknown), have_prev, prev edge,
 have_sel, prev chosen edge, have_period, prev period, mode (0 rising, 1 falling, 2 both).
 """
@@ -83,8 +87,9 @@ def accumulate_numpy(
     h_int, h_high, h_low, h_per, h_c2c = hists
     x = np.concatenate(([prev], edges)) if have_prev else edges
     d = np.diff(x)
-    h_int.add(d)
-    if lvl >= 0 and d.size:
+    if lvl < 0:
+        h_int.add(d)
+    elif d.size:
         first = 0 if have_prev else 1  # the edge that ends d[0]
         level0 = lvl ^ (first & 1)  # level before that edge: the level d[0] measures
         (h_high if level0 == 1 else h_low).add(d[0::2])

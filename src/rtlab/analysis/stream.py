@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rtlab.analysis import kernel
-from rtlab.analysis.histogram import ExactHistogram
+from rtlab.analysis.histogram import ExactHistogram, merge_counts
 from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, stats_from_histogram
 from rtlab.analysis.summary import Analysis, derived_figures
 from rtlab.model import UNKNOWN_LEVEL, Channel, Edge, EdgeStream, Samples
@@ -79,9 +79,11 @@ class ChannelStream:
     def stats(self, like: Samples, quantiles: tuple[float, ...]) -> dict[str, Stats]:
         """The figures of analyze(), in its metric order."""
         out: dict[str, Stats] = {}
-        by_name = dict(zip(kernel.METRICS, self.hists, strict=True))
+        dist = {m: h.distinct() for m, h in zip(kernel.METRICS, self.hists, strict=True)}
+        # the kernel counts a known-level interval once, as a width (kernel.py)
+        dist["interval"] = merge_counts([dist["interval"], dist["high"], dist["low"]])
         for metric in ("period", "high", "low", "interval", "c2c"):
-            values, counts = by_name[metric].distinct()
+            values, counts = dist[metric]
             out[metric] = stats_from_histogram(values, counts, like, quantiles)
         return out
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import FormatError, RtlabError
-from rtlab.model import Capture
+from rtlab.model import Capture, EdgeStream
 from rtlab.registry import Registry
 
 # Reader options: each format names its keys and how a text value (`-O key=value`)
@@ -73,6 +73,8 @@ class FormatSpec:
     # sniff(head_bytes, path) -> True when the content is surely this format
     sniff: Callable[[bytes, Path], bool] | None = None
     write: Callable[..., None] | None = None
+    # stream(path, **options) -> EdgeStream: the capture chunk by chunk (bounded memory)
+    stream: Callable[..., EdgeStream] | None = None
     description: str = ""
     # option key -> converter of its text value (`rtlab analyze -O key=value`)
     options: Mapping[str, Converter] = field(default_factory=dict)
@@ -154,21 +156,39 @@ def guess(path: Path) -> FormatSpec:
     )
 
 
-def load(path: str | Path, format: str | None = None, **options: Any) -> Capture:
-    """Read a capture. Options are passed to the reader (e.g. tick='16ns')."""
-    p = Path(path)
+def _spec_for(p: Path, format: str | None) -> FormatSpec:
     if not p.exists():
         raise FormatError(p, "no such file")
     if p.is_dir():
-        spec = _directory_format(p, format)
-    elif format:
-        spec = get(format)
-    else:
-        spec = guess(p)
+        return _directory_format(p, format)
+    return get(format) if format else guess(p)
+
+
+def load(path: str | Path, format: str | None = None, **options: Any) -> Capture:
+    """Read a capture. Options are passed to the reader (e.g. tick='16ns')."""
+    p = Path(path)
+    spec = _spec_for(p, format)
     cap = spec.read(p, **spec.reader_options(options))
     cap.metadata.setdefault("source", str(p))
     cap.metadata.setdefault("format", spec.name)
     return cap
+
+
+def open_stream(
+    path: str | Path, format: str | None = None, chunk: int = 1 << 22, **options: Any
+) -> EdgeStream:
+    """A capture chunk by chunk: the format's streaming reader when it has one, else the
+    whole capture loaded and handed out in chunks of `chunk` edges."""
+    p = Path(path)
+    spec = _spec_for(p, format)
+    opts = spec.reader_options(options)
+    if spec.stream is not None:
+        stream = spec.stream(p, **opts)
+    else:
+        stream = EdgeStream.from_capture(spec.read(p, **opts), chunk)
+    stream.header.metadata.setdefault("source", str(p))
+    stream.header.metadata.setdefault("format", spec.name)
+    return stream
 
 
 def _directory_format(path: Path, format: str | None) -> FormatSpec:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import mmap
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,9 @@ import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list
-from rtlab.formats.isolate import run_isolated
+from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
 from rtlab.fsutil import atomic_path
-from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream
 
 META_KEY = b"rtlab.capture"
 FORMAT_VERSION = 1
@@ -87,11 +88,8 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=str))
 
 
-def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
-    """Read a capture. The Parquet library runs in forked children (see isolate.py):
-    on some corrupt files it aborts the process, which must not take the caller's
-    program down. The first child reports the footer, the second decodes the edges
-    straight into shared memory that becomes the channels' arrays."""
+def _plan(path: Path, channels: list[str] | None) -> tuple[dict[str, Any], list[int], list[int]]:
+    """The checked footer: (metadata, channel index of each row group, wanted channels)."""
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head != _MAGIC:
@@ -105,7 +103,38 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     meta = _parse_meta(path, plan["meta"])
     chans = meta["channels"]
     groups = _check_groups(path, plan["groups"], chans)
+    if channels:
+        missing = set(channels) - {c["name"] for c in chans}
+        if missing:
+            raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
     wanted = [i for i, c in enumerate(chans) if not channels or c["name"] in set(channels)]
+    return meta, groups, wanted
+
+
+def _header(meta: dict[str, Any]) -> Capture:
+    return Capture(
+        tick_s=meta["tick"],
+        t_start=meta["t_start"],
+        t_end=meta["t_end"],
+        gaps=meta["gaps"],
+        resolution_s=meta["resolution"],
+        metadata=dict(meta.get("metadata") or {}),
+    )
+
+
+def _channel(c: dict[str, Any], edges: np.ndarray) -> Channel:
+    gl = c.get("gap_levels")
+    gap_levels = None if gl is None else np.asarray(gl, dtype=np.int8)
+    return Channel(c["name"], edges, c["initial_level"], gap_levels)
+
+
+def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
+    """Read a capture. The Parquet library runs in forked children (see isolate.py):
+    on some corrupt files it aborts the process, which must not take the caller's
+    program down. The first child reports the footer, the second decodes the edges
+    straight into shared memory that becomes the channels' arrays."""
+    meta, groups, wanted = _plan(path, channels)
+    chans = meta["channels"]
     # The footer's row counts matched the declared edge counts before this allocation,
     # so a corrupt count cannot ask for terabytes.
     total = sum(chans[i]["n_edges"] for i in wanted)
@@ -123,37 +152,63 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     ]
     run_isolated(path, _decode, str(path), jobs, shared, what="Parquet data")
     everything = np.frombuffer(shared, dtype=np.int64, count=total)
-    cap = Capture(
-        tick_s=meta["tick"],
-        t_start=meta["t_start"],
-        t_end=meta["t_end"],
-        gaps=meta["gaps"],
-        resolution_s=meta["resolution"],
-        metadata=dict(meta.get("metadata") or {}),
-    )
+    cap = _header(meta)
     for i, (off, n) in slots.items():
         c = chans[i]
         arr = everything[off : off + n]
         if arr.size > 1 and bool(np.any(arr[1:] < arr[:-1])):
             raise FormatError(path, f"channel {c['name']!r}: edge times are not sorted")
-        gl = c.get("gap_levels")
-        cap.add(
-            Channel(
-                c["name"],
-                arr,
-                c["initial_level"],
-                None if gl is None else np.asarray(gl, dtype=np.int8),
-            )
-        )
-    if channels:
-        missing = set(channels) - set(cap.channels)
-        if missing:
-            raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
+        cap.add(_channel(c, arr))
     try:
         cap.validate()
     except ValueError as exc:
         raise FormatError(path, str(exc)) from None
     return cap
+
+
+def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> EdgeStream:
+    """The capture as a stream of row groups (EdgeStream): a forked child decodes the
+    next row groups into shared memory while the caller works on this one, and checks
+    each channel's order and edge count as it goes (FormatError from the iterator)."""
+    meta, groups, wanted = _plan(path, channels)
+    chans = meta["channels"]
+    header = _header(meta)
+    for i in wanted:
+        header.add(_channel(chans[i], np.zeros(0, np.int64)))
+    try:
+        header.validate()
+    except ValueError as exc:
+        raise FormatError(path, str(exc)) from None
+    jobs = [(i, [rg for rg, c in enumerate(groups) if c == i]) for i in wanted]
+    names = {i: chans[i]["name"] for i in wanted}
+
+    def produce(emit: Emit) -> None:
+        pf = pq.ParquetFile(str(path))
+        for i, rgs in jobs:
+            last, seen = None, 0
+            for rg in rgs:
+                col = pf.read_row_group(rg, columns=["time"], use_threads=False).column(0)
+                for chunk in col.chunks:
+                    if chunk.null_count:
+                        raise ValueError(f"row group {rg}: null edge times")
+                    part = chunk.to_numpy(zero_copy_only=False)
+                    if part.size and (
+                        (last is not None and part[0] < last) or bool(np.any(part[1:] < part[:-1]))
+                    ):
+                        raise ValueError(f"channel {names[i]!r}: edge times are not sorted")
+                    if part.size:
+                        last = int(part[-1])
+                        seen += part.size
+                        emit(i, part)
+            if seen != chans[i]["n_edges"]:
+                raise ValueError(f"{seen} edges stored where {chans[i]['n_edges']} were declared")
+
+    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+        for i, arr in stream_isolated(path, produce, what="Parquet data", slot_items=ROW_GROUP):
+            yield names[i], arr
+
+    counts = {chans[i]["name"]: chans[i]["n_edges"] for i in wanted}
+    return EdgeStream(header, counts, chunks())
 
 
 def _footer(path: str) -> dict[str, Any]:
@@ -278,6 +333,7 @@ FORMAT = FormatSpec(
     extensions=(".parquet", ".pq"),
     read=read,
     write=write,
+    stream=read_stream,
     sniff=_sniff,
     description="rtlab's native capture format (Parquet)",
     options={"channels": name_list},
