@@ -39,8 +39,6 @@ class ChannelStream:
     state: np.ndarray = field(init=False)
     hists: list[ExactHistogram] = field(init=False)
     n_edges: int = 0
-    first: int | None = None
-    last: int | None = None
     _next_gap: int = 0
 
     def __post_init__(self) -> None:
@@ -52,9 +50,6 @@ class ChannelStream:
         if edges.size == 0:
             return
         edges = np.ascontiguousarray(edges, dtype=np.int64)
-        if self.first is None:
-            self.first = int(edges[0])
-        self.last = int(edges[-1])
         self.n_edges += int(edges.size)
         g = self.gaps
         while edges.size:
@@ -105,7 +100,10 @@ def analyze_stream(
     running = {n: ChannelStream(cap[n], cap.gaps, edge, use_native) for n in names}
     total = sum(stream.edge_counts.get(n, 0) for n in names)
     done = 0
+    ends: dict[str, list[int]] = {}  # first and last edge of every channel: the window
     for name, edges in stream.chunks:
+        if edges.size:
+            ends.setdefault(name, [int(edges[0]), 0])[1] = int(edges[-1])
         cs = running.get(name)
         if cs is None:
             continue
@@ -117,8 +115,8 @@ def analyze_stream(
     per_channel = {n: cs.stats(like, quantiles) for n, cs in running.items()}
     derived = {n: derived_figures(m) for n, m in per_channel.items()}
     counts = dict(stream.edge_counts)
-    firsts = [cs.first for cs in running.values() if cs.first is not None]
-    lasts = [cs.last for cs in running.values() if cs.last is not None]
+    firsts = [a for a, _ in ends.values()]
+    lasts = [b for _, b in ends.values()]
     lo = cap.t_start if cap.t_start is not None else (min(firsts) if firsts else 0)
     hi = cap.t_end if cap.t_end is not None else (max(lasts) if lasts else lo)
     return Analysis(cap, edge, quantiles, per_channel, derived, {}, counts, (lo, hi))

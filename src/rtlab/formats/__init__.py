@@ -75,6 +75,8 @@ class FormatSpec:
     write: Callable[..., None] | None = None
     # stream(path, **options) -> EdgeStream: the capture chunk by chunk (bounded memory)
     stream: Callable[..., EdgeStream] | None = None
+    # write_stream(stream, path): write from an EdgeStream without holding the edges
+    write_stream: Callable[..., None] | None = None
     description: str = ""
     # option key -> converter of its text value (`rtlab analyze -O key=value`)
     options: Mapping[str, Converter] = field(default_factory=dict)
@@ -207,12 +209,33 @@ def _directory_format(path: Path, format: str | None) -> FormatSpec:
 
 def save(cap: Capture, path: str | Path, format: str | None = None, **options: Any) -> None:
     p = Path(path)
-    if format is None:
-        suffix = p.suffix.lower()
-        format = {".parquet": "parquet", ".vcd": "vcd"}.get(suffix)
-        if format is None:
-            raise RtlabError(f"{p}: cannot tell the format to write from the extension")
-    spec = get(format)
+    spec = get(format or _write_format(p))
     if spec.write is None:
-        raise RtlabError(f"format {format!r} can be read, not written")
+        raise RtlabError(f"format {spec.name!r} can be read, not written")
     spec.write(cap, p, **options)
+
+
+def save_stream(stream: EdgeStream, path: str | Path, format: str | None = None) -> None:
+    """Write a streamed capture: chunk by chunk when the format can (Parquet), else
+    gathered into a Capture first (VCD interleaves every channel in time order)."""
+    import numpy as np
+
+    p = Path(path)
+    spec = get(format or _write_format(p))
+    if spec.write_stream is not None:
+        spec.write_stream(stream, p)
+        return
+    parts: dict[str, list[np.ndarray]] = {n: [] for n in stream.header.channels}
+    for name, edges in stream.chunks:
+        parts[name].append(np.array(edges, dtype=np.int64))  # the array may be reused
+    cap = stream.header
+    for ch in cap:
+        ch.edges = np.concatenate(parts[ch.name]) if parts[ch.name] else ch.edges
+    save(cap, p, spec.name)
+
+
+def _write_format(p: Path) -> str:
+    name = {".parquet": "parquet", ".vcd": "vcd"}.get(p.suffix.lower())
+    if name is None:
+        raise RtlabError(f"{p}: cannot tell the format to write from the extension")
+    return name

@@ -35,9 +35,18 @@ _MAGIC = b"PAR1"
 
 def write(cap: Capture, path: Path, **_: Any) -> None:
     cap.validate()
+    write_stream(EdgeStream.from_capture(cap, ROW_GROUP), path)
+
+
+def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
+    """Write a capture chunk by chunk (`rtlab convert` in bounded memory): each chunk
+    becomes row groups of its channel. Nothing is at `path` unless all went well; a
+    stream whose edge counts differ from its header's is an error."""
+    cap = stream.header
     names = list(cap.channels)
     if len(names) > 65535:
         raise ValueError("at most 65535 channels")
+    index = {n: i for i, n in enumerate(names)}
     meta = {
         "version": FORMAT_VERSION,
         "tick_s": str(cap.tick_s),
@@ -49,7 +58,7 @@ def write(cap: Capture, path: Path, **_: Any) -> None:
             {
                 "name": ch.name,
                 "initial_level": ch.initial_level,
-                "n_edges": len(ch),
+                "n_edges": stream.edge_counts[ch.name],
                 "gap_levels": None if ch.gap_levels is None else [int(x) for x in ch.gap_levels],
             }
             for ch in cap
@@ -60,6 +69,7 @@ def write(cap: Capture, path: Path, **_: Any) -> None:
         [("channel", pa.uint16()), ("time", pa.int64())],
         metadata={META_KEY: json.dumps(meta).encode()},
     )
+    written = dict.fromkeys(names, 0)
     with (
         atomic_path(path) as tmp,
         pq.ParquetWriter(
@@ -71,17 +81,18 @@ def write(cap: Capture, path: Path, **_: Any) -> None:
             write_statistics=["time"],
         ) as writer,
     ):
-        for index, ch in enumerate(cap):
-            e = ch.edges
-            for lo in range(0, max(len(e), 1), ROW_GROUP):
-                part = e[lo : lo + ROW_GROUP]
-                if part.size == 0:
-                    continue
-                chan = pa.array(np.full(part.size, index, dtype=np.uint16))
+        for name, edges in stream.chunks:
+            for lo in range(0, len(edges), ROW_GROUP):
+                part = edges[lo : lo + ROW_GROUP]
+                chan = pa.array(np.full(part.size, index[name], dtype=np.uint16))
                 writer.write_table(
                     pa.Table.from_arrays([chan, pa.array(part)], schema=schema),
                     row_group_size=ROW_GROUP,
                 )
+                written[name] += part.size
+        for name, n in written.items():
+            if n != stream.edge_counts[name]:
+                raise ValueError(f"channel {name!r}: {n} edges written, {stream.edge_counts[name]} declared")
 
 
 def _jsonable(obj: Any) -> Any:
@@ -334,6 +345,7 @@ FORMAT = FormatSpec(
     read=read,
     write=write,
     stream=read_stream,
+    write_stream=write_stream,
     sniff=_sniff,
     description="rtlab's native capture format (Parquet)",
     options={"channels": name_list},
