@@ -41,12 +41,18 @@ class ExactHistogram:
         self._cover(lo, hi)
         base, size = self.base, self.counts.size
         if base <= lo and hi < base + size:
-            self.counts += np.bincount(values - base if base else values, minlength=size)
+            self._add_dense(values, lo, hi)
             return
         inside = (values >= base) & (values < base + size)
         if inside.any():
-            self.counts += np.bincount(values[inside] - base, minlength=size)
+            v = values[inside]
+            self._add_dense(v, int(v.min()), int(v.max()))
         self._add_sparse(values[~inside])
+
+    def _add_dense(self, values: np.ndarray, lo: int, hi: int) -> None:
+        """Count values within the window: O(values + their span), not O(window)."""
+        off = lo - self.base
+        self.counts[off : off + hi - lo + 1] += np.bincount(values - lo, minlength=hi - lo + 1)
 
     def _cover(self, lo: int, hi: int) -> None:
         """Grow the dense window to take [lo, hi] when it stays within DENSE_CAP."""

@@ -265,7 +265,6 @@ def convert(
 
     def body() -> None:
         from rtlab import formats
-
         from rtlab.cli.progress import DelayedProgress
 
         with DelayedProgress(f"converting {src.name}") as bar:

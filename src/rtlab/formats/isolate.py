@@ -151,50 +151,54 @@ def stream_isolated(
 
     shared = mmap.mmap(-1, slots * slot_items * 8)
     ring = np.frombuffer(shared, dtype=np.int64).reshape(slots, slot_items)
-    msg_r, msg_w = os.pipe()
-    free_r, free_w = os.pipe()
-    errf = tempfile.TemporaryFile()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns
-        os.close(msg_r)
-        os.close(free_w)
-        _stream_child(produce, ring, msg_w, free_r, errf.fileno())
-    os.close(msg_w)
-    os.close(free_r)
-    for s in range(slots):
-        os.write(free_w, bytes([s]))
-    finished = False
-    try:
-        reader = _Messages(msg_r, timeout)
-        while True:
-            msg = reader.next()
-            if msg is None or msg[0] == "timeout":
-                errf.seek(0)
-                stderr = errf.read(4000).decode("utf-8", "replace")
-                if msg is not None:
-                    raise FormatError(path, f"reading the {what} took more than {timeout:.0f} s")
-                why = next((ln.strip() for ln in stderr.splitlines() if ln.strip()), "no message")
-                raise FormatError(
-                    path, f"the {what} parser crashed on this file ({why[:200]}); it is corrupt"
-                )
-            if msg[0] == "done":
-                finished = True
-                return
-            if msg[0] == "error":
-                raise FormatError(path, f"corrupt {what}: {msg[1]}")
-            _, slot, key, n = msg
-            yield key, ring[slot, :n]
-            with contextlib.suppress(BrokenPipeError):  # the child is done: its last
-                os.write(free_w, bytes([slot]))  # message says how it ended
-    finally:
-        os.close(msg_r)
-        os.close(free_w)
-        if not finished:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        errf.close()
-        del ring
+    with tempfile.TemporaryFile() as errf:
+        msg_r, msg_w = os.pipe()
+        free_r, free_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            os.close(msg_r)
+            os.close(free_w)
+            _stream_child(produce, ring, msg_w, free_r, errf.fileno())
+        os.close(msg_w)
+        os.close(free_r)
+        finished = False
+        try:
+            for s in range(slots):
+                os.write(free_w, bytes([s]))
+            reader = _Messages(msg_r, timeout)
+            while True:
+                msg = reader.next()
+                if msg is None or msg[0] in ("done", "error", "timeout"):
+                    finished = msg is not None and msg[0] == "done"
+                    _stream_end(path, what, msg, errf, timeout)
+                    return
+                _, slot, key, n = msg
+                yield key, ring[slot, :n]
+                with contextlib.suppress(BrokenPipeError):  # the child is done: its last
+                    os.write(free_w, bytes([slot]))  # message says how it ended
+        finally:
+            os.close(msg_r)
+            os.close(free_w)
+            if not finished:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def _stream_end(
+    path: Path, what: str, msg: tuple[Any, ...] | None, errf: Any, timeout: float
+) -> None:
+    """The child's last message: done (return), an error, a timeout or a crash (raise)."""
+    if msg is not None and msg[0] == "done":
+        return
+    if msg is not None and msg[0] == "error":
+        raise FormatError(path, f"corrupt {what}: {msg[1]}")
+    if msg is not None:
+        raise FormatError(path, f"reading the {what} took more than {timeout:.0f} s: gave up")
+    errf.seek(0)
+    stderr = errf.read(4000).decode("utf-8", "replace")
+    why = next((ln.strip() for ln in stderr.splitlines() if ln.strip()), "no message")
+    raise FormatError(path, f"the {what} parser crashed on this file ({why[:200]}); it is corrupt")
 
 
 class _Messages:

@@ -91,8 +91,9 @@ def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
                 )
                 written[name] += part.size
         for name, n in written.items():
-            if n != stream.edge_counts[name]:
-                raise ValueError(f"channel {name!r}: {n} edges written, {stream.edge_counts[name]} declared")
+            declared = stream.edge_counts[name]
+            if n != declared:
+                raise ValueError(f"channel {name!r}: {n} edges written, {declared} declared")
 
 
 def _jsonable(obj: Any) -> Any:
