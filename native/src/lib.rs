@@ -22,6 +22,8 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod delta;
+
 const INTERVAL: usize = 0;
 const HIGH: usize = 1;
 const LOW: usize = 2;
@@ -152,8 +154,29 @@ fn accumulate(
     Ok((i, hs.n_over))
 }
 
+/// Decode an uncompressed DELTA_BINARY_PACKED int64 column chunk (its pages, from the
+/// first page header to the chunk's end) into `out`: (the number of values, whether a
+/// value is below the one before it), or a ValueError naming the byte offset of what is
+/// wrong.
+#[pyfunction]
+fn decode_delta_chunk(
+    py: Python<'_>,
+    chunk: PyBuffer<u8>,
+    nullable: bool,
+    out: PyBuffer<i64>,
+) -> PyResult<(usize, bool)> {
+    if !chunk.is_c_contiguous() {
+        return Err(PyValueError::new_err("chunk must be contiguous"));
+    }
+    // SAFETY: a contiguous byte buffer that outlives the call.
+    let data = unsafe { std::slice::from_raw_parts(chunk.buf_ptr() as *const u8, chunk.item_count()) };
+    let dest = slice_mut(&out, "out")?;
+    py.allow_threads(|| delta::decode_chunk(data, nullable, dest)).map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn rtlab_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(accumulate, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_delta_chunk, m)?)?;
     Ok(())
 }

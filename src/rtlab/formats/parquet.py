@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec, name_list
+from rtlab.formats import FormatSpec, name_list, parquet_direct
 from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream
@@ -78,7 +78,7 @@ def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
             compression="none",
             use_dictionary=["channel"],
             column_encoding={"time": "DELTA_BINARY_PACKED"},
-            write_statistics=["time"],
+            write_statistics=["channel", "time"],  # a reader finds each group's channel
         ) as writer,
     ):
         for name, edges in stream.chunks:
@@ -100,8 +100,11 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=str))
 
 
-def _plan(path: Path, channels: list[str] | None) -> tuple[dict[str, Any], list[int], list[int]]:
-    """The checked footer: (metadata, channel index of each row group, wanted channels)."""
+def _plan(
+    path: Path, channels: list[str] | None
+) -> tuple[dict[str, Any], list[int], list[int], dict[str, Any]]:
+    """The checked footer: (metadata, channel index of each row group, wanted channels,
+    the footer as the child reported it)."""
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head != _MAGIC:
@@ -120,7 +123,7 @@ def _plan(path: Path, channels: list[str] | None) -> tuple[dict[str, Any], list[
         if missing:
             raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
     wanted = [i for i, c in enumerate(chans) if not channels or c["name"] in set(channels)]
-    return meta, groups, wanted
+    return meta, groups, wanted, plan
 
 
 def _header(meta: dict[str, Any]) -> Capture:
@@ -145,7 +148,7 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     on some corrupt files it aborts the process, which must not take the caller's
     program down. The first child reports the footer, the second decodes the edges
     straight into shared memory that becomes the channels' arrays."""
-    meta, groups, wanted = _plan(path, channels)
+    meta, groups, wanted, _ = _plan(path, channels)
     chans = meta["channels"]
     # The footer's row counts matched the declared edge counts before this allocation,
     # so a corrupt count cannot ask for terabytes.
@@ -182,7 +185,7 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
     """The capture as a stream of row groups (EdgeStream): a forked child decodes the
     next row groups into shared memory while the caller works on this one, and checks
     each channel's order and edge count as it goes (FormatError from the iterator)."""
-    meta, groups, wanted = _plan(path, channels)
+    meta, groups, wanted, plan = _plan(path, channels)
     chans = meta["channels"]
     header = _header(meta)
     for i in wanted:
@@ -193,6 +196,11 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
         raise FormatError(path, str(exc)) from None
     jobs = [(i, [rg for rg, c in enumerate(groups) if c == i]) for i in wanted]
     names = {i: chans[i]["name"] for i in wanted}
+    counts = {chans[i]["name"]: chans[i]["n_edges"] for i in wanted}
+    locations = plan.get("locations") or [None] * len(groups)
+    if parquet_direct.usable(locations, [rg for _, rgs in jobs for rg in rgs]):
+        direct = parquet_direct.iter_direct(path, jobs, locations, names, plan["nullable"])
+        return EdgeStream(header, counts, direct)
 
     def produce(emit: Emit) -> None:
         pf = pq.ParquetFile(str(path))
@@ -219,7 +227,6 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
         for i, arr in stream_isolated(path, produce, what="Parquet data", slot_items=ROW_GROUP):
             yield names[i], arr
 
-    counts = {chans[i]["name"]: chans[i]["n_edges"] for i in wanted}
     return EdgeStream(header, counts, chunks())
 
 
@@ -244,7 +251,15 @@ def _footer(path: str) -> dict[str, Any]:
             same = values.size > 0 and bool(np.all(values == values[0]))
             index = int(values[0]) if same else -1  # -1: the group mixes channels
         groups.append((index, md.row_group(rg).num_rows))
-    return {"names": names, "meta": meta, "groups": groups}
+    locations = [parquet_direct.time_chunk(md, rg) for rg in range(md.num_row_groups)]
+    nullable = pf.schema.column(1).max_definition_level > 0
+    return {
+        "names": names,
+        "meta": meta,
+        "groups": groups,
+        "locations": locations,
+        "nullable": nullable,
+    }
 
 
 def _decode(path: str, jobs: list[tuple[int, int, list[int]]], shared: mmap.mmap) -> None:
