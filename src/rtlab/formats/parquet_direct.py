@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import mmap
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
