@@ -71,7 +71,9 @@ def test_progress_appears_only_after_its_delay_and_only_when_enabled() -> None:
         quick(5, 10)
     assert quick._bar is None  # the work ended before the delay: nothing shown
     with DelayedProgress("x", delay_s=0.05, enabled=True) as slow:
-        time.sleep(0.3)
+        deadline = time.monotonic() + 20  # the timer imports rich.progress: slow under load
+        while slow._bar is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         slow(5, 10)
         assert slow._bar is not None
         assert slow._bar.tasks[0].completed == 5
