@@ -11,7 +11,8 @@ file of its format (FST from Icarus Verilog, @rtl1 from the project's encoder).
     .venv/bin/python bench/fuzz_parsers.py --seconds 300            # every parser
     .venv/bin/python bench/fuzz_parsers.py --seconds 30 sigrok vcd  # some
 
-The summary prints executions and executions/s per parser; crashing inputs are kept
+The summary prints executions and executions/s per parser, and how many inputs were
+accepted (a valid Capture) or refused (FormatError); crashing inputs are kept
 under build/fuzz/<parser>/ (libFuzzer's crash-*/timeout-* files).
 """
 
@@ -45,14 +46,26 @@ SUFFIX = sys.argv[2]
 fd, PATH = tempfile.mkstemp(suffix=SUFFIX, dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 os.close(fd)
 
+COUNTS = {"accepted": 0, "refused": 0}
+COUNT_FILE = os.path.join(os.getcwd(), "outcomes.txt")
+
+def tally(outcome: str) -> None:
+    # outcomes so far, written every 256 inputs (libFuzzer exits without atexit)
+    COUNTS[outcome] += 1
+    if (COUNTS["accepted"] + COUNTS["refused"]) % 256 == 0:
+        with open(COUNT_FILE, "w") as fh:
+            fh.write(f"{COUNTS['accepted']} {COUNTS['refused']}\n")
+
 def one(data: bytes) -> None:
     with open(PATH, "wb") as fh:
         fh.write(data)
     try:
         cap = spec.read(__import__("pathlib").Path(PATH))
     except FormatError:
+        tally("refused")
         return
     cap.validate()  # whatever a reader accepts must satisfy the model's invariants
+    tally("accepted")
 
 atheris.Setup([sys.argv[0], *sys.argv[3:]], one)
 atheris.Fuzz()
@@ -60,18 +73,28 @@ atheris.Fuzz()
 
 # The @rtl1 parser reads text (a file, a serial line): bytes in, runs or ProtocolError out.
 PROTOCOL_HARNESS = r"""
-import sys
+import os, sys
 import atheris
 import rtlab.protocol as P
 import rtlab.protocol.decoder, rtlab.protocol.parser, rtlab.protocol.records
 from rtlab.errors import FormatError
 atheris.instrument_all()
+COUNTS = {"accepted": 0, "refused": 0}
+COUNT_FILE = os.path.join(os.getcwd(), "outcomes.txt")
+
+def tally(outcome: str) -> None:
+    COUNTS[outcome] += 1
+    if (COUNTS["accepted"] + COUNTS["refused"]) % 256 == 0:
+        with open(COUNT_FILE, "w") as fh:
+            fh.write(f"{COUNTS['accepted']} {COUNTS['refused']}\n")
 
 def one(data: bytes) -> None:
     try:
         runs = P.parse(data, source="fuzz")
     except FormatError:
+        tally("refused")
         return
+    tally("accepted")
     for run in runs:
         for s in run.series.values():
             assert s.values.dtype.kind == "i", s.values.dtype
@@ -143,7 +166,11 @@ def fuzz(name: str, seconds: int, rss_mb: int, workdir: Path) -> dict[str, objec
     execs = re.search(r"stat::number_of_executed_units:\s*(\d+)", text)
     per_s = re.search(r"stat::average_exec_per_sec:\s*(\d+)", text)
     crashed = proc.returncode != 0
+    counts = workdir / "outcomes.txt"
+    accepted, refused = (int(x) for x in counts.read_text().split()) if counts.exists() else (0, 0)
     return {
+        "accepted": accepted,
+        "refused": refused,
         "parser": name,
         "ok": not crashed,
         "execs": int(execs.group(1)) if execs else 0,
@@ -180,11 +207,14 @@ def main() -> None:
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(run_one, args.parsers))
-    print(f"{'parser':15} {'result':8} {'executions':>12} {'exec/s':>8}  ({args.seconds} s each)")
+    print(
+        f"{'parser':15} {'result':8} {'executions':>12} {'exec/s':>8} {'accepted':>10} "
+        f"{'refused':>10}  ({args.seconds} s each; accepted/refused sampled every 256)"
+    )
     for r in results:
         print(
             f"{r['parser']:15} {'ok' if r['ok'] else 'FAILED':8} {r['execs']:>12} "
-            f"{r['per_s']:>8}  {r['detail']}"
+            f"{r['per_s']:>8} {r['accepted']:>10} {r['refused']:>10}  {r['detail']}"
         )
     if not all(r["ok"] for r in results):
         print(f"crash inputs and logs: {base}/<parser>/", file=sys.stderr)

@@ -163,10 +163,11 @@ const DELTA_BINARY_PACKED: i64 = 5;
 
 /// Decode every page of a column chunk into `out`; returns the number of values.
 /// `nullable`: a v1 page starts with RLE definition levels (4-byte length first).
-pub fn decode_chunk(buf: &[u8], nullable: bool, out: &mut [i64]) -> Res<(usize, bool)> {
+/// Returns (values, a value below the one before it?, a value equal to the one before?).
+pub fn decode_chunk(buf: &[u8], nullable: bool, out: &mut [i64]) -> Res<(usize, bool, bool)> {
     let mut r = Reader { buf, pos: 0 };
     let mut n = 0usize;
-    let mut unsorted = false;
+    let mut flags = (false, false);
     while r.pos < buf.len() {
         let h = page_header(&mut r)?;
         let start = r.pos;
@@ -198,21 +199,30 @@ pub fn decode_chunk(buf: &[u8], nullable: bool, out: &mut [i64]) -> Res<(usize, 
         if h.encoding != DELTA_BINARY_PACKED {
             return Err(format!("page at byte {start}: encoding {} is not DELTA_BINARY_PACKED", h.encoding));
         }
-        let got = decode_delta(body, &mut out[n..], &mut unsorted).map_err(|e| format!("page at byte {start}: {e}"))?;
+        let got = decode_delta(body, &mut out[n..], &mut flags).map_err(|e| format!("page at byte {start}: {e}"))?;
         if got as i64 != h.num_values {
             return Err(format!("page at byte {start}: {got} values for {} rows: null edge times", h.num_values));
         }
-        if n > 0 && got > 0 && out[n] < out[n - 1] {
-            unsorted = true;
+        if n > 0 && got > 0 {
+            flags.0 |= out[n] < out[n - 1];
+            flags.1 |= out[n] == out[n - 1];
         }
         n += got;
     }
-    Ok((n, unsorted))
+    Ok((n, flags.0, flags.1))
 }
 
-/// Whether a block whose minimum delta is negative holds a negative delta (values that
-/// go backwards): min_delta + packed < 0 for some value of its miniblocks.
-fn check_block(page: &[u8], r: &Reader, minis: usize, per_mini: usize, left: usize, min_delta: i64) -> bool {
+/// Whether a block whose minimum delta is not positive holds a negative delta (values
+/// that go backwards) or a zero one (two edges at one time).
+fn check_block(
+    page: &[u8],
+    r: &Reader,
+    minis: usize,
+    per_mini: usize,
+    left: usize,
+    min_delta: i64,
+) -> (bool, bool) {
+    let mut zero = false;
     let mut pos = r.pos + minis;
     let mut left = left;
     for m in 0..minis {
@@ -221,24 +231,26 @@ fn check_block(page: &[u8], r: &Reader, minis: usize, per_mini: usize, left: usi
         }
         let w = match page.get(r.pos + m) {
             Some(w) if *w <= 64 => *w as usize,
-            _ => return false, // the decoder reports the bad width
+            _ => return (false, zero), // the decoder reports the bad width
         };
         let bytes = per_mini * w / 8;
-        let Some(data) = page.get(pos..pos + bytes) else { return false };
+        let Some(data) = page.get(pos..pos + bytes) else { return (false, zero) };
         let take = per_mini.min(left);
         for i in 0..take {
-            if min_delta.wrapping_add(unpack(data, i * w, w) as i64) < 0 {
-                return true;
+            let d = min_delta.wrapping_add(unpack(data, i * w, w) as i64);
+            if d < 0 {
+                return (true, zero);
             }
+            zero |= d == 0;
         }
         pos += bytes;
         left -= take;
     }
-    false
+    (false, zero)
 }
 
 /// One DELTA_BINARY_PACKED stream (the Parquet specification) into `out`.
-fn decode_delta(page: &[u8], out: &mut [i64], unsorted: &mut bool) -> Res<usize> {
+fn decode_delta(page: &[u8], out: &mut [i64], flags: &mut (bool, bool)) -> Res<usize> {
     let mut r = Reader { buf: page, pos: 0 };
     let block = r.uleb()? as usize;
     let minis = r.uleb()? as usize;
@@ -258,9 +270,11 @@ fn decode_delta(page: &[u8], out: &mut [i64], unsorted: &mut bool) -> Res<usize>
     let mut n = 1;
     while n < total {
         let min_delta = r.zigzag()?;
-        if min_delta < 0 {
-            // a delta may be negative: check the values themselves
-            *unsorted |= check_block(page, &r, minis, per_mini, total - n, min_delta);
+        if min_delta <= 0 {
+            // a delta may be negative or zero: check the values themselves
+            let (neg, zero) = check_block(page, &r, minis, per_mini, total - n, min_delta);
+            flags.0 |= neg;
+            flags.1 |= zero;
         }
         let widths_at = r.pos;
         r.skip(minis)?;

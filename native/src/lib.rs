@@ -156,15 +156,15 @@ fn accumulate(
 
 /// Decode an uncompressed DELTA_BINARY_PACKED int64 column chunk (its pages, from the
 /// first page header to the chunk's end) into `out`: (the number of values, whether a
-/// value is below the one before it), or a ValueError naming the byte offset of what is
-/// wrong.
+/// value is below the one before it, whether one equals the one before it), or a
+/// ValueError naming the byte offset of what is wrong.
 #[pyfunction]
 fn decode_delta_chunk(
     py: Python<'_>,
     chunk: PyBuffer<u8>,
     nullable: bool,
     out: PyBuffer<i64>,
-) -> PyResult<(usize, bool)> {
+) -> PyResult<(usize, bool, bool)> {
     if !chunk.is_c_contiguous() {
         return Err(PyValueError::new_err("chunk must be contiguous"));
     }

@@ -17,7 +17,15 @@ from rtlab.analysis import edges as ea
 from rtlab.analysis.edges import TieResult
 
 # Re-exported: the library API (README.md, "The library") names them rtlab.model.
-from rtlab.ticks import UNKNOWN_LEVEL, Edge, Samples, as_int64, format_tick, parse_duration
+from rtlab.ticks import (
+    UNKNOWN_LEVEL,
+    Edge,
+    Samples,
+    as_int64,
+    format_tick,
+    one_value_per_time,
+    parse_duration,
+)
 
 __all__ = [
     "UNKNOWN_LEVEL",
@@ -150,7 +158,9 @@ class Capture:
         return lo, hi
 
     def validate(self) -> None:
-        """Raise ValueError when the invariants readers promise do not hold."""
+        """Raise ValueError when the invariants readers promise do not hold: gaps sorted
+        and disjoint, each channel's edge times strictly increasing (one value per time
+        step: docs/formats.md), all times within 2^63 - 1 ticks of each other."""
         g = self.gaps
         if g.size:
             if np.any(g[:, 1] < g[:, 0]):
@@ -159,10 +169,16 @@ class Capture:
                 raise ValueError("gaps overlap or are not sorted")
         for ch in self:
             e = ch.edges
-            if e.size > 1 and np.any(e[1:] < e[:-1]):
-                raise ValueError(f"channel {ch.name}: edge times are not sorted")
+            if e.size > 1 and np.any(e[1:] <= e[:-1]):
+                what = "two edges at one time" if np.all(e[1:] >= e[:-1]) else "not sorted"
+                raise ValueError(f"channel {ch.name}: edge times are {what}")
             if ch.gap_levels is not None and len(ch.gap_levels) != len(g):
                 raise ValueError(f"channel {ch.name}: one gap level per gap expected")
+        times = [t for t in (self.t_start, self.t_end) if t is not None]
+        times += [int(x) for ch in self if len(ch) for x in (ch.edges[0], ch.edges[-1])]
+        times += [int(g.min()), int(g.max())] if g.size else []
+        if times and (max(times) - min(times) >= 2**63 or max(map(abs, times)) >= 2**63):
+            raise ValueError("times more than 2^63 - 1 ticks apart do not fit in 64 bits")
 
     def describe(self) -> Mapping[str, Any]:
         lo, hi = self.window()
@@ -216,3 +232,38 @@ class EdgeStream:
                     yield ch.name, ch.edges[lo : lo + chunk]
 
         return cls(header, {ch.name: len(ch) for ch in cap}, chunks())
+
+
+def one_value_per_time_stream(
+    chunks: Iterator[tuple[str, np.ndarray, bool]],
+) -> Iterator[tuple[str, np.ndarray]]:
+    """one_value_per_time across chunk boundaries, for a stream whose channels come one
+    after another: (name, sorted edges, may this chunk hold two equal times?) in, the
+    chunks with one value per time step out. Each chunk's last run of equal times is
+    held back until the next chunk (or channel) shows where it ends."""
+    run: list[Any] = []  # [name, time, how many edges at that time]
+    for name, e, dup in chunks:
+        if run and run[0] != name:
+            if run[2] % 2:
+                yield run[0], np.array([run[1]], dtype=np.int64)
+            run = []
+        if e.size == 0:
+            continue
+        if run:
+            if e[0] == run[1]:
+                m = int(np.searchsorted(e, run[1], side="right"))
+                run[2] += m
+                e = e[m:]
+                if e.size == 0:
+                    continue
+            if run[2] % 2:
+                yield name, np.array([run[1]], dtype=np.int64)
+        j = int(np.searchsorted(e, e[-1], side="left"))
+        run = [name, int(e[-1]), int(e.size - j)]
+        body = e[:j]
+        if dup and body.size:
+            body = one_value_per_time(body)[0]
+        if body.size:
+            yield name, body
+    if run and run[2] % 2:
+        yield run[0], np.array([run[1]], dtype=np.int64)

@@ -10,6 +10,7 @@ never rtlab.model, whose Channel methods call analysis (no import cycle).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -36,27 +37,79 @@ _UNITS_S = {
 }
 
 
+# SI prefixes of a frequency: case matters for m (milli) and M (mega), so "16mHz" is
+# 16 millihertz and "16MHz" 16 megahertz; an all-lowercase "16mhz" says neither and is
+# refused rather than guessed.
+_FREQ_PREFIX = {"G": 10**9, "g": 10**9, "M": 10**6, "k": 10**3, "K": 10**3, "": 1}
+_FREQ_RE = re.compile(r"^(?P<num>.*?)(?P<prefix>[GgMkKm]?)(?P<hz>[Hh][Zz])$")
+
+
+def _fraction(text: str, whole: str) -> Fraction:
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"not a number in {whole!r}") from None
+
+
+def parse_frequency(text: str) -> Fraction:
+    """'125MHz', '125 MHz', '1.5kHz', '16mHz' (millihertz) → Hz (exact, positive)."""
+    s = text.strip().replace(" ", "")
+    m = _FREQ_RE.match(s)
+    if m is None:
+        raise ValueError(f"frequency needs a unit (Hz, kHz, MHz, GHz, mHz): {text!r}")
+    prefix, hz = m.group("prefix"), m.group("hz")
+    if prefix == "m":
+        if hz != "Hz":  # "16mhz", "16mHZ": megahertz typed in lower case, or millihertz?
+            raise ValueError(
+                f"{text!r} is ambiguous: write MHz for megahertz or mHz for millihertz"
+            )
+        mult = Fraction(1, 1000)
+    else:
+        mult = Fraction(_FREQ_PREFIX[prefix])
+    freq = _fraction(m.group("num"), text) * mult
+    if freq <= 0:
+        raise ValueError(f"frequency must be positive: {text!r}")
+    return freq
+
+
 def parse_duration(text: str) -> Fraction:
-    """'16ns', '8 ns', '1/125MHz', '125MHz' (one period), '0.5us' → seconds (exact)."""
+    """'16ns', '8 ns', '1/125MHz', '125MHz' (one period), '0.5us' → seconds (exact).
+
+    Units are case-sensitive as in SI (`ms` milliseconds; `mHz` millihertz, `MHz`
+    megahertz); a unit that could be read two ways is an error, never a guess."""
     s = text.strip().replace(" ", "")
     if not s:
         raise ValueError("empty duration")
     if s.startswith("1/"):
         s = s[2:]
-    low = s.lower()
-    for suffix, mult in (("ghz", 10**9), ("mhz", 10**6), ("khz", 10**3), ("hz", 1)):
-        if low.endswith(suffix):
-            freq = Fraction(s[: -len(suffix)]) * mult
-            if freq <= 0:
-                raise ValueError(f"frequency must be positive: {text!r}")
-            return 1 / freq
+    if s.lower().endswith("hz"):
+        return 1 / parse_frequency(s)
     for suffix in sorted(_UNITS_S, key=len, reverse=True):
         if s.endswith(suffix):
-            value = Fraction(s[: -len(suffix)])
+            value = _fraction(s[: -len(suffix)], text)
             if value <= 0:
                 raise ValueError(f"duration must be positive: {text!r}")
             return value * _UNITS_S[suffix]
     raise ValueError(f"duration needs a unit (s, ms, us, ns, ps) or a frequency (MHz): {text!r}")
+
+
+# The range of a tick (or a nominal period) given as an option, everywhere it is taken
+# (--tick, -O tick=, a reader's tick= keyword): beyond it the figures would overflow or
+# underflow a float (1e400 s) or the value is a typo.
+OPTION_TICK_RANGE_S = (Fraction(1, 10**15), Fraction(1000))
+
+
+# A tick a file states (Parquet metadata, a sample rate): wider than an option's (Saleae
+# CSV times have up to 18 decimals), narrow enough that ticks as floats stay finite.
+FILE_TICK_RANGE_S = (Fraction(1, 10**18), Fraction(10**6))
+
+
+def check_tick_range(tick_s: Fraction, what: str, span: str = "1 fs to 1000 s") -> Fraction:
+    """`tick_s` if it is within OPTION_TICK_RANGE_S, else ValueError naming `what`."""
+    lo, hi = OPTION_TICK_RANGE_S
+    if not lo <= tick_s <= hi:
+        raise ValueError(f"{what} is out of range ({span})")
+    return tick_s
 
 
 def format_tick(tick_s: Fraction) -> str:
@@ -107,3 +160,16 @@ class Samples:
     def to_ns(self) -> np.ndarray:
         """Float ns values, for plots: the only place ticks turn into floats."""
         return self.values * self.tick_ns
+
+
+def one_value_per_time(edges: np.ndarray) -> tuple[np.ndarray, int]:
+    """(edges, number dropped) with one value per time step: of k edges at one time
+    (a zero-width pulse) the last value wins, i.e. one edge stays when k is odd and
+    none when k is even. The rule of every reader and writer (docs/formats.md)."""
+    e = as_int64(edges)
+    if e.size < 2 or not bool(np.any(e[1:] == e[:-1])):
+        return e, 0
+    starts = np.flatnonzero(np.concatenate(([True], e[1:] != e[:-1])))
+    counts = np.diff(np.append(starts, e.size))
+    keep = starts[counts % 2 == 1]
+    return e[keep], int(e.size - keep.size)

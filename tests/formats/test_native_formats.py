@@ -51,7 +51,7 @@ def test_pio_durations_options(tmp_path: Path) -> None:
         (b"12\n13\nabc\n", "unexpected byte", 3),
         (b"12\n0\n", "duration 0", 2),
         (b"12 13\n", "two values on one line", 1),
-        (b"12\n-5\n", "unexpected byte", 2),
+        (b"12\n-5\n", "a negative duration", 2),
         (b"\x89PNG\r\n\x1a\n", "unexpected byte", 1),
         (b"1\n" + b"9" * 30 + b"\n", "too large", 2),
     ],

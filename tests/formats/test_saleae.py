@@ -267,7 +267,7 @@ def test_csv_channel_without_data_is_left_out(tmp_path: Path) -> None:
         ("0.0,0,1\n1e-3,0,0\n", 3, "decimal time"),
         ("0.0,0,1\n0.1.2,0,0\n", 3, "decimal time"),
         ("0.0,0,1\nabc,0,0\n", 3, "decimal time"),
-        ("0.5,0,1\n0.4,0,0\n", 3, "increase"),
+        ("0.5,0,1\n0.4,0,0\n", 3, "backwards"),
         ("0.0,0,1\n\n0.4,0,0\n", 3, "empty line"),
         ("0.0,0,1\n1234567890123.123456789,0,0\n", 3, "decimal time"),
     ],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -27,18 +28,34 @@ SUMMARY_QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
 _MAX_HIST_RANGE = 1 << 24
 
 
+def _decimal(q: float) -> Decimal:
+    return Decimal(repr(float(q)))  # the shortest decimal that is exactly this float
+
+
 def quantile_key(q: float) -> str:
-    """How a quantile is written in JSON and tables: 0.95 → "0.95", 0.999 → "0.999"."""
-    return format(q, "g") if q < 1 else "1"
+    """How a quantile is written in JSON and tables: 0.95 → "0.95", 0.999 → "0.999",
+    0.9999995 → "0.9999995": the whole decimal, so two quantiles never share a key."""
+    return format(_decimal(q).normalize(), "f")
+
+
+def percent_label(q: float) -> str:
+    """The quantile as a percentage for column titles: 0.999 → "99.9", exact."""
+    return format((_decimal(q) * 100).normalize(), "f")
 
 
 def parse_quantiles(text: str) -> tuple[float, ...]:
-    """'0.5 0.99,0.999' or 'p50,p99.9' → (0.5, 0.99, 0.999)."""
+    """'0.5 0.99,0.999' or 'p50,p99.9' → (0.5, 0.99, 0.999); a quantile given twice
+    (`0.5 p50`) is an error: its figures would need one key twice."""
     out: list[float] = []
     for tok in text.replace(",", " ").split():
-        q = round(float(tok[1:]) / 100, 12) if tok.lower().startswith("p") else float(tok)
+        try:
+            q = round(float(tok[1:]) / 100, 12) if tok.lower().startswith("p") else float(tok)
+        except ValueError:
+            raise ValueError(f"quantile {tok!r} is not a number (0.99 or p99)") from None
         if not 0 <= q <= 1 or math.isnan(q):
             raise ValueError(f"quantile {tok!r} is not in [0, 1] (or p0..p100)")
+        if q in out:
+            raise ValueError(f"quantile {tok!r} is given twice ({quantile_key(q)})")
         out.append(q)
     if not out:
         raise ValueError("no quantiles given")

@@ -101,7 +101,9 @@ def analyze_stream(
     total = sum(stream.edge_counts.get(n, 0) for n in names)
     done = 0
     ends: dict[str, list[int]] = {}  # first and last edge of every channel: the window
+    counts = dict.fromkeys(cap.channels, 0)  # edges as read (a reader may drop some)
     for name, edges in stream.chunks:
+        counts[name] = counts.get(name, 0) + int(edges.size)
         if edges.size:
             ends.setdefault(name, [int(edges[0]), 0])[1] = int(edges[-1])
         cs = running.get(name)
@@ -114,7 +116,6 @@ def analyze_stream(
     like = Samples(np.zeros(0, np.int64), cap.tick_s, resolution_s=cap.resolution)
     per_channel = {n: cs.stats(like, quantiles) for n, cs in running.items()}
     derived = {n: derived_figures(m) for n, m in per_channel.items()}
-    counts = dict(stream.edge_counts)
     firsts = [a for a, _ in ends.values()]
     lasts = [b for _, b in ends.values()]
     lo = cap.t_start if cap.t_start is not None else (min(firsts) if firsts else 0)

@@ -27,33 +27,54 @@ app = typer.Typer(
     rich_markup_mode=None,  # click's plain help: typer's rich help imports 0.1 s of modules
 )
 
-# A tick outside this range overflows the statistics (ns as float) or means a typo.
-_TICK_RANGE_S = (1e-15, 1e3)
 
-
-def _check_tick(tick: str) -> None:
-    from rtlab.model import parse_duration
+def _check_tick(tick: str, label: str = "--tick") -> None:
+    """--tick as the readers take it (rtlab.ticks: units, 1 fs .. 1000 s), checked once
+    here so that a bad value is refused before any file is opened."""
+    from rtlab.ticks import check_tick_range, parse_duration
 
     try:
-        t = float(parse_duration(tick))
-    except (ValueError, RtlabError):
-        return  # not a duration: the reader says so in its own words ("bad tick")
-    if not _TICK_RANGE_S[0] <= t <= _TICK_RANGE_S[1]:
-        raise RtlabError(f"--tick {tick!r} is out of range (1 fs to 1000 s)")
+        check_tick_range(parse_duration(tick), f"{label} {tick!r}")
+    except (ValueError, ZeroDivisionError, OverflowError) as exc:
+        msg = str(exc)
+        raise RtlabError(msg if label in msg else f"bad tick ({label} {tick!r}): {msg}") from None
+
+
+def _nominal_hz(nominal: str) -> float:
+    """--nominal (a frequency or a period) as Hz, in the range of a tick (1 mHz .. 1 PHz
+    as periods 1000 s .. 1 fs): a value beyond it is an error, not an overflow."""
+    from rtlab.ticks import check_tick_range, parse_duration
+
+    try:
+        period = check_tick_range(
+            parse_duration(nominal), f"--nominal {nominal!r}", "1 mHz to 1 PHz, or 1 fs to 1000 s"
+        )
+    except (ValueError, ZeroDivisionError, OverflowError) as exc:
+        msg = str(exc)
+        raise RtlabError(msg if "--nominal" in msg else f"--nominal {nominal!r}: {msg}") from None
+    return float(1 / period)
 
 
 def _reader_options(tick: str | None, first_level: int | None, options: list[str]) -> dict:
+    """--tick, --first-level and -O KEY=VALUE as one dict of reader options: a key given
+    twice (--tick 10ns -O tick=5ns, or -O tick=… twice) is an error, never a silent pick."""
     out: dict[str, Any] = {}
+    given: dict[str, str] = {}
     if tick is not None:
         _check_tick(tick)
-        out["tick"] = tick
+        out["tick"], given["tick"] = tick, "--tick"
     if first_level is not None:
-        out["first_level"] = first_level
+        out["first_level"], given["first_level"] = first_level, "--first-level"
     for item in options:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise RtlabError(f"reader option must be KEY=VALUE, not {item!r}")
-        out[key.replace("-", "_")] = value  # typed and checked by the format's FormatSpec
+        key = key.replace("-", "_")
+        if key in given:
+            raise RtlabError(f"reader option {key} given twice ({given[key]} and -O {item})")
+        if key == "tick":
+            _check_tick(value, "-O tick=")
+        out[key], given[key] = value, f"-O {item}"  # typed and checked by the FormatSpec
     return out
 
 
@@ -121,7 +142,6 @@ def analyze(
         from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
         from rtlab.analysis.summary import analyze as run_analysis
         from rtlab.analysis.summary import parse_latency_pair
-        from rtlab.model import parse_duration
 
         if sum((as_json, as_csv, as_md)) > 1:
             raise RtlabError("choose one of --json, --csv, --md")
@@ -134,7 +154,7 @@ def analyze(
             # readers that can skip unnamed channels never decode them (sigrok, VCD,
             # Parquet); the others ignore the hint and the analysis selects
             options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
-        nominal_hz = 1 / float(parse_duration(nominal)) if nominal else None
+        nominal_hz = _nominal_hz(nominal) if nominal else None
         with_tie = tie or nominal_hz is not None
         if not pairs and not with_tie and plot is None:
             # every figure from exact histograms, chunk by chunk: memory bounded by them

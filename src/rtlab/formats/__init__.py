@@ -148,9 +148,16 @@ def guess(path: Path) -> FormatSpec:
             return spec
     reg = dict(FORMATS.items())
     suffix = "".join(path.suffixes[-2:]).lower()
-    for spec in reg.values():
-        if any(suffix.endswith(ext) for ext in spec.extensions):
-            return spec
+    # the longest matching extension names the format: `.pio.csv` is pio-durations,
+    # not the edges CSV that every other `.csv` falls back to
+    matches = [
+        (len(ext), -k, spec)
+        for k, spec in enumerate(reg.values())
+        for ext in spec.extensions
+        if suffix.endswith(ext)
+    ]
+    if matches:
+        return max(matches, key=lambda m: m[:2])[2]
     raise FormatError(
         path,
         "cannot tell the format from the content or the extension; "
@@ -171,9 +178,19 @@ def load(path: str | Path, format: str | None = None, **options: Any) -> Capture
     p = Path(path)
     spec = _spec_for(p, format)
     cap = spec.read(p, **spec.reader_options(options))
-    cap.metadata.setdefault("source", str(p))
-    cap.metadata.setdefault("format", spec.name)
+    if options.get("channels") and "channels" not in spec.options:
+        _select(p, cap, options["channels"])
+    check_span(p, cap)
+    _provenance(p, spec, cap.metadata)
     return cap
+
+
+def _provenance(p: Path, spec: FormatSpec, metadata: dict[str, Any]) -> None:
+    """The file read now (a converted file's own metadata names the file it came from)."""
+    before = (metadata.get("source"), metadata.get("format"))
+    if before[0] is not None and before != (str(p), spec.name):
+        metadata.setdefault("converted_from", {"source": before[0], "format": before[1]})
+    metadata["source"], metadata["format"] = str(p), spec.name
 
 
 def open_stream(
@@ -183,14 +200,47 @@ def open_stream(
     whole capture loaded and handed out in chunks of `chunk` edges."""
     p = Path(path)
     spec = _spec_for(p, format)
-    opts = spec.reader_options(options)
-    if spec.stream is not None:
-        stream = spec.stream(p, **opts)
-    else:
-        stream = EdgeStream.from_capture(spec.read(p, **opts), chunk)
-    stream.header.metadata.setdefault("source", str(p))
-    stream.header.metadata.setdefault("format", spec.name)
+    if spec.stream is None:
+        return EdgeStream.from_capture(load(p, spec.name, **options), chunk)
+    stream = spec.stream(p, **spec.reader_options(options))
+    _provenance(p, spec, stream.header.metadata)
     return stream
+
+
+def _select(path: Path, cap: Capture, channels: Any) -> None:
+    """`channels=` for a reader that reads every channel: the same meaning as where the
+    reader selects (only these channels; a name the capture lacks is an error)."""
+    wanted = name_list(channels) if isinstance(channels, str) else list(channels)
+    for name in wanted:
+        if name not in cap.channels:
+            known = ", ".join(cap.channels) or "none"
+            raise FormatError(path, f"no channel {name!r} (channels: {known})")
+    cap.channels = {n: ch for n, ch in cap.channels.items() if n in set(wanted)}
+
+
+# Tick times are int64 and figures are differences of them: every time of a capture
+# (edges, window, gaps) must lie within 2^63 - 1 ticks of every other.
+_I64_MAX = 2**63 - 1
+
+
+def check_span(path: Path, cap: Capture) -> None:
+    """FormatError when two times of `cap` are 2^63 ticks or more apart (a difference
+    would wrap around), or a time is not a 64-bit integer."""
+    times: list[int] = []
+    for ch in cap:
+        if len(ch):
+            times += [int(ch.edges[0]), int(ch.edges[-1])]
+    if len(cap.gaps):
+        times += [int(cap.gaps.min()), int(cap.gaps.max())]
+    times += [t for t in (cap.t_start, cap.t_end) if t is not None]
+    if times and (max(times) > _I64_MAX or min(times) < -_I64_MAX - 1):
+        raise FormatError(path, f"a time of {max(times, key=abs)} ticks does not fit in 64 bits")
+    if times and max(times) - min(times) > _I64_MAX:
+        raise FormatError(
+            path,
+            f"times span {max(times) - min(times)} ticks, more than 2^63 - 1: "
+            "a difference of two of them does not fit in 64 bits",
+        )
 
 
 def _directory_format(path: Path, format: str | None) -> FormatSpec:

@@ -30,6 +30,8 @@ _INT = re.compile(r"^-?[0-9]{1,18}$")
 _DEC = re.compile(
     r"^-?[0-9]{0,18}\.[0-9]{1,15}$|^-?[0-9]{1,18}(\.[0-9]{0,15})?[eE][-+]?[0-9]{1,2}$"
 )
+_LONG_INT = re.compile(r"^[-+]?[0-9]+$")
+_LONG_DEC = re.compile(r"^[-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?$")
 _HEADER_WORDS = ("time", "timestamp", "channel", "level", "value", "state")
 
 
@@ -50,6 +52,49 @@ def _rows(path: Path, lines: list[str]) -> Iterator[tuple[int, str, str, str]]:
         yield lineno, parts[0], parts[1], parts[2]
 
 
+def _is_header(row: tuple[int, str, str, str]) -> bool:
+    """The first row is a header when its timestamp field is a word ("timestamp",
+    "time [ns]"), not something meant as a number: `1O0`, `nan` or `inf` are data, and
+    refused as bad timestamps at line 1 rather than skipped as a header."""
+    ts = row[1].strip().strip('"').lower()
+    if not ts or not ts[0].isalpha():
+        return False
+    try:
+        float(ts)
+    except ValueError:
+        return True
+    return False  # nan, inf, infinity: a number word, meant as a time
+
+
+class _Steps:
+    """One channel's edges, one value per time step: of several rows at one time the
+    last wins (a zero-width pulse is no edge pair), as the VCD reader and sigrok do."""
+
+    def __init__(self, t: int, level: int) -> None:
+        self.times = [t]
+        self.initial = 1 - level  # the first row is an edge into its level
+        self.step, self.level = t, level
+        self.overridden = 0
+
+    def add(self, t: int, level: int) -> bool:
+        """False when the row repeats the level before its time step (a lost edge)."""
+        if t == self.step:
+            if level != self.level:
+                self.overridden += 1
+                if self.times and self.times[-1] == t:
+                    self.times.pop()  # back to the level before the step
+                else:
+                    self.times.append(t)
+                self.level = level
+            return True
+        self.step = t
+        if level == self.level:
+            return False
+        self.times.append(t)
+        self.level = level
+        return True
+
+
 def read(
     path: Path,
     tick: Any = None,
@@ -59,15 +104,14 @@ def read(
 ) -> Capture:
     lines = read_text_lines(path)
     rows = list(_rows(path, lines))
-    if rows and not _is_number(rows[0][1]):
+    if rows and _is_header(rows[0]):
         rows = rows[1:]  # a header: "timestamp,channel,level" or similar
     if not rows:
         raise FormatError(path, "no edge rows: expected lines of timestamp,channel,level")
     decimal = _decimal_unit(path, rows, unit)
     tick_s = _choose_tick(path, rows, tick, decimal)
-    times: dict[str, list[int]] = {}
-    first_level: dict[str, int] = {}
-    last: dict[str, tuple[int, int]] = {}
+    chans: dict[str, _Steps] = {}
+    last_t: dict[str, int] = {}
     repeats = 0
     for lineno, ts, name, lv in rows:
         t = _to_ticks(path, lineno, ts, tick_s, decimal)
@@ -76,33 +120,33 @@ def read(
             raise FormatError(path, f"level must be 0 or 1, found {lv!r}", line=lineno)
         if not name:
             raise FormatError(path, "empty channel name", line=lineno)
-        prev = last.get(name)
-        if prev is None:
-            first_level[name] = level
-            times[name] = []
-        else:
-            if t < prev[0]:
+        steps = chans.get(name)
+        if steps is None:
+            chans[name], last_t[name] = _Steps(t, level), t
+            continue
+        if t < last_t[name]:
+            raise FormatError(
+                path,
+                f"time goes backwards on channel {name!r} ({t} < {last_t[name]})",
+                line=lineno,
+            )
+        last_t[name] = t
+        if not steps.add(t, level):
+            if not allow_repeats:
                 raise FormatError(
                     path,
-                    f"time goes backwards on channel {name!r} ({t} < {prev[0]})",
+                    f"level {level} repeats the previous level of channel {name!r}: "
+                    "an edge is missing (allow_repeats=True skips such rows)",
                     line=lineno,
                 )
-            if level == prev[1]:
-                if not allow_repeats:
-                    raise FormatError(
-                        path,
-                        f"level {level} repeats the previous level of channel {name!r}: "
-                        "an edge is missing (allow_repeats=True skips such rows)",
-                        line=lineno,
-                    )
-                repeats += 1
-                continue
-        times[name].append(t)
-        last[name] = (t, level)
+            repeats += 1
     cap = Capture(tick_s=tick_s)
-    for name, ts_list in times.items():
-        cap.add(Channel(name, np.array(ts_list, dtype=np.int64), 1 - first_level[name]))
+    for name, steps in chans.items():
+        cap.add(Channel(name, np.array(steps.times, dtype=np.int64), steps.initial))
     cap.metadata["repeated_levels_skipped"] = repeats
+    same = {n: s.overridden for n, s in chans.items() if s.overridden}
+    if same:
+        cap.metadata["same_time_changes"] = same
     return cap
 
 
@@ -149,6 +193,13 @@ def _choose_tick(path: Path, rows: list, tick: Any, decimal: bool) -> Fraction:
 def _to_ticks(path: Path, lineno: int, ts: str, tick_s: Fraction, decimal: bool) -> int:
     if decimal:
         if not _DEC.match(ts) and not _INT.match(ts):
+            if _LONG_DEC.match(ts):
+                raise FormatError(
+                    path,
+                    f"timestamp {ts} has too many digits (at most 18 before "
+                    "and 15 after the point)",
+                    line=lineno,
+                )
             raise FormatError(path, f"bad timestamp {ts!r}: expected a number", line=lineno)
         value = Fraction(ts) / tick_s
         if value.denominator != 1:
@@ -160,6 +211,12 @@ def _to_ticks(path: Path, lineno: int, ts: str, tick_s: Fraction, decimal: bool)
         result = int(value)
     else:
         if not _INT.match(ts):
+            if _LONG_INT.match(ts):
+                raise FormatError(
+                    path,
+                    f"timestamp {ts} out of range: at most 18 digits (below 10^18 ticks)",
+                    line=lineno,
+                )
             raise FormatError(path, f"bad timestamp {ts!r}: expected an integer", line=lineno)
         result = int(ts)
     if abs(result) >= 1 << 62:

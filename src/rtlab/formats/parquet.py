@@ -10,8 +10,10 @@ edge table directly: `SELECT * FROM 'run.parquet'`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mmap
+import os
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -25,7 +27,8 @@ from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, parquet_direct
 from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
 from rtlab.fsutil import atomic_path
-from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream
+from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream, one_value_per_time_stream
+from rtlab.ticks import FILE_TICK_RANGE_S, one_value_per_time
 
 META_KEY = b"rtlab.capture"
 FORMAT_VERSION = 1
@@ -34,14 +37,18 @@ _MAGIC = b"PAR1"
 
 
 def write(cap: Capture, path: Path, **_: Any) -> None:
+    """Write `cap` (see the module doc). Edges at one time are written as one value per
+    time step, the last (one_value_per_time: what every reader reads back)."""
+    cap = _one_value_per_time(cap)
     cap.validate()
     write_stream(EdgeStream.from_capture(cap, ROW_GROUP), path)
 
 
 def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
     """Write a capture chunk by chunk (`rtlab convert` in bounded memory): each chunk
-    becomes row groups of its channel. Nothing is at `path` unless all went well; a
-    stream whose edge counts differ from its header's is an error."""
+    becomes row groups of its channel. Nothing is at `path` unless all went well. The
+    header's edge counts are the stream's; when fewer edges came (a reader dropped
+    same-time pulses on the way) the file is rewritten with the counts written."""
     cap = stream.header
     names = list(cap.channels)
     if len(names) > 65535:
@@ -65,35 +72,71 @@ def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
         ],
         "metadata": _jsonable(cap.metadata),
     }
+    written = dict.fromkeys(names, 0)
+    with atomic_path(path) as tmp:
+        # one value per time step, as write() (a zero-width pulse: the last value wins)
+        chunks = one_value_per_time_stream((n, e, True) for n, e in stream.chunks)
+        with _writer(tmp, meta) as (writer, schema):
+            for name, edges in chunks:
+                for lo in range(0, len(edges), ROW_GROUP):
+                    part = edges[lo : lo + ROW_GROUP]
+                    chan = pa.array(np.full(part.size, index[name], dtype=np.uint16))
+                    writer.write_table(
+                        pa.Table.from_arrays([chan, pa.array(part)], schema=schema),
+                        row_group_size=ROW_GROUP,
+                    )
+                    written[name] += part.size
+        if any(written[c["name"]] != c["n_edges"] for c in meta["channels"]):
+            # fewer edges than the source declared (same-time pulses dropped on the way):
+            # the counts live in the header, so copy the row groups under a new one
+            for c in meta["channels"]:
+                c["n_edges"] = written[c["name"]]
+            _rewrite(tmp, meta)
+
+
+@contextlib.contextmanager
+def _writer(path: Path, meta: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
     schema = pa.schema(
         [("channel", pa.uint16()), ("time", pa.int64())],
         metadata={META_KEY: json.dumps(meta).encode()},
     )
-    written = dict.fromkeys(names, 0)
-    with (
-        atomic_path(path) as tmp,
-        pq.ParquetWriter(
-            tmp,
-            schema,
-            compression="none",
-            use_dictionary=["channel"],
-            column_encoding={"time": "DELTA_BINARY_PACKED"},
-            write_statistics=["channel", "time"],  # a reader finds each group's channel
-        ) as writer,
-    ):
-        for name, edges in stream.chunks:
-            for lo in range(0, len(edges), ROW_GROUP):
-                part = edges[lo : lo + ROW_GROUP]
-                chan = pa.array(np.full(part.size, index[name], dtype=np.uint16))
-                writer.write_table(
-                    pa.Table.from_arrays([chan, pa.array(part)], schema=schema),
-                    row_group_size=ROW_GROUP,
-                )
-                written[name] += part.size
-        for name, n in written.items():
-            declared = stream.edge_counts[name]
-            if n != declared:
-                raise ValueError(f"channel {name!r}: {n} edges written, {declared} declared")
+    with pq.ParquetWriter(
+        path,
+        schema,
+        compression="none",
+        use_dictionary=["channel"],
+        column_encoding={"time": "DELTA_BINARY_PACKED"},
+        write_statistics=["channel", "time"],  # a reader finds each group's channel
+    ) as writer:
+        yield writer, schema
+
+
+def _rewrite(path: Path, meta: dict[str, Any]) -> None:
+    """Copy a native file's row groups one by one under new metadata."""
+    fixed = path.with_name(path.name + ".fix")
+    src = pq.ParquetFile(path)
+    with _writer(fixed, meta) as (writer, schema):
+        for rg in range(src.metadata.num_row_groups):
+            writer.write_table(src.read_row_group(rg).cast(schema), row_group_size=ROW_GROUP)
+    os.replace(fixed, path)
+
+
+def _one_value_per_time(cap: Capture) -> Capture:
+    """`cap` itself, or a copy whose channels hold one edge per time step."""
+    fixed = {ch.name: one_value_per_time(ch.edges)[0] for ch in cap}
+    if all(fixed[ch.name].size == len(ch) for ch in cap):
+        return cap
+    out = Capture(
+        tick_s=cap.tick_s,
+        gaps=cap.gaps,
+        t_start=cap.t_start,
+        t_end=cap.t_end,
+        resolution_s=cap.resolution_s,
+        metadata=dict(cap.metadata),
+    )
+    for ch in cap:
+        out.add(Channel(ch.name, fixed[ch.name], ch.initial_level, ch.gap_levels))
+    return out
 
 
 def _jsonable(obj: Any) -> Any:
@@ -168,12 +211,18 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     run_isolated(path, _decode, str(path), jobs, shared, what="Parquet data")
     everything = np.frombuffer(shared, dtype=np.int64, count=total)
     cap = _header(meta)
+    same: dict[str, int] = {}
     for i, (off, n) in slots.items():
         c = chans[i]
         arr = everything[off : off + n]
         if arr.size > 1 and bool(np.any(arr[1:] < arr[:-1])):
             raise FormatError(path, f"channel {c['name']!r}: edge times are not sorted")
+        arr, dropped = one_value_per_time(arr)  # rtlab's writer once wrote such pulses
+        if dropped:
+            same[c["name"]] = dropped
         cap.add(_channel(c, arr))
+    if same:
+        cap.metadata["same_time_changes"] = same
     try:
         cap.validate()
     except ValueError as exc:
@@ -200,7 +249,7 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
     locations = plan.get("locations") or [None] * len(groups)
     if parquet_direct.usable(locations, [rg for _, rgs in jobs for rg in rgs]):
         direct = parquet_direct.iter_direct(path, jobs, locations, names, plan["nullable"])
-        return EdgeStream(header, counts, direct)
+        return EdgeStream(header, counts, one_value_per_time_stream(direct))
 
     def produce(emit: Emit) -> None:
         pf = pq.ParquetFile(str(path))
@@ -223,11 +272,12 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
             if seen != chans[i]["n_edges"]:
                 raise ValueError(f"{seen} edges stored where {chans[i]['n_edges']} were declared")
 
-    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+    def chunks() -> Iterator[tuple[str, np.ndarray, bool]]:
         for i, arr in stream_isolated(path, produce, what="Parquet data", slot_items=ROW_GROUP):
-            yield names[i], arr
+            yield names[i], arr, bool(arr.size > 1 and np.any(arr[1:] == arr[:-1]))
 
-    return EdgeStream(header, counts, chunks())
+    # rtlab's writer once wrote zero-width pulses: one value per time step, as read() does
+    return EdgeStream(header, counts, one_value_per_time_stream(chunks()))
 
 
 def _footer(path: str) -> dict[str, Any]:
@@ -335,8 +385,10 @@ def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
             meta[key] = None if value is None else int(value)
         if not isinstance(meta.get("metadata") or {}, dict):
             raise ValueError("metadata must be an object")
-        if meta["tick"] <= 0:
-            raise ValueError("tick must be positive")
+        for key in ("tick", "resolution"):
+            lo, hi = FILE_TICK_RANGE_S
+            if meta[key] is not None and not lo <= meta[key] <= hi:
+                raise ValueError(f"{key}_s {meta[key + '_s']!r} is out of range (1e-18 to 1e6 s)")
     except FormatError:
         raise
     except (

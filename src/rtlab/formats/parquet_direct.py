@@ -56,9 +56,10 @@ def iter_direct(
     locations: list[Any],
     names: dict[int, str],
     nullable: bool,
-) -> Iterator[tuple[str, np.ndarray]]:
-    """(channel name, edge times) per row group of each job (channel index, its row
-    groups); order and counts checked on the way (FormatError naming the row group).
+) -> Iterator[tuple[str, np.ndarray, bool]]:
+    """(channel name, edge times, may two be equal?) per row group of each job (channel
+    index, its row groups); order and counts checked on the way (FormatError naming the
+    row group).
     A thread decodes the next row group while the caller works on this one (the
     decoder releases the GIL, and so does the analysis kernel): two cores busy."""
     assert decode_delta_chunk is not None
@@ -72,7 +73,7 @@ def iter_direct(
     ):
         view = memoryview(mm)
 
-        def decode(k: int) -> tuple[int, bool]:
+        def decode(k: int) -> tuple[int, bool, bool]:
             rg = order[k][1]
             off, size, rows = locations[rg]
             if off < 0 or size < 0 or off + size > len(mm):
@@ -87,7 +88,7 @@ def iter_direct(
             last: dict[int, int] = {}
             for k, (i, rg) in enumerate(order):
                 assert pending is not None
-                n, unsorted = pending.result()
+                n, unsorted, dup = pending.result()
                 pending = pool.submit(decode, k + 1) if k + 1 < len(order) else None
                 rows = locations[rg][2]
                 if n != rows:
@@ -97,7 +98,7 @@ def iter_direct(
                     raise FormatError(path, f"channel {names[i]!r}: edge times are not sorted")
                 if n:
                     last[i] = int(part[-1])
-                    yield names[i], part
+                    yield names[i], part, dup
         finally:
             if pending is not None:
                 pending.cancel()

@@ -38,11 +38,22 @@ def read(
     data = path.read_bytes()
     if not data.strip():
         raise FormatError(path, "file is empty: expected one integer duration per line", offset=0)
-    bad = _BAD_BYTE.search(data)
-    if bad is not None:
+    if not data.endswith(b"\n"):  # the host ends each value's line: this file was cut
         raise FormatError(
             path,
-            f"unexpected byte {bad.group()!r}: expected one non-negative integer per line",
+            "the file ends in the middle of a line: truncated (the last value may be cut)",
+            line=data.count(b"\n") + 1,
+        )
+    bad = _BAD_BYTE.search(data)
+    if bad is not None:
+        what = (
+            "a negative duration: a level lasts at least one tick"
+            if bad.group() == b"-"
+            else f"unexpected byte {bad.group()!r}: expected one non-negative integer per line"
+        )
+        raise FormatError(
+            path,
+            what,
             line=line_of(data, bad.start()),
             offset=bad.start(),
         )
@@ -90,7 +101,9 @@ def _sniff(head: bytes, path: Path) -> bool:
     if path.suffix.lower() not in (".csv", ".txt", ".dat"):
         return False
     lines = [ln for ln in head.split(b"\n")[:20] if ln.strip()]
-    return bool(lines) and all(_LINE_OK.match(ln) for ln in lines[:-1])
+    # the last line may be cut (or be the bad line the reader will name), but a one-line
+    # file must itself be a duration: `1234567890123456789,a,1` is no pio file
+    return bool(lines) and all(_LINE_OK.match(ln) for ln in (lines[:-1] or lines))
 
 
 FORMAT = FormatSpec(

@@ -43,6 +43,13 @@ def _header(path: Path, line: bytes) -> list[str]:
     first = cols[0].replace(" ", "").lower()
     if first == "trigger[s]":
         raise FormatError(path, "analog waveform CSV: rtlab reads digital exports", line=1)
+    if first.startswith("time[") and first != "time[s]":
+        raise FormatError(
+            path,
+            f"time column {cols[0]!r}: rtlab reads Saleae digital exports with times in "
+            "seconds ('Time [s]'); export again with seconds",
+            line=1,
+        )
     if first != "time[s]":
         raise FormatError(
             path,
@@ -213,9 +220,10 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
     states = _states(p, rows, mat, lens, len(names))
     tlen = lens - 2 * len(names)
     raw, d = _times(p, rows, mat[:, : max(int(tlen.max()), 1)], tlen)
-    bad = raw[1:] <= raw[:-1]
+    bad = raw[1:] < raw[:-1]
     if bad.any():
-        raise _fail(p, rows[1:], bad, "times must increase from row to row", 3)
+        raise _fail(p, rows[1:], bad, "times must not go backwards from row to row", 3)
+    raw, states, overridden = _last_row_per_time(raw, states)
     tick_s, t = _scale(p, rows, raw, d, tick)
     t_end = int(t[-1])
     live = [c for c in range(len(names)) if np.any(states[:, c] >= 0)]
@@ -232,11 +240,23 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
             "empty_channels": [names[c] for c in range(len(names)) if c not in live],
         },
     )
+    if overridden:
+        cap.metadata["same_time_rows"] = overridden
     for c in live:
         chan, dropped = _channel(names[c], t, states[:, c], gaps)
         cap.metadata["edges_in_gaps"] += dropped
         cap.add(chan)
     return cap
+
+
+def _last_row_per_time(raw: np.ndarray, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """One row per time: of rows with equal times the last wins (as in every reader,
+    docs/formats.md), so a zero-width pulse is never an edge pair."""
+    last = np.ones(raw.size, dtype=bool)
+    last[:-1] = raw[1:] != raw[:-1]
+    if last.all():
+        return raw, states, 0
+    return raw[last], states[last], int(raw.size - np.count_nonzero(last))
 
 
 def _scale(
@@ -263,7 +283,7 @@ def _scale(
 
 def sniff(head: bytes, path: Path) -> bool:
     first = head.split(b"\n", 1)[0].lstrip(b"\xef\xbb\xbf").replace(b" ", b"").lower()
-    return first.startswith(b"time[s],")
+    return first.startswith(b"time[") and b"]," in first  # other units: refused by name
 
 
 FORMAT = FormatSpec(

@@ -23,6 +23,7 @@ from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel
+from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency
 
 # Bounds that keep a tiny hostile file from asking for absurd work.
 _MAX_META_BYTES = 1 << 20
@@ -257,12 +258,28 @@ def read(
     return cap
 
 
+def samplerate_option(text: str) -> Fraction:
+    """The `samplerate=` option as rtlab reads every frequency (rtlab.ticks: '24MHz',
+    '16mHz' is millihertz), or a bare number of Hz; in the range of a tick option."""
+    s = text.strip()
+    try:
+        rate = Fraction(s) if re.fullmatch(r"[0-9]+(\.[0-9]+)?", s) else parse_frequency(s)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"bad samplerate {text!r}: {exc}") from None
+    if rate <= 0:
+        raise ValueError(f"samplerate must be positive: {text!r}")
+    check_tick_range(1 / rate, f"samplerate {text!r}", "1 mHz to 1 PHz")
+    return rate
+
+
 def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -> Fraction:
+    if tick is not None and samplerate is not None:
+        raise FormatError(path, "give tick= or samplerate=, not both (one sets the other)")
     if tick is not None:
         return tick_option(path, tick, "1s")
     try:
         if samplerate is not None:
-            return 1 / parse_samplerate(samplerate)
+            return 1 / samplerate_option(samplerate)
     except (ValueError, ZeroDivisionError) as exc:
         raise FormatError(path, f"bad option: {exc}") from None
     raw = keys.get("samplerate")
@@ -271,9 +288,15 @@ def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -
             path, "metadata has no samplerate; give samplerate= or tick=", member="metadata"
         )
     try:
-        return 1 / parse_samplerate(raw)
+        tick = 1 / parse_samplerate(raw)
     except ValueError as exc:
         raise FormatError(path, str(exc), member="metadata") from None
+    lo, hi = FILE_TICK_RANGE_S
+    if not lo <= tick <= hi:
+        raise FormatError(
+            path, f"samplerate={raw.strip()!r} out of range (1 µHz to 1 EHz)", member="metadata"
+        )
+    return tick
 
 
 def sniff(head: bytes, path: Path) -> bool:

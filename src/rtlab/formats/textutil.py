@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import FormatError
-from rtlab.model import parse_duration
+from rtlab.ticks import check_tick_range, parse_duration
 
 
 def line_of(data: bytes, offset: int) -> int:
@@ -37,18 +37,22 @@ def read_text_lines(path: Path, max_line: int = 1 << 16) -> list[str]:
 
 
 def tick_option(path: Path, tick: Any, default: str) -> Fraction:
-    """The `tick=` option as exact seconds: '16ns', a Fraction, or a number of seconds."""
+    """The `tick=` option as exact seconds: '16ns', a Fraction, or a number of seconds;
+    within 1 fs .. 1000 s (the same range as the CLI's --tick), else a FormatError."""
     if tick is None:
         tick = default
-    if isinstance(tick, Fraction):
-        value = tick
-    elif isinstance(tick, int | float):
-        value = Fraction(tick)
-    else:
-        try:
+    try:
+        if isinstance(tick, Fraction):
+            value = tick
+        elif isinstance(tick, int | float) and not isinstance(tick, bool):
+            value = Fraction(tick)
+        else:
             value = parse_duration(str(tick))
-        except (ValueError, ZeroDivisionError) as exc:
-            raise FormatError(path, f"bad tick {tick!r}: {exc}") from None
+    except (ValueError, ZeroDivisionError, OverflowError) as exc:
+        raise FormatError(path, f"bad tick {tick!r}: {exc}") from None
     if value <= 0:
         raise FormatError(path, f"tick must be positive, got {tick!r}")
-    return value
+    try:
+        return check_tick_range(value, f"tick {tick!r}")
+    except ValueError as exc:
+        raise FormatError(path, str(exc)) from None

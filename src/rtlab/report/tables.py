@@ -12,7 +12,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from rtlab.analysis.stats import Stats, quantile_key
+from rtlab.analysis.stats import Stats, percent_label, quantile_key
 from rtlab.analysis.summary import Analysis
 from rtlab.model import format_tick
 
@@ -58,7 +58,9 @@ def _rows(an: Analysis) -> Iterator[tuple[str, str, Stats, dict[str, int] | None
         yield pair, "latency", st, counts
 
 
-def header_lines(an: Analysis) -> list[str]:
+def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
+    """The capture line, a line per channel (not for `idle` ones: they are folded into
+    one line) and a line per latency pair, whatever its channels' edge counts."""
     cap = an.capture
     lo, hi = an.window()
     src = cap.metadata.get("source", "capture")
@@ -68,6 +70,8 @@ def header_lines(an: Analysis) -> list[str]:
         f"{an.n_edges()} edges, {len(cap.gaps)} gaps"
     ]
     for name, d in an.derived.items():
+        if idle and name in idle:
+            continue
         f, duty = d.get("frequency_hz"), d.get("duty")
         freq = "–" if f is None else f"{f / 1e6:.6g} MHz" if f >= 1e5 else f"{f:.6g} Hz"
         dty = "–" if duty is None else f"{duty * 100:.2f} %"
@@ -125,7 +129,7 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
     wider than `width` the value columns are split over several tables (each repeating
     channel and metric), so a number is never cut."""
     idle = idle_channels(an)
-    lines = [ln for ln in header_lines(an) if ln.split(":", 1)[0] not in idle]
+    lines = header_lines(an, set(idle))
     if idle:
         lines.append(
             "no interval to measure (0 or 1 edge): "
@@ -171,7 +175,7 @@ def print_table(an: Analysis, console: Console | None = None) -> None:
 
 
 def _pct(q: float) -> str:
-    return format(q * 100, "g")
+    return percent_label(q)
 
 
 def csv_text(an: Analysis) -> str:

@@ -154,10 +154,21 @@ def _vcd_end_time(path: Path) -> int | None:
 
 def _to_edges(
     times: np.ndarray, lv: np.ndarray, pauses: np.ndarray
-) -> tuple[np.ndarray, int, np.ndarray, int]:
-    """(edge times, initial level, level after each pause, x/z changes) of one signal's
-    value changes. `pauses` are the ($dumpoff, $dumpon) times: changes between them are
-    not data, and the value at $dumpon is the level on resuming, not an edge."""
+) -> tuple[np.ndarray, int, np.ndarray, int, int]:
+    """(edge times, initial level, level after each pause, x/z changes, changes that a
+    later change at the same time overrode) of one signal's value changes.
+
+    One value per time step: of several changes at one time (`#10 1! 0! 1!`, or `#10`
+    written twice) the last wins, as sigrok reads a VCD, so a zero-width pulse is never
+    an edge pair and no period is 0. `pauses` are the ($dumpoff, $dumpon) times: changes
+    between them are not data, and the value at $dumpon is the level on resuming."""
+    if len(pauses):  # the x a $dumpoff writes is no value of its time step
+        data = ~(np.isin(times, pauses[:, 0]) & (lv < 0))
+        times, lv = times[data], lv[data]
+    last = np.ones(times.size, dtype=bool)
+    last[:-1] = times[1:] != times[:-1]
+    overridden = int(times.size - np.count_nonzero(last))
+    times, lv = times[last], lv[last]
     known = lv >= 0
     xz = int(lv.size - np.count_nonzero(known))
     t, v = times[known], lv[known]
@@ -166,17 +177,16 @@ def _to_edges(
         seg = np.searchsorted(pauses[:, 0], t, side="left")  # a change at $dumpoff is before
         on = np.where(seg > 0, pauses[np.maximum(seg - 1, 0), 1], -1)
         keep = t >= on
-        keep[:-1] &= ~((t[:-1] == on[:-1]) & (t[1:] == t[:-1]))  # the last value at $dumpon
         t, v, seg = t[keep], v[keep], seg[keep]
     else:
         seg = np.zeros(t.size, dtype=np.int64)
     if t.size == 0:
-        return np.zeros(0, np.int64), UNKNOWN_LEVEL, levels[1:], xz
+        return np.zeros(0, np.int64), UNKNOWN_LEVEL, levels[1:], xz, overridden
     firsts = np.flatnonzero(np.diff(seg, prepend=-1) != 0)
     levels[seg[firsts]] = v[firsts]
     flip = np.zeros(t.size, dtype=bool)
     flip[1:] = (v[1:] != v[:-1]) & (seg[1:] == seg[:-1])
-    return t[flip], int(levels[0]), levels[1:], xz
+    return t[flip], int(levels[0]), levels[1:], xz, overridden
 
 
 def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
@@ -238,7 +248,10 @@ def read(
     _add_channels(p, cap, sigs, channels, ratio if rt is not None else None, pauses)
     if len(pauses):  # a gap starts after an edge at its $dumpoff time
         gaps = pauses.copy()
-        for k, off in enumerate(pauses[:, 0].tolist()):
+        if rt is not None:  # rtlab's own file: timescale units back to ticks
+            gaps = from_units(p, "$dumpoff", pauses.ravel(), ratio).reshape(-1, 2)
+            gaps += cap.t_start or 0
+        for k, off in enumerate(gaps[:, 0].tolist()):
             if any(np.any(ch.edges == off) for ch in cap):
                 gaps[k, 0] = off + 1
         cap.gaps = gaps
@@ -267,6 +280,8 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
     if sniff_fst(head, p):
         pauses = _check_fst_blocks(p, size)
     elif body.startswith(b"$"):  # VCD: the time line first, whichever parser reads it
+        _check_timescale(p, head)
+        _check_complete(p, size)  # a cut last time would read as one going backwards
         pauses = timeline(p)
     if sniff_fst(head, p):
         pass  # pywellen reads FST
@@ -279,6 +294,27 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
         res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     res["pauses"] = pauses
     return res
+
+
+_TIMESCALE = re.compile(rb"\$timescale\b(.*?)\$end", re.S)
+_TIMESCALE_OK = re.compile(rb"^(1|10|100)\s*(s|ms|us|ns|ps|fs)$")
+
+
+def _check_timescale(p: Path, head: bytes) -> None:
+    """A `$timescale` must be 1, 10 or 100 and a unit s … fs (IEEE 1364, lower case):
+    the parser would fail on anything else without saying so."""
+    m = _TIMESCALE.search(head[: head.find(b"$enddefinitions") % (len(head) + 1)])
+    if m is None:
+        return
+    text = b" ".join(m.group(1).split())
+    if not _TIMESCALE_OK.match(text):
+        shown = text.decode("latin-1")[:40]
+        raise FormatError(
+            p,
+            f"bad $timescale {shown!r}: expected 1, 10 or 100 and a unit s, ms, us, ns, "
+            "ps or fs (lower case)",
+            line=head.count(b"\n", 0, m.start()) + 1,
+        )
 
 
 def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
@@ -307,7 +343,8 @@ def _add_channels(
     shortcount: dict[str, int] = {}
     for _, short, _, _ in sigs:
         shortcount[short] = shortcount.get(short, 0) + 1
-    want = set(channels) if channels else None
+    # `data [0]` (as a VCD header spells a bit-select) names channel `data[0]`
+    want = {re.sub(r"\s+\[", "[", n) for n in channels} if channels else None
     for full, short, times, lv in sigs:
         name = full
         if ratio is not None and full.startswith(ROOT + "."):
@@ -316,16 +353,25 @@ def _add_channels(
             continue
         if name in cap.channels:
             raise FormatError(p, f"two 1-bit signals are named {name!r}")
-        edges, level, resumed, xz = _to_edges(times, lv, pauses)
+        edges, level, resumed, xz, overridden = _to_edges(times, lv, pauses)
         if ratio is not None:
-            edges = from_units(p, name, edges, ratio) + cap.t_start
+            edges = from_units(p, name, edges, ratio)
+            if edges.size and int(edges[-1]) + (cap.t_start or 0) > 2**63 - 1:
+                raise FormatError(p, f"{name}: a change lies beyond 2^63 - 1 ticks")
+            edges = edges + cap.t_start
         cap.add(
             Channel(name, edges, initial_level=level, gap_levels=resumed if len(pauses) else None)
         )
         if xz:
             cap.metadata["xz_changes"][name] = xz
+        if overridden:
+            same = cap.metadata.setdefault("same_time_changes", {})
+            same[name] = overridden
         if shortcount[short] == 1 and short != name:
             cap.metadata["aliases"][short] = name
+        if name.endswith("]"):  # a bit-select is also found as the header spells it
+            for alias in {name, short} if shortcount[short] == 1 else {name}:
+                cap.metadata["aliases"][alias.replace("[", " [")] = name
     if want is not None:
         missing = want - set(cap.channels) - set(cap.metadata["aliases"])
         if missing:

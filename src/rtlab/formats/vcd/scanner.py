@@ -118,6 +118,25 @@ def _commands(head: bytes) -> list[tuple[bytes, list[bytes]]]:
     return out if cmd is None else [(b"?", [])]
 
 
+_BIT_SELECT = re.compile(rb"^\[([0-9]{1,9})(?::([0-9]{1,9}))?\]$")
+
+
+def bit_select_name(args: list[bytes]) -> bytes | None:
+    """`name[k]` for a 1-bit variable that is one bit of a bus (`$var wire 1 " data [0]
+    $end`, or `data[0]`, or `data [3:3]`), else None. Each is a channel of its own (as
+    sigrok reads them); pywellen would merge neighbouring bits into one vector."""
+    if len(args) == 5 and args[1] == b"1":
+        name, sel = args[3], args[4]
+    elif len(args) == 4 and args[1] == b"1" and args[3].endswith(b"]") and b"[" in args[3]:
+        name, sel = args[3][: args[3].index(b"[")], args[3][args[3].index(b"[") :]
+    else:
+        return None
+    m = _BIT_SELECT.match(sel)
+    if m is None or not name or (m.group(2) is not None and m.group(2) != m.group(1)):
+        return None
+    return name + b"[" + m.group(1) + b"]"
+
+
 _Header = tuple[tuple[int, int] | None, list[tuple[str, str, bytes]], int, set[int]]
 
 
@@ -145,12 +164,13 @@ def _header(head: bytes) -> _Header | None:
             stack.pop()
         elif cmd == b"var":
             ranged = len(args) == 5 and args[4][:1] == b"[" and args[1] != b"1"
-            if not (len(args) == 4 or ranged) or not args[1].isdigit():
-                return None  # e.g. `data [0]`: a bit of a bus; pywellen names it
+            name = bit_select_name(args)
+            if name is None and (not (len(args) == 4 or ranged) or not args[1].isdigit()):
+                return None
             if args[0] not in _OTHER_TYPES:
                 return None
-            name = args[3]
-            if name.startswith(b"\\") or b"[" in name:
+            name = name if name is not None else args[3]
+            if name.startswith(b"\\") or (b"[" in name and bit_select_name(args) is None):
                 return None
             if len(stack) == 1 or len(args[2]) > _MAX_ID:
                 return None

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import resource
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats.isolate import run_isolated
+from rtlab.formats.vcd.scanner import bit_select_name
 
 _LEVELS = {0: 0, 1: 1, "0": 0, "1": 1, "h": 1, "H": 1, "l": 0, "L": 0}
 
@@ -72,16 +76,70 @@ def _limit_memory(file_size: int) -> None:
 
 def read_isolated(path: Path, timeout: float) -> dict[str, Any]:
     """pywellen in a forked child with a memory limit: on corrupt input it panics,
-    and on a corrupt FST header it aborts the process asking for 2^48 bytes."""
-    return run_isolated(
-        path,
-        _extract,
-        str(path),
-        what="VCD/FST",
-        timeout=timeout,
-        setup=lambda: _limit_memory(os.path.getsize(path)),
-        on_error=lambda msg: _located(path, f"not a readable VCD/FST file: {msg}"),
-    )
+    and on a corrupt FST header it aborts the process asking for 2^48 bytes.
+
+    A VCD whose header declares single bits of a bus (`data [0]`, `data [1]`) is
+    parsed from a copy in which each such bit has a name of its own: pywellen would
+    merge neighbouring bits into one vector (and give separate ones the same name)."""
+    renames, copy = _separate_bit_selects(path)
+    try:
+        res = run_isolated(
+            path,
+            _extract,
+            str(copy or path),
+            what="VCD/FST",
+            timeout=timeout,
+            setup=lambda: _limit_memory(os.path.getsize(path)),
+            on_error=lambda msg: _located(path, f"not a readable VCD/FST file: {msg}"),
+        )
+    finally:
+        if copy is not None:
+            copy.unlink(missing_ok=True)
+    if renames:
+        res["signals"] = [
+            (_renamed(full, renames), _renamed(short, renames), t, lv)
+            for full, short, t, lv in res["signals"]
+        ]
+    return res
+
+
+_HEADER_MAX = 16 << 20
+_VAR = re.compile(rb"\$var\s(.*?)\$end", re.S)
+
+
+def _renamed(name: str, renames: dict[str, str]) -> str:
+    head, dot, leaf = name.rpartition(".")
+    return f"{head}{dot}{renames[leaf]}" if leaf in renames else name
+
+
+def _separate_bit_selects(path: Path) -> tuple[dict[str, str], Path | None]:
+    """({placeholder: 'data[0]'}, a copy of the VCD with the placeholders) when its
+    header declares bit-selects, else ({}, None). Lines keep their numbers."""
+    with open(path, "rb") as fh:
+        head = fh.read(_HEADER_MAX)
+    end = head.find(b"$enddefinitions")
+    if head[:9] == b"\x00" + (329).to_bytes(8, "big") or end < 0:
+        return {}, None
+    renames: dict[str, str] = {}
+
+    def swap(m: re.Match[bytes]) -> bytes:
+        args = m.group(1).split()
+        name = bit_select_name(args)
+        if name is None:
+            return m.group(0)
+        key = f"rtlab_bit_select_{len(renames)}_"
+        renames[key] = name.decode("utf-8", "replace")
+        return b"$var " + b" ".join([*args[:3], key.encode()]) + b" $end"
+
+    new_head = _VAR.sub(swap, head[:end])
+    if not renames:
+        return {}, None
+    fd, name = tempfile.mkstemp(suffix=".vcd", prefix="rtlab-")
+    with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
+        out.write(new_head)
+        src.seek(end)
+        shutil.copyfileobj(src, out, 1 << 20)
+    return renames, Path(name)
 
 
 _VCD_CMDS = {

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats.vcd.roundtrip import ROOT, to_units
+from rtlab.formats.vcd.roundtrip import ROOT, check_tick, fits_units, to_units
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+from rtlab.ticks import one_value_per_time
 
 _UNITS = ((0, "s"), (-3, "ms"), (-6, "us"), (-9, "ns"), (-12, "ps"), (-15, "fs"))
 
@@ -45,22 +46,53 @@ def _safe(name: str) -> str:
     return re.sub(r"\s", "_", name) or "_"
 
 
+def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
+    """Why `cap` cannot be written so that read() gives it back, or None."""
+    t0, t1 = cap.window()
+    bad_tick = check_tick(cap.tick_s)
+    if bad_tick is not None:
+        return bad_tick
+    if ratio < 1:
+        return f"tick {cap.tick_s} s is finer than 1 fs and no whole number of fs"
+    if any(len(c) and (c.edges[0] < t0 or c.edges[-1] > t1) for c in chans):
+        return "an edge lies outside the capture window"
+    if abs(t0) >= 2**63 or not fits_units(t1 - t0, ratio):
+        return (
+            f"the capture ({t1 - t0} ticks of {cap.tick_s} s) is too long for VCD's 64-bit "
+            "times in this timescale"
+        )
+    for k, (g0, g1) in enumerate(cap.gaps.tolist()):
+        if g0 < t0 or g1 > t1:
+            return f"gap {k} lies outside the capture window"
+        for c in chans:
+            if np.any(c.edges == g1):
+                return (
+                    f"channel {c.name!r} has an edge at the end of gap {k} (tick {g1}): "
+                    "VCD's $dumpon value is the level on resuming, not an edge"
+                )
+    return None
+
+
 def write(cap: Capture, path: str | Path, **_: Any) -> None:
     """Write a Capture as VCD (opens in GTKWave, PulseView, Surfer).
 
     Each channel is a 1-bit wire under a top scope `rtlab` (dots in a name make
     sub-scopes). The timescale is the largest decimal unit that divides the tick; the
     exact tick and window go in a header comment that read() uses, so a capture
-    round-trips exactly (also for ticks like 1/24 MHz, written rounded to 1 ps).
-    Gaps are not written (VCD has no notion of them)."""
+    round-trips exactly (also for ticks like 1/24 MHz, written rounded to 1 ps). Gaps
+    are `$dumpoff` (every channel x) … `$dumpon` (each channel's level on resuming).
+    Several edges of a channel at one time are written as one value per time step,
+    the last (what every reader reads). A capture that VCD cannot give back (an edge at
+    a gap's end, a window beyond 64-bit times) is refused with one FormatError."""
     timescale, ratio = _choose_timescale(cap.tick_s)
-    chans = list(cap)
+    chans = [
+        Channel(c.name, one_value_per_time(c.edges)[0], c.initial_level, c.gap_levels) for c in cap
+    ]
     ids = [_ident(k) for k in range(len(chans))]
     t0, t1 = cap.window()
-    if any(len(c) and (c.edges[0] < t0 or c.edges[-1] > t1) for c in chans):
-        raise FormatError(path, "cannot write VCD: an edge lies outside the capture window")
-    if (t1 - t0) * 2 * ratio.numerator >= 2**62:
-        raise FormatError(path, "cannot write VCD: the capture is too long for the timescale")
+    problem = _problem(cap, chans, ratio)
+    if problem is not None:
+        raise FormatError(path, f"cannot write VCD: {problem}")
     header = [
         "$date rtlab $end",
         "$version rtlab $end",
@@ -76,11 +108,27 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
         lv = ch.initial_level
         header.append(("x" if lv == UNKNOWN_LEVEL else str(lv)) + ident)
     header.append("$end")
+    # an empty gap holds nothing: not written
+    gaps = [(k, g0, g1) for k, (g0, g1) in enumerate(cap.gaps.tolist()) if g1 > g0]
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         fh.write(("\n".join(header) + "\n").encode())
-        for block in _body_blocks(chans, ids, ratio, t0):
+        for block in _body_blocks(chans, ids, ratio, t0, cap.gaps, gaps):
             fh.write(block)
         fh.write(f"#{int(to_units(np.array([t1 - t0]), ratio)[0])}\n".encode())
+
+
+def _pause_text(
+    chans: list[Channel], ids: list[str], gap: int, units: np.ndarray, written: int
+) -> bytes:
+    """`#g0 $dumpoff x… $end #g1 $dumpon <levels> $end` for gap number `gap`."""
+    off = " ".join(f"x{i}" for i in ids)
+    levels = []
+    for ch, ident in zip(chans, ids, strict=True):
+        lv = UNKNOWN_LEVEL if ch.gap_levels is None else int(ch.gap_levels[gap])
+        levels.append(("x" if lv == UNKNOWN_LEVEL else str(lv)) + ident)
+    at_off = "" if int(units[0]) == written else f"#{int(units[0])}\n"
+    text = f"{at_off}$dumpoff {off} $end\n#{int(units[1])}\n$dumpon {' '.join(levels)} $end\n"
+    return text.encode()
 
 
 def _scopes(chans: list[Channel], ids: list[str]) -> list[str]:
@@ -103,13 +151,29 @@ def _scopes(chans: list[Channel], ids: list[str]) -> list[str]:
 _BLOCK = 1 << 20  # value changes formatted per numpy pass
 
 
-def _events(chans: list[Channel]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _levels_after(ch: Channel, all_gaps: np.ndarray) -> np.ndarray:
+    """The level after each edge: edges flip the level, which restarts at each gap's
+    end from the channel's gap level (an unknown level alternates from 0)."""
+    e = ch.edges
+    if len(all_gaps) == 0:
+        start = np.zeros(e.size, dtype=np.int64) + max(ch.initial_level, 0)
+        first = np.zeros(e.size, dtype=np.int64)
+    else:
+        gl = ch.gap_levels if ch.gap_levels is not None else np.full(len(all_gaps), -1)
+        seg_level = np.maximum(np.concatenate(([ch.initial_level], np.asarray(gl))), 0)
+        seg_first = np.concatenate(([0], np.searchsorted(e, all_gaps[:, 1], side="left")))
+        seg = np.searchsorted(all_gaps[:, 0], e, side="right")
+        start, first = seg_level[seg], seg_first[seg]
+    return ((np.arange(e.size) - first + 1) % 2 ^ start).astype(np.uint8)
+
+
+def _events(
+    chans: list[Channel], all_gaps: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(time, channel index, new level) of every edge, time-ordered."""
     times = np.concatenate([c.edges for c in chans])
     who = np.concatenate([np.full(len(c), k, dtype=np.int64) for k, c in enumerate(chans)])
-    level = np.concatenate(
-        [(np.arange(len(c)) + (1 if c.initial_level == 0 else 0)) % 2 for c in chans]
-    ).astype(np.uint8)
+    level = np.concatenate([_levels_after(c, all_gaps) for c in chans]).astype(np.uint8)
     order = np.lexsort((who, times))
     return times[order], who[order], level[order]
 
@@ -159,20 +223,43 @@ def _format_block(
     return m[use].tobytes()
 
 
-def _body_blocks(chans: list[Channel], ids: list[str], ratio: Fraction, t0: int) -> Iterator[bytes]:
-    """The value-change section in blocks of bytes, times relative to t0."""
-    if not chans or not sum(len(c) for c in chans):
-        return
-    times, who, level = _events(chans)
+def _body_blocks(
+    chans: list[Channel],
+    ids: list[str],
+    ratio: Fraction,
+    t0: int,
+    all_gaps: np.ndarray,
+    gaps: list[tuple[int, int, int]],
+) -> Iterator[bytes]:
+    """The value-change section in blocks of bytes, times relative to t0; each gap is a
+    $dumpoff … $dumpon pause between the changes before and after it."""
+    n = sum(len(c) for c in chans)
+    times, who, level = (
+        _events(chans, all_gaps) if n else (np.zeros(0, np.int64),) * 2 + (np.zeros(0, np.uint8),)
+    )
     rel = to_units(times - t0, ratio)
-    new = np.ones(rel.size, dtype=bool)
-    new[1:] = rel[1:] != rel[:-1]
-    new &= rel != 0  # changes at t_start follow the $dumpvars block directly
-    w_id = max(len(i) for i in ids) + 1
+    w_id = max((len(i) for i in ids), default=1) + 1
     id_mat = np.zeros((len(ids), w_id), dtype=np.uint8)
     id_len = np.array([len(i) for i in ids], dtype=np.int64)
     for k, ident in enumerate(ids):
         id_mat[k, : len(ident)] = np.frombuffer(ident.encode(), dtype=np.uint8)
-    for lo in range(0, rel.size, _BLOCK):
-        sl = slice(lo, lo + _BLOCK)
-        yield _format_block(rel[sl], new[sl], who[sl], level[sl], id_mat, id_len)
+    written = 0  # the time of the last `#t` line (the header's #0)
+    lo = 0
+    for gap in [*gaps, None]:
+        hi = rel.size if gap is None else int(np.searchsorted(times, gap[1], side="left"))
+        part = rel[lo:hi]
+        if part.size:
+            new = np.ones(part.size, dtype=bool)
+            new[1:] = part[1:] != part[:-1]
+            new[0] = part[0] != written
+            for b in range(0, part.size, _BLOCK):
+                sl = slice(b, b + _BLOCK)
+                yield _format_block(
+                    part[sl], new[sl], who[lo:hi][sl], level[lo:hi][sl], id_mat, id_len
+                )
+            written = int(part[-1])
+        if gap is not None:
+            units = to_units(np.array(gap[1:], dtype=np.int64) - t0, ratio)
+            yield _pause_text(chans, ids, gap[0], units, written)
+            written = int(units[1])
+        lo = hi
