@@ -15,7 +15,7 @@ import pytest
 
 import rtlab
 from rtlab.errors import FormatError
-from rtlab.formats import parquet, parquet_direct
+from rtlab.formats import parquet, parquet_direct, parquet_write
 from rtlab.model import Capture, Channel
 
 
@@ -38,7 +38,7 @@ def _edges(stream) -> dict[str, np.ndarray]:
 
 @pytest.fixture
 def small_groups(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parquet, "ROW_GROUP", 777)  # many row groups, odd sizes
+    monkeypatch.setattr(parquet_write, "ROW_GROUP", 777)  # many row groups, odd sizes
 
 
 def test_stream_gives_the_edges_read_gives(tmp_path: Path, small_groups: None) -> None:
@@ -143,7 +143,7 @@ def test_same_time_pulses_of_old_files_read_as_read_does(tmp_path: Path) -> None
         ],
     }  # fmt: skip
     old = tmp_path / "old.parquet"
-    with parquet._writer(old, meta) as (writer, schema):
+    with parquet_write._writer(old, meta) as (writer, schema):
         for k, ch in enumerate(cap):
             for lo in range(0, len(ch), 333):
                 part = ch.edges[lo : lo + 333]

@@ -98,3 +98,23 @@ def test_fst_streams_the_figures_it_loads(tmp_path: Path) -> None:
         pytest.skip("Icarus Verilog (iverilog, vvp) not installed")
     for chunk in (1, 2, 5):
         assert_stream_equals_load(tmp_path / "f.fst", "fst", chunk)
+
+
+@pytest.mark.skipif(not shutil.which("sigrok-cli"), reason="sigrok-cli not installed")
+def test_sigrok_session_converts_streaming(tmp_path: Path) -> None:
+    """The .sr stream's header is complete only at its end (window, edge counts): the
+    Parquet file written from it holds them, as one written from the loaded session."""
+    from rtlab.formats.parquet_write import write_stream
+
+    path = tmp_path / "demo.sr"
+    subprocess.run(
+        ["sigrok-cli", "-d", "demo:logic_channels=4:analog_channels=0", "-g", "Logic",
+         "-c", "pattern=random", "--samples", "20000", "-o", str(path)],
+        check=True,
+    )  # fmt: skip
+    write_stream(F.open_stream(path), tmp_path / "s.parquet")
+    a, b = F.load(path), F.load(tmp_path / "s.parquet")
+    assert (b.t_start, b.t_end) == (a.t_start, a.t_end) == (0, 20000)
+    for ch in a:
+        assert np.array_equal(b[ch.name].edges, ch.edges)
+        assert b[ch.name].initial_level == ch.initial_level

@@ -10,137 +10,24 @@ edge table directly: `SELECT * FROM 'run.parquet'`.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import mmap
-import os
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, parquet_direct
 from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
-from rtlab.fsutil import atomic_path
+from rtlab.formats.parquet_write import FORMAT_VERSION, META_KEY, ROW_GROUP, write, write_stream
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream, one_value_per_time_stream
 from rtlab.ticks import FILE_TICK_RANGE_S, one_value_per_time
 
-META_KEY = b"rtlab.capture"
-FORMAT_VERSION = 1
-ROW_GROUP = 1 << 22  # 4 Mi edges (32 MiB of times) per row group
 _MAGIC = b"PAR1"
-
-
-def write(cap: Capture, path: Path, **_: Any) -> None:
-    """Write `cap` (see the module doc). Edges at one time are written as one value per
-    time step, the last (one_value_per_time: what every reader reads back)."""
-    cap = _one_value_per_time(cap)
-    cap.validate()
-    write_stream(EdgeStream.from_capture(cap, ROW_GROUP), path)
-
-
-def write_stream(stream: EdgeStream, path: Path, **_: Any) -> None:
-    """Write a capture chunk by chunk (`rtlab convert` in bounded memory): each chunk
-    becomes row groups of its channel. Nothing is at `path` unless all went well. The
-    header's edge counts are the stream's; when fewer edges came (a reader dropped
-    same-time pulses on the way) the file is rewritten with the counts written."""
-    cap = stream.header
-    names = list(cap.channels)
-    if len(names) > 65535:
-        raise ValueError("at most 65535 channels")
-    index = {n: i for i, n in enumerate(names)}
-    meta = {
-        "version": FORMAT_VERSION,
-        "tick_s": str(cap.tick_s),
-        "resolution_s": str(cap.resolution_s) if cap.resolution_s is not None else None,
-        "t_start": cap.t_start,
-        "t_end": cap.t_end,
-        "gaps": cap.gaps.tolist(),
-        "channels": [
-            {
-                "name": ch.name,
-                "initial_level": ch.initial_level,
-                "n_edges": stream.edge_counts[ch.name],
-                "gap_levels": None if ch.gap_levels is None else [int(x) for x in ch.gap_levels],
-            }
-            for ch in cap
-        ],
-        "metadata": _jsonable(cap.metadata),
-    }
-    written = dict.fromkeys(names, 0)
-    with atomic_path(path) as tmp:
-        # one value per time step, as write() (a zero-width pulse: the last value wins)
-        chunks = one_value_per_time_stream((n, e, True) for n, e in stream.chunks)
-        with _writer(tmp, meta) as (writer, schema):
-            for name, edges in chunks:
-                for lo in range(0, len(edges), ROW_GROUP):
-                    part = edges[lo : lo + ROW_GROUP]
-                    chan = pa.array(np.full(part.size, index[name], dtype=np.uint16))
-                    writer.write_table(
-                        pa.Table.from_arrays([chan, pa.array(part)], schema=schema),
-                        row_group_size=ROW_GROUP,
-                    )
-                    written[name] += part.size
-        if any(written[c["name"]] != c["n_edges"] for c in meta["channels"]):
-            # fewer edges than the source declared (same-time pulses dropped on the way):
-            # the counts live in the header, so copy the row groups under a new one
-            for c in meta["channels"]:
-                c["n_edges"] = written[c["name"]]
-            _rewrite(tmp, meta)
-
-
-@contextlib.contextmanager
-def _writer(path: Path, meta: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
-    schema = pa.schema(
-        [("channel", pa.uint16()), ("time", pa.int64())],
-        metadata={META_KEY: json.dumps(meta).encode()},
-    )
-    with pq.ParquetWriter(
-        path,
-        schema,
-        compression="none",
-        use_dictionary=["channel"],
-        column_encoding={"time": "DELTA_BINARY_PACKED"},
-        write_statistics=["channel", "time"],  # a reader finds each group's channel
-    ) as writer:
-        yield writer, schema
-
-
-def _rewrite(path: Path, meta: dict[str, Any]) -> None:
-    """Copy a native file's row groups one by one under new metadata."""
-    fixed = path.with_name(path.name + ".fix")
-    src = pq.ParquetFile(path)
-    with _writer(fixed, meta) as (writer, schema):
-        for rg in range(src.metadata.num_row_groups):
-            writer.write_table(src.read_row_group(rg).cast(schema), row_group_size=ROW_GROUP)
-    os.replace(fixed, path)
-
-
-def _one_value_per_time(cap: Capture) -> Capture:
-    """`cap` itself, or a copy whose channels hold one edge per time step."""
-    fixed = {ch.name: one_value_per_time(ch.edges)[0] for ch in cap}
-    if all(fixed[ch.name].size == len(ch) for ch in cap):
-        return cap
-    out = Capture(
-        tick_s=cap.tick_s,
-        gaps=cap.gaps,
-        t_start=cap.t_start,
-        t_end=cap.t_end,
-        resolution_s=cap.resolution_s,
-        metadata=dict(cap.metadata),
-    )
-    for ch in cap:
-        out.add(Channel(ch.name, fixed[ch.name], ch.initial_level, ch.gap_levels))
-    return out
-
-
-def _jsonable(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=str))
 
 
 def _plan(
