@@ -79,9 +79,15 @@ def iter_direct(
             if off < 0 or size < 0 or off + size > len(mm):
                 raise FormatError(path, f"row group {rg}: column chunk past the end")
             try:
-                return decode_delta_chunk(view[off : off + size], nullable, buffers[k % 2][:rows])
+                out = decode_delta_chunk(view[off : off + size], nullable, buffers[k % 2][:rows])
             except ValueError as exc:
                 raise FormatError(path, f"row group {rg}: {exc}") from None
+            # the file's pages read are page cache, not this process's: drop them from
+            # its resident set (a 10^9-edge file would otherwise count 0.5 GB)
+            start = off - off % mmap.PAGESIZE
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                mm.madvise(mmap.MADV_DONTNEED, start, off + size - start)
+            return out
 
         try:
             pending = pool.submit(decode, 0) if order else None
