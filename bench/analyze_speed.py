@@ -39,7 +39,8 @@ RTLAB = [sys.executable, "-m", "rtlab.cli"]
 
 
 def run(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, bytes]:
-    """Wall seconds, peak RSS in bytes, and stdout of one process.
+    """Wall seconds, peak RSS in bytes, and stdout of one process (CPU seconds of the
+    last run in LAST_CPU_S).
 
     GNU time measures the peak RSS: it forks from a small process, so the figure is
     the command's own (a fork of this large benchmark process would inherit its peak).
@@ -47,15 +48,19 @@ def run(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         t0 = time.perf_counter()
         proc = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", tf.name, *argv],
+            ["/usr/bin/time", "-f", "%M %U %S", "-o", tf.name, *argv],
             stdout=subprocess.PIPE if stdout is None else stdout,
             stderr=subprocess.PIPE,
         )
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
             raise SystemExit(f"{argv[0]} failed: {proc.stderr.decode(errors='replace')[-2000:]}")
-        rss_kib = int(tf.read().split()[-1])
-    return wall, rss_kib * 1024, proc.stdout or b""
+        rss_kib, user, sys_s = tf.read().split()[-3:]
+    LAST_CPU_S[0] = float(user) + float(sys_s)
+    return wall, int(rss_kib) * 1024, proc.stdout or b""
+
+
+LAST_CPU_S = [0.0]
 
 
 def baseline_rss() -> int:
@@ -99,8 +104,8 @@ def bench_native(tmp: Path, n_edges: int) -> None:
     runs = []
     for _ in range(3):
         before = os.getloadavg()[0]
-        runs.append((*run([*RTLAB, "analyze", str(path), "--json"]), before))
-    wall, _, _, at_load = min(runs)
+        runs.append((*run([*RTLAB, "analyze", str(path), "--json"]), before, LAST_CPU_S[0]))
+    wall, _, _, at_load, cpu = min(runs)
     rss = max(r[1] for r in runs)
     raw = n_edges * 8
     from rtlab.analysis.kernel import native_available
@@ -117,7 +122,12 @@ def bench_native(tmp: Path, n_edges: int) -> None:
         f"({raw / 2**20:.0f} MiB); the interpreter with rtlab and pyarrow alone: "
         f"{base / 2**20:.0f} MiB   (target <= 2048 MiB)"
     )
-    print(f"best run at load {at_load:.2f}: {format_load()}")
+    print(
+        f"CPU time               {cpu:8.2f} s   {n_edges / cpu / 1e6:8.1f} M edges per CPU second"
+        f"   (best run, user + sys of its two threads; at load {at_load:.1f} on "
+        f"{os.cpu_count()} cores a CPU second does less than on an idle machine)"
+    )
+    print(f"now: {format_load()}")
 
 
 def format_load() -> str:
