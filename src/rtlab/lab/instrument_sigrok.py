@@ -17,6 +17,7 @@ from rtlab.formats.sigrok import parse_size
 from rtlab.lab.instrument import Armed, InstrumentFailure
 from rtlab.lab.instrument_spec import CHANNEL, InstrumentKind, pins, seconds, string
 from rtlab.model import Capture
+from rtlab.ticks import parse_frequency
 
 if TYPE_CHECKING:
     from rtlab.instruments.sigrok.capture import SigrokRun
@@ -68,13 +69,20 @@ class SigrokSpec:
 
 
 def parse_samplerate(value: object) -> int:
-    """24000000, "24m", "24 MHz", "200k", "1.5 MHz" → Hz (a whole number)."""
+    """24000000, "24m", "24 MHz", "200k", "1.5 MHz" → Hz (a whole number). With a unit
+    it is read as every rtlab frequency ("16mHz" is millihertz, "16mhz" ambiguous);
+    sigrok-cli's bare shorthand ("24m", "200k") keeps its meaning."""
     if isinstance(value, int) and not isinstance(value, bool):
         hz = Fraction(value)
     else:
         try:
-            hz = parse_size(value) if isinstance(value, str) else None
-        except ValueError:
+            if isinstance(value, str) and value.strip().lower().endswith("hz"):
+                hz = parse_frequency(value)
+            else:
+                hz = parse_size(value) if isinstance(value, str) else None
+        except ValueError as exc:
+            if "ambiguous" in str(exc):
+                raise ConfigError("samplerate", str(exc)) from None
             hz = None
         if hz is None:
             raise ConfigError(

@@ -13,7 +13,7 @@ import numpy as np
 from rtlab.errors import FormatError
 from rtlab.formats.vcd import scanner as vcd_scan
 from rtlab.formats.vcd.roundtrip import ROOT, RTLAB_RE, apply_rtlab, from_units
-from rtlab.formats.vcd.timeline import timeline
+from rtlab.formats.vcd.timeline import check_timescale, timeline
 from rtlab.formats.vcd.wellen import read_isolated
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 
@@ -280,7 +280,7 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
     if sniff_fst(head, p):
         pauses = _check_fst_blocks(p, size)
     elif body.startswith(b"$"):  # VCD: the time line first, whichever parser reads it
-        _check_timescale(p, head)
+        check_timescale(p, head)
         _check_complete(p, size)  # a cut last time would read as one going backwards
         pauses = timeline(p)
     if sniff_fst(head, p):
@@ -294,27 +294,6 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
         res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     res["pauses"] = pauses
     return res
-
-
-_TIMESCALE = re.compile(rb"\$timescale\b(.*?)\$end", re.S)
-_TIMESCALE_OK = re.compile(rb"^(1|10|100)\s*(s|ms|us|ns|ps|fs)$")
-
-
-def _check_timescale(p: Path, head: bytes) -> None:
-    """A `$timescale` must be 1, 10 or 100 and a unit s … fs (IEEE 1364, lower case):
-    the parser would fail on anything else without saying so."""
-    m = _TIMESCALE.search(head[: head.find(b"$enddefinitions") % (len(head) + 1)])
-    if m is None:
-        return
-    text = b" ".join(m.group(1).split())
-    if not _TIMESCALE_OK.match(text):
-        shown = text.decode("latin-1")[:40]
-        raise FormatError(
-            p,
-            f"bad $timescale {shown!r}: expected 1, 10 or 100 and a unit s, ms, us, ns, "
-            "ps or fs (lower case)",
-            line=head.count(b"\n", 0, m.start()) + 1,
-        )
 
 
 def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:

@@ -11,6 +11,7 @@ through Python one by one, and the body is read in chunks split at line ends.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +64,27 @@ def timeline(path: Path) -> list[tuple[int, int]]:
     if st.off is not None and st.time is not None and st.time > st.off:
         st.gaps.append((st.off, st.time))  # dumped off to the end
     return st.gaps
+
+
+_TIMESCALE = re.compile(rb"\$timescale\b(.*?)\$end", re.S)
+_TIMESCALE_OK = re.compile(rb"^(1|10|100)\s*(s|ms|us|ns|ps|fs)$")
+
+
+def check_timescale(p: Path, head: bytes) -> None:
+    """A `$timescale` must be 1, 10 or 100 and a unit s … fs (IEEE 1364, lower case):
+    the parser would fail on anything else without saying so."""
+    m = _TIMESCALE.search(head[: head.find(b"$enddefinitions") % (len(head) + 1)])
+    if m is None:
+        return
+    text = b" ".join(m.group(1).split())
+    if not _TIMESCALE_OK.match(text):
+        shown = text.decode("latin-1")[:40]
+        raise FormatError(
+            p,
+            f"bad $timescale {shown!r}: expected 1, 10 or 100 and a unit s, ms, us, ns, "
+            "ps or fs (lower case)",
+            line=head.count(b"\n", 0, m.start()) + 1,
+        )
 
 
 def _body_start(head: bytes) -> int | None:
