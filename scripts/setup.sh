@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything rtlab needs on a fresh Debian machine; safe to run again.
 #   1. Debian packages listed in deps/apt.txt (only the missing ones)
-#   2. a virtualenv in .venv with rtlab and its dev extras
+#   2. a virtualenv in .venv with rtlab and its dev and lab extras
 #   3. each deps/setup.d/*.sh (components that need more: npm packages, toolchains)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q -e '.[dev]'
+# dev: tests and lint; lab: pyserial and labgrid (an analysis-only install leaves it out)
+"$VENV/bin/python" -m pip install -q -e '.[dev,lab]'
 
 for hook in deps/setup.d/*.sh; do
     [ -e "$hook" ] || continue

@@ -17,7 +17,15 @@ from rtlab.analysis import edges as ea
 from rtlab.analysis.edges import TieResult
 
 # Re-exported: the library API (README.md, "The library") names them rtlab.model.
-from rtlab.ticks import UNKNOWN_LEVEL, Edge, Samples, as_int64, format_tick, parse_duration
+from rtlab.ticks import (
+    UNKNOWN_LEVEL,
+    Edge,
+    Samples,
+    as_int64,
+    format_tick,
+    one_value_per_time,
+    parse_duration,
+)
 
 __all__ = [
     "UNKNOWN_LEVEL",
@@ -180,3 +188,82 @@ class Capture:
             "gaps": len(self.gaps),
             "window_ticks": [lo, hi],
         }
+
+
+@dataclass
+class EdgeStream:
+    """A capture read chunk by chunk: what a streaming reader gives instead of a Capture.
+
+    `header` is the capture without its edges (tick, gaps, window, metadata; channels
+    with their levels and empty edge arrays); `edge_counts` the number of edges of every
+    channel of the file; `chunks` yields (channel name, sorted int64 edge times) in
+    time order within each channel, a channel's chunks consecutive or interleaved with
+    other channels'. An array yielded may be reused once the next one is asked for.
+    A reader that finds a problem mid-file raises its FormatError from the iterator.
+    """
+
+    header: Capture
+    edge_counts: dict[str, int]
+    chunks: Iterator[tuple[str, np.ndarray]]
+
+    @property
+    def total_edges(self) -> int:
+        return sum(self.edge_counts.values())
+
+    @classmethod
+    def from_capture(cls, cap: Capture, chunk: int = 1 << 22) -> EdgeStream:
+        """A loaded capture as a stream of chunks of at most `chunk` edges."""
+        if chunk < 1:
+            raise ValueError("chunk must be at least 1 edge")
+        header = Capture(
+            tick_s=cap.tick_s,
+            gaps=cap.gaps,
+            t_start=cap.t_start,
+            t_end=cap.t_end,
+            resolution_s=cap.resolution_s,
+            metadata=cap.metadata,
+        )
+        for ch in cap:
+            header.add(Channel(ch.name, ch.edges[:0], ch.initial_level, ch.gap_levels))
+
+        def chunks() -> Iterator[tuple[str, np.ndarray]]:
+            for ch in cap:
+                for lo in range(0, len(ch), chunk):
+                    yield ch.name, ch.edges[lo : lo + chunk]
+
+        return cls(header, {ch.name: len(ch) for ch in cap}, chunks())
+
+
+def one_value_per_time_stream(
+    chunks: Iterator[tuple[str, np.ndarray, bool]],
+) -> Iterator[tuple[str, np.ndarray]]:
+    """one_value_per_time across chunk boundaries, for a stream whose channels come one
+    after another: (name, sorted edges, may this chunk hold two equal times?) in, the
+    chunks with one value per time step out. Each chunk's last run of equal times is
+    held back until the next chunk (or channel) shows where it ends."""
+    run: list[Any] = []  # [name, time, how many edges at that time]
+    for name, e, dup in chunks:
+        if run and run[0] != name:
+            if run[2] % 2:
+                yield run[0], np.array([run[1]], dtype=np.int64)
+            run = []
+        if e.size == 0:
+            continue
+        if run:
+            if e[0] == run[1]:
+                m = int(np.searchsorted(e, run[1], side="right"))
+                run[2] += m
+                e = e[m:]
+                if e.size == 0:
+                    continue
+            if run[2] % 2:
+                yield name, np.array([run[1]], dtype=np.int64)
+        j = int(np.searchsorted(e, e[-1], side="left"))
+        run = [name, int(e[-1]), int(e.size - j)]
+        body = e[:j]
+        if dup and body.size:
+            body = one_value_per_time(body)[0]
+        if body.size:
+            yield name, body
+    if run and run[2] % 2:
+        yield run[0], np.array([run[1]], dtype=np.int64)

@@ -156,7 +156,7 @@ def test_parquet_is_a_plain_edge_table_for_duckdb(tmp_path: Path) -> None:
 
 
 def test_parquet_many_row_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rtlab.formats.parquet as pqfmt
+    import rtlab.formats.parquet_write as pqfmt  # the writer owns ROW_GROUP
 
     monkeypatch.setattr(pqfmt, "ROW_GROUP", 1000)
     e = np.cumsum(np.random.default_rng(0).integers(1, 50, 10_500))

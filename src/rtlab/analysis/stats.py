@@ -131,7 +131,26 @@ def compute_stats(
         st.quantiles = {q: math.nan for q in quantiles}
         st.abs_dev_quantiles = {q: math.nan for q in quantiles}
         return st
-    raw = _raw_stats(samples.values, quantiles, scratch)
+    return _finish(st, _raw_stats(samples.values, quantiles, scratch), scale)
+
+
+def stats_from_histogram(
+    values: np.ndarray,
+    counts: np.ndarray,
+    like: SampleSet,
+    quantiles: tuple[float, ...] = DEFAULT_QUANTILES,
+) -> Stats:
+    """Statistics of an exact histogram of integer samples (histogram_raw_stats), in
+    the unit and resolution of `like` (a sample set of the same kind, e.g. empty)."""
+    st = compute_stats(like, quantiles)
+    if values.size == 0:
+        return st
+    scale, _ = _scale_and_unit(like)
+    return _finish(st, histogram_raw_stats(values, counts, quantiles), scale)
+
+
+def _finish(st: Stats, raw: RawStats, scale: float) -> Stats:
+    st.n = raw.n
     st.mean = raw.mean * scale
     st.rms = raw.rms * scale
     st.min = raw.lo * scale
@@ -205,10 +224,16 @@ def _bincount_from(values: np.ndarray, lo: int, hi: int, scratch: bool) -> tuple
 def _hist_stats(
     values: np.ndarray, lo: int, hi: int, quantiles: tuple[float, ...], scratch: bool
 ) -> RawStats:
-    n = int(values.size)
     counts, _ = _bincount_from(values, lo, hi, scratch)
     present = np.flatnonzero(counts)  # offsets from lo of values that occur
-    c = counts[present]
+    return _counts_stats(present, counts[present], lo, hi, int(values.size), quantiles)
+
+
+def _counts_stats(
+    present: np.ndarray, c: np.ndarray, lo: int, hi: int, n: int, quantiles: tuple[float, ...]
+) -> RawStats:
+    """The statistics of a histogram: `present` the sorted distinct offsets from lo of
+    the values that occur (int64, span < 2^24), `c` their counts."""
     # Exact integer sum of the offsets: fits int64 (span < 2^24, n < 2^39).
     total = int(np.dot(present.astype(np.int64), c.astype(np.int64)))
     mean_off = total / n
@@ -225,6 +250,35 @@ def _hist_stats(
     cum_abs = np.cumsum(c[order])
     aq = {q: float(absdev[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]) for q in quantiles}
     return RawStats(n, mean, rms, lo, hi, max_dev, mean_abs_dev, qs, aq)
+
+
+def histogram_raw_stats(
+    values: np.ndarray, counts: np.ndarray, quantiles: tuple[float, ...]
+) -> RawStats:
+    """The statistics of an exact histogram: `values` sorted distinct int64, `counts`
+    (> 0) how often each occurred. The figures are those compute_stats gives for the
+    expanded array: identical (the same arithmetic) when the values span the histogram
+    path's range; otherwise the partition path's, equal except for the summation order
+    of rms and mean_abs_dev (a few units in the last place)."""
+    n = int(counts.sum())
+    lo, hi = int(values[0]), int(values[-1])
+    span = hi - lo + 1
+    if span <= _MAX_HIST_RANGE and span <= 8 * n + 65536:
+        return _counts_stats(values - lo, counts, lo, hi, n, quantiles)
+    if (hi - lo) < (1 << 62) // max(n, 1):
+        mean = lo + int(np.dot(values - lo, counts)) / n
+    else:
+        mean = float(np.dot(values.astype(np.float64), counts)) / n
+    dev = values.astype(np.float64) - mean
+    rms = math.sqrt(float(np.dot(dev * dev, counts)) / n)
+    cum = np.cumsum(counts)
+    qs = {q: float(values[np.searchsorted(cum, _rank(q, n) + 1)]) for q in quantiles}
+    absdev = np.abs(dev)
+    order = np.argsort(absdev, kind="stable")
+    cum_abs = np.cumsum(counts[order])
+    aq = {q: float(absdev[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]) for q in quantiles}
+    mad = float(np.dot(absdev, counts)) / n
+    return RawStats(n, mean, rms, lo, hi, float(absdev.max()), mad, qs, aq)
 
 
 def _exact_mean(values: np.ndarray, lo: int, hi: int) -> float:

@@ -32,10 +32,25 @@ class Analysis:
     channels: dict[str, dict[str, Stats]]
     derived: dict[str, dict[str, float | None]]  # frequency_hz, duty per channel
     latencies: dict[str, tuple[Stats, dict[str, int]]]
+    # Edges per channel and the observed window: from the capture unless given (a
+    # streamed capture's channels hold no edges: rtlab.analysis.stream fills them in).
+    edge_counts: dict[str, int] | None = None
+    window_ticks: tuple[int, int] | None = None
+
+    def n_edges(self, name: str | None = None) -> int:
+        """Edges of one channel, or of every channel of the capture."""
+        if self.edge_counts is None:
+            return len(self.capture[name]) if name else self.capture.n_edges
+        if name is None:
+            return sum(self.edge_counts.values())
+        return self.edge_counts[self.capture[name].name]
+
+    def window(self) -> tuple[int, int]:
+        return self.window_ticks if self.window_ticks is not None else self.capture.window()
 
     def to_dict(self) -> dict[str, Any]:
         cap = self.capture
-        lo, hi = cap.window()
+        lo, hi = self.window()
         doc: dict[str, Any] = {
             "schema": f"rtlab.analyze/{SCHEMA_VERSION}",
             "source": cap.metadata.get("source"),
@@ -51,7 +66,7 @@ class Analysis:
             "latency": {},
         }
         for name, metrics in self.channels.items():
-            entry: dict[str, Any] = {"edges": len(cap[name])}
+            entry: dict[str, Any] = {"edges": self.n_edges(name)}
             entry.update(self.derived[name])
             for metric, st in metrics.items():
                 entry[metric] = st.to_dict()
@@ -98,7 +113,7 @@ def analyze(
         m["c2c"] = ea.cycle_to_cycle(cap, ch, edge, scratch).stats(quantiles, scratch=True)
         del scratch
         per_channel[name] = m
-        derived[name] = _derived(m)
+        derived[name] = derived_figures(m)
         if tie:
             t = ea.tie(cap, ch, edge, nominal_hz)
             m["tie"] = t.samples.stats(quantiles, scratch=True)
@@ -118,7 +133,8 @@ def analyze(
     return Analysis(cap, edge, quantiles, per_channel, derived, lats)
 
 
-def _derived(m: dict[str, Stats]) -> dict[str, float | None]:
+def derived_figures(m: dict[str, Stats]) -> dict[str, float | None]:
+    """Frequency (1 / mean period) and duty (mean high / (mean high + mean low))."""
     period = m["period"]
     freq = 1e9 / period.mean if period.n and period.mean > 0 else None
     hi, lo = m["high"], m["low"]

@@ -155,10 +155,16 @@ def analyze(
             # Parquet); the others ignore the hint and the analysis selects
             options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
         nominal_hz = _nominal_hz(nominal) if nominal else None
-        cap = formats.load(file, format, **options)
-        an = run_analysis(
-            cap, channel or None, pairs, qs, edge, tie or nominal_hz is not None, nominal_hz
-        )  # type: ignore[arg-type]
+        with_tie = tie or nominal_hz is not None
+        if not pairs and not with_tie and plot is None:
+            # every figure from exact histograms, chunk by chunk: memory bounded by them
+            an = _analyze_streaming(file, format, options, channel, qs, edge)
+            cap = an.capture
+        else:  # latency, tie and plots need whole sequences (rtlab.analysis.stream)
+            cap = formats.load(file, format, **options)
+            an = run_analysis(
+                cap, channel or None, pairs, qs, edge, with_tie, nominal_hz
+            )  # type: ignore[arg-type]
         if plot is not None:
             _analysis_plots(cap, an, plot, edge)
         if as_json:
@@ -180,6 +186,18 @@ def analyze(
             err.print(f"plots written to {plot}/")
 
     guarded(body)
+
+
+def _analyze_streaming(
+    file: Path, format: str | None, options: dict, channel: list[str], qs: Any, edge: str
+) -> Any:
+    from rtlab import formats
+    from rtlab.analysis.stream import analyze_stream
+    from rtlab.cli.progress import DelayedProgress
+
+    with DelayedProgress(f"analyzing {file.name}") as bar:
+        stream = formats.open_stream(file, format, **options)
+        return analyze_stream(stream, channel or None, qs, edge, progress=bar)  # type: ignore[arg-type]
 
 
 def plot_stem(name: str) -> str:
@@ -267,10 +285,22 @@ def convert(
 
     def body() -> None:
         from rtlab import formats
+        from rtlab.cli.progress import DelayedProgress
 
-        cap = formats.load(src, format, **_reader_options(tick, first_level, opt))
-        formats.save(cap, dst)
-        err.print(f"wrote {dst}: {len(cap)} channels, {cap.n_edges} edges")
+        with DelayedProgress(f"converting {src.name}") as bar:
+            stream = formats.open_stream(src, format, **_reader_options(tick, first_level, opt))
+            total, done = stream.total_edges, 0
+
+            def counted(chunks: Any) -> Any:
+                nonlocal done
+                for name, edges in chunks:
+                    yield name, edges
+                    done += len(edges)
+                    bar(done, total)
+
+            stream.chunks = counted(stream.chunks)
+            formats.save_stream(stream, dst)
+        err.print(f"wrote {dst}: {len(stream.header)} channels, {total} edges")
 
     guarded(body)
 

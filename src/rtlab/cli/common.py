@@ -51,10 +51,22 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+# Modules of the `lab` extra (pyproject.toml): an analysis-only install has none of them.
+LAB_EXTRA_MODULES = ("serial", "labgrid", "grpc")
+
+
 def guarded(fn: Callable[[], T]) -> T:
-    """Run a command body; a user mistake becomes one clear line and exit status 2."""
+    """Run a command body; a user mistake becomes one clear line and exit status 2, and
+    so does a lab command run without the lab extra."""
     try:
         return fn()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in LAB_EXTRA_MODULES:
+            raise
+        fail(
+            f"this needs the lab extra ({exc.name} is not installed): "
+            "pip install 'rtlab[lab]' (make setup installs it)"
+        )
     except RtlabError as exc:
         fail(str(exc))
     except KeyError as exc:  # an unknown channel name

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import FormatError, RtlabError
-from rtlab.model import Capture
+from rtlab.model import Capture, EdgeStream
 from rtlab.registry import Registry
 
 # Reader options: each format names its keys and how a text value (`-O key=value`)
@@ -73,6 +73,10 @@ class FormatSpec:
     # sniff(head_bytes, path) -> True when the content is surely this format
     sniff: Callable[[bytes, Path], bool] | None = None
     write: Callable[..., None] | None = None
+    # stream(path, **options) -> EdgeStream: the capture chunk by chunk (bounded memory)
+    stream: Callable[..., EdgeStream] | None = None
+    # write_stream(stream, path): write from an EdgeStream without holding the edges
+    write_stream: Callable[..., None] | None = None
     description: str = ""
     # option key -> converter of its text value (`rtlab analyze -O key=value`)
     options: Mapping[str, Converter] = field(default_factory=dict)
@@ -161,27 +165,46 @@ def guess(path: Path) -> FormatSpec:
     )
 
 
-def load(path: str | Path, format: str | None = None, **options: Any) -> Capture:
-    """Read a capture. Options are passed to the reader (e.g. tick='16ns')."""
-    p = Path(path)
+def _spec_for(p: Path, format: str | None) -> FormatSpec:
     if not p.exists():
         raise FormatError(p, "no such file")
     if p.is_dir():
-        spec = _directory_format(p, format)
-    elif format:
-        spec = get(format)
-    else:
-        spec = guess(p)
+        return _directory_format(p, format)
+    return get(format) if format else guess(p)
+
+
+def load(path: str | Path, format: str | None = None, **options: Any) -> Capture:
+    """Read a capture. Options are passed to the reader (e.g. tick='16ns')."""
+    p = Path(path)
+    spec = _spec_for(p, format)
     cap = spec.read(p, **spec.reader_options(options))
     if options.get("channels") and "channels" not in spec.options:
         _select(p, cap, options["channels"])
     check_span(p, cap)
-    # the file read now (a converted file's own metadata names the file it came from)
-    before = (cap.metadata.get("source"), cap.metadata.get("format"))
-    if before[0] is not None and before != (str(p), spec.name):
-        cap.metadata.setdefault("converted_from", {"source": before[0], "format": before[1]})
-    cap.metadata["source"], cap.metadata["format"] = str(p), spec.name
+    _provenance(p, spec, cap.metadata)
     return cap
+
+
+def _provenance(p: Path, spec: FormatSpec, metadata: dict[str, Any]) -> None:
+    """The file read now (a converted file's own metadata names the file it came from)."""
+    before = (metadata.get("source"), metadata.get("format"))
+    if before[0] is not None and before != (str(p), spec.name):
+        metadata.setdefault("converted_from", {"source": before[0], "format": before[1]})
+    metadata["source"], metadata["format"] = str(p), spec.name
+
+
+def open_stream(
+    path: str | Path, format: str | None = None, chunk: int = 1 << 22, **options: Any
+) -> EdgeStream:
+    """A capture chunk by chunk: the format's streaming reader when it has one, else the
+    whole capture loaded and handed out in chunks of `chunk` edges."""
+    p = Path(path)
+    spec = _spec_for(p, format)
+    if spec.stream is None:
+        return EdgeStream.from_capture(load(p, spec.name, **options), chunk)
+    stream = spec.stream(p, **spec.reader_options(options))
+    _provenance(p, spec, stream.header.metadata)
+    return stream
 
 
 def _select(path: Path, cap: Capture, channels: Any) -> None:
@@ -236,12 +259,33 @@ def _directory_format(path: Path, format: str | None) -> FormatSpec:
 
 def save(cap: Capture, path: str | Path, format: str | None = None, **options: Any) -> None:
     p = Path(path)
-    if format is None:
-        suffix = p.suffix.lower()
-        format = {".parquet": "parquet", ".vcd": "vcd"}.get(suffix)
-        if format is None:
-            raise RtlabError(f"{p}: cannot tell the format to write from the extension")
-    spec = get(format)
+    spec = get(format or _write_format(p))
     if spec.write is None:
-        raise RtlabError(f"format {format!r} can be read, not written")
+        raise RtlabError(f"format {spec.name!r} can be read, not written")
     spec.write(cap, p, **options)
+
+
+def save_stream(stream: EdgeStream, path: str | Path, format: str | None = None) -> None:
+    """Write a streamed capture: chunk by chunk when the format can (Parquet), else
+    gathered into a Capture first (VCD interleaves every channel in time order)."""
+    import numpy as np
+
+    p = Path(path)
+    spec = get(format or _write_format(p))
+    if spec.write_stream is not None:
+        spec.write_stream(stream, p)
+        return
+    parts: dict[str, list[np.ndarray]] = {n: [] for n in stream.header.channels}
+    for name, edges in stream.chunks:
+        parts[name].append(np.array(edges, dtype=np.int64))  # the array may be reused
+    cap = stream.header
+    for ch in cap:
+        ch.edges = np.concatenate(parts[ch.name]) if parts[ch.name] else ch.edges
+    save(cap, p, spec.name)
+
+
+def _write_format(p: Path) -> str:
+    name = {".parquet": "parquet", ".vcd": "vcd"}.get(p.suffix.lower())
+    if name is None:
+        raise RtlabError(f"{p}: cannot tell the format to write from the extension")
+    return name

@@ -12,107 +12,28 @@ from __future__ import annotations
 
 import json
 import mmap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
-from rtlab.formats import FormatSpec, name_list
-from rtlab.formats.isolate import run_isolated
-from rtlab.fsutil import atomic_path
-from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+from rtlab.formats import FormatSpec, name_list, parquet_direct
+from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
+from rtlab.formats.parquet_write import FORMAT_VERSION, META_KEY, ROW_GROUP, write, write_stream
+from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream, one_value_per_time_stream
 from rtlab.ticks import FILE_TICK_RANGE_S, exact, one_value_per_time
 
-META_KEY = b"rtlab.capture"
-FORMAT_VERSION = 1
-ROW_GROUP = 1 << 22  # 4 Mi edges (32 MiB of times) per row group
 _MAGIC = b"PAR1"
 
 
-def write(cap: Capture, path: Path, **_: Any) -> None:
-    """Write `cap` (see the module doc). Edges at one time are written as one value per
-    time step, the last (one_value_per_time: what every reader reads back)."""
-    cap = _one_value_per_time(cap)
-    cap.validate()
-    names = list(cap.channels)
-    if len(names) > 65535:
-        raise ValueError("at most 65535 channels")
-    meta = {
-        "version": FORMAT_VERSION,
-        "tick_s": str(cap.tick_s),
-        "resolution_s": str(cap.resolution_s) if cap.resolution_s is not None else None,
-        "t_start": cap.t_start,
-        "t_end": cap.t_end,
-        "gaps": cap.gaps.tolist(),
-        "channels": [
-            {
-                "name": ch.name,
-                "initial_level": ch.initial_level,
-                "n_edges": len(ch),
-                "gap_levels": None if ch.gap_levels is None else [int(x) for x in ch.gap_levels],
-            }
-            for ch in cap
-        ],
-        "metadata": _jsonable(cap.metadata),
-    }
-    schema = pa.schema(
-        [("channel", pa.uint16()), ("time", pa.int64())],
-        metadata={META_KEY: json.dumps(meta).encode()},
-    )
-    with (
-        atomic_path(path) as tmp,
-        pq.ParquetWriter(
-            tmp,
-            schema,
-            compression="none",
-            use_dictionary=["channel"],
-            column_encoding={"time": "DELTA_BINARY_PACKED"},
-            write_statistics=["time"],
-        ) as writer,
-    ):
-        for index, ch in enumerate(cap):
-            e = ch.edges
-            for lo in range(0, max(len(e), 1), ROW_GROUP):
-                part = e[lo : lo + ROW_GROUP]
-                if part.size == 0:
-                    continue
-                chan = pa.array(np.full(part.size, index, dtype=np.uint16))
-                writer.write_table(
-                    pa.Table.from_arrays([chan, pa.array(part)], schema=schema),
-                    row_group_size=ROW_GROUP,
-                )
-
-
-def _one_value_per_time(cap: Capture) -> Capture:
-    """`cap` itself, or a copy whose channels hold one edge per time step."""
-    fixed = {ch.name: one_value_per_time(ch.edges)[0] for ch in cap}
-    if all(fixed[ch.name].size == len(ch) for ch in cap):
-        return cap
-    out = Capture(
-        tick_s=cap.tick_s,
-        gaps=cap.gaps,
-        t_start=cap.t_start,
-        t_end=cap.t_end,
-        resolution_s=cap.resolution_s,
-        metadata=dict(cap.metadata),
-    )
-    for ch in cap:
-        out.add(Channel(ch.name, fixed[ch.name], ch.initial_level, ch.gap_levels))
-    return out
-
-
-def _jsonable(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=str))
-
-
-def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
-    """Read a capture. The Parquet library runs in forked children (see isolate.py):
-    on some corrupt files it aborts the process, which must not take the caller's
-    program down. The first child reports the footer, the second decodes the edges
-    straight into shared memory that becomes the channels' arrays."""
+def _plan(
+    path: Path, channels: list[str] | None
+) -> tuple[dict[str, Any], list[int], list[int], dict[str, Any]]:
+    """The checked footer: (metadata, channel index of each row group, wanted channels,
+    the footer as the child reported it)."""
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head != _MAGIC:
@@ -126,7 +47,38 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     meta = _parse_meta(path, plan["meta"])
     chans = meta["channels"]
     groups = _check_groups(path, plan["groups"], chans)
+    if channels:
+        missing = set(channels) - {c["name"] for c in chans}
+        if missing:
+            raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
     wanted = [i for i, c in enumerate(chans) if not channels or c["name"] in set(channels)]
+    return meta, groups, wanted, plan
+
+
+def _header(meta: dict[str, Any]) -> Capture:
+    return Capture(
+        tick_s=meta["tick"],
+        t_start=meta["t_start"],
+        t_end=meta["t_end"],
+        gaps=meta["gaps"],
+        resolution_s=meta["resolution"],
+        metadata=dict(meta.get("metadata") or {}),
+    )
+
+
+def _channel(c: dict[str, Any], edges: np.ndarray) -> Channel:
+    gl = c.get("gap_levels")
+    gap_levels = None if gl is None else np.asarray(gl, dtype=np.int8)
+    return Channel(c["name"], edges, c["initial_level"], gap_levels)
+
+
+def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
+    """Read a capture. The Parquet library runs in forked children (see isolate.py):
+    on some corrupt files it aborts the process, which must not take the caller's
+    program down. The first child reports the footer, the second decodes the edges
+    straight into shared memory that becomes the channels' arrays."""
+    meta, groups, wanted, _ = _plan(path, channels)
+    chans = meta["channels"]
     # The footer's row counts matched the declared edge counts before this allocation,
     # so a corrupt count cannot ask for terabytes.
     total = sum(chans[i]["n_edges"] for i in wanted)
@@ -144,14 +96,7 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
     ]
     run_isolated(path, _decode, str(path), jobs, shared, what="Parquet data")
     everything = np.frombuffer(shared, dtype=np.int64, count=total)
-    cap = Capture(
-        tick_s=meta["tick"],
-        t_start=meta["t_start"],
-        t_end=meta["t_end"],
-        gaps=meta["gaps"],
-        resolution_s=meta["resolution"],
-        metadata=dict(meta.get("metadata") or {}),
-    )
+    cap = _header(meta)
     same: dict[str, int] = {}
     for i, (off, n) in slots.items():
         c = chans[i]
@@ -161,26 +106,64 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
         arr, dropped = one_value_per_time(arr)  # rtlab's writer once wrote such pulses
         if dropped:
             same[c["name"]] = dropped
-        gl = c.get("gap_levels")
-        cap.add(
-            Channel(
-                c["name"],
-                arr,
-                c["initial_level"],
-                None if gl is None else np.asarray(gl, dtype=np.int8),
-            )
-        )
+        cap.add(_channel(c, arr))
     if same:
         cap.metadata["same_time_changes"] = same
-    if channels:
-        missing = set(channels) - set(cap.channels)
-        if missing:
-            raise FormatError(path, f"no channel {sorted(missing)[0]!r} in capture")
     try:
         cap.validate()
     except ValueError as exc:
         raise FormatError(path, str(exc)) from None
     return cap
+
+
+def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> EdgeStream:
+    """The capture as a stream of row groups (EdgeStream): a forked child decodes the
+    next row groups into shared memory while the caller works on this one, and checks
+    each channel's order and edge count as it goes (FormatError from the iterator)."""
+    meta, groups, wanted, plan = _plan(path, channels)
+    chans = meta["channels"]
+    header = _header(meta)
+    for i in wanted:
+        header.add(_channel(chans[i], np.zeros(0, np.int64)))
+    try:
+        header.validate()
+    except ValueError as exc:
+        raise FormatError(path, str(exc)) from None
+    jobs = [(i, [rg for rg, c in enumerate(groups) if c == i]) for i in wanted]
+    names = {i: chans[i]["name"] for i in wanted}
+    counts = {chans[i]["name"]: chans[i]["n_edges"] for i in wanted}
+    locations = plan.get("locations") or [None] * len(groups)
+    if parquet_direct.usable(locations, [rg for _, rgs in jobs for rg in rgs]):
+        direct = parquet_direct.iter_direct(path, jobs, locations, names, plan["nullable"])
+        return EdgeStream(header, counts, one_value_per_time_stream(direct))
+
+    def produce(emit: Emit) -> None:
+        pf = pq.ParquetFile(str(path))
+        for i, rgs in jobs:
+            last, seen = None, 0
+            for rg in rgs:
+                col = pf.read_row_group(rg, columns=["time"], use_threads=False).column(0)
+                for chunk in col.chunks:
+                    if chunk.null_count:
+                        raise ValueError(f"row group {rg}: null edge times")
+                    part = chunk.to_numpy(zero_copy_only=False)
+                    if part.size and (
+                        (last is not None and part[0] < last) or bool(np.any(part[1:] < part[:-1]))
+                    ):
+                        raise ValueError(f"channel {names[i]!r}: edge times are not sorted")
+                    if part.size:
+                        last = int(part[-1])
+                        seen += part.size
+                        emit(i, part)
+            if seen != chans[i]["n_edges"]:
+                raise ValueError(f"{seen} edges stored where {chans[i]['n_edges']} were declared")
+
+    def chunks() -> Iterator[tuple[str, np.ndarray, bool]]:
+        for i, arr in stream_isolated(path, produce, what="Parquet data", slot_items=ROW_GROUP):
+            yield names[i], arr, bool(arr.size > 1 and np.any(arr[1:] == arr[:-1]))
+
+    # rtlab's writer once wrote zero-width pulses: one value per time step, as read() does
+    return EdgeStream(header, counts, one_value_per_time_stream(chunks()))
 
 
 def _footer(path: str) -> dict[str, Any]:
@@ -204,7 +187,15 @@ def _footer(path: str) -> dict[str, Any]:
             same = values.size > 0 and bool(np.all(values == values[0]))
             index = int(values[0]) if same else -1  # -1: the group mixes channels
         groups.append((index, md.row_group(rg).num_rows))
-    return {"names": names, "meta": meta, "groups": groups}
+    locations = [parquet_direct.time_chunk(md, rg) for rg in range(md.num_row_groups)]
+    nullable = pf.schema.column(1).max_definition_level > 0
+    return {
+        "names": names,
+        "meta": meta,
+        "groups": groups,
+        "locations": locations,
+        "nullable": nullable,
+    }
 
 
 def _decode(path: str, jobs: list[tuple[int, int, list[int]]], shared: mmap.mmap) -> None:
@@ -307,6 +298,8 @@ FORMAT = FormatSpec(
     extensions=(".parquet", ".pq"),
     read=read,
     write=write,
+    stream=read_stream,
+    write_stream=write_stream,
     sniff=_sniff,
     description="rtlab's native capture format (Parquet)",
     options={"channels": name_list},

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import configparser
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
 from rtlab.formats.textutil import tick_option
-from rtlab.model import Capture, Channel
+from rtlab.model import Capture, Channel, EdgeStream
 from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency
 
 # Bounds that keep a tiny hostile file from asking for absurd work.
@@ -200,39 +201,109 @@ def read(
     """
     p = Path(path)
     with sr_zip.open_zip(p) as zf:
-        try:
-            version = sr_zip.read_member(zf, p, "version", 64).decode("ascii").strip()
-        except UnicodeDecodeError:
-            raise FormatError(p, "version is not text", member="version") from None
-        if version not in ("1", "2"):
-            raise FormatError(
-                p, f"session file version {version!r}, expected 1 or 2", member="version"
-            )
-        raw_meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES)
-        try:
-            meta_text = raw_meta.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise FormatError(
-                p, "metadata is not UTF-8 text", member="metadata", offset=exc.start
-            ) from None
-        section, keys = _parse_metadata(p, meta_text)
-        tick_s = _tick(p, keys, samplerate, tick)
-        unitsize = _int_key(p, keys, "unitsize", 1, _MAX_UNITSIZE)
-        probes = _probes(p, keys, unitsize)
-        if channels:
-            missing = set(channels) - {n for _, n in probes}
-            if missing:
-                raise FormatError(
-                    p,
-                    f"no logic channel named {sorted(missing)[0]!r} "
-                    f"(channels: {', '.join(n for _, n in probes)})",
-                )
-            probes = [(b, n) for b, n in probes if n in channels]
-        members = sr_zip.logic_members(zf, p, keys["capturefile"].strip())
+        tick_s, unitsize, probes, section, members = _session(zf, p, samplerate, tick, channels)
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])
         for batch in sr_zip.batches(zf, p, members):
             finder.feed(batch)
-    if finder.rest:
+    _check_end(p, finder, unitsize, members)
+    cap = _header(tick_s, finder, unitsize, section, probes)
+    for k, (_, name) in enumerate(probes):
+        parts = finder.edges[k]
+        edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        cap.channels[name].edges = edges
+    return cap
+
+
+def read_stream(
+    path: str | Path,
+    *,
+    samplerate: str | None = None,
+    tick: Any = None,
+    channels: list[str] | None = None,
+    **_: Any,
+) -> EdgeStream:
+    """The session as a stream (EdgeStream): each batch of logic data (a `logic-1-N`
+    member, or a block of an old single one) turned into edges and handed out, so a
+    capture of many GB is never whole in memory. The header's window end and edge
+    counts are known at the end of the stream only (analyze_stream reads them then)."""
+    p = Path(path)
+    zf = sr_zip.open_zip(p)
+    try:
+        tick_s, unitsize, probes, section, members = _session(zf, p, samplerate, tick, channels)
+        finder = _EdgeFinder(unitsize, [b for b, _ in probes])
+        batches = sr_zip.batches(zf, p, members)
+        for batch in batches:  # the first whole sample gives the initial levels
+            finder.feed(batch)
+            if finder.first is not None:
+                break
+        _check_end(p, finder, unitsize, members, partial=True)
+        header = _header(tick_s, finder, unitsize, section, probes)
+    except BaseException:
+        zf.close()
+        raise
+    header.t_end = None
+
+    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+        try:
+            while True:
+                for k, (_, name) in enumerate(probes):
+                    for part in finder.edges[k]:
+                        yield name, part
+                    finder.edges[k] = []
+                batch = next(batches, None)
+                if batch is None:
+                    break
+                finder.feed(batch)
+            _check_end(p, finder, unitsize, members)
+            header.t_end = finder.n
+            header.metadata["samples"] = finder.n
+        finally:
+            zf.close()
+
+    return EdgeStream(header, dict.fromkeys(header.channels, 0), chunks())
+
+
+def _session(
+    zf: Any, p: Path, samplerate: str | None, tick: Any, channels: list[str] | None
+) -> tuple[Fraction, int, list[tuple[int, str]], str, list[str]]:
+    """(tick, unitsize, (bit, name) of the channels to decode, device section, logic
+    members) from the session's version and metadata members."""
+    try:
+        version = sr_zip.read_member(zf, p, "version", 64).decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise FormatError(p, "version is not text", member="version") from None
+    if version not in ("1", "2"):
+        raise FormatError(
+            p, f"session file version {version!r}, expected 1 or 2", member="version"
+        )
+    raw_meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES)
+    try:
+        meta_text = raw_meta.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(
+            p, "metadata is not UTF-8 text", member="metadata", offset=exc.start
+        ) from None
+    section, keys = _parse_metadata(p, meta_text)
+    tick_s = _tick(p, keys, samplerate, tick)
+    unitsize = _int_key(p, keys, "unitsize", 1, _MAX_UNITSIZE)
+    probes = _probes(p, keys, unitsize)
+    if channels:
+        missing = set(channels) - {n for _, n in probes}
+        if missing:
+            raise FormatError(
+                p,
+                f"no logic channel named {sorted(missing)[0]!r} "
+                f"(channels: {', '.join(n for _, n in probes)})",
+            )
+        probes = [(b, n) for b, n in probes if n in channels]
+    members = sr_zip.logic_members(zf, p, keys["capturefile"].strip())
+    return tick_s, unitsize, probes, section, members
+
+
+def _check_end(
+    p: Path, finder: _EdgeFinder, unitsize: int, members: list[str], partial: bool = False
+) -> None:
+    if finder.rest and not partial:
         raise FormatError(
             p,
             f"logic data ends inside a sample ({len(finder.rest)} of {unitsize} bytes): truncated",
@@ -240,6 +311,11 @@ def read(
         )
     if finder.n == 0:
         raise FormatError(p, "the session holds no samples", member=members[0])
+
+
+def _header(
+    tick_s: Fraction, finder: _EdgeFinder, unitsize: int, section: str, probes: list
+) -> Capture:
     cap = Capture(
         tick_s=tick_s,
         t_start=0,
@@ -251,10 +327,8 @@ def read(
             "sigrok_device": section,
         },
     )
-    for k, (bit, name) in enumerate(probes):
-        parts = finder.edges[k]
-        edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        cap.add(Channel(name, edges, initial_level=finder.initial_level(bit)))
+    for bit, name in probes:
+        cap.add(Channel(name, np.zeros(0, np.int64), initial_level=finder.initial_level(bit)))
     return cap
 
 
@@ -312,6 +386,7 @@ FORMAT = FormatSpec(
     name="sigrok",
     extensions=(".sr",),
     read=read,
+    stream=read_stream,
     sniff=sniff,
     description="sigrok session file (.sr: PulseView, sigrok-cli)",
     options={"samplerate": text, "tick": text, "channels": name_list},

@@ -62,12 +62,12 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     """The capture line, a line per channel (not for `idle` ones: they are folded into
     one line) and a line per latency pair, whatever its channels' edge counts."""
     cap = an.capture
-    lo, hi = cap.window()
+    lo, hi = an.window()
     src = cap.metadata.get("source", "capture")
     lines = [
         f"{src}  [{cap.metadata.get('format', '?')}]  tick {format_tick(cap.tick_s)}, "
         f"resolution {format_tick(cap.resolution)}, window {fmt_ns((hi - lo) * cap.tick_ns)}, "
-        f"{cap.n_edges} edges, {len(cap.gaps)} gaps"
+        f"{an.n_edges()} edges, {len(cap.gaps)} gaps"
     ]
     for name, d in an.derived.items():
         if idle and name in idle:
@@ -75,7 +75,7 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
         f, duty = d.get("frequency_hz"), d.get("duty")
         freq = "–" if f is None else f"{f / 1e6:.6g} MHz" if f >= 1e5 else f"{f:.6g} Hz"
         dty = "–" if duty is None else f"{duty * 100:.2f} %"
-        lines.append(f"{name}: {len(cap[name])} edges, frequency {freq}, duty {dty}")
+        lines.append(f"{name}: {an.n_edges(name)} edges, frequency {freq}, duty {dty}")
     for pair, (_, c) in an.latencies.items():
         lines.append(
             f"{pair}: {c['paired']} paired, {c['unpaired']} unpaired, {c['extra']} extra edges"
@@ -133,7 +133,7 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
     if idle:
         lines.append(
             "no interval to measure (0 or 1 edge): "
-            + ", ".join(f"{n} ({len(an.capture[n])})" for n in idle)
+            + ", ".join(f"{n} ({an.n_edges(n)})" for n in idle)
         )
     head, rows = _cells(an, set(idle))
     parts: list[Any] = [Text(line) for line in lines]

@@ -1,0 +1,182 @@
+//! rtlab's hot loop: one pass over a channel's edge times that counts every interval,
+//! high and low width, period and cycle-to-cycle difference into exact histograms.
+//!
+//! The contract (rtlab.analysis.kernel holds the numpy twin and the Python side):
+//! - `edges`: C-contiguous int64 edge times of one channel, sorted, all in one segment
+//!   (the caller splits chunks at capture gaps and resets the state there);
+//! - `state`: int64[8], read and written back, so that a chunk boundary can fall
+//!   anywhere, inside a pulse too: [level before the next edge (0, 1, -1 unknown),
+//!   have_prev, prev edge, have_sel, prev chosen edge, have_period, prev period, mode
+//!   (0 rising, 1 falling, 2 both)];
+//! - `hists`: five C-contiguous int64 count arrays (interval, high, low, period, c2c);
+//!   `bases[m]` is the value counted at hists[m][0]. An interval of known level is
+//!   counted once, as a high or low width (the intervals are their union); `interval`
+//!   takes only the intervals of unknown level;
+//! - a value outside its histogram goes to `overflow` (int64[cap][2]: metric, value).
+//!
+//! Returns (edges consumed, overflow entries written): the pass stops before an edge
+//! when the overflow buffer could not take its (at most four) values; the caller
+//! drains the buffer, grows its histograms and calls again from there.
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+mod delta;
+
+const INTERVAL: usize = 0;
+const HIGH: usize = 1;
+const LOW: usize = 2;
+const PERIOD: usize = 3;
+const C2C: usize = 4;
+
+fn slice_of<'a>(buf: &'a PyBuffer<i64>, what: &str) -> PyResult<&'a [i64]> {
+    if !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("{what} must be C-contiguous")));
+    }
+    // SAFETY: a C-contiguous buffer of item_count int64s that outlives the borrow.
+    Ok(unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const i64, buf.item_count()) })
+}
+
+fn slice_mut<'a>(buf: &'a PyBuffer<i64>, what: &str) -> PyResult<&'a mut [i64]> {
+    if buf.readonly() || !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("{what} must be writable and C-contiguous")));
+    }
+    // SAFETY: as above, and writable; the caller passes distinct arrays.
+    Ok(unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr() as *mut i64, buf.item_count()) })
+}
+
+struct Hists<'a> {
+    h: [&'a mut [i64]; 5],
+    base: [i64; 5],
+    over: &'a mut [i64],
+    n_over: usize,
+}
+
+impl Hists<'_> {
+    #[inline(always)]
+    fn add(&mut self, m: usize, v: i64) {
+        let idx = v.wrapping_sub(self.base[m]) as u64;
+        if idx < self.h[m].len() as u64 {
+            self.h[m][idx as usize] += 1;
+        } else {
+            self.over[2 * self.n_over] = m as i64;
+            self.over[2 * self.n_over + 1] = v;
+            self.n_over += 1;
+        }
+    }
+}
+
+/// Count the intervals of `edges` into the histograms (see the module's contract).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn accumulate(
+    py: Python<'_>,
+    edges: PyBuffer<i64>,
+    start: usize,
+    state: PyBuffer<i64>,
+    interval: PyBuffer<i64>,
+    high: PyBuffer<i64>,
+    low: PyBuffer<i64>,
+    period: PyBuffer<i64>,
+    c2c: PyBuffer<i64>,
+    bases: PyBuffer<i64>,
+    overflow: PyBuffer<i64>,
+) -> PyResult<(usize, usize)> {
+    let e = slice_of(&edges, "edges")?;
+    let st = slice_mut(&state, "state")?;
+    let b = slice_of(&bases, "bases")?;
+    if st.len() != 8 || b.len() != 5 {
+        return Err(PyValueError::new_err("state must hold 8 values and bases 5"));
+    }
+    let mut hs = Hists {
+        h: [
+            slice_mut(&interval, "interval")?,
+            slice_mut(&high, "high")?,
+            slice_mut(&low, "low")?,
+            slice_mut(&period, "period")?,
+            slice_mut(&c2c, "c2c")?,
+        ],
+        base: [b[0], b[1], b[2], b[3], b[4]],
+        over: slice_mut(&overflow, "overflow")?,
+        n_over: 0,
+    };
+    let cap = hs.over.len() / 2;
+    let (mut lvl, mut have_prev, mut prev) = (st[0], st[1] != 0, st[2]);
+    let (mut have_sel, mut prev_sel, mut have_p, mut prev_p) = (st[3] != 0, st[4], st[5] != 0, st[6]);
+    let mode = st[7];
+    let mut i = start.min(e.len());
+    py.allow_threads(|| {
+        while i < e.len() {
+            if hs.n_over + 4 > cap {
+                break;
+            }
+            let t = e[i];
+            if have_prev {
+                let d = t - prev;
+                if lvl == 1 {
+                    hs.add(HIGH, d);
+                } else if lvl == 0 {
+                    hs.add(LOW, d);
+                } else {
+                    hs.add(INTERVAL, d);
+                }
+            }
+            let chosen = mode == 2 || (lvl >= 0 && lvl == mode);
+            if chosen {
+                if have_sel {
+                    let p = t - prev_sel;
+                    hs.add(PERIOD, p);
+                    if have_p {
+                        hs.add(C2C, p - prev_p);
+                    }
+                    prev_p = p;
+                    have_p = true;
+                }
+                prev_sel = t;
+                have_sel = true;
+            }
+            prev = t;
+            have_prev = true;
+            if lvl >= 0 {
+                lvl ^= 1;
+            }
+            i += 1;
+        }
+    });
+    st[0] = lvl;
+    st[1] = have_prev as i64;
+    st[2] = prev;
+    st[3] = have_sel as i64;
+    st[4] = prev_sel;
+    st[5] = have_p as i64;
+    st[6] = prev_p;
+    Ok((i, hs.n_over))
+}
+
+/// Decode an uncompressed DELTA_BINARY_PACKED int64 column chunk (its pages, from the
+/// first page header to the chunk's end) into `out`: (the number of values, whether a
+/// value is below the one before it, whether one equals the one before it), or a
+/// ValueError naming the byte offset of what is wrong.
+#[pyfunction]
+fn decode_delta_chunk(
+    py: Python<'_>,
+    chunk: PyBuffer<u8>,
+    nullable: bool,
+    out: PyBuffer<i64>,
+) -> PyResult<(usize, bool, bool)> {
+    if !chunk.is_c_contiguous() {
+        return Err(PyValueError::new_err("chunk must be contiguous"));
+    }
+    // SAFETY: a contiguous byte buffer that outlives the call.
+    let data = unsafe { std::slice::from_raw_parts(chunk.buf_ptr() as *const u8, chunk.item_count()) };
+    let dest = slice_mut(&out, "out")?;
+    py.allow_threads(|| delta::decode_chunk(data, nullable, dest)).map_err(PyValueError::new_err)
+}
+
+#[pymodule]
+fn rtlab_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(accumulate, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_delta_chunk, m)?)?;
+    Ok(())
+}
