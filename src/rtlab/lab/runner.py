@@ -34,6 +34,7 @@ from rich.progress import (
 )
 
 import rtlab
+from rtlab.errors import RtlabError
 from rtlab.lab import scheduler
 from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
 from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
@@ -222,15 +223,19 @@ class Runner:
 
         assert self.instrument is not None and self.spec.instrument is not None
         path = self.store.capture_path(w.run_id)
-        formats.save(cap, path)
-        return record_capture(
-            w,
-            cap,
-            self.spec.instrument,
-            self.instrument.describe(),
-            str(path.relative_to(self.store.root)),
-            self.instrument.name,
-        )
+        try:
+            formats.save(cap, path)
+            return record_capture(
+                w,
+                cap,
+                self.spec.instrument,
+                self.instrument.describe(),
+                str(path.relative_to(self.store.root)),
+                self.instrument.name,
+            )
+        except RtlabError as e:  # a capture the store cannot hold fails this run only
+            path.unlink(missing_ok=True)
+            return f"instrument capture not stored: {e}"
 
     def _store_output(
         self,
