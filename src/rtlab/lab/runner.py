@@ -17,6 +17,7 @@ failed or saw no edge on the pin, is stored `incomplete` with the problems liste
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -43,7 +44,7 @@ from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, make_target
 from rtlab.lab.workloads.base import KINDS, stderr_reason
 from rtlab.model import Capture
-from rtlab.procgroup import sigterm_as_interrupt
+from rtlab.procgroup import recording, sigterm_as_interrupt
 from rtlab.protocol import ProtocolError, parse
 from rtlab.results import RunWriter, Store, multirun
 
@@ -156,23 +157,26 @@ class Runner:
         }
         if self.spec.instrument is not None:
             params["instrument"] = self.spec.instrument.definition()
-        with self.store.run(
-            workload=cell.kind,
-            spec_name=self.spec.name,
-            cell_key=cell.key,
-            repetition=rep,
-            spec={"name": self.spec.name, "path": str(self.spec.path), "text": self.spec.text},
-            params=params,
-            target=self.target.describe(),
-            fingerprint=fp,
-        ) as w:
+        with (
+            self.store.run(
+                workload=cell.kind,
+                spec_name=self.spec.name,
+                cell_key=cell.key,
+                repetition=rep,
+                spec={"name": self.spec.name, "path": str(self.spec.path), "text": self.spec.text},
+                params=params,
+                target=self.target.describe(),
+                fingerprint=fp,
+            ) as w,
+            recording(functools.partial(self.store.note_group, w.run_id)),
+        ):
+            # every process group started from here on is recorded with the run while it
+            # runs (rtlab.procgroup.spawn): after a kill -9 of ours, the next writer of
+            # the store stops the workload and load we leave behind before it measures.
             # the host's own load, read before this run's load starts: busy_host
             # says how busy the host was around THIS run (the fingerprint is once)
             host_load = self._host_load()
             bg = self.target.start(load_argv) if load_argv else None
-            proc = getattr(bg, "proc", None)  # a local process group (local, ssh client)
-            if proc is not None:  # so that recovery after a kill -9 of ours can stop it
-                self.store.note_load_group(w.run_id, proc.pid)
             armed: Armed | None = None
             cap: Capture | None = None
             failure: str | None = None
