@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rtlab.results import Store
 from tests.conftest import rtlab
+from tests.paths import REPO_ROOT
 
 
 def _printf(series_line: str) -> str:
@@ -46,3 +47,32 @@ def test_a_tick_the_store_cannot_hold_fails_its_run_and_the_others_run(tmp_path:
         fine = [r for r in runs if r["status"] == "ok"]
         for run in fine:
             assert st.samples(run["run_id"], "lat").tolist() == [1, 2, 3]
+
+
+def test_a_study_spec_given_to_run_is_refused_with_the_command_that_runs_it(
+    tmp_path: Path,
+) -> None:
+    """`rtlab run examples/rtos-compare.toml` ran one qemu cell literally named
+    `{rtos}-{core}-{config}` with no RTOS and exited 0 (issue 35, case 18)."""
+    store = tmp_path / "s" / "rtlab.duckdb"
+    spec = REPO_ROOT / "examples" / "rtos-compare.toml"
+    r = rtlab("run", str(spec), "--store", str(store))
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    line = (spec.read_text().splitlines().index('name = "{rtos}-{core}-{config}"')) + 1
+    assert f"rtos-compare.toml:{line}:" in lines[0]
+    assert f"rtlab study rtos {spec}" in lines[0]
+    assert not store.exists()  # nothing ran, nothing written
+
+
+def test_a_placeholder_anywhere_in_a_spec_is_refused(tmp_path: Path) -> None:
+    """The study fills {rtos}, {core}, {config} wherever they are: so does the refusal."""
+    spec = tmp_path / "mine.toml"
+    spec.write_text(
+        'name = "mine"\n[[workload]]\nkind = "command"\nname = "w"\n'
+        'argv = ["echo", "{core}"]\nseconds = 1\n'
+    )
+    r = rtlab("run", str(spec), "--store", str(tmp_path / "s.duckdb"))
+    assert r.returncode == 2 and "mine.toml:5: workload[0].argv[1]" in r.stderr, r.stderr
+    assert "rtlab study rtos" in r.stderr
