@@ -65,9 +65,12 @@ def summary_table(rows: list[dict[str, Any]], title: str) -> Any:
         t.add_column(col, justify="left" if col in ("cell", "series", "runs") else "right")
     for r in rows:
         runs = " ".join(f"{k}:{v}" for k, v in r["runs"].items())
+        if r["n"] is None:  # no timing series: why, instead of an n = 0 row
+            t.add_row(escape(r["cell"]), "", runs, "–", escape(r["note"]), "", "", "", "")
+            continue
         t.add_row(
             escape(r["cell"]),
-            r["series"],
+            escape(r["series"]),
             runs,
             f"{r['n']:,}",
             *(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max")),

@@ -270,6 +270,9 @@ class Runner:
             w.add_protocol_run(runs[0])
             if len(runs) > 1:
                 w.problems.append(f"{len(runs) - 1} more protocol run(s) ignored")
+        for name in kind.timestamps:
+            if name in w.series:
+                w.series[name].attrs.setdefault("kind", "timestamps")
         if any(r.status == "truncated" for r in runs):
             w.message = "workload output truncated (no end record)"
             w.status = "incomplete" if w.status == "ok" else w.status
