@@ -64,7 +64,7 @@ def _identity(run: dict[str, Any]) -> tuple[str | None, str]:
     return (run.get("spec_name"), json.dumps([run["workload"], what], sort_keys=True, default=str))
 
 
-def _definition(cr: CellRuns) -> dict[str, str]:
+def definition(cr: CellRuns) -> dict[str, str]:
     """The cell's definition flattened (spec, parameters, condition, instrument), as the
     differences between same-labelled cells are named."""
     params = cr.runs[0].get("params") or {}
@@ -87,7 +87,7 @@ def disambiguate(cells: Iterable[CellRuns]) -> dict[str, CellRuns]:
     for same in by_label.values():
         if len(same) < 2:
             continue
-        defs = [_definition(cr) for cr in same]
+        defs = [definition(cr) for cr in same]
         names = list(dict.fromkeys(k for d in defs for k in d if k != "spec"))
         # two specs: the spec tells them apart; within one spec, the parameters that
         # differ between its versions
