@@ -90,3 +90,34 @@ def test_a_cell_without_a_timing_series_says_why_not_n_0(small_store: Path) -> N
     md = rtlab("report", "--store", str(small_store), "--spec", "small", "--md").stdout
     row = next(ln for ln in md.splitlines() if ln.startswith("| rtbench@idle |"))
     assert "| – | several parts" in row and "| 0 |" not in row
+
+
+def test_the_toggles_write_ts_is_stored_as_timestamps(tmp_path: Path) -> None:
+    """rtlab-toggle, -rs and -kt print `series write_ts unit=ns` (no kind=): the runner
+    marks it, from the workload kind's declaration, so no summary lists it. The program
+    here prints what rtlab-toggle -t prints (tests/studies/gpio_store.py): this host has
+    no gpiochip for the real one (tests/lab/workloads/gpio runs it in the arm64 guest)."""
+    import numpy as np
+
+    from rtlab.results import Store
+    from tests.studies.gpio_store import toggle_output
+
+    ts = np.cumsum(np.full(401, 2200, np.int64))
+    text = toggle_output("rtlab-toggle", ts, "other", {}, None)
+    prog = tmp_path / "fake-toggle"
+    prog.write_text(f"#!/bin/sh\ncat <<'EOF'\n{text}EOF\n")
+    prog.chmod(0o755)
+    spec = tmp_path / "t.toml"
+    spec.write_text(
+        f'name = "t"\n[target]\nprograms = {{rtlab-toggle = "{prog}"}}\n'
+        '[[workload]]\nkind = "rtlab-toggle"\nlines = 5\ntimestamps = true\n'
+        'duration = "1s"\n'
+    )
+    store = tmp_path / "s" / "rtlab.duckdb"
+    r = rtlab("run", str(spec), "--store", str(store))
+    assert r.returncode == 0, r.stderr
+    assert "│ period" in r.stdout and "│ write_ts" not in r.stdout, r.stdout
+    with Store(store, read_only=True) as st:
+        attrs = dict(st.sql("SELECT name, attrs FROM series"))
+    assert json.loads(attrs["write_ts"]) == {"kind": "timestamps"}
+    assert json.loads(attrs["period"]) == {}
