@@ -90,6 +90,8 @@ def test_a_cell_without_a_timing_series_says_why_not_n_0(small_store: Path) -> N
     md = rtlab("report", "--store", str(small_store), "--spec", "small", "--md").stdout
     row = next(ln for ln in md.splitlines() if ln.startswith("| rtbench@idle |"))
     assert "| – | several parts" in row and "| 0 |" not in row
+    header = next(ln for ln in md.splitlines() if ln.startswith("| cell | series |"))
+    assert row.count(" |") == header.count(" |"), (header, row)  # one cell per column
 
 
 def test_the_toggles_write_ts_is_stored_as_timestamps(tmp_path: Path) -> None:

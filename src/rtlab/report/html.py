@@ -198,7 +198,7 @@ def text_report(
         nums = " | ".join(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max"))
         cell = _html.escape(r["cell"]).replace("|", "\\|")
         if r["n"] is None:  # no timing series: why, instead of an n = 0 row
-            nums = f"{r['note']} |" + " |" * 4
+            nums = f"{r['note']} |" + " |" * 3  # the note, then 4 empty cells
         series = _html.escape(r["series"]).replace("|", "\\|")
         lines.append(
             f"| {cell} | {series} | {runs} | {'–' if r['n'] is None else r['n']} | {nums} |"
