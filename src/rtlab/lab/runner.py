@@ -170,9 +170,7 @@ class Runner:
             ) as w,
             recording(functools.partial(self.store.note_group, w.run_id)),
         ):
-            # every process group started from here on is recorded with the run while it
-            # runs (rtlab.procgroup.spawn): after a kill -9 of ours, the next writer of
-            # the store stops the workload and load we leave behind before it measures.
+            # every process group started in here is recorded with the run (procgroup.spawn)
             # the host's own load, read before this run's load starts: busy_host
             # says how busy the host was around THIS run (the fingerprint is once)
             host_load = self._host_load()
@@ -227,16 +225,10 @@ class Runner:
 
         assert self.instrument is not None and self.spec.instrument is not None
         path = self.store.capture_path(w.run_id)
+        rel, inst = str(path.relative_to(self.store.root)), self.instrument
         try:
             formats.save(cap, path)
-            return record_capture(
-                w,
-                cap,
-                self.spec.instrument,
-                self.instrument.describe(),
-                str(path.relative_to(self.store.root)),
-                self.instrument.name,
-            )
+            return record_capture(w, cap, self.spec.instrument, inst.describe(), rel, inst.name)
         except RtlabError as e:  # a capture the store cannot hold fails this run only
             path.unlink(missing_ok=True)
             return f"instrument capture not stored: {e}"
@@ -270,9 +262,7 @@ class Runner:
             w.add_protocol_run(runs[0])
             if len(runs) > 1:
                 w.problems.append(f"{len(runs) - 1} more protocol run(s) ignored")
-        for name in kind.timestamps:
-            if name in w.series:
-                w.series[name].attrs.setdefault("kind", "timestamps")
+        w.mark_timestamps(kind.timestamps)
         if any(r.status == "truncated" for r in runs):
             w.message = "workload output truncated (no end record)"
             w.status = "incomplete" if w.status == "ok" else w.status

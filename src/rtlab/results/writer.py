@@ -71,6 +71,13 @@ class RunWriter:
             name, np.asarray(values, dtype=np.int64), unit, tick_s, dict(attrs or {})
         )
 
+    def mark_timestamps(self, names: Sequence[str]) -> None:
+        """Series of instants, not durations (rtlab.results.roles), that the workload
+        did not declare so itself (kind=timestamps)."""
+        for name in names:
+            if name in self.series:
+                self.series[name].attrs.setdefault("kind", "timestamps")
+
     def add_protocol_run(self, run: Any) -> None:
         """Everything of a parsed rtlab.protocol.Run, and its status."""
         for s in run.series.values():
