@@ -17,6 +17,8 @@ from rtlab.results import Store
 from rtlab.results.multirun import splitter
 
 TIMESTAMPS = "timestamps"  # the `kind` attribute of a series of instants
+# A multi-part cell's summary row: a report shows its per-part tables below the summary.
+PARTS_NOTE = "several parts (scenarios): figures in the part tables below"
 
 
 def _attrs(text: Any) -> dict[str, Any]:
@@ -69,7 +71,7 @@ def why_no_timing_series(store: Store, run_ids: Sequence[str]) -> str:
         (sp := splitter(_attrs(meta), workload)) is not None and sp(name) is not None
         for name, _u, _a, meta, workload, _rid in rows
     ):
-        return "several parts (scenarios): figures in the part tables below"
+        return PARTS_NOTE
     kinds = {
         "timestamps" if is_timestamps(_attrs(attrs)) else "counts" for _n, _u, attrs, *_ in rows
     }
