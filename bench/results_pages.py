@@ -212,22 +212,30 @@ def check_words(before: str, body: str, after: str, src: Path) -> None:
         if runs is not None and int(runs) != (1 if said == "one run" else int(n)):
             raise PageError(f"{src}: a finding says {said!r} of {cell}, whose runs are ok:{runs}")
     for name in dict.fromkeys(_NAMED.findall(before + after)):
-        here = ROOT / name
-        if not here.exists() and not any(
-            (ROOT / top).rglob(Path(name).name) for top in _SEARCH if (ROOT / top).is_dir()
-        ):
+        if not _exists(name):
             raise PageError(f"{src}: the prose names `{name}`, which is nowhere in the repository")
+
+
+def _exists(name: str) -> bool:
+    """A path into one of the repository's trees exists; a bare Python module name is a
+    file of one of them. Other names (a kernel's `MemMang/heap_4.c`) are not ours."""
+    if "/" in name:
+        return name.split("/")[0] not in _SEARCH or (ROOT / name).exists()
+    if not name.endswith(".py"):
+        return True
+    tops = [ROOT / top for top in _SEARCH if (ROOT / top).is_dir()]
+    return any(next(top.rglob(name), None) is not None for top in tops)
 
 
 def check(page: Page, src: Path, rerun: bool) -> None:
     before, prov, body, after = split(page, src.read_text(), src)
-    check_words(before, body, after, src)
     fresh = block(page, body, "", "")
     want = fresh.split("\n")[2]  # the Command line as the script writes it today
     if want not in prov:
         raise PageError(f"{src}: the block's command is not `{want}`")
     if not re.search(r"Generated: \d{4}-\d\d-\d\d \d\d:\d\d \S+ on \S+: ", prov):
         raise PageError(f"{src}: the Generated line needs a date and a machine")
+    check_words(before, body, after, src)
     if rerun:
         if not page.exact:
             raise PageError(f"{page.name}: host-timed, its figures cannot be compared exactly")
