@@ -10,7 +10,10 @@
 Each part prints the machine's load beside its figures: on a shared machine they move
 with it.
 
-Every tool runs as its own process; time and peak RSS come from wait4().
+Every tool runs as its own process; time and peak RSS come from wait4(). Every target
+line says whether the figure meets it (`met` / `MISSED`), and the output ends with one
+`target:` line per target (bench/results_pages.py check recomputes each verdict from
+its figure and bound): a page never shows a figure under its target unmarked.
 
     .venv/bin/python bench/analyze_speed.py [--edges 100000000] [--small 1000000]
 """
@@ -90,6 +93,27 @@ def make_native(path: Path, n_edges: int) -> None:
     write_stream(EdgeStream(header, {"D0": n_edges}, chunks()), path)
 
 
+TARGETS: list[str] = []  # the `target:` lines printed at the end
+
+
+def target(what: str, figure: float, op: str, bound: float, unit: str) -> str:
+    """'(target >= 100x: MISSED)' for a figure's line, and its `target:` line for the end
+    (the figure as printed, so the verdict can be recomputed from the text)."""
+    shown = f"{figure:.1f}"
+    ok = float(shown) >= bound if op == ">=" else float(shown) <= bound
+    verdict = "met" if ok else "MISSED"
+    TARGETS.append(f"target: {what} {shown}{unit} {op} {bound:g}{unit}: {verdict}")
+    return f"(target {op} {bound:g}{unit}: {verdict})"
+
+
+def _order(times: list[float]) -> str:
+    """Which of the runs was slowest and which fastest, from the figures themselves."""
+    nth = ("1st", "2nd", "3rd")
+    slow = max(range(len(times)), key=lambda i: times[i])
+    fast = min(range(len(times)), key=lambda i: times[i])
+    return f"slowest the {nth[slow]} run, fastest the {nth[fast]}"
+
+
 def bench_native(tmp: Path, n_edges: int) -> None:
     path = tmp / "big.parquet"
     t0 = time.perf_counter()
@@ -112,15 +136,17 @@ def bench_native(tmp: Path, n_edges: int) -> None:
 
     loop = "rtlab_native (Rust)" if native_available() else "numpy (rtlab_native not installed)"
     print(f"\n== native format, full analysis (period, high, low, interval, c2c); {loop} ==")
+    rate = n_edges / wall / 1e6
     print(
-        f"rtlab analyze          {wall:8.2f} s   {n_edges / wall / 1e6:8.1f} M edges/s"
+        f"rtlab analyze          {wall:8.2f} s   {rate:8.1f} M edges/s"
         f"   (best of 3, runs: {', '.join(f'{r[0]:.2f}' for r in runs)} s at load "
-        f"{', '.join(f'{r[3]:.1f}' for r in runs)}; target >= 100 M edges/s)"
+        f"{', '.join(f'{r[3]:.1f}' for r in runs)}: {_order([r[0] for r in runs])}) "
+        + target("native analysis rate", rate, ">=", 100, " M edges/s")
     )
     print(
         f"peak RSS               {rss / 2**20:8.0f} MiB = {rss / raw:.3f}x the raw edge array "
         f"({raw / 2**20:.0f} MiB); the interpreter with rtlab and pyarrow alone: "
-        f"{base / 2**20:.0f} MiB   (target <= 2048 MiB)"
+        f"{base / 2**20:.0f} MiB   " + target("native peak RSS", rss / 2**20, "<=", 2048, " MiB")
     )
     print(
         f"CPU time               {cpu:8.2f} s   {n_edges / cpu / 1e6:8.1f} M edges per CPU second"
@@ -208,12 +234,13 @@ def bench_sigrok(tmp: Path, n_edges: int) -> None:
         print(f"sigrok-cli -P timing   {t_sr:8.3f} s   {n_sr} periods")
         print(
             f"rtlab analyze (CLI)    {t_rt:8.3f} s   {n_rt} periods (+ widths, intervals, c2c)"
-            f"   ratio {t_sr / t_rt:6.1f}x"
+            f"   ratio {t_sr / t_rt:6.1f}x   "
+            + target(f"sigrok {channel} end-to-end ratio", t_sr / t_rt, ">=", 10, "x")
         )
         print(
             f"rtlab load+analyze     {t_lib:8.3f} s   in-process, best of 3 (first "
-            f"{t_first:.3f} s), after {t_imp:.3f} s of imports   ratio {t_sr / t_lib:6.1f}x"
-            "   (target >= 100x)"
+            f"{t_first:.3f} s), after {t_imp:.3f} s of imports   ratio {t_sr / t_lib:6.1f}x   "
+            + target(f"sigrok {channel} in-process ratio", t_sr / t_lib, ">=", 100, "x")
         )
 
 
@@ -252,7 +279,10 @@ def bench_vcd(tmp: Path, n_changes: int) -> None:
     _, t_first, t_lib = in_process(path)
     print(f"\n== VCD, {n_changes:.3g} changes; {format_load()} ==")
     print(f"vcdvcd + Python periods {t_ref:7.3f} s   ({out.decode().split()[0]} periods)")
-    print(f"rtlab analyze (CLI)    {t_rt:8.3f} s   (full analysis)   ratio {t_ref / t_rt:6.1f}x")
+    print(
+        f"rtlab analyze (CLI)    {t_rt:8.3f} s   (full analysis)   ratio {t_ref / t_rt:6.1f}x   "
+        + target("VCD end-to-end ratio vs vcdvcd", t_ref / t_rt, ">=", 10, "x")
+    )
     print(
         f"rtlab load+analyze     {t_lib:8.3f} s   in-process, best of 3 (first {t_first:.3f} s)"
         f"   ratio {t_ref / t_lib:6.1f}x"
@@ -276,6 +306,9 @@ def main() -> None:
             bench_sigrok(tmp, int(args.small))
         if args.only in (None, "vcd"):
             bench_vcd(tmp, int(args.small))
+    missed = sum(t.endswith("MISSED") for t in TARGETS)
+    print(f"\n== targets: {len(TARGETS) - missed} of {len(TARGETS)} met ==")
+    print("\n".join(TARGETS))
 
 
 if __name__ == "__main__":

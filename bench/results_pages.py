@@ -12,6 +12,13 @@ prose around the block is written by hand and quotes no figure the block does no
                                                               the tables exactly (deterministic
                                                               pages only: the QEMU icount one)
 
+`check` also holds a page's words to its figures: every `target:` verdict in a block is
+recomputed from its figure and bound and every target a block states is marked met or
+MISSED (bench/analyze_speed.py); a finding that says "one run" or "N runs" agrees with
+the runs column of its cell; and every file or module the hand-written prose names in
+backticks exists. Observations about measured figures (which run was slowest) belong to
+the generator's output, not the prose, which cannot follow a rerun.
+
 `check` exits 1 and names the page and what differs. The digest in the end marker is the
 SHA-256 of the tables: a figure edited by hand, or a block pasted from another run without
 its provenance, fails it. Host-timed pages (rtbench-host, analyze-speed) differ from run to
@@ -174,14 +181,61 @@ def split(page: Page, text: str, src: Path | None = None) -> tuple[str, str, str
     return before, m.group(1), body, after
 
 
+_TARGET_LINE = re.compile(
+    r"^target: (.+?) ([0-9.]+)(.*?) (>=|<=) ([0-9.]+)(.*?): (met|MISSED)$", re.M
+)
+_FINDING_RUNS = re.compile(r"^- (?:rtbench )?(\S+?), .*?(one run|(?:over|of the) (\d+) runs)", re.M)
+_ROW_RUNS = re.compile(r"^\| (\S+) \|[^|]*\| ((?:\w+:\d+ ?)+) \|", re.M)
+_NAMED = re.compile(r"`([\w./-]+\.(?:py|toml|md|c|h|sh|j2))`")
+_SEARCH = ("src", "bench", "tests", "workloads", "examples", "docs", "scripts", "deps", "boards")
+
+
+def check_words(before: str, body: str, after: str, src: Path) -> None:
+    """The page's words against its figures (see the module docstring); PageError."""
+    for m in _TARGET_LINE.finditer(body):
+        _what, fig, unit, op, bound, unit2, verdict = m.groups()
+        ok = float(fig) >= float(bound) if op == ">=" else float(fig) <= float(bound)
+        if unit != unit2 or verdict != ("met" if ok else "MISSED"):
+            raise PageError(
+                f"{src}: `{m.group(0)}`: {fig}{unit} {op} {bound}{unit2} is not {verdict}"
+            )
+    for line in body.splitlines():
+        if "(target " in line and not re.search(r"\(target [^)]*: (met|MISSED)\)", line):
+            raise PageError(f"{src}: a target without its verdict (met/MISSED): {line.strip()}")
+    oks = {
+        m.group(1): dict(kv.split(":") for kv in m.group(2).split())
+        for m in _ROW_RUNS.finditer(body)
+    }
+    for m in _FINDING_RUNS.finditer(body):
+        cell, said, n = m.group(1), m.group(2), m.group(3)
+        runs = oks.get(cell, {}).get("ok")
+        if runs is not None and int(runs) != (1 if said == "one run" else int(n)):
+            raise PageError(f"{src}: a finding says {said!r} of {cell}, whose runs are ok:{runs}")
+    for name in dict.fromkeys(_NAMED.findall(before + after)):
+        if not _exists(name):
+            raise PageError(f"{src}: the prose names `{name}`, which is nowhere in the repository")
+
+
+def _exists(name: str) -> bool:
+    """A path into one of the repository's trees exists; a bare Python module name is a
+    file of one of them. Other names (a kernel's `MemMang/heap_4.c`) are not ours."""
+    if "/" in name:
+        return name.split("/")[0] not in _SEARCH or (ROOT / name).exists()
+    if not name.endswith(".py"):
+        return True
+    tops = [ROOT / top for top in _SEARCH if (ROOT / top).is_dir()]
+    return any(next(top.rglob(name), None) is not None for top in tops)
+
+
 def check(page: Page, src: Path, rerun: bool) -> None:
-    _, prov, body, _ = split(page, src.read_text(), src)
+    before, prov, body, after = split(page, src.read_text(), src)
     fresh = block(page, body, "", "")
     want = fresh.split("\n")[2]  # the Command line as the script writes it today
     if want not in prov:
         raise PageError(f"{src}: the block's command is not `{want}`")
     if not re.search(r"Generated: \d{4}-\d\d-\d\d \d\d:\d\d \S+ on \S+: ", prov):
         raise PageError(f"{src}: the Generated line needs a date and a machine")
+    check_words(before, body, after, src)
     if rerun:
         if not page.exact:
             raise PageError(f"{page.name}: host-timed, its figures cannot be compared exactly")

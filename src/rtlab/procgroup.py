@@ -1,6 +1,8 @@
-"""Stopping a child started with start_new_session=True: signal its whole process
-group (a workload's helpers, stress-ng's workers), not just the leader; and SIGTERM
-taken as Ctrl-C for the length of a session (sigterm_as_interrupt)."""
+"""Children in process groups of their own: started (spawn) so that the run that
+started them can name them (recording: what a kill -9 of the runner leaves behind is
+found and stopped by the next writer of the store), stopped as a whole group (a
+workload's helpers, stress-ng's workers), not just the leader; and SIGTERM taken as
+Ctrl-C for the length of a session (sigterm_as_interrupt)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,40 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+_observers = threading.local()
+
+
+@contextlib.contextmanager
+def recording(note: Callable[[int, str], None]) -> Iterator[None]:
+    """Inside, every spawn() of this thread calls note(pgid, program name) as soon as the
+    group exists (the runner records it with the run in progress). Per thread: runs on
+    several boards at once each record their own."""
+    prev = getattr(_observers, "note", None)
+    _observers.note = note
+    try:
+        yield
+    finally:
+        _observers.note = prev
+
+
+def spawn(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+    """subprocess.Popen(argv, **popen) as the leader of a new session and process group
+    (our Ctrl-C handling decides, not the terminal's), told to the thread's recording().
+    If the note fails the group is killed: a process nobody could stop never runs on."""
+    proc: subprocess.Popen[Any] = subprocess.Popen(list(argv), start_new_session=True, **popen)
+    note = getattr(_observers, "note", None)
+    if note is not None:
+        try:
+            note(proc.pid, os.path.basename(str(argv[0])))
+        except BaseException:
+            kill_group(proc, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                proc.wait(timeout=5)
+            raise
+    return proc
 
 
 def kill_group(proc: subprocess.Popen[Any], sig: int) -> None:

@@ -146,21 +146,25 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-def _load_of(ppid: int, deadline: float) -> int:
-    """The pid (= process group) of the stress-ng that process `ppid` started."""
+def _child_of(ppid: int, deadline: float, comm: str = "stress-ng") -> int:
+    """The pid (= process group) of the `comm` process that process `ppid` started."""
     while time.monotonic() < deadline:
         for d in Path("/proc").iterdir():
             try:
                 if (
                     d.name.isdigit()
                     and int(_stat(int(d.name))[1]) == ppid
-                    and ((d / "comm").read_text().strip() == "stress-ng")
+                    and ((d / "comm").read_text().strip() == comm)
                 ):
                     return int(d.name)
             except (OSError, IndexError):
                 pass
         time.sleep(0.05)
-    raise AssertionError("the run started no stress-ng")
+    raise AssertionError(f"the run started no {comm}")
+
+
+def _load_of(ppid: int, deadline: float) -> int:
+    return _child_of(ppid, deadline)
 
 
 def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path) -> None:
@@ -201,7 +205,47 @@ def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path
     with Store(store, read_only=True) as st:
         runs = st.runs(spec_name="k")
     assert [r["status"] for r in runs] == ["interrupted", "ok"]
-    assert f"its load (process group {pgid}) was stopped" in runs[0]["message"]
+    assert f"stress-ng (process group {pgid})" in runs[0]["message"]
+
+
+def test_kill_9_then_resume_measures_alone(tmp_path: Path, built: Path) -> None:
+    """kill -9 of `rtlab run` left its workload (rtlab-latency, 6 s) measuring while the
+    resumed run measured: two at once (issue 35, case 9). Every process group a run
+    starts is recorded with the run while it runs; the resumed `rtlab run` stops the
+    dead run's before its own first run starts."""
+    spec = tmp_path / "w.toml"
+    spec.write_text(
+        'name = "w"\nrepetitions = 2\n[[workload]]\nkind = "rtlab-latency"\nduration = "6s"\n'
+    )
+    store = tmp_path / "s" / "rtlab.duckdb"
+    first = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    orphan = _child_of(first.pid, time.monotonic() + 60, "rtlab-latency")
+    time.sleep(0.5)  # measuring
+    first.kill()  # SIGKILL: no handler runs
+    first.wait()
+    time.sleep(0.3)
+    assert _group(orphan), "the workload died with the runner: nothing to recover"
+    second = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        mine = _child_of(second.pid, time.monotonic() + 60, "rtlab-latency")
+        assert mine != orphan
+        assert _group(orphan) == [], "the killed run's workload still measures"
+    finally:
+        _out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    with Store(store, read_only=True) as st:
+        runs = st.runs(spec_name="w")
+    assert [r["status"] for r in runs] == ["interrupted", "ok", "ok"]
+    assert f"rtlab-latency (process group {orphan}) was stopped" in runs[0]["message"]
 
 
 def test_busy_host_is_each_runs_own_figure(
@@ -258,7 +302,10 @@ def test_an_interrupt_during_a_store_write_is_still_an_interrupt(
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(1.0 + 0.3 * k)
+        deadline = time.monotonic() + 60  # a loaded machine starts Python slowly
+        while not store.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5 + 0.3 * k)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130 and "Traceback" not in err, err[-1500:]

@@ -205,6 +205,14 @@ def test_good_crc_accepted_and_computed_like_zlib() -> None:
         ("@rtl1 c x 1 *1234", "bad CRC field"),
         ("@rtl1 c x*2 1", "'*' outside a CRC field"),
         ("@rtl2 c x 1", "protocol version 2 not supported"),
+        # a tick the store cannot hold exactly (issue 35, case 7): refused at the line
+        ("@rtl1 series t unit=ticks tick_ns=1e400", "tick_ns: 1e400 is out of range"),
+        ("@rtl1 series t unit=ticks tick_ns=1e-400", "tick_ns: 1e-400 is out of range"),
+        ("@rtl1 series t unit=cycles tick_hz=1e400", "tick_hz: 1e400 is out of range"),
+        ("@rtl1 series t unit=cycles tick_hz=1e-400", "tick_hz: 1e-400 is out of range"),
+        ("@rtl1 series t unit=ticks tick_ns=1/99999999999999999999", "out of range"),
+        ("@rtl1 series t unit=ticks tick_ns=nan", "expected a decimal or a/b"),
+        ("@rtl1 series t unit=ticks tick_ns=inf", "expected a decimal or a/b"),
     ],
 )
 def test_malformed_line_names_source_and_line(line: str, message: str) -> None:
@@ -220,6 +228,19 @@ def test_malformed_line_names_source_and_line(line: str, message: str) -> None:
 def test_end_status_must_be_known() -> None:
     with pytest.raises(ProtocolError, match="status must be one of"):
         parse(DOC_EXAMPLE.replace("status=ok", "status=great"))
+
+
+@pytest.mark.parametrize(
+    ("field", "tick"),
+    [
+        ("tick_ns=1/1000000000", Fraction(1, 10**18)),  # 1 as: the finest tick accepted
+        ("tick_ns=9223372036854775807000000000", Fraction(2**63 - 1)),  # the coarsest
+        ("tick_hz=1.515151e6", Fraction(1, 1515151)),
+    ],
+)
+def test_extreme_ticks_that_fit_are_kept_exactly(field: str, tick: Fraction) -> None:
+    text = f"@rtl1 hello workload=t version=1\n@rtl1 series t unit=ticks {field}\n"
+    assert parse_one(text).series["t"].tick_s == tick
 
 
 def test_series_without_tick_has_no_time_samples() -> None:

@@ -92,6 +92,17 @@ def test_exception_marks_error_and_stores_nothing_half(tmp_path: Path) -> None:
         assert st.sql("SELECT count(*) FROM series") == [(0,)]
 
 
+@pytest.mark.parametrize("tick", [Fraction(10**400), Fraction(1, 10**400), Fraction(2**63)])
+def test_a_tick_the_series_table_cannot_hold_is_refused_when_added(
+    tmp_path: Path, tick: Fraction
+) -> None:
+    """Not a DuckDB exception at commit (issue 35, case 7): one error at add_series."""
+    with Store(tmp_path / "s.duckdb") as st, st.run(workload="w") as r:
+        with pytest.raises(StoreError, match="cannot be stored exactly"):
+            r.add_series("x", [1, 2, 3], unit="ticks", tick_s=tick)
+        r.add_series("y", [1], unit="ticks", tick_s=Fraction(2**63 - 1))  # the largest kept
+
+
 CHILD = textwrap.dedent("""
     import os, signal, sys, time
     import numpy as np

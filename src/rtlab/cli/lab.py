@@ -60,14 +60,22 @@ def summary_table(rows: list[dict[str, Any]], title: str) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
+    from rtlab.results.roles import PARTS_NOTE
+
     t = Table(title=title, title_justify="left")
     for col in ("cell", "series", "runs", "n", "min", "p50", "p99", "p99.9", "max"):
         t.add_column(col, justify="left" if col in ("cell", "series", "runs") else "right")
     for r in rows:
         runs = " ".join(f"{k}:{v}" for k, v in r["runs"].items())
+        if r["n"] is None:  # no timing series: why, instead of an n = 0 row
+            note = r["note"]
+            if note == PARTS_NOTE:  # no tables below here: `rtlab report` has them
+                note = "several parts (scenarios): `rtlab report` shows each"
+            t.add_row(escape(r["cell"]), f"({escape(note)})", runs, "–", *[""] * 5)
+            continue
         t.add_row(
             escape(r["cell"]),
-            r["series"],
+            escape(r["series"]),
             runs,
             f"{r['n']:,}",
             *(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max")),

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.lab.build import REPO_ROOT, BuildError
+from rtlab.procgroup import spawn
 
 QEMU_AARCH64 = "qemu-system-aarch64"
 MACHINE, CPU, MEMORY_MB, SMP = "virt", "cortex-a53", 256, 1
@@ -250,7 +251,7 @@ def boot_initrd(
             *qemu_args,
         ]  # fmt: skip
         t0 = time.monotonic()
-        proc = subprocess.Popen(
+        proc = spawn(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         lines: list[str] = []

@@ -17,6 +17,7 @@ failed or saw no edge on the pin, is stored `incomplete` with the problems liste
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from rich.progress import (
 )
 
 import rtlab
+from rtlab.errors import RtlabError
 from rtlab.lab import scheduler
 from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
 from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
@@ -42,7 +44,7 @@ from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, make_target
 from rtlab.lab.workloads.base import KINDS, stderr_reason
 from rtlab.model import Capture
-from rtlab.procgroup import sigterm_as_interrupt
+from rtlab.procgroup import recording, sigterm_as_interrupt
 from rtlab.protocol import ProtocolError, parse
 from rtlab.results import RunWriter, Store, multirun
 
@@ -155,23 +157,24 @@ class Runner:
         }
         if self.spec.instrument is not None:
             params["instrument"] = self.spec.instrument.definition()
-        with self.store.run(
-            workload=cell.kind,
-            spec_name=self.spec.name,
-            cell_key=cell.key,
-            repetition=rep,
-            spec={"name": self.spec.name, "path": str(self.spec.path), "text": self.spec.text},
-            params=params,
-            target=self.target.describe(),
-            fingerprint=fp,
-        ) as w:
+        with (
+            self.store.run(
+                workload=cell.kind,
+                spec_name=self.spec.name,
+                cell_key=cell.key,
+                repetition=rep,
+                spec={"name": self.spec.name, "path": str(self.spec.path), "text": self.spec.text},
+                params=params,
+                target=self.target.describe(),
+                fingerprint=fp,
+            ) as w,
+            recording(functools.partial(self.store.note_group, w.run_id)),
+        ):
+            # every process group started in here is recorded with the run (procgroup.spawn)
             # the host's own load, read before this run's load starts: busy_host
             # says how busy the host was around THIS run (the fingerprint is once)
             host_load = self._host_load()
             bg = self.target.start(load_argv) if load_argv else None
-            proc = getattr(bg, "proc", None)  # a local process group (local, ssh client)
-            if proc is not None:  # so that recovery after a kill -9 of ours can stop it
-                self.store.note_load_group(w.run_id, proc.pid)
             armed: Armed | None = None
             cap: Capture | None = None
             failure: str | None = None
@@ -222,15 +225,13 @@ class Runner:
 
         assert self.instrument is not None and self.spec.instrument is not None
         path = self.store.capture_path(w.run_id)
-        formats.save(cap, path)
-        return record_capture(
-            w,
-            cap,
-            self.spec.instrument,
-            self.instrument.describe(),
-            str(path.relative_to(self.store.root)),
-            self.instrument.name,
-        )
+        rel, inst = str(path.relative_to(self.store.root)), self.instrument
+        try:
+            formats.save(cap, path)
+            return record_capture(w, cap, self.spec.instrument, inst.describe(), rel, inst.name)
+        except RtlabError as e:  # a capture the store cannot hold fails this run only
+            path.unlink(missing_ok=True)
+            return f"instrument capture not stored: {e}"
 
     def _store_output(
         self,
@@ -261,6 +262,7 @@ class Runner:
             w.add_protocol_run(runs[0])
             if len(runs) > 1:
                 w.problems.append(f"{len(runs) - 1} more protocol run(s) ignored")
+        w.mark_timestamps(kind.timestamps)
         if any(r.status == "truncated" for r in runs):
             w.message = "workload output truncated (no end record)"
             w.status = "incomplete" if w.status == "ok" else w.status

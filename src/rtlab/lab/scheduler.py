@@ -93,9 +93,9 @@ class SerialStore:
     def capture_path(self, run_id: str) -> Any:
         return self.store.capture_path(run_id)
 
-    def note_load_group(self, run_id: str, pgid: int) -> None:
+    def note_group(self, run_id: str, pgid: int, program: str) -> None:
         with self.lock:
-            self.store.note_load_group(run_id, pgid)
+            self.store.note_group(run_id, pgid, program)
 
     @contextlib.contextmanager
     def run(self, **begin: Any) -> Iterator[RunWriter]:

@@ -83,6 +83,10 @@ def _fmt(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, list) else str(v)
 
 
+# What `rtlab study rtos` (rtlab.lab.rtos_matrix) replaces in a study spec's text.
+STUDY_PLACEHOLDERS = ("{rtos}", "{core}", "{config}")
+
+
 class _Loader:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
@@ -107,6 +111,7 @@ class _Loader:
         for key in data:
             if key not in TOP_KEYS:
                 raise self.err((key,), f"unknown key; known: {', '.join(TOP_KEYS)}")
+        self._no_placeholders(data, ())
         name = data.get("name")
         if not isinstance(name, str) or not name.strip() or "/" in name:
             raise self.err(("name",), "the spec needs name = \"...\" (no '/'): it names its runs")
@@ -158,6 +163,26 @@ class _Loader:
                     seen.add(cell.key)
                     spec._cells.append(cell)
         return spec
+
+    def _no_placeholders(self, value: Any, key: tuple[str | int, ...]) -> None:
+        """A study spec ({rtos}, {core}, {config} in it: rtlab.lab.rtos_matrix fills them
+        per column) is no spec to run as it is: it ran one cell literally named
+        `{rtos}-{core}-{config}`. Refused at the first, with the command that runs it."""
+        if isinstance(value, str):
+            found = [p for p in STUDY_PLACEHOLDERS if p in value]
+            if found:
+                raise self.err(
+                    key,
+                    f"{value!r} holds {', '.join(found)}: this is a study spec, whose "
+                    f"{', '.join(STUDY_PLACEHOLDERS)} the RTOS study fills per column; run it "
+                    f"with `rtlab study rtos {self.path}`",
+                )
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                self._no_placeholders(v, (*key, k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                self._no_placeholders(v, (*key, i))
 
     def _conditions(self, data: Mapping[str, Any]) -> list[Condition]:
         tables = data.get("condition", {})

@@ -205,6 +205,21 @@ def _positive_fraction(b: _RunBuilder, line: int, key: str, text: str) -> Fracti
     return v
 
 
+def _tick(b: _RunBuilder, line: int, key: str, text: str) -> Fraction:
+    """The tick in seconds from tick_ns=T or tick_hz=F, exact. The store keeps it as a
+    fraction of two 64-bit integers (numerator and denominator < 2^63): a tick beyond
+    that (1e400 ns, 1e-400 ns) is refused here, at its line, not by the store later."""
+    v = _positive_fraction(b, line, key, text)
+    tick = v / 10**9 if key == "tick_ns" else 1 / v
+    if tick.numerator > I64_MAX or tick.denominator > I64_MAX:
+        raise b.err(
+            line,
+            f"{key}: {text} is out of range (the tick in seconds must be a fraction whose "
+            "numerator and denominator are below 2^63: 1e-18 s .. 9.2e18 s)",
+        )
+    return tick
+
+
 def _series(b: _RunBuilder, line: int, fields: list[str]) -> None:
     _need(b, line, fields[:1], 1, 1, "series NAME unit=U [tick_ns=T|tick_hz=F] [key=value...]")
     name = fields[0]
@@ -219,10 +234,9 @@ def _series(b: _RunBuilder, line: int, fields: list[str]) -> None:
     if "tick_ns" in kv and "tick_hz" in kv:
         raise b.err(line, f"series {name}: give tick_ns or tick_hz, not both")
     tick: Fraction | None = None
-    if "tick_ns" in kv:
-        tick = _positive_fraction(b, line, "tick_ns", kv.pop("tick_ns")) / 10**9
-    elif "tick_hz" in kv:
-        tick = 1 / _positive_fraction(b, line, "tick_hz", kv.pop("tick_hz"))
+    for key in ("tick_ns", "tick_hz"):
+        if key in kv:
+            tick = _tick(b, line, key, kv.pop(key))
     if unit == "ns":
         tick = Fraction(1, 10**9)
     elif unit == "count":

@@ -2,19 +2,24 @@
 and `--fail-if` gates so a CI job can hold a latency budget.
 
 Selections pair up by cell label (two specs with the same matrix compare cell by cell);
-two single cells (or runs) pair with each other whatever their labels. The estimate
-pools a cell's repetitions. The 95 % interval is over runs (rtlab.analysis.runchange:
-Welch t on the logs of each run's quantile), so it needs ≥ 2 ok runs per side; without
-them it is None with the reason, and a gate on it refuses to decide. Gates test the point
-estimate, or with on="ci" the interval's bound nearest to passing (fail only when the
-change is sure).
+two single cells (or runs) pair with each other whatever their labels
+(rtlab.report.compare_pairs: what could not be paired is listed, and a gate over it
+fails; the parameters that differ within a pair are named). The estimate pools a
+cell's repetitions. A relative change is (NEW − BASE) / |BASE|: its sign is the
+direction of the change even from a negative BASE (−5 → +9 ns is +280 %). The 95 %
+interval is over runs (rtlab.analysis.runchange: Welch t on the logs of each run's
+quantile), so it needs ≥ 2 ok runs per side; without them it is None with the reason,
+and a gate on it refuses to decide. Gates test the point estimate, or with on="ci" the
+interval's bound nearest to passing (fail only when the change is sure).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -22,6 +27,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from rtlab.analysis.runchange import change_intervals, run_quantiles
+from rtlab.report import compare_pairs
+from rtlab.report.compare_pairs import Unmatched
 from rtlab.results import Store, StoreError
 from rtlab.results import query as results
 
@@ -58,6 +65,7 @@ class SeriesChange:
     # the labels differ or both sides are the same cell
     base_tag: str = ""
     new_tag: str = ""
+    differs: list[str] = field(default_factory=list)  # fixed parameters: "k: a → b"
 
     def names(self) -> str:
         """'BASE → NEW' for messages; two different cells of one label never both print
@@ -92,7 +100,7 @@ class Gate:
             if bound is None or not np.isfinite(bound):
                 raise ValueError(f"gate {self.text!r} on the interval: no interval ({m.ci_note})")
             pct = bound
-        new_ns = m.new_ns if on == "estimate" else m.base_ns * (1 + pct / 100)
+        new_ns = m.new_ns if on == "estimate" else m.base_ns + abs(m.base_ns) * pct / 100
         x = {"pct": pct, "delta": new_ns - m.base_ns, "abs": new_ns}[self.kind]
         hit = {
             ">": x > self.value,
@@ -136,104 +144,100 @@ def _per_run(store: Store, ids: list[str], name: str) -> np.ndarray:
     return np.array(rows).reshape(len(rows), len(METRICS))
 
 
-def _pairs(
-    base: dict[str, results.CellRuns], new: dict[str, results.CellRuns]
-) -> list[tuple[results.CellRuns, results.CellRuns]]:
-    if len(base) == 1 and len(new) == 1:
-        return [(next(iter(base.values())), next(iter(new.values())))]
-    # Pair by the label the spec gave; a side with two cells of one label (a parameter
-    # edited between runs of a spec) has no single partner: never pool them.
-    sides = {"BASE": _by_label(base), "NEW": _by_label(new)}
-    common = [k for k in sides["BASE"] if k in sides["NEW"]]
-    if not common:
-        raise StoreError(
-            "BASE and NEW share no cell label: compare two specs with the same matrix, "
-            "or two single cells/runs"
-        )
-    for side, by in sides.items():
-        for k in common:
-            if len(by[k]) > 1:
-                raise StoreError(
-                    f"{side} has {len(by[k])} cells labelled {k} ("
-                    + "; ".join(cr.differs for cr in by[k])
-                    + "): compare one of them by its cell key ("
-                    + ", ".join(f"{cr.spec}/{cr.key}" for cr in by[k])
-                    + ")"
-                )
-    return [(sides["BASE"][k][0], sides["NEW"][k][0]) for k in common]
+def relative_change(base: float, new: float) -> float:
+    """(NEW − BASE) / |BASE| in percent: its sign is the direction of the change, from a
+    negative BASE too (−5 → +9 ns: +280 %, not the −280 % of NEW / BASE − 1). From a
+    BASE of 0 it is undefined: ±inf (JSON null), or 0 when NEW is 0 too."""
+    if base:
+        return (new - base) / abs(base) * 100
+    return 0.0 if new == 0 else math.copysign(math.inf, new)
 
 
-def _by_label(cells: dict[str, results.CellRuns]) -> dict[str, list[results.CellRuns]]:
-    out: dict[str, list[results.CellRuns]] = {}
-    for cr in cells.values():
-        out.setdefault(cr.stored_label, []).append(cr)
-    return out
+@dataclass
+class Comparison:
+    """The changes of every pair compared, and what could not be compared (shown, and a
+    gate over it fails). Iterates over the changes."""
+
+    changes: list[SeriesChange]
+    unmatched: list[Unmatched] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[SeriesChange]:
+        return iter(self.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def __getitem__(self, i: int) -> SeriesChange:
+        return self.changes[i]
 
 
-def compare(store: Store, base: str, new: str, series: str | None = None) -> list[SeriesChange]:
+def compare(store: Store, base: str, new: str, series: str | None = None) -> Comparison:
+    """Every pair of cells of BASE and NEW (compare_pairs), each timing series they
+    share; what either lacks is listed in `unmatched`. Nothing at all to compare is a
+    StoreError naming why."""
+    pairs, unmatched = compare_pairs.pairs(results.select(store, base), results.select(store, new))
     out = []
-    for cb, cn in _pairs(results.select(store, base), results.select(store, new)):
+    for cb, cn in pairs:
         if not cb.ok_ids or not cn.ok_ids:
-            raise StoreError(f"no ok run in {cb.label if not cb.ok_ids else cn.label}")
+            side, c = ("BASE", cb) if not cb.ok_ids else ("NEW", cn)
+            unmatched.append(Unmatched(side, c.label, None, f"no ok run in {side}"))
+            continue
         sb = {s[0]: s for s in results.main_series(store, cb.ok_ids)}
         sn = {s[0]: s for s in results.main_series(store, cn.ok_ids)}
-        names = [n for n in sb if n in sn and (series is None or n == series)]
-        if not names:
-            raise StoreError(
-                f"{cb.label} and {cn.label} have no timing series in common"
-                + (f" named {series!r}" if series else "")
-            )
-        for name in names:
-            a = results.pooled(store, cb.ok_ids, name, sb[name][2])
-            b = results.pooled(store, cn.ok_ids, name, sn[name][2])
-            if not len(a) or not len(b):
+        wanted = [n for n in dict.fromkeys([*sb, *sn]) if series is None or n == series]
+        for name in wanted:
+            if name not in sb or name not in sn:
+                side, c = ("BASE", cb) if name in sb else ("NEW", cn)
+                why = f"only in {side}: the other cell has no series {name!r}"
+                unmatched.append(Unmatched(side, c.label, name, why))
                 continue
-            av = a.values * float(a.tick_s * 10**9)
-            bv = b.values * float(b.tick_s * 10**9)
-            pa, pb = _stats(av), _stats(bv)
-            ra = _per_run(store, cb.ok_ids, name)
-            rb = _per_run(store, cn.ok_ids, name)
-            ivs = change_intervals(ra, rb)
-            sc = SeriesChange(
-                cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb), *_tags(cb, cn)
-            )
-            for i, metric in enumerate(METRICS):
-                # from a base of 0 a relative change is undefined (JSON: null)
-                pct = (pb[i] / pa[i] - 1) * 100 if pa[i] else 0.0 if pb[i] == 0 else math.inf
-                iv = ivs[i]
-                sc.metrics.append(
-                    MetricChange(
-                        metric,
-                        float(pa[i]),
-                        float(pb[i]),
-                        float(pct),
-                        iv.low_pct,
-                        iv.high_pct,
-                        iv.note,
-                    )
-                )
-            out.append(sc)
-    return out
+            sc = _change(store, cb, cn, name, sb[name][2], sn[name][2])
+            if sc is None:
+                unmatched.append(Unmatched("both", cb.label, name, "no samples on one side"))
+            else:
+                out.append(sc)
+    if not out:
+        why = "; ".join(u.text() for u in unmatched) or "no timing series in common"
+        named = f" named {series!r}" if series else ""
+        raise StoreError(f"nothing to compare{named}: {why}")
+    return Comparison(out, unmatched)
 
 
-def _tags(cb: results.CellRuns, cn: results.CellRuns) -> tuple[str, str]:
-    """What names two different cells that share a label apart: the spec, else the cell
-    key, else the runs (the same cell selected by two run ids)."""
-    if cb.label != cn.label:
-        return "", ""
-    for side in (lambda c: f"spec {c.spec}", lambda c: f"cell {c.key}", _runs_tag):
-        tb, tn = side(cb), side(cn)
-        if tb != tn:
-            return tb, tn
-    return "", ""
+def _change(
+    store: Store,
+    cb: results.CellRuns,
+    cn: results.CellRuns,
+    name: str,
+    tick_b: Fraction | None,
+    tick_n: Fraction | None,
+) -> SeriesChange | None:
+    a = results.pooled(store, cb.ok_ids, name, tick_b)
+    b = results.pooled(store, cn.ok_ids, name, tick_n)
+    if not len(a) or not len(b):
+        return None
+    pa = _stats(a.values * float(a.tick_s * 10**9))
+    pb = _stats(b.values * float(b.tick_s * 10**9))
+    ra = _per_run(store, cb.ok_ids, name)
+    rb = _per_run(store, cn.ok_ids, name)
+    ivs = change_intervals(ra, rb)
+    sc = SeriesChange(
+        cb.label, cn.label, name, len(a), len(b), [], len(ra), len(rb),
+        *compare_pairs.tags(cb, cn), compare_pairs.differences(cb, cn),
+    )  # fmt: skip
+    for i, metric in enumerate(METRICS):
+        iv = ivs[i]
+        pct = relative_change(float(pa[i]), float(pb[i]))
+        sc.metrics.append(
+            MetricChange(metric, float(pa[i]), float(pb[i]), pct, iv.low_pct, iv.high_pct, iv.note)
+        )
+    return sc
 
 
-def _runs_tag(c: results.CellRuns) -> str:
-    ids = c.ok_ids
-    return f"run {ids[0]}" if len(ids) == 1 else f"runs {ids[0]} +{len(ids) - 1}"
-
-
-def check_gates(changes: list[SeriesChange], gates: list[Gate], on: str = "estimate") -> list[str]:
+def check_gates(
+    changes: Comparison | list[SeriesChange], gates: list[Gate], on: str = "estimate"
+) -> list[str]:
+    """Every gate against every change: the failures, one line each. A gate over what
+    could not be compared (a Comparison's `unmatched`) fails too: it was not checked."""
     failures = []
     for sc in changes:
         for g in gates:
@@ -248,6 +252,8 @@ def check_gates(changes: list[SeriesChange], gates: list[Gate], on: str = "estim
                 got = f"{x:+.1f} %" if g.kind == "pct" else f"{x / 1000:,.2f} µs"
                 what = g.metric if on == "estimate" else f"{g.metric} (95 % interval bound)"
                 failures.append(f"{g.text!r}: {sc.series} {sc.names()}: {what} {got}")
+    for u in getattr(changes, "unmatched", []):
+        failures += [f"{g.text!r}: {u.text()}: not compared" for g in gates]
     return failures
 
 
@@ -261,12 +267,22 @@ def _interval(m: MetricChange) -> str:
     return f"[{m.ci_low_pct:+.1f}, {m.ci_high_pct:+.1f}]"
 
 
-def rich_table(changes: list[SeriesChange]) -> Table:
+def caption_lines(changes: Comparison | list[SeriesChange]) -> list[str]:
+    """Under the table: why an interval is n/a, the parameters that differ within a
+    pair, and everything that was not compared."""
     notes = sorted({m.ci_note for sc in changes for m in sc.metrics if m.ci_low_pct is None})
+    out = [f"n/a: {n}" for n in notes]
+    pairs = {sc.names(): sc.differs for sc in changes if sc.differs}
+    out += [f"parameters differ, {names}: {'; '.join(d)}" for names, d in pairs.items()]
+    out += [f"not compared: {u.text()}" for u in getattr(changes, "unmatched", [])]
+    return out
+
+
+def rich_table(changes: Comparison | list[SeriesChange]) -> Table:
     t = Table(
         title="BASE → NEW (µs, runs pooled; change with the 95 % interval over runs)",
         title_justify="left",
-        caption="\n".join(f"n/a: {escape(n)}" for n in notes) or None,
+        caption="\n".join(escape(line) for line in caption_lines(changes)) or None,
         caption_justify="left",
     )
     for col in ("series", "cell", *METRICS):
@@ -284,7 +300,7 @@ def rich_table(changes: list[SeriesChange]) -> Table:
     return t
 
 
-def to_json(changes: list[SeriesChange], failures: list[str]) -> dict[str, Any]:
+def to_json(changes: Comparison | list[SeriesChange], failures: list[str]) -> dict[str, Any]:
     """Valid JSON: a figure that is not finite (a change from a base of 0) is null."""
 
     def finite(x: Any) -> Any:
@@ -296,4 +312,8 @@ def to_json(changes: list[SeriesChange], failures: list[str]) -> dict[str, Any]:
             return [finite(v) for v in x]
         return x
 
-    return {"changes": [finite(asdict(c)) for c in changes], "gate_failures": failures}
+    return {
+        "changes": [finite(asdict(c)) for c in changes],
+        "unmatched": [asdict(u) for u in getattr(changes, "unmatched", [])],
+        "gate_failures": failures,
+    }

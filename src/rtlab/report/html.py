@@ -180,10 +180,11 @@ def text_report(
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["cell", "series", "runs", *SUMMARY_COLS])
+        w.writerow(["cell", "series", "runs", *SUMMARY_COLS, "note"])
         for r in rows:
             runs = " ".join(f"{k}:{v}" for k, v in r["runs"].items())
-            w.writerow([r["cell"], r["series"], runs, *(r.get(c) for c in SUMMARY_COLS)])
+            nums = (r.get(c) for c in SUMMARY_COLS)
+            w.writerow([r["cell"], r["series"], runs, *nums, r.get("note", "")])
         return buf.getvalue()
     lines = [f"- **skipped:** {s}" for s in skipped] + ([""] if skipped else [])
     if found:
@@ -196,7 +197,12 @@ def text_report(
         runs = " ".join(f"{k}:{v}" for k, v in r["runs"].items())
         nums = " | ".join(_us(r.get(k)) for k in ("min", "p50", "p99", "p999", "max"))
         cell = _html.escape(r["cell"]).replace("|", "\\|")
-        lines.append(f"| {cell} | {r['series']} | {runs} | {r['n']} | {nums} |")
+        if r["n"] is None:  # no timing series: why, instead of an n = 0 row
+            nums = f"{r['note']} |" + " |" * 3  # the note, then 4 empty cells
+        series = _html.escape(r["series"]).replace("|", "\\|")
+        lines.append(
+            f"| {cell} | {series} | {runs} | {'–' if r['n'] is None else r['n']} | {nums} |"
+        )
     overruns = results.overrun_lines(rows)
     if overruns:  # periods the loop missed: the samples alone do not show them
         lines += ["", "Missed periods (docs/metrics.md):", "", *(f"- {o}" for o in overruns)]

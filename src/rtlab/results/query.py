@@ -23,7 +23,7 @@ import numpy as np
 
 from rtlab.analysis.stats import summarize
 from rtlab.model import Samples
-from rtlab.results import Store, StoreError
+from rtlab.results import Store, StoreError, roles
 
 
 @dataclass
@@ -64,7 +64,7 @@ def _identity(run: dict[str, Any]) -> tuple[str | None, str]:
     return (run.get("spec_name"), json.dumps([run["workload"], what], sort_keys=True, default=str))
 
 
-def _definition(cr: CellRuns) -> dict[str, str]:
+def definition(cr: CellRuns) -> dict[str, str]:
     """The cell's definition flattened (spec, parameters, condition, instrument), as the
     differences between same-labelled cells are named."""
     params = cr.runs[0].get("params") or {}
@@ -87,7 +87,7 @@ def disambiguate(cells: Iterable[CellRuns]) -> dict[str, CellRuns]:
     for same in by_label.values():
         if len(same) < 2:
             continue
-        defs = [_definition(cr) for cr in same]
+        defs = [definition(cr) for cr in same]
         names = list(dict.fromkeys(k for d in defs for k in d if k != "spec"))
         # two specs: the spec tells them apart; within one spec, the parameters that
         # differ between its versions
@@ -214,8 +214,11 @@ def _natural(name: str) -> list[Any]:
 
 
 def main_series(store: Store, run_ids: Sequence[str]) -> list[tuple[str, str, Fraction | None]]:
-    """Timing series (not multi-part, not counts): what summary tables and plots show."""
-    return [s for s in series_of(store, run_ids) if "/" not in s[0] and s[1] != "count"]
+    """Timing series: what summary tables, plots and compare show. Not counts, not the
+    parts of a multi-part run (rtbench's: its own tables show them), not timestamps
+    (rtlab.results.roles); any other name, `irq/lat` included."""
+    timing = roles.timing_names(store, run_ids)
+    return [s for s in series_of(store, run_ids) if s[0] in timing and s[1] != "count"]
 
 
 def series_ticks(store: Store, run_ids: Sequence[str], name: str) -> dict[str, Fraction | None]:
@@ -293,8 +296,11 @@ def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any
         ids = cr.ok_ids
         ident = {"cell_key": cr.key, "spec": cr.spec}
         series = main_series(store, ids)
-        if not series:
-            rows.append({"cell": cr.label, **ident, "series": "", "runs": statuses, "n": 0})
+        if not series:  # no n = 0 row as if nothing was measured: say why there is none
+            note = roles.why_no_timing_series(store, ids)
+            rows.append(
+                {"cell": cr.label, **ident, "series": "", "runs": statuses, "n": None, "note": note}
+            )
             continue
         for name, _unit, tick in series:
             s = pooled(store, ids, name, tick)

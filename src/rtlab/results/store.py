@@ -12,8 +12,8 @@ one transaction adds the series, summaries, counters and warnings and sets the f
 status. So at any moment a run is either complete (status set, every row and file in
 place) or still `running`; opening the store turns `running` rows of dead processes into
 `interrupted` and deletes their orphan sample files (and instrument captures,
-`captures/<run_id>.parquet`, written before the commit the same way), and stops the
-load generator such a run left running (its process group, recorded at its start).
+`captures/<run_id>.parquet`, written before the commit the same way), and stops every
+process group such a run left running (its workload, its load: rtlab.results.orphans).
 Ctrl-C inside
 `run()` marks the run `interrupted` at once. Statuses: running, ok, incomplete (the
 workload's output had losses), error, interrupted.
@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 
 from rtlab.errors import NothingRan
 from rtlab.procgroup import interrupts_deferred
-from rtlab.results.loadgroup import proc_start, stop_load_group
+from rtlab.results import orphans
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.snapshot import open_snapshot, publish, withdraw
 from rtlab.results.writer import RunWriter, insert_rows, write_samples
@@ -151,9 +151,8 @@ class Store:
             if rid not in stale:
                 continue
             note = "the writing process ended before the run was complete"
-            if (host, boot) == me[:2]:  # its load generator may outlive it: stop it
-                stopped = stop_load_group(self._load_group(rid))
-                note += f"; its load (process group {stopped}) was stopped" if stopped else ""
+            if (host, boot) == me[:2]:  # its workload and load may outlive it: stop them
+                note += orphans.stop_all(self._groups(rid))
             self.db.execute(
                 "UPDATE runs SET status='interrupted', finished_at=?, message=coalesce("
                 "message, ?) WHERE run_id=?",
@@ -170,22 +169,22 @@ class Store:
                 tmp.unlink()
         return stale
 
-    def note_load_group(self, run_id: str, pgid: int) -> None:
-        """Record the process group of a run's load generator while the run is
-        `running` (committed at once), so that recovery after a crash of the writer
-        can stop it; the run's final `load` replaces it."""
+    @_uninterrupted
+    def note_group(self, run_id: str, pgid: int, program: str) -> None:
+        """Record a process group a `running` run started (committed at once), so that
+        recovery after a crash of the writer can stop it; the run's final `load`
+        replaces the record."""
+        groups = orphans.recorded(self._groups(run_id), pgid, program)
         self.db.execute(
-            "UPDATE runs SET load=? WHERE run_id=?",
-            [to_json({"group": {"pgid": pgid, "start": proc_start(pgid)}}), run_id],
+            "UPDATE runs SET load=? WHERE run_id=?", [to_json({"groups": groups}), run_id]
         )
 
-    def _load_group(self, run_id: str) -> dict[str, Any] | None:
+    def _groups(self, run_id: str) -> list[dict[str, Any]]:
         row = self.db.execute("SELECT load FROM runs WHERE run_id=?", [run_id]).fetchone()
         try:
-            group = json.loads(row[0]).get("group") if row and row[0] else None
-        except (ValueError, AttributeError):
-            return None
-        return group if isinstance(group, dict) else None
+            return orphans.in_record(json.loads(row[0]) if row and row[0] else None)
+        except ValueError:
+            return []
 
     def capture_path(self, run_id: str) -> Path:
         """Where a run's instrument capture goes; it is dropped with the run if the run

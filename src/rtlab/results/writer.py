@@ -61,9 +61,22 @@ class RunWriter:
     ) -> None:
         if name in self.series:
             raise StoreError(f"run {self.run_id}: series {name!r} added twice")
+        if tick_s is not None and max(tick_s.numerator, tick_s.denominator) >= 2**63:
+            # the series table keeps it as two BIGINTs: refused here, not by DuckDB at commit
+            raise StoreError(
+                f"run {self.run_id}: series {name!r}: a tick of {_approx(tick_s)} s cannot "
+                "be stored exactly (numerator and denominator must be below 2^63)"
+            )
         self.series[name] = SeriesData(
             name, np.asarray(values, dtype=np.int64), unit, tick_s, dict(attrs or {})
         )
+
+    def mark_timestamps(self, names: Sequence[str]) -> None:
+        """Series of instants, not durations (rtlab.results.roles), that the workload
+        did not declare so itself (kind=timestamps)."""
+        for name in names:
+            if name in self.series:
+                self.series[name].attrs.setdefault("kind", "timestamps")
 
     def add_protocol_run(self, run: Any) -> None:
         """Everything of a parsed rtlab.protocol.Run, and its status."""
@@ -84,6 +97,12 @@ class RunWriter:
             self.status = "incomplete"
         else:
             self.status = "ok"
+
+
+def _approx(x: Fraction) -> str:
+    """A fraction of any size as '1e+400' (float() overflows beyond 1e308)."""
+    digits = len(str(x.numerator)) - len(str(x.denominator))
+    return f"~1e{digits:+d}" if abs(digits) > 300 else f"{float(x):g}"
 
 
 def write_samples(path: Path, w: RunWriter) -> None:

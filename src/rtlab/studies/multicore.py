@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rtlab.lab.rtos.firmware import shown_version
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
@@ -95,7 +96,7 @@ def _setting(parts: Sequence[Run]) -> Setting:
     cpus = meta.get("host_cpus")
     return Setting(
         rtos=meta.get("rtos", "") or meta.get("port", ""),
-        rtos_version=meta.get("rtos_version", ""),
+        rtos_version=shown_version("", meta.get("rtos_version", "")),
         board=meta.get("qemu_machine") or meta.get("board", ""),
         mode=mode,
         cores_online=int(meta.get("cores_online", 1)),

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rtlab.lab.rtos.firmware import shown_version
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
@@ -77,7 +78,7 @@ def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Col
     meta = runs[0].meta
     settings: Mapping[str, object] = target.get("kconfig") or {}  # type: ignore[assignment]
     # the build's record of the version (a checkout's commit) beats a firmware's placeholder
-    version = str(target.get("rtos_version") or meta.get("rtos_version", ""))
+    version = shown_version(str(target.get("rtos_version") or ""), meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
     return Column(
         cell=cell,

@@ -32,7 +32,7 @@ from pathlib import Path
 from rtlab import formats
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture
-from rtlab.procgroup import stop_group
+from rtlab.procgroup import spawn, stop_group
 
 PROGRAM = "sigrok-cli"
 
@@ -106,12 +106,11 @@ class SigrokRun:
         with contextlib.suppress(FileNotFoundError):
             self.output.unlink()  # its appearance is the start signal
         try:
-            self.proc = subprocess.Popen(
+            self.proc = spawn(  # Ctrl-C is the runner's to handle, not the tty's
                 self.argv,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                start_new_session=True,  # Ctrl-C is the runner's to handle, not the tty's
             )
         except OSError as e:
             raise SigrokError(f"cannot run {self.argv[0]}: {e.strerror or e}") from None

@@ -48,6 +48,27 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
         raise ConfigError("programs", 'expected a table: program name = "path.elf"')
 
 
+# Versions a firmware reports when its kernel tree states none: NuttX's tools/version.sh
+# placeholder (no git, no .version) and the port template's "0".
+PLACEHOLDER_VERSIONS = frozenset({"0.0.0", "0"})
+
+
+def shown_version(recorded: str, reported: str) -> str:
+    """The version to show of a run's RTOS: what the build recorded of the tree (the
+    target's rtos_version) beats what the firmware reports (meta rtos_version); a
+    reported placeholder is "unknown version", never a number (runs stored before the
+    build said "unknown version" itself)."""
+    if recorded:
+        return recorded
+    return "unknown version" if reported in PLACEHOLDER_VERSIONS else reported
+
+
+def unknown_version(fingerprint: str) -> str:
+    """The version label of a kernel tree that states none (a plain tree without git
+    or a version file): the tree's fingerprint (the cell key's `rtos_source`)."""
+    return f"unknown version (tree {fingerprint})" if fingerprint else "unknown version"
+
+
 class RtosFirmware:
     def __init__(self, t: Mapping[str, Any], machine: str) -> None:
         self.machine = machine
@@ -70,7 +91,10 @@ class RtosFirmware:
             **self.port.describe(self.config, self.paths, self.machine),
             **self._board_sdk(),
         }
-        return {**described, "build_identity": self.identity()}
+        identity = self.identity()
+        if not described.get("rtos_version"):  # the tree states none: say so, never guess
+            described["rtos_version"] = unknown_version(identity.get("rtos_source", ""))
+        return {**described, "build_identity": identity}
 
     def _board_sdk(self) -> dict[str, str]:
         """A board built on an SDK of its own (the Pico's pico-sdk): its version."""

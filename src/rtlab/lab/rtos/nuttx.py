@@ -111,8 +111,16 @@ def _sibling_apps(nuttx: Path) -> Path:
     return nuttx.parent / "apps"
 
 
+# What NuttX's tools/version.sh writes when it finds no version (no git, no .version):
+# a placeholder, never a release number to show.
+DUMMY_VERSION = "0.0.0"
+
+
 def _version(t: Trees) -> str:
-    """The kernel's commit (git), else the build id of a snapshot's .version file."""
+    """The kernel's commit (git), else what a plain tree (a release tarball) states in its
+    .version file (tools/zipme.sh writes it): the release number, else its build id. ""
+    when the tree states none: never NuttX's own placeholder 0.0.0, which its build
+    writes in a tree without git (rtlab.lab.rtos.firmware then says "unknown version")."""
     head = git_head(t.nuttx)
     if head:
         return head[:12]
@@ -121,7 +129,10 @@ def _version(t: Trees) -> str:
     except OSError:
         return ""
     found = dict(re.findall(r'^CONFIG_VERSION_(STRING|BUILD)="?([^"\n]*)"?', text, re.M))
-    return found.get("BUILD", "")[:12] or found.get("STRING", "")
+    release = found.get("STRING", "")
+    if release and release != DUMMY_VERSION:
+        return release
+    return found.get("BUILD", "")[:12]
 
 
 # The settings that change a figure (see docs/rtos/nuttx.md).

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rtlab.errors import ConfigError, RtlabError
-from rtlab.procgroup import kill_group, stop_group
+from rtlab.procgroup import kill_group, spawn, stop_group
 from rtlab.registry import Registry
 
 
@@ -135,16 +135,16 @@ def make_target(t: Mapping[str, Any]) -> Target:
 
 
 def run_process(argv: Sequence[str], timeout: float) -> Completed:
-    """Run to completion in its own process group. Ctrl-C (KeyboardInterrupt) or a
-    timeout stop the whole group; the interrupt is re-raised once it is gone."""
-    proc = subprocess.Popen(
-        list(argv),
+    """Run to completion in its own process group (spawn: a run records it). Ctrl-C
+    (KeyboardInterrupt) or a timeout stop the whole group; the interrupt is re-raised
+    once it is gone."""
+    proc = spawn(
+        argv,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         errors="replace",
-        start_new_session=True,  # our Ctrl-C handling decides, not the terminal's
     )
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -164,12 +164,8 @@ class Group:
     """A background process group: SIGTERM on stop, SIGKILL if it lingers."""
 
     def __init__(self, argv: Sequence[str]) -> None:
-        self.proc = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
+        self.proc = spawn(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
 
     def stop(self) -> None:

@@ -37,6 +37,10 @@ class WorkloadKind:
     # A program that prints its own text, not the protocol (Zephyr's latency_measure):
     # turns that text into protocol records before the runner parses it.
     output: Callable[[str], str] | None = None
+    # Series of instants, not durations (rtlab-toggle's write_ts): stored with
+    # kind=timestamps when the program does not declare it (docs/protocol.md), so that
+    # no summary shows their quantiles as latencies.
+    timestamps: tuple[str, ...] = ()
 
 
 KINDS: Registry[WorkloadKind] = Registry(

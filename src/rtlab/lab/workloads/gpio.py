@@ -186,6 +186,7 @@ WORKLOAD_KINDS = [
         _checker("rtlab-toggle", _TOGGLE_OPTS),
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
+        timestamps=("write_ts",),
     ),
     WorkloadKind(
         "rtlab-toggle-rs",
@@ -194,6 +195,7 @@ WORKLOAD_KINDS = [
         _checker("rtlab-toggle-rs", _TOGGLE_OPTS),
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
+        timestamps=("write_ts",),
     ),
     WorkloadKind(
         "rtlab-toggle-kt",
@@ -202,6 +204,7 @@ WORKLOAD_KINDS = [
         _checker("rtlab-toggle-kt", _TOGGLE_OPTS),
         _argv(_TOGGLE_OPTS),
         _toggle_seconds,
+        timestamps=("write_ts",),
     ),
     WorkloadKind(
         "rtlab-gpio-events",
@@ -210,6 +213,7 @@ WORKLOAD_KINDS = [
         _checker("rtlab-gpio-events", _EVENT_OPTS),
         _argv(_EVENT_OPTS),
         _events_seconds,
+        timestamps=("edge_ts",),
     ),
 ]
 GPIO_KINDS = {k.name: k for k in WORKLOAD_KINDS}  # by name: rtlab.studies.gpio asks

@@ -91,35 +91,55 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
     return out
 
 
-def _finding(label: str, table: dict[str, Any]) -> str | None:
+def _finding(label: str, table: dict[str, Any], per_run: list[dict[str, Any]]) -> str | None:
+    """Cheapest and dearest primitive of the table shown (the last run's), with their
+    run-to-run range over every ok run of the cell (`per_run`: each run's rows by
+    scenario), so the sentence says what the runs column says (two runs, not "one")."""
     rows = table["rows"]
     if not rows:
         return None
-    if table["note"]:
-        # icount: 1 instruction = 1 ns; the mean, since the 40-instruction counter tick
-        # rounds a short path's median to 0 or 40
-        def value(r: Any) -> float:
-            return float(r.mean_us)
+    icount = bool(table["note"])
+    # icount: 1 instruction = 1 ns; the mean, since the 40-instruction counter tick
+    # rounds a short path's median to 0 or 40
+    key = "mean_us" if icount else "median_us"
 
-        def fig(r: Any) -> str:
-            return f"{r.mean_us * 1000:,.0f} instructions"
+    def fig(us: float) -> str:
+        return f"{us * 1000:,.0f} instructions" if icount else f"{us:,.3f} µs"
 
-        what = "means"
+    lo = min(rows, key=lambda r: float(getattr(r, key)))
+    hi = max(rows, key=lambda r: float(getattr(r, key)))
+    scen = table["title"].split(":")[0]
+    k = len(per_run)
+    spans = []
+    for row in (lo, hi):
+        values = [
+            float(getattr(r, key))
+            for run in per_run
+            for r in run.get(scen, [])
+            if r.label == row.label
+        ]
+        spans.append((min(values, default=0.0), max(values, default=0.0)))
+    if k < 2:
+        ranges = "one run: no run-to-run range"
+    elif all(a == b for a, b in spans):
+        ranges = f"both the same in each of the {k} runs"
     else:
-
-        def value(r: Any) -> float:
-            return float(r.median_us)
-
-        def fig(r: Any) -> str:
-            return f"{r.median_us:,.3f} µs"
-
-        what = "medians"
-    lo, hi = min(rows, key=value), max(rows, key=value)
+        (a, b), (c, d) = spans
+        ranges = f"over {k} runs: cheapest {fig(a)}–{fig(b)}, dearest {fig(c)}–{fig(d)}"
     return (
-        f"rtbench {label}, {table['title'].split(':')[0]}: cheapest {lo.label} {fig(lo)}, "
-        f"dearest {hi.label} {fig(hi)} ({what} of {lo.n:,} and {hi.n:,} iterations; "
-        "one run: no run-to-run range)."
+        f"rtbench {label}, {scen}: cheapest {lo.label} {fig(float(getattr(lo, key)))}, "
+        f"dearest {hi.label} {fig(float(getattr(hi, key)))} ({'means' if icount else 'medians'} "
+        f"of {lo.n:,} and {hi.n:,} iterations; {ranges})."
     )
+
+
+def _rows_by_scenario(store: Store, run_id: str) -> dict[str, Any]:
+    runs = multirun.split(store, run_id)
+    return {
+        scen: rtbench.primitive_table(found[-1])
+        for scen in ("primitives", "irq")
+        if (found := rtbench.scenario_runs(runs, scen))
+    }
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
@@ -131,7 +151,8 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         figs = rtbench_figures(runs)
         rtos = runs[0].meta.get("rtos", "") if runs else ""
         benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], "rtos": rtos, **figs})
-        found += [f for t in figs["tables"] if (f := _finding(cr.label, t))]
+        per_run = [_rows_by_scenario(store, rid) for rid in cr.ok_ids]
+        found += [f for t in figs["tables"] if (f := _finding(cr.label, t, per_run))]
     if not benches:
         return None
     if sum(1 for b in benches if b["rtos"]) >= 2:

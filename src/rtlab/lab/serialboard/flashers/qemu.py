@@ -36,7 +36,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
-from rtlab.procgroup import kill_group
+from rtlab.procgroup import kill_group, spawn
 
 QEMU = "qemu-system-arm"
 _WAITING = "waiting for connection"  # QEMU's line once it listens (server=on,wait=on)
@@ -99,12 +99,11 @@ class QemuFlasher:
         host, port = self.fixed or ("127.0.0.1", _free_port("127.0.0.1"))
         self.address = (host, port)
         self._stderr = []
-        self.proc = subprocess.Popen(
+        self.proc = spawn(
             self.argv(image, words, host, port),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            start_new_session=True,
         )
         listening = threading.Event()
         threading.Thread(target=self._drain_stderr, args=(listening,), daemon=True).start()
