@@ -23,7 +23,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.rtos.base import configs_on, merged_paths
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
@@ -66,14 +66,19 @@ def columns(
             skipped.append(f"{port.title}: {why}")
             continue
         ms = [m for m in port.machines if m in machines or (not machines and m in _SINGLE_CORE)]
-        cs = [c for c in port.configs if not configs or c in configs]
-        if not ms or not cs:
+        cols = [
+            Column(name, m, c)
+            for m in ms
+            for c in configs_on(port, m)
+            if not configs or c in configs
+        ]
+        if not cols:
             skipped.append(
                 f"{port.title}: builds for {', '.join(port.machines)} in configurations "
                 f"{', '.join(port.configs)}; none of them was asked for"
             )
             continue
-        out += [Column(name, m, c) for m in ms for c in cs]
+        out += cols
     return out, skipped
 
 

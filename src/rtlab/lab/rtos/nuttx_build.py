@@ -70,8 +70,14 @@ class Trees:
 
 
 def fragments(core: str, config: str) -> list[Path]:
+    """The defconfig fragments of a build, in order. A configuration with a core
+    fragment of its own (core-<core>-<config>: the Pico on one core) is that machine
+    with the default configuration's settings."""
     d = PORT_DIR / "defconfig"
     own = [] if core in OWN_BOARD else [d / "common.defconfig"]
+    machine_of_its_own = d / f"core-{core}-{config}.defconfig"
+    if machine_of_its_own.is_file():
+        return [*own, machine_of_its_own, d / "config-default.defconfig"]
     return [*own, d / f"core-{core}.defconfig", d / f"config-{config}.defconfig"]
 
 

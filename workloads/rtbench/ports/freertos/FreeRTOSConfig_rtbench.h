@@ -16,7 +16,11 @@
 #endif
 #define configMINIMAL_STACK_SIZE RTB_MINIMAL_STACK_WORDS
 #define configMAX_TASK_NAME_LEN 12
+#ifdef TICK_TYPE_WIDTH_32_BITS /* FreeRTOS.h defines it from V10.5.0 on */
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#else
+#define configUSE_16_BIT_TICKS 0 /* older kernels (V10.2.1, the STM32 study's) */
+#endif
 #define configIDLE_SHOULD_YIELD 1
 #define configUSE_TASK_NOTIFICATIONS 1
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 2 /* index 1: the port's thread join */
