@@ -38,7 +38,7 @@ def port_missing(kernel: Path, config: str = "default") -> str | None:
     return (
         f"FREERTOS_KERNEL_PATH={kernel} has no RP2040 SMP port ({PORT_DIRS[0]}; a kernel "
         "whose ThirdParty ports are a submodule needs `git submodule update --init`; "
-        "rtos_config = \"arm-cm0\" builds on the generic port)"
+        'rtos_config = "arm-cm0" builds on the generic port)'
     )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.nuttx_legacy import translate
 
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"
@@ -200,7 +201,7 @@ def _drop_objects(tree: Path) -> None:
 
 
 def _configure(core: str, config: str, out: Path) -> None:
-    text = "".join(f.read_text() for f in fragments(core, config))
+    text = translate("".join(f.read_text() for f in fragments(core, config)), out / "nuttx")
     if core not in OWN_BOARD:
         text += f'CONFIG_ARCH_BOARD_CUSTOM_DIR="{out / "board"}"\n'
     text += 'CONFIG_APPS_DIR="../apps"\n'
