@@ -1,0 +1,124 @@
+/*
+ * rtlab's RP2040 model ROM: the boot path (boot stage 2 copied from the flash, its CRC
+ * checked, entered), the lookup tables and the bit and memory functions. The flash
+ * functions are in rom_flash.c, core 1's wait loop in rom_core1.c.
+ */
+#include "rom.h"
+
+uint32_t popcount32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1u)
+        n++;
+    return n;
+}
+
+uint32_t reverse32(uint32_t v)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i++, v >>= 1)
+        r = r << 1 | (v & 1u);
+    return r;
+}
+
+uint32_t clz32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (uint32_t bit = 0x80000000u; bit && !(v & bit); bit >>= 1)
+        n++;
+    return n;
+}
+
+uint32_t ctz32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (uint32_t bit = 1u; bit && !(v & bit); bit <<= 1)
+        n++;
+    return n;
+}
+
+void *rom_memset(void *ptr, int c, uint32_t n)
+{
+    uint8_t *p = ptr;
+    while (n--)
+        *p++ = (uint8_t)c;
+    return ptr;
+}
+
+/* ptr word-aligned; n rounded up to whole words, as the RP2040's memset4. */
+void *rom_memset4(uint32_t *ptr, uint8_t c, uint32_t n)
+{
+    uint32_t w = c * 0x01010101u;
+    for (uint32_t i = 0; i < (n + 3u) / 4u; i++)
+        ptr[i] = w;
+    return ptr;
+}
+
+void *rom_memcpy(void *dest, const void *src, uint32_t n)
+{
+    uint8_t *d = dest;
+    const uint8_t *s = src;
+    while (n--)
+        *d++ = *s++;
+    return dest;
+}
+
+/* dest and src word-aligned; n rounded up to whole words, as the RP2040's memcpy44. */
+void *rom_memcpy44(uint32_t *dest, const uint32_t *src, uint32_t n)
+{
+    for (uint32_t i = 0; i < (n + 3u) / 4u; i++)
+        dest[i] = src[i];
+    return dest;
+}
+
+/* The soft float and double tables ('SF', 'SD'): the byte two before each table holds its
+ * size in words, as the pico-sdk checks; every entry is a trap the model names (this ROM
+ * has no floating-point library yet). */
+#define SF_WORDS 32
+struct fn_table {
+    uint8_t words, pad;
+    uint16_t align;
+    uint32_t entry[SF_WORDS];
+};
+#define T4(f, i) f(i), f(i + 1), f(i + 2), f(i + 3)
+#define T32(f) T4(f, 0), T4(f, 4), T4(f, 8), T4(f, 12), T4(f, 16), T4(f, 20), T4(f, 24), T4(f, 28)
+const struct fn_table rom_sf_table = {SF_WORDS, 0, 0, {T32(ROM_TRAP_SF)}};
+const struct fn_table rom_sd_table = {SF_WORDS, 0, 0, {T32(ROM_TRAP_SD)}};
+const char rom_copyright[] = "rtlab RP2040 model ROM (not Raspberry Pi's)";
+const uint32_t rom_git_revision = 0;
+
+void *rom_table_lookup(const uint16_t *table, uint32_t code)
+{
+    for (const uint16_t *e = table; e[0]; e += 2)
+        if (e[0] == code)
+            return (void *)(uintptr_t)e[1];
+    return table == rom_func_table ? ROM_TRAP_FUNC(code) : NULL;
+}
+
+/* CRC-32/MPEG-2 (poly 0x04C11DB7, init ~0, no reflection, no final xor): boot2's check. */
+static uint32_t crc32_mpeg2(const uint8_t *p, uint32_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    while (n--) {
+        crc ^= (uint32_t)*p++ << 24;
+        for (int i = 0; i < 8; i++)
+            crc = crc & 0x80000000u ? crc << 1 ^ 0x04c11db7u : crc << 1;
+    }
+    return crc;
+}
+
+void rom_boot(void)
+{
+    if (REG(SIO_CPUID) != 0)
+        rom_core1_wait();
+    connect_internal_flash();
+    flash_exit_xip();
+    flash_enter_cmd_xip();
+    uint32_t *dst = (uint32_t *)BOOT2_SRAM;
+    const volatile uint32_t *src = (const volatile uint32_t *)XIP_NOCACHE_NOALLOC;
+    for (int i = 0; i < 64; i++)
+        dst[i] = src[i];
+    if (crc32_mpeg2((const uint8_t *)BOOT2_SRAM, 252) != dst[63])
+        reset_to_usb_boot(0, 0); /* the RP2040's ROM falls back to USB boot */
+    rom_enter_boot2(BOOT2_SRAM + 1u);
+}

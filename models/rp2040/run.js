@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+'use strict';
+// rtlab's RP2040 board model: runs the image a real Pico takes and prints its UART0.
+//
+//   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
+//        [--max-cycles N] [--no-xip-cache] [--rp2040js-cycles] [--summary OUT.json] [--verbose]
+//
+// --no-xip-cache: flash reads cost what SRAM reads cost (rp2040js's timing); --rp2040js-cycles:
+// rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
+//
+// The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
+// stage 2's CRC and enters it as the RP2040's ROM does; boot2 then enters the image.
+// stdout: the image's UART0 bytes, as they come. Exit status: 0 when the image printed
+// `rtbench: done errors=N` (whatever N), 3 when the cycle budget ran out first, 2 on an
+// error of the image or the model (one line on stderr, `rp2040-model: ...`).
+const fs = require('fs');
+const path = require('path');
+const { ModelError } = require('./src/errors');
+const { loadImage } = require('./src/image');
+const { ModelRP2040 } = require('./src/machine');
+const { run } = require('./src/runner');
+
+const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
+
+function parseArgs(argv) {
+  const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: true, summary: null, verbose: false,
+    cycleFixes: true };
+  for (let i = 2; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => {
+      if (i + 1 >= argv.length) throw new ModelError(`${k} needs a value`);
+      return argv[++i];
+    };
+    if (k === '--image') a.image = v();
+    else if (k === '--rom') a.rom = v();
+    else if (k === '--max-cycles') {
+      a.maxCycles = Number(v());
+      if (!Number.isSafeInteger(a.maxCycles) || a.maxCycles <= 0) {
+        throw new ModelError(`--max-cycles: expected a positive integer, not ${argv[i]}`);
+      }
+    } else if (k === '--no-xip-cache') a.xipCache = false;
+    else if (k === '--rp2040js-cycles') a.cycleFixes = false;
+    else if (k === '--summary') a.summary = v();
+    else if (k === '--verbose') a.verbose = true;
+    else throw new ModelError(`unknown option ${k} (see the head of ${__filename})`);
+  }
+  if (!a.image) throw new ModelError('--image is required');
+  return a;
+}
+
+function readRom(file) {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new ModelError(`${file}: no boot ROM (${e.code}): build it with \`make -C models/rp2040/rom\``);
+  }
+}
+
+/** Synchronous stdout writes (a pipe may be non-blocking: retry on EAGAIN). */
+function writeOut(buf) {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(1, buf, off);
+    } catch (e) {
+      if (e.code === 'EAGAIN') Atomics.wait(pause, 0, 0, 1);
+      else if (e.code === 'EPIPE') process.exit(0);
+      else throw e;
+    }
+  }
+}
+
+function main() {
+  const args = parseArgs(process.argv);
+  const image = loadImage(args.image);
+  const mcu = new ModelRP2040({ rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes });
+  mcu.powerOn(image.flash);
+  const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
+  const result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const summary = {
+    reason: result.reason,
+    cycles: result.cycles,
+    instructions: result.instructions,
+    clk_sys_hz: mcu.clkSys,
+    xip_cache: args.xipCache,
+    cycle_fixes: args.cycleFixes,
+    xip_misses: mcu.xip.misses,
+    xip_stall_cycles: mcu.xip.stallCycles,
+    exceptions: mcu.core.exceptionsTaken,
+    warnings: mcu.logger.warnings,
+    wall_s: wall,
+    emulated_mhz: result.cycles / wall / 1e6,
+  };
+  if (args.summary) fs.writeFileSync(args.summary, JSON.stringify(summary, null, 1) + '\n');
+  if (args.verbose) {
+    for (const w of mcu.logger.kept) process.stderr.write(`rp2040-model: warning: ${w}\n`);
+    process.stderr.write(`rp2040-model: ${JSON.stringify(summary)}\n`);
+  }
+  if (result.reason === 'budget') {
+    process.stderr.write(
+      `rp2040-model: the cycle budget (${args.maxCycles}) ran out before \`rtbench: done\`\n`,
+    );
+    process.exitCode = 3;
+  }
+}
+
+try {
+  main();
+} catch (e) {
+  if (!(e instanceof ModelError)) throw e;
+  process.stderr.write(`rp2040-model: ${e.message}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,71 @@
+'use strict';
+// The Cortex-M0+ core of rp2040js 1.4.1 with the cycle costs it leaves out, checked by
+// the calibration program (models/rp2040/calib, docs/rp2040-model.md):
+//
+// - exception entry: the TRM's 15 cycles (ARM DDI 0484C 3.6.1, zero wait states, no jitter
+//   suppression); rp2040js charges none;
+// - exception return: 10 cycles beyond the BX/POP that returns (8 unstacking reads, 2 of
+//   pipeline refill): the TRM gives no figure, this is the model's;
+// - PUSH {.., LR} and POP {.., PC}: the TRM's 1 + N and 3 + N count LR and PC in N;
+//   rp2040js leaves them out (one cycle short each).
+//
+// The opcode of each instruction is the first halfword the core reads while executing it
+// (its fetch), so a table indexed by opcode adds the per-instruction corrections.
+const { rp2040js } = require('./rp2040js');
+
+const { CortexM0Core } = rp2040js('cortex-m0-core.js');
+
+const EXCEPTION_ENTRY_CYCLES = 15;
+const EXCEPTION_RETURN_CYCLES = 10;
+
+/** Cycles to add per opcode, beyond rp2040js's count. */
+function correctionTable() {
+  const fix = new Int8Array(65536);
+  for (let op = 0; op < 65536; op++) {
+    if ((op & 0xff00) === 0xb500) fix[op] += 1; // PUSH with LR
+    if ((op & 0xff00) === 0xbd00) fix[op] += 1; // POP with PC
+  }
+  return fix;
+}
+const FIX = correctionTable();
+
+class ModelCore extends CortexM0Core {
+  /** fixes: false keeps rp2040js's own cycle counts (to compare with, as calibration does). */
+  constructor(mcu, fixes = true) {
+    super(mcu);
+    this.entryCycles = fixes ? EXCEPTION_ENTRY_CYCLES : 0;
+    this.returnCycles = fixes ? EXCEPTION_RETURN_CYCLES : 0;
+    this.fix = fixes ? FIX : new Int8Array(65536);
+    this.reads16 = 0;
+    this.opcode = 0;
+    this.exceptionsTaken = 0;
+  }
+
+  readUint16(address) {
+    const v = this.rp2040.readUint16(address);
+    if (this.reads16++ === 0) this.opcode = v;
+    return v;
+  }
+
+  exceptionEntry(exceptionNumber) {
+    super.exceptionEntry(exceptionNumber);
+    this.cycles += this.entryCycles;
+    this.exceptionsTaken++;
+  }
+
+  exceptionReturn(excReturn) {
+    super.exceptionReturn(excReturn);
+    this.cycles += this.returnCycles;
+  }
+
+  /** One instruction (and any exception taken before it); the cost is in this.cycles. */
+  executeInstruction() {
+    this.reads16 = 0;
+    const n = super.executeInstruction();
+    const f = this.fix[this.opcode];
+    this.cycles += f;
+    return n + f;
+  }
+}
+
+module.exports = { ModelCore, EXCEPTION_ENTRY_CYCLES, EXCEPTION_RETURN_CYCLES };

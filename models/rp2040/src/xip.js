@@ -1,0 +1,140 @@
+'use strict';
+// The RP2040's XIP cache in front of the QSPI flash (RP2040 datasheet 2.6.3): 16 KiB,
+// two-way set-associative, 8-byte lines (1024 sets), least-recently-used way replaced.
+// Address aliases: 0x10 cached and allocating, 0x11 looked up but not allocating on a
+// miss, 0x12 not looked up but allocating, 0x13 neither (a flash access every time).
+// XIP_CTRL (0x14000000): CTRL.EN off sends every access to the flash and makes the
+// 16 KiB at 0x15000000 plain SRAM; FLUSH (write 1) empties the cache; STAT reads
+// FLUSH_READY and an empty stream FIFO; CTR_HIT / CTR_ACC count the model's lookups
+// (one per halfword fetch or data access, not per 32-bit bus access as on silicon).
+//
+// A miss stalls the core for the flash transfer of one line as boot stage 2 left the
+// SSI (XIP_SSI at 0x18000000): see missCycles and docs/rp2040-model.md.
+const { BasePeripheral } = require('rp2040js');
+
+const SETS = 1024;
+const XIP_SRAM_SIZE = 16 * 1024;
+// SSI-to-bus overhead of a line fill beyond the serial clocks: chip select and the
+// XIP interface's own cycles, an estimate (the datasheet gives no figure).
+const XIP_OVERHEAD_CYCLES = 4;
+
+class XipCache {
+  constructor(mcu, enabled) {
+    this.mcu = mcu;
+    this.modelled = enabled; // false: rp2040js's timing (a flash read costs an SRAM read)
+    this.en = true; // CTRL.EN
+    this.tags = new Int32Array(2 * SETS).fill(-1);
+    this.lru = new Uint8Array(SETS); // the way to replace next
+    this.hits = 0;
+    this.accesses = 0;
+    this.misses = 0;
+    this.stallCycles = 0;
+    this.sram = new Uint8Array(XIP_SRAM_SIZE);
+    this.sramView = new DataView(this.sram.buffer);
+  }
+
+  flush() {
+    this.tags.fill(-1);
+  }
+
+  /** clk_sys cycles to bring one 8-byte line from the flash, from the SSI's setup. */
+  missCycles() {
+    const ssi = this.mcu.peripherals[0x18000];
+    const frf = (ssi.crtlr0 >>> 21) & 3; // 0 standard, 1 dual, 2 quad
+    const width = frf === 2 ? 4 : frf === 1 ? 2 : 1;
+    const spi = ssi.spictlr0 >>> 0;
+    const transType = spi & 3; // 0: all on one line, 1: address wide, 2: instruction too
+    const instBits = [0, 4, 8, 16][(spi >>> 8) & 3];
+    const addrBits = ((spi >>> 2) & 0xf) * 4;
+    const wait = (spi >>> 11) & 0x1f;
+    const baud = ssi.baudr & 0xfffe || 4; // SCK = clk_sys / BAUDR (even); the ROM's 4 before boot2
+    const inst = transType === 2 ? instBits / width : instBits;
+    const addr = transType >= 1 ? addrBits / width : addrBits;
+    const sck = inst + addr + wait + 64 / width;
+    return sck * baud + XIP_OVERHEAD_CYCLES;
+  }
+
+  /** An access to a flash alias: the stall it costs is added to the core's cycles. */
+  access(address) {
+    if (!this.modelled) return;
+    const alias = (address >>> 24) & 3;
+    const line = (address & 0xffffff) >>> 3;
+    const set = line & (SETS - 1);
+    const tag = line >>> 10;
+    const i = set << 1;
+    if (this.en && alias <= 1) {
+      this.accesses++;
+      if (this.tags[i] === tag) {
+        this.hits++;
+        this.lru[set] = 1;
+        return;
+      }
+      if (this.tags[i + 1] === tag) {
+        this.hits++;
+        this.lru[set] = 0;
+        return;
+      }
+    }
+    const cost = this.missCycles();
+    this.misses++;
+    this.stallCycles += cost;
+    this.mcu.core.cycles += cost;
+    if (this.en && (alias & 1) === 0) {
+      const way = this.lru[set];
+      this.tags[i + way] = tag;
+      this.lru[set] = way ^ 1;
+    }
+  }
+}
+
+/** XIP_CTRL at 0x14000000 (with the atomic set/clear/xor aliases of every register block). */
+class XipCtrl extends BasePeripheral {
+  constructor(mcu, cache) {
+    super(mcu, 'XIP_CTRL');
+    this.cache = cache;
+    this.errBadWrite = true;
+    this.powerDown = false;
+  }
+
+  readUint32(offset) {
+    const c = this.cache;
+    switch (offset & 0xfff) {
+      case 0x00:
+        return (c.en ? 1 : 0) | (this.errBadWrite ? 2 : 0) | (this.powerDown ? 8 : 0);
+      case 0x04:
+        return 0; // FLUSH: reads return once the flush is done (at once here)
+      case 0x08:
+        return 0x3; // STAT: FLUSH_READY, stream FIFO empty
+      case 0x0c:
+        return c.hits >>> 0;
+      case 0x10:
+        return c.accesses >>> 0;
+      default:
+        return 0;
+    }
+  }
+
+  writeUint32(offset, value) {
+    const c = this.cache;
+    switch (offset & 0xfff) {
+      case 0x00:
+        c.en = !!(value & 1);
+        this.errBadWrite = !!(value & 2);
+        this.powerDown = !!(value & 8);
+        return;
+      case 0x04:
+        if (value & 1) c.flush();
+        return;
+      case 0x0c:
+        c.hits = 0;
+        return;
+      case 0x10:
+        c.accesses = 0;
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES };

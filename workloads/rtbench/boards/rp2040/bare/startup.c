@@ -1,0 +1,48 @@
+/* Vector table (after boot2, at 0x10000100: boot2 sets VTOR to it) and reset handler:
+ * .data (and .ramfunc) copied to SRAM, .bss cleared, then main(); its return value is
+ * the run's error count. An unexpected exception prints its number and ends the run. */
+#include "rp2040_bare.h"
+
+extern uint32_t __stack_top, __data_load, __data_start, __data_end, __bss_start, __bss_end;
+extern int main(void);
+
+void reset_handler(void);
+void default_handler(void);
+void swi_handler(void) __attribute__((weak, alias("default_handler")));
+void systick_handler(void) __attribute__((weak, alias("default_handler")));
+void svc_handler(void) __attribute__((weak, alias("default_handler")));
+
+typedef void (*vector)(void);
+__attribute__((section(".vectors"), used)) const vector vector_table[48] = {
+    (vector)(uintptr_t)&__stack_top,
+    reset_handler,
+    [2 ... 10] = default_handler,
+    [11] = svc_handler,
+    [12 ... 14] = default_handler,
+    [15] = systick_handler,
+    [16 ... 16 + BARE_SWI_IRQ - 1] = default_handler,
+    [16 + BARE_SWI_IRQ] = swi_handler,
+    [16 + BARE_SWI_IRQ + 1 ... 47] = default_handler,
+};
+
+void reset_handler(void)
+{
+    uint32_t *src = &__data_load;
+    for (uint32_t *dst = &__data_start; dst < &__data_end;)
+        *dst++ = *src++;
+    for (uint32_t *dst = &__bss_start; dst < &__bss_end;)
+        *dst++ = 0;
+    bare_exit(main());
+}
+
+void default_handler(void)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    char msg[] = "\nrp2040: unexpected exception 0x00\n";
+    msg[sizeof msg - 4] = hex[(ipsr >> 4) & 15u];
+    msg[sizeof msg - 3] = hex[ipsr & 15u];
+    bare_uart_write(msg, sizeof msg - 1);
+    bare_exit(3);
+}
