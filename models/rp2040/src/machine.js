@@ -19,6 +19,7 @@ const TRAP_SF = 0x00030000;
 const TRAP_SD = 0x00030100;
 const TRAP_END = 0x00030200;
 const BKPT_TRAP = 0xbef3;
+const PAD_RESET = 0x56;
 
 const HC_FLASH_ERASE = 0xf0;
 const HC_FLASH_PROGRAM = 0xf1;
@@ -69,6 +70,9 @@ class ModelRP2040 extends RP2040 {
     this.logger = modelLogger(this);
     this.flashWritesIgnored = 0;
     this.onBreak = (code) => this.hypercall(code);
+    // PADS_BANK0 GPIOn at reset, as silicon (RP2040 datasheet 2.19.6.3): input enabled,
+    // 4 mA, pull-down, Schmitt trigger (rp2040js: 0x36, input disabled, so inputs read 0)
+    for (const pin of this.gpio) pin.padValue = PAD_RESET;
     const words = new Uint32Array(rom.buffer, rom.byteOffset, rom.length >>> 2);
     this.bootrom.fill(0);
     this.bootrom.set(words.subarray(0, this.bootrom.length));

@@ -25,9 +25,6 @@ function doneWatcher() {
       }
       return done;
     },
-    get done() {
-      return done;
-    },
   };
 }
 
@@ -39,9 +36,10 @@ function run(mcu, { maxCycles, write, chunkCycles = 1_000_000 }) {
   const { core, clock } = mcu;
   const watch = doneWatcher();
   let pending = [];
+  let done = false; // a plain local: the loop reads it after every instruction
   mcu.uart[0].onByte = (b) => {
     pending.push(b);
-    watch.feed(b);
+    if (watch.feed(b)) done = true;
   };
   const flush = () => {
     if (pending.length) write(Buffer.from(pending));
@@ -74,10 +72,10 @@ function run(mcu, { maxCycles, write, chunkCycles = 1_000_000 }) {
         const delta = core.cycles - mcu.clockCycles;
         mcu.clockCycles = core.cycles;
         clock.tick(delta * ns);
-        if (watch.done) break;
+        if (done) break;
       }
       flush();
-      if (watch.done) {
+      if (done) {
         reason = 'done';
         break;
       }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -53,10 +54,57 @@ def run(image: Path, tmp: Path, *args: str, max_cycles: int = 2_000_000_000) -> 
     summary = tmp / "summary.json"
     summary.unlink(missing_ok=True)
     res = subprocess.run(
-        ["node", str(MODEL / "run.js"), "--image", str(image), "--max-cycles", str(max_cycles),
-         "--summary", str(summary), *args],
+        [
+            "node",
+            str(MODEL / "run.js"),
+            "--image",
+            str(image),
+            "--max-cycles",
+            str(max_cycles),
+            "--summary",
+            str(summary),
+            *args,
+        ],
         capture_output=True,
         timeout=600,
     )
     data = json.loads(summary.read_text()) if summary.exists() else {}
     return ModelRun(res.returncode, res.stdout, res.stderr.decode(), data)
+
+
+# Looks up ROM function 'ZZ' (no such function) and calls it, as an image calls rom_func_lookup.
+CALL_MISSING = """
+    .syntax unified
+    .thumb
+    .global _start
+    .thumb_func
+_start:
+    movs r0, #0x14
+    ldrh r0, [r0]          @ the function table
+    movs r3, #0x18
+    ldrh r3, [r3]          @ rom_table_lookup
+    ldr r1, =0x5a5a        @ 'Z' | 'Z' << 8
+    blx r3
+    blx r0
+    b .
+    .ltorg
+"""
+
+
+def missing_rom_call_image(tmp: Path) -> Path:
+    """The smoke image with its reset vector sent to code that calls ROM function 'ZZ'."""
+    build()
+    img = bytearray((BARE / "build" / "rp2040-smoke.bin").read_bytes())
+    src = tmp / "call.S"
+    src.write_text(CALL_MISSING)
+    elf = tmp / "call.elf"
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m0plus", "-nostdlib",
+                    "-Wl,-Ttext=0x10010000", "-o", str(elf), str(src)], check=True)  # fmt: skip
+    code = tmp / "call.raw"
+    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(code)], check=True)
+    img.extend(b"\xff" * (0x10000 - len(img)))
+    img.extend(code.read_bytes())
+    img[0x104:0x108] = struct.pack("<I", 0x10010001)  # the reset vector after boot2
+    image = tmp / "call.bin"
+    image.write_bytes(img)
+    return image

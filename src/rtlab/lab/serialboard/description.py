@@ -11,6 +11,7 @@ The serial target reads these keys, all optional but the name:
     openocd_config = "board/st_nucleo_f4.cfg"   # -f files, space-separated
     pyocd_target = "stm32f411re"
     uf2_drive = "RPI-RP2"          # the boot drive's label (RP2350 on a Pico 2)
+    model = "rp2040"               # a board model that runs its images (rp2040_model flasher)
     baud = 115200
 
 So a new board, emulated or real, is one more file, not code.
@@ -39,6 +40,7 @@ class BoardDescription:
     pyocd_target: str | None = None
     uf2_drive: str | None = None
     baud: int = 115200
+    model: str | None = None
 
 
 def _from_toml(path: Path) -> BoardDescription:
@@ -65,6 +67,7 @@ def _from_toml(path: Path) -> BoardDescription:
         pyocd_target=data.get("pyocd_target"),
         uf2_drive=data.get("uf2_drive"),
         baud=baud,
+        model=data.get("model"),
     )
 
 

@@ -6,7 +6,7 @@ a serial port, flashed and reset by a flasher (docs/serial-target.md).
     board = "nucleo-f411re"        # a board description (rtlab.lab.serialboard.description)
     port = "/dev/ttyACM0"          # or socket://host:port, rfc2217://host:port
     # baud = 115200                # default: the description's
-    flasher = "openocd"            # openocd, pyocd, uf2, qemu (an emulator), none
+    flasher = "openocd"            # openocd, pyocd, uf2, qemu (an emulator), rp2040_model, none
     rtos = "freertos"              # rtbench built by an RTOS port for the board, or:
     # image = "build/x.elf"        # an image of your own (programs = {...} as elsewhere)
     # answer_s = 10                # the board must say hello this soon after reset
@@ -40,7 +40,7 @@ from rtlab.lab.targets.base import Background, Completed, Group, TargetKind
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
 OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
-FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive")
+FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive", "xip_cache", "max_cycles")
 
 
 def _firmware_table(t: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,101 @@
+'use strict';
+// The model's SysTick (Armv6-M ARM B3.3) and XIP cache/XIP_CTRL checked register by
+// register on the real model (no image: the test drives the bus and the clock itself).
+// Prints one JSON object of named observations; tests/models/rp2040/test_registers.py
+// asserts them.
+const fs = require('fs');
+const path = require('path');
+const { ModelRP2040 } = require('../src/machine');
+
+const rom = fs.readFileSync(path.join(__dirname, '..', 'rom', 'build', 'rp2040-rom.bin'));
+const mcu = new ModelRP2040({ rom });
+const { core } = mcu;
+const CSR = 0xe000e010;
+const RVR = 0xe000e014;
+const CVR = 0xe000e018;
+const out = {};
+
+/** Advance the core and its clock by n cycles (as the run loop does). */
+function advance(n) {
+  core.cycles += n;
+  const delta = core.cycles - mcu.clockCycles;
+  mcu.clockCycles = core.cycles;
+  mcu.clock.tick(delta * (1e9 / mcu.clkSys));
+}
+
+// SysTick: RVR 99, CVR cleared, enabled on the processor clock with TICKINT.
+mcu.writeUint32(RVR, 99);
+mcu.writeUint32(CVR, 12345);
+out.cvr_after_write = mcu.readUint32(CVR);
+mcu.writeUint32(CSR, 7);
+advance(1);
+out.cvr_1_after_enable = mcu.readUint32(CVR); // the reload
+advance(99);
+out.cvr_at_zero = mcu.readUint32(CVR);
+out.pending_at_zero = core.pendingSystick;
+out.countflag_first_read = (mcu.readUint32(CSR) >>> 16) & 1;
+out.countflag_second_read = (mcu.readUint32(CSR) >>> 16) & 1;
+advance(1);
+out.cvr_after_reload = mcu.readUint32(CVR);
+core.pendingSystick = false;
+advance(100 * 5);
+out.cvr_5_periods_later = mcu.readUint32(CVR);
+out.pending_again = core.pendingSystick;
+mcu.writeUint32(RVR, 9); // the next reload only
+out.cvr_after_rvr_write = mcu.readUint32(CVR);
+advance(100);
+out.cvr_next_period = mcu.readUint32(CVR); // 99 -> 0 in 99 cycles, reload 9, 0 more
+mcu.writeUint32(CVR, 0);
+mcu.writeUint32(RVR, 0);
+core.pendingSystick = false;
+mcu.readUint32(CSR);
+advance(1000);
+out.reload0_cvr = mcu.readUint32(CVR);
+out.reload0_pending = core.pendingSystick;
+out.reload0_countflag = (mcu.readUint32(CSR) >>> 16) & 1;
+out.calib = mcu.readUint32(0xe000e01c);
+
+// XIP: a miss costs the SSI's line transfer; a hit nothing; flush empties it; aliases.
+const cost = (addr) => {
+  const c0 = core.cycles;
+  mcu.readUint32(addr);
+  return core.cycles - c0;
+};
+out.miss_cycles = mcu.xip.missCycles();
+out.first_read = cost(0x10001000);
+out.same_line = cost(0x10001004);
+out.next_line = cost(0x10001008);
+mcu.writeUint32(0x14000004, 1); // FLUSH
+out.after_flush = cost(0x10001000);
+out.noalloc_miss = cost(0x11002000);
+out.noalloc_again = cost(0x11002000);
+out.nocache = cost(0x12001000);
+out.nocache_noalloc = cost(0x13001000);
+out.ctr_hit = mcu.readUint32(0x1400000c);
+out.ctr_acc = mcu.readUint32(0x14000010);
+// three lines of one set (8 KiB apart): two ways, least recently used replaced
+cost(0x10100000);
+cost(0x10102000);
+cost(0x10100000);
+cost(0x10104000); // evicts 0x10102000
+out.lru_kept = cost(0x10100000);
+out.lru_evicted = cost(0x10102000);
+// CTRL.EN off: every access goes to the flash; 0x15000000 is SRAM
+mcu.writeUint32(0x14003000, 1); // clear EN through the atomic alias
+out.ctrl_en = mcu.readUint32(0x14000000) & 1;
+out.disabled_read = cost(0x10001000);
+mcu.writeUint32(0x15000010, 0xdeadbeef);
+out.xip_sram = mcu.readUint32(0x15000010) >>> 0;
+// a boot2 in quad continuous-read mode at SCK = clk_sys / 2 (the SDK's boot2_w25q080)
+const ssi = mcu.peripherals[0x18000];
+ssi.crtlr0 = (2 << 21) | (31 << 16) | (3 << 8);
+ssi.spictlr0 = (0xa0 << 24) | (4 << 11) | (0 << 8) | (8 << 2) | 2;
+ssi.baudr = 2;
+out.quad_miss_cycles = mcu.xip.missCycles();
+// flash writes through an XIP alias are dropped; the ROM is read-only
+mcu.writeUint32(0x10000000, 0);
+out.flash_write_dropped = mcu.flash[0] === 0xff ? 1 : 0;
+mcu.writeUint32(0x10, 0);
+out.rom_magic = mcu.readUint32(0x10) >>> 0;
+out.pad_gpio5_reset = mcu.readUint32(0x4001c000 + 4 + 4 * 5);
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,195 @@
+"""The `rp2040_model` flasher: rtlab's RP2040 board model (models/rp2040: rp2040js 1.4.1
+extended with the project's boot ROM, SysTick, cycle corrections and XIP cache) runs the
+image a real Pico takes (UF2 or ELF). "Flashing" it is starting the model with the image;
+its UART0 comes out on a pseudo-terminal that the serial target opens like a USB-serial
+adapter, and the model starts at `reset()`, once the port is open, so no byte is lost.
+
+The figures are a cycle model, not silicon: deterministic (the same image gives the same
+samples, run after run) and checked against the Cortex-M0+ TRM (docs/rp2040-model.md);
+every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out`).
+
+    [target]
+    kind = "serial"
+    board = "pico"               # its description says model = "rp2040"
+    flasher = "rp2040_model"
+    builtin_args = true          # as on a Pico: the image runs the options built into it
+    # xip_cache = true           # false: flash reads cost what SRAM reads cost (rp2040js)
+    # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import tty
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rtlab.errors import ConfigError
+from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.lab.serialboard.errors import SerialBoardError
+from rtlab.procgroup import kill_group
+from rtlab.protocol.encoder import encode_value
+
+MODEL_DIR = REPO_ROOT / "models" / "rp2040"
+TIMING = "cycle model (rp2040js), not silicon"
+LEAVES_OUT = (
+    "core 1; bus contention and wait states beyond APB (+3 read, +4 write) and XIP misses; "
+    "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
+    "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
+)
+
+
+def _rp2040js_version() -> str:
+    import json
+
+    pkg = MODEL_DIR / "node_modules" / "rp2040js" / "package.json"
+    try:
+        return str(json.loads(pkg.read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return "missing"
+
+
+class Rp2040ModelFlasher:
+    name = "rp2040_model"
+    passes_args = False
+    gives_port = True
+    keys = ("xip_cache", "max_cycles")
+
+    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+        if board.model != "rp2040":
+            raise ConfigError(
+                "flasher",
+                f"board {board.name}: its description ({board.source}) names no "
+                'model = "rp2040", so the RP2040 model does not run it',
+            )
+        xip = spec.get("xip_cache", True)
+        if not isinstance(xip, bool):
+            raise ConfigError("xip_cache", "xip_cache: expected true or false")
+        budget = spec.get("max_cycles", 20_000_000_000)
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+            raise ConfigError("max_cycles", "max_cycles: expected a positive integer")
+        self.board = board
+        self.xip_cache = xip
+        self.max_cycles = budget
+        self.image: Path | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._fds: tuple[int, int] | None = None  # the pty's master, slave
+        self._stderr: list[str] = []
+        self._drain: threading.Thread | None = None
+        self._port: str | None = None
+
+    def check(self) -> None:
+        if shutil.which("node") is None:
+            raise SerialBoardError(
+                "node not found: `make setup` installs it (deps/setup.d/rp2040-model.sh)"
+            )
+        for need in ("node_modules/rp2040js", "rom/build/rp2040-rom.bin"):
+            if not (MODEL_DIR / need).exists():
+                raise SerialBoardError(
+                    f"the RP2040 model is not set up ({MODEL_DIR / need} missing): "
+                    "run `make setup` (deps/setup.d/rp2040-model.sh)"
+                )
+
+    def flash(self, image: Path, words: Sequence[str]) -> None:
+        """Opens the pseudo-terminal the model's UART0 will write to; the model starts at reset."""
+        self.finish()
+        self.image = image
+        master, slave = os.openpty()
+        tty.setraw(slave)  # bytes as they are: no echo, no CR/LF translation
+        self._fds = (master, slave)
+        self._port = os.ttyname(slave)
+        self._stderr = []
+
+    def port(self) -> str | None:
+        assert self._port is not None, "flash() first"
+        return self._port
+
+    def argv(self) -> list[str]:
+        assert self.image is not None
+        cmd = ["node", str(MODEL_DIR / "run.js"), "--image", str(self.image),
+               "--max-cycles", str(self.max_cycles)]  # fmt: skip
+        return cmd if self.xip_cache else [*cmd, "--no-xip-cache"]
+
+    def reset(self) -> None:
+        assert self._fds is not None, "flash() first"
+        self.proc = subprocess.Popen(
+            self.argv(),
+            stdin=subprocess.DEVNULL,
+            stdout=self._fds[0],
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True)
+        self._drain.start()
+        self._close_pty()  # the model holds the master now: its exit is the port's end
+
+    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            self._stderr.append(raw.decode("utf-8", "replace").strip())
+
+    def finish(self) -> int | None:
+        """The model's exit status (0: the done line; 2: an error of the image or the
+        model, in notes(); 3: the cycle budget ran out). It is stopped if it still runs."""
+        proc, self.proc = self.proc, None
+        status = None
+        if proc is not None:
+            try:
+                status = proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                kill_group(proc, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+            if self._drain is not None:
+                self._drain.join(timeout=5)  # its last line (the model's error) read
+            if proc.stderr is not None:
+                proc.stderr.close()
+        self._close_pty()
+        return status
+
+    def _close_pty(self) -> None:
+        if self._fds is not None:
+            for fd in self._fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._fds = None
+
+    def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
+        """What every run's meta says of the model (percent-encoded: they have spaces)."""
+        own = {
+            "timebase": "rp2040_model",
+            "timing": TIMING,
+            "model": f"rp2040js {_rp2040js_version()} + rtlab (models/rp2040)",
+            "xip_cache": "modelled" if self.xip_cache else "off",
+            "model_leaves_out": LEAVES_OUT,
+        }
+        return {**{k: encode_value(v) for k, v in own.items()}, **extra}
+
+    def notes(self) -> str:
+        return " ".join(self._stderr[-2:])[:300]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "flasher": self.name,
+            "model": "rp2040",
+            "rp2040js_version": _rp2040js_version(),
+            "timebase": "rp2040_model",
+            "timing": TIMING,
+            "xip_cache": self.xip_cache,
+            "max_cycles": self.max_cycles,
+        }
+
+    def abort(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            kill_group(proc, signal.SIGKILL)
+
+
+FLASHER = Rp2040ModelFlasher

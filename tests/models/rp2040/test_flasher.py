@@ -1,0 +1,88 @@
+"""The model as a device: the `serial` target with the `rp2040_model` flasher runs the image
+a Pico takes and reads its UART0 through the same serial path (a pseudo-terminal opened
+with pyserial); every run says it is a cycle model, and two runs give the same output."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from rtlab.errors import ConfigError
+from rtlab.lab.runner import run_spec
+from rtlab.lab.serialboard.errors import BoardSilent
+from rtlab.lab.spec import load_spec
+from rtlab.lab.targets.base import make_target
+from rtlab.protocol.parser import parse_one
+from rtlab.results import Store
+from tests.lab.targets.labgrid.test_mps2_places import _stored
+from tests.models.rp2040 import model
+from tests.paths import REPO_ROOT
+
+
+def _target(**extra: object):  # type: ignore[no-untyped-def]
+    model.build()
+    spec = {"kind": "serial", "board": "pico", "flasher": "rp2040_model",
+            "image": str(model.bare_image("smoke")), "builtin_args": True, **extra}  # fmt: skip
+    return make_target(spec)
+
+
+def test_smoke_through_the_serial_target_twice_identical() -> None:
+    t = _target()
+    first = t.run([str(model.bare_image("smoke"))], timeout=120)
+    second = t.run([str(model.bare_image("smoke"))], timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    run = parse_one(first.stdout, "serial")
+    assert run.complete and run.status == "ok"
+    assert run.meta["timebase"] == "rp2040_model"
+    assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
+    assert "core 1" in run.meta["model_leaves_out"]
+    assert run.meta["board"] == "pico"
+    d = t.describe()
+    assert d["flasher"] == "rp2040_model" and d["timebase"] == "rp2040_model"
+
+
+def test_xip_cache_off_is_said(tmp_path: Path) -> None:
+    t = _target(xip_cache=False)
+    done = t.run([str(model.bare_image("smoke"))], timeout=120)
+    run = parse_one(done.stdout, "serial")
+    assert run.meta["xip_cache"] == "off"
+    assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
+
+
+def test_a_model_error_ends_the_run_with_its_line(tmp_path: Path) -> None:
+    """The model stops (a missing ROM function) before the image says hello: the port
+    closes, and the run ends at once with one error carrying the model's line."""
+    image = model.missing_rom_call_image(tmp_path)
+    t = _target(image=str(image))
+    t0 = time.monotonic()
+    with pytest.raises(
+        BoardSilent, match="rp2040_model: rp2040-model: the image called ROM function 'ZZ'"
+    ):
+        t.run([str(image)], timeout=120)
+    assert time.monotonic() - t0 < 30  # the port's end, not the answer or run timeout
+
+
+def test_a_board_without_the_model_is_one_error() -> None:
+    with pytest.raises(ConfigError, match='names no model = "rp2040"'):
+        make_target({"kind": "serial", "board": "pico2", "flasher": "rp2040_model",
+                     "image": "x.uf2", "builtin_args": True})  # fmt: skip
+
+
+def test_example_stores_identical_samples_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/rp2040-model-smoke.toml: two repetitions, the same stored samples."""
+    model.build()
+    monkeypatch.chdir(REPO_ROOT)
+    spec = load_spec(REPO_ROOT / "examples" / "rp2040-model-smoke.toml")
+    with Store(tmp_path / "rtlab.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
+        stored = _stored(st, spec.name)
+    (m1, s1, c1), (_m2, s2, c2) = stored.values()
+    assert s1 == s2 and c1 == c2
+    assert s1["xip_cold"] and s1["xip_warm"]
+    assert m1["timebase"] == "rp2040_model"

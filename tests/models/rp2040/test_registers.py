@@ -1,0 +1,68 @@
+"""SysTick (Armv6-M ARM B3.3) and the XIP cache register by register on the real model
+(models/rp2040/test/registers.js drives its bus and clock; no image)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+import pytest
+
+from tests.models.rp2040 import model
+
+
+@pytest.fixture(scope="module")
+def seen() -> dict[str, Any]:
+    model.build()
+    res = subprocess.run(
+        ["node", str(model.MODEL / "test" / "registers.js")], capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    return dict(json.loads(res.stdout))
+
+
+def test_systick_counts_reloads_and_flags(seen: dict[str, Any]) -> None:
+    assert seen["cvr_after_write"] == 0  # any write clears CVR
+    assert seen["cvr_1_after_enable"] == 99  # the next clock loads RVR
+    assert seen["cvr_at_zero"] == 0 and seen["pending_at_zero"] is True  # 1 -> 0: the event
+    assert (seen["countflag_first_read"], seen["countflag_second_read"]) == (1, 0)
+    assert seen["cvr_after_reload"] == 99  # period RVR + 1
+    assert seen["cvr_5_periods_later"] == 99 and seen["pending_again"] is True
+    assert seen["cvr_after_rvr_write"] == 99  # RVR changes the next reload only
+    assert seen["cvr_next_period"] == 9
+    # RVR = 0: the counter stays at 0, no event, no COUNTFLAG
+    assert seen["reload0_cvr"] == 0 and seen["reload0_pending"] is False
+    assert seen["reload0_countflag"] == 0
+    assert seen["calib"] == (1 << 30) | 9999  # SKEW, TENMS of the 1 us reference
+
+
+def test_xip_cache_hits_misses_aliases(seen: dict[str, Any]) -> None:
+    miss = seen["miss_cycles"]
+    assert miss > 0
+    assert seen["first_read"] == miss and seen["same_line"] == 0 and seen["next_line"] == miss
+    assert seen["after_flush"] == miss  # FLUSH empties the cache
+    assert seen["noalloc_miss"] == miss and seen["noalloc_again"] == miss  # 0x11: no allocation
+    assert seen["nocache"] == miss and seen["nocache_noalloc"] == miss  # 0x12/0x13: no lookup
+    assert (seen["ctr_hit"], seen["ctr_acc"]) == (1, 6)  # lookups of 0x10/0x11 only
+    assert seen["lru_kept"] == 0 and seen["lru_evicted"] == miss  # two ways, LRU
+    assert seen["ctrl_en"] == 0 and seen["disabled_read"] == miss
+    assert seen["xip_sram"] == 0xDEADBEEF  # cache-as-SRAM at 0x15000000
+
+
+def test_miss_cost_follows_boot2s_ssi_setup(seen: dict[str, Any]) -> None:
+    # quad I/O continuous read (the SDK's boot2_w25q080), SCK = clk_sys / 2: 32 address
+    # and mode bits on 4 lines (8), 4 wait, 64 data bits (16) = 28 SCK x 2 + 4 overhead
+    assert seen["quad_miss_cycles"] == 28 * 2 + 4
+    # no SSI setup yet: 64 data bits on one line at the ROM's SCK = clk_sys / 4, + 4
+    assert seen["miss_cycles"] == 64 * 4 + 4
+
+
+def test_flash_and_rom_are_read_only(seen: dict[str, Any]) -> None:
+    assert seen["flash_write_dropped"] == 1
+    assert seen["rom_magic"] == 0x0301754D  # 'M' 'u' 0x01, version 3
+
+
+def test_pads_reset_as_silicon(seen: dict[str, Any]) -> None:
+    # input enabled, 4 mA, pull-down, Schmitt (rp2040js 1.4.1: 0x36, input disabled)
+    assert seen["pad_gpio5_reset"] == 0x56
