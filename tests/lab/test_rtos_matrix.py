@@ -141,6 +141,7 @@ def test_a_model_column_is_the_serial_targets_model_flasher() -> None:
         "board": "pico",
         "flasher": "rp2040_model",
         "builtin_args": True,
+        "answer_s": 300,
         "rtos": "nuttx",
         "rtos_config": "one-core",
         "xip_cache": True,

@@ -12,6 +12,7 @@
 #include "task.h"
 
 #include "hardware/irq.h"
+#include "hardware/sync.h"
 
 #include "board_rp2040.h"
 #include "rtb_freertos.h"
@@ -99,6 +100,9 @@ void rtb_board_swi_disable(int slot)
 
 /* Pends on the calling core's NVIC: the scenarios trigger from a task on `core`. */
 void rtb_board_swi_pend(int slot) { irq_set_pending((uint)swi_irq[slot]); }
+
+/* The idle task: sleep until the next interrupt (FreeRTOSConfig.h). */
+void vApplicationIdleHook(void) { __wfi(); }
 
 void vApplicationStackOverflowHook(TaskHandle_t t, char *name)
 {

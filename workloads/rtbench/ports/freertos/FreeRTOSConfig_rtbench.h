@@ -9,7 +9,9 @@
 #define configTICK_RATE_HZ 1000
 #define configUSE_PREEMPTION 1
 #define configUSE_TIME_SLICING 1
+#ifndef configUSE_IDLE_HOOK /* a board may sleep in it (the Pico: WFI) */
 #define configUSE_IDLE_HOOK 0
+#endif
 #define configMAX_PRIORITIES 18 /* rtbench levels 1..16, idle 0, timer task 17 */
 #ifndef RTB_MINIMAL_STACK_WORDS /* the idle task's stack; a small board lowers it */
 #define RTB_MINIMAL_STACK_WORDS 256
