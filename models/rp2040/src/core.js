@@ -9,6 +9,9 @@
 // - PUSH {.., LR} and POP {.., PC}: the TRM's 1 + N and 3 + N count LR and PC in N;
 //   rp2040js leaves them out (one cycle short each).
 //
+// - NVIC pending bits: taking an interrupt clears its pending bit (see exceptionEntry), and
+//   ICPR clears any line's (systick.js's PPB); rp2040js does neither for lines 0..25.
+//
 // The opcode of each instruction is the first halfword the core reads while executing it
 // (its fetch), so a table indexed by opcode adds the per-instruction corrections.
 const { rp2040js } = require('./rp2040js');
@@ -39,6 +42,14 @@ class ModelCore extends CortexM0Core {
     this.reads16 = 0;
     this.opcode = 0;
     this.exceptionsTaken = 0;
+    this.irqLevel = 0; // the interrupt lines the peripherals hold asserted
+  }
+
+  /** A peripheral's interrupt line (rp2040js calls this with its level). */
+  setInterrupt(irq, value) {
+    if (value) this.irqLevel |= 1 << irq;
+    else this.irqLevel &= ~(1 << irq);
+    super.setInterrupt(irq, value);
   }
 
   readUint16(address) {
@@ -47,7 +58,14 @@ class ModelCore extends CortexM0Core {
     return v;
   }
 
+  /** NVIC: taking an interrupt clears its pending bit; a line still asserted pends it
+   * again (rp2040js keeps lines 0..25 pending until the peripheral drops them, so a line
+   * pended by software through ISPR would run its handler forever). */
   exceptionEntry(exceptionNumber) {
+    if (exceptionNumber >= 16) {
+      const bit = 1 << (exceptionNumber - 16);
+      this.pendingInterrupts = (this.pendingInterrupts & ~bit) | (this.irqLevel & bit);
+    }
     super.exceptionEntry(exceptionNumber);
     this.cycles += this.entryCycles;
     this.exceptionsTaken++;

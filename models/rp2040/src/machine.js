@@ -11,6 +11,7 @@ const { RP2040 } = require('./rp2040js');
 const { ModelCore } = require('./core');
 const { ModelPPB, quiet } = require('./systick');
 const { XipCache, XipCtrl } = require('./xip');
+const { installFifo } = require('./sio_fifo');
 const { ModelError } = require('./errors');
 const names = require('./rom_names');
 
@@ -73,6 +74,7 @@ class ModelRP2040 extends RP2040 {
     // PADS_BANK0 GPIOn at reset, as silicon (RP2040 datasheet 2.19.6.3): input enabled,
     // 4 mA, pull-down, Schmitt trigger (rp2040js: 0x36, input disabled, so inputs read 0)
     for (const pin of this.gpio) pin.padValue = PAD_RESET;
+    installFifo(this);
     const words = new Uint32Array(rom.buffer, rom.byteOffset, rom.length >>> 2);
     this.bootrom.fill(0);
     this.bootrom.set(words.subarray(0, this.bootrom.length));

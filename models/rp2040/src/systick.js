@@ -19,6 +19,7 @@ const SYST_CSR = 0x010;
 const SYST_RVR = 0x014;
 const SYST_CVR = 0x018;
 const SYST_CALIB = 0x01c;
+const NVIC_ICPR = 0x280;
 
 class SysTick {
   constructor(mcu) {
@@ -151,7 +152,7 @@ function quiet(ppb) {
   ppb.systickTimer.enable = false;
 }
 
-/** The PPB with rtlab's SysTick; everything else (NVIC, SCB) is rp2040js's. */
+/** The PPB with rtlab's SysTick and NVIC ICPR; everything else (NVIC, SCB) is rp2040js's. */
 class ModelPPB extends RPPPB {
   constructor(mcu) {
     super(mcu, 'PPB');
@@ -165,6 +166,12 @@ class ModelPPB extends RPPPB {
   }
 
   writeUint32(offset, value) {
+    if (offset === NVIC_ICPR) {
+      // any line's pending bit clears; one still asserted by its peripheral stays pending
+      const core = this.rp2040.core;
+      core.pendingInterrupts = (core.pendingInterrupts & ~value) | (core.irqLevel & value);
+      return;
+    }
     if (offset >= SYST_CSR && offset <= SYST_CALIB) {
       // super's constructor resets SysTick through here before this.systick exists
       if (this.systick) this.systick.write(offset, value >>> 0);

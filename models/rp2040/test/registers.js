@@ -98,4 +98,25 @@ out.flash_write_dropped = mcu.flash[0] === 0xff ? 1 : 0;
 mcu.writeUint32(0x10, 0);
 out.rom_magic = mcu.readUint32(0x10) >>> 0;
 out.pad_gpio5_reset = mcu.readUint32(0x4001c000 + 4 + 4 * 5);
+
+// NVIC: a line pended by software (ISPR) is taken once; ICPR clears any line's pending bit
+core.SP = 0x20001000;
+mcu.writeUint32(0xe000e100, 1 << 7); // ISER: PIO0_IRQ0, which no PIO drives here
+mcu.writeUint32(0xe000e200, 1 << 7); // ISPR
+out.nvic_taken = core.checkForInterrupts();
+out.nvic_pending_after_entry = (mcu.readUint32(0xe000e200) >>> 7) & 1;
+out.nvic_ipsr = core.IPSR;
+mcu.writeUint32(0xe000e200, 1 << 3); // ISPR: TIMER_3
+mcu.writeUint32(0xe000e280, 1 << 3); // ICPR
+out.nvic_pending_after_icpr = (mcu.readUint32(0xe000e200) >>> 3) & 1;
+// SIO FIFO of a core with no partner: nothing to read, ready to write; a write ends the run
+out.fifo_st = mcu.readUint32(0xd0000050);
+out.fifo_rd = mcu.readUint32(0xd0000058);
+out.fifo_st_roe = mcu.readUint32(0xd0000050);
+try {
+  mcu.writeUint32(0xd0000054, 0);
+  out.fifo_write = 'accepted';
+} catch (e) {
+  out.fifo_write = e.message;
+}
 process.stdout.write(JSON.stringify(out));
