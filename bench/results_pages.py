@@ -94,7 +94,9 @@ PAGES = {
                 "--store {store}",
             ),
             True,
-            ("PICO_SDK_PATH", "FREERTOS_KERNEL_PATH", "ZEPHYR_BASE", "NUTTX_PATH", "UCOS3_PATH"),
+            # NuttX's one-core image needs the model's SVC-to-HardFault escalation first
+            # (docs/rp2040-rom-needs.md); without NUTTX_PATH the page says it was skipped
+            ("PICO_SDK_PATH", "FREERTOS_KERNEL_PATH", "ZEPHYR_BASE", "UCOS3_PATH"),
             model="RP2040 cycle model, rp2040js + rtlab",
         ),
     )
