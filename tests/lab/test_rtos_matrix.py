@@ -110,3 +110,53 @@ def test_a_changed_kernel_checkout_makes_new_cells(
     (kernel / "tasks.c").write_text("/* patched */\n")
     changed = keys()
     assert len(changed) == 4 and not set(changed) & set(first)
+
+
+MODEL_STUDY = REPO_ROOT / "examples" / "rp2040-model.toml"
+
+
+def test_the_rp2040_model_is_a_machine_of_one_core_images(fake_freertos: dict[str, str]) -> None:
+    """Asked for by name (or by a study spec naming the model's flasher), the model runs
+    each port's one-core Pico configurations, never the SMP default; the QEMU study's
+    default machines do not include it."""
+    cols, _ = rm.columns(["freertos"], ["rp2040-model"], paths=fake_freertos)
+    assert [(c.machine, c.config, c.core) for c in cols] == [
+        ("rp2040-model", "one-core", "rp2040"),
+        ("rp2040-model", "arm-cm0", "rp2040"),
+    ]
+    cols, _ = rm.columns(["freertos"], paths=fake_freertos)
+    assert "rp2040-model" not in {c.machine for c in cols}
+    specs, _ = rm.expand(MODEL_STUDY, ["freertos"], paths=fake_freertos)
+    assert [s.cells()[0].label.split("@")[0] for s in specs] == [
+        "freertos-rp2040-one-core",
+        "freertos-rp2040-arm-cm0",
+    ]
+
+
+def test_a_model_column_is_the_serial_targets_model_flasher() -> None:
+    col = rm.Column("nuttx", "rp2040-model", "one-core")
+    data = tomllib.loads(rm.column_text(MODEL_STUDY.read_text(), col, MODEL_STUDY))
+    assert data["target"] == {
+        "kind": "serial",
+        "board": "pico",
+        "flasher": "rp2040_model",
+        "builtin_args": True,
+        "answer_s": 300,
+        "rtos": "nuttx",
+        "rtos_config": "one-core",
+        "xip_cache": True,
+    }
+    # a QEMU column of the model's spec takes none of the model's keys, and vice versa
+    qemu = tomllib.loads(
+        rm.column_text(
+            MODEL_STUDY.read_text(), rm.Column("freertos", "microbit", "default"), MODEL_STUDY
+        )
+    )
+    assert qemu["target"] == {
+        "kind": "qemu",
+        "machine": "microbit",
+        "rtos": "freertos",
+        "rtos_config": "default",
+    }
+    model = tomllib.loads(rm.column_text(STUDY.read_text(), col, STUDY))
+    assert "icount_shift" not in model["target"]

@@ -4,7 +4,7 @@ themselves, figures never filled in, findings cheapest first per machine."""
 from __future__ import annotations
 
 from rtlab.protocol import Run, parse
-from rtlab.studies import rtos_compare
+from rtlab.studies import rtos_compare, rtos_compare_tables
 
 HEAD = "@rtl1 hello workload=rtbench version=0.1.0\n"
 
@@ -68,7 +68,7 @@ def test_columns_figures_and_findings() -> None:
     # 1.5 ticks of 40 instructions = 60 (the mean, not the 40/80 a median would say)
     assert cmp.primitives["Semaphore give"] == [60.0, 40.0]
     assert cmp.primitives["Preemption via semaphore"] == [240.0, None]  # never filled in
-    md = rtos_compare.markdown(cmp)
+    md = rtos_compare_tables.markdown(cmp)
     assert "| Preemption via semaphore | 240 (0.240 µs) | – |" in md
     # cold: the first call, one sample (here 3 ticks above the first warm one)
     assert cmp.cold["Semaphore give"] == [160.0, 160.0]
@@ -108,7 +108,7 @@ def test_threadmetric_relative_to_the_reference_rtos_on_each_machine() -> None:
     # Zephyr lean against FreeRTOS's default (FreeRTOS has no lean); no FreeRTOS on an500
     assert cmp.tm_relative["T1 basic processing"] == [100.0, 150.0, None]
     assert cmp.tm_relative["T7 semaphore"] == [100.0, 25.0, None]
-    md = rtos_compare.markdown(cmp)
+    md = rtos_compare_tables.markdown(cmp)
     assert "### Thread-Metric relative to FreeRTOS on the same machine (%)" in md
     assert "| T7 semaphore | 100 % | 25 % | – |" in md
 
@@ -127,5 +127,5 @@ def test_each_machine_is_judged_by_its_own_counter_tick() -> None:
     assert cmp is not None and cmp.ticks == {"mps2-an385": 40.0, "microbit": 62.5}
     (finding,) = cmp.findings
     assert "FreeRTOS v1 80, Zephyr v1 120" in finding and "62.5" not in finding
-    md = rtos_compare.markdown(cmp)
+    md = rtos_compare_tables.markdown(cmp)
     assert "62.5 on microbit" in md and "40 on mps2-an385" in md

@@ -7,9 +7,12 @@ has brought × QEMU machine it builds for × documented configuration (`rtlab st
 
 The study spec is an ordinary spec whose `[target]` table the expansion replaces with
 `kind = "qemu"`, the column's `rtos`, `machine` and `rtos_config` (its other keys, such
-as `icount_shift`, are kept). `{rtos}`, `{core}` and `{config}` in the text (workload
-names) become the column's, so every column's cells carry their own label. Each column's
-spec text is stored with its runs exactly as it was run.
+as `icount_shift`, are kept). The RP2040 cycle model is a machine too (`rp2040-model`:
+the Pico's one-core images through the serial target's `rp2040_model` flasher, MODELS);
+a study spec whose [target] names that flasher runs on it by default. `{rtos}`, `{core}`
+and `{config}` in the text (workload names) become the column's, so every column's
+cells carry their own label. Each column's spec text is stored with its runs exactly as
+it was run.
 """
 
 from __future__ import annotations
@@ -23,14 +26,33 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.rtos.base import configs_on, merged_paths, one_core_configs, runs_on
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
-CORES = {"mps2-an385": "cm3", "mps2-an386": "cm4f", "mps2-an500": "cm7", "microbit": "cm0"}
+CORES = {
+    "mps2-an385": "cm3",
+    "mps2-an386": "cm4f",
+    "mps2-an500": "cm7",
+    "microbit": "cm0",
+    "rp2040-model": "rp2040",
+}
+# Machine models run through the serial target: name -> (the board the ports build for,
+# the [target] table). The RP2040 model runs core 0 only: each port's one-core images.
+MODELS = {
+    "rp2040-model": (
+        "pico",
+        # answer_s: the model emulates the images' 2 s start-up wait (their idle tasks
+        # spin through it): the first byte comes a minute of host time after reset
+        {"kind": "serial", "board": "pico", "flasher": "rp2040_model", "builtin_args": True,
+         "answer_s": 300},
+    )
+}  # fmt: skip
+# What a study spec's [target] may set for a model column (the model flasher's keys).
+MODEL_KEYS = ("xip_cache", "max_cycles", "answer_s", "quiet_s", "rtos_paths")
 # The comparison is of one core's costs: multi-core machines (mps2-an521) join it only
 # when asked for by name (their scenarios are the multi-core study's, docs/multicore.md).
-_SINGLE_CORE = frozenset(CORES)
+_SINGLE_CORE = frozenset(set(CORES) - set(MODELS))
 _TARGET_TABLE = re.compile(r"^\[target\][ \t]*(#.*)?\n(?:(?!\[).*\n?)*", re.M)
 
 
@@ -50,9 +72,10 @@ def columns(
     machines: Sequence[str] = (),
     configs: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
+    defaults: frozenset[str] = _SINGLE_CORE,
 ) -> tuple[list[Column], list[str]]:
-    """Every (RTOS, machine, configuration) asked for (empty: all) that can run here, and
-    one line for each RTOS that cannot (not brought) or has nothing asked for."""
+    """Every (RTOS, machine, configuration) asked for (empty: `defaults`) that can run
+    here, and one line for each RTOS that cannot (not brought) or has nothing asked for."""
     paths = merged_paths() if paths is None else dict(paths)
     for name in rtoses:
         RTOSES.get(name)  # an unknown name is a ConfigError listing the known ones
@@ -65,15 +88,21 @@ def columns(
         if why:
             skipped.append(f"{port.title}: {why}")
             continue
-        ms = [m for m in port.machines if m in machines or (not machines and m in _SINGLE_CORE)]
-        cs = [c for c in port.configs if not configs or c in configs]
-        if not ms or not cs:
+        on = (*port.machines, *(m for m, (board, _) in MODELS.items() if board in runs_on(port)))
+        ms = [m for m in on if m in machines or (not machines and m in defaults)]
+        cols = [
+            Column(name, m, c)
+            for m in ms
+            for c in (one_core_configs(port, MODELS[m][0]) if m in MODELS else configs_on(port, m))
+            if not configs or c in configs
+        ]
+        if not cols:
             skipped.append(
                 f"{port.title}: builds for {', '.join(port.machines)} in configurations "
                 f"{', '.join(port.configs)}; none of them was asked for"
             )
             continue
-        out += [Column(name, m, c) for m in ms for c in cs]
+        out += cols
     return out, skipped
 
 
@@ -83,15 +112,25 @@ def column_text(text: str, col: Column, path: Path) -> str:
     target: dict[str, Any] = dict(data.get("target", {}))
     if "target" in data and not _TARGET_TABLE.search(text):
         raise SpecError(path, "write the target as a [target] table: the study replaces it")
-    if target.get("kind", "qemu") != "qemu":
-        raise SpecError(path, f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu"')
+    if target.get("kind", "qemu") != "qemu" and not _is_model(target):
+        raise SpecError(
+            path,
+            f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu", or the RP2040 '
+            'model (kind = "serial", flasher = "rp2040_model")',
+        )
     for key in ("rtos", "machine", "rtos_config", "elf"):
         target.pop(key, None)  # the column's, not the file's
-    body = "".join(f"{k} = {_value(v)}\n" for k, v in target.items() if k != "kind")
-    table = (
-        f'[target]  # expanded by rtlab study rtos\nkind = "qemu"\nrtos = "{col.rtos}"\n'
-        f'machine = "{col.machine}"\nrtos_config = "{col.config}"\n{body}'
-    )
+    if col.machine in MODELS:
+        own = {k: v for k, v in target.items() if k in MODEL_KEYS}
+        fixed = "".join(f"{k} = {_value(v)}\n" for k, v in MODELS[col.machine][1].items())
+        head = f"[target]  # expanded by rtlab study rtos: machine {col.machine}\n{fixed}"
+    else:
+        own = {} if _is_model(target) else {k: v for k, v in target.items() if k != "kind"}
+        head = '[target]  # expanded by rtlab study rtos\nkind = "qemu"\n'
+        head += f'machine = "{col.machine}"\n'
+    body = "".join(f"{k} = {_value(v)}\n" for k, v in own.items())
+    table = f'{head}rtos = "{col.rtos}"\nrtos_config = "{col.config}"\n{body}'
+
     text = _TARGET_TABLE.sub("", text).rstrip("\n") + "\n\n" + table
     for k, v in (("{rtos}", col.rtos), ("{core}", col.core), ("{config}", col.config)):
         text = text.replace(k, v)
@@ -109,7 +148,9 @@ def expand(
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise SpecError(path, f"cannot read the spec ({e.strerror})") from None
-    cols, skipped = columns(rtoses, machines, configs, paths)
+    target = _toml(text, path).get("target", {})
+    defaults = frozenset(MODELS) if _is_model(target) else _SINGLE_CORE
+    cols, skipped = columns(rtoses, machines, configs, paths, defaults)
     specs = [parse_spec(column_text(text, c, path), path) for c in cols]
     labels = [cell.label for s in specs for cell in s.cells()]
     if len(set(labels)) < len(labels):
@@ -117,6 +158,11 @@ def expand(
             path, "two columns give the same cell label: name workloads with {rtos}-{core}-{config}"
         )
     return specs, skipped
+
+
+def _is_model(target: Mapping[str, Any]) -> bool:
+    """A study spec's [target] naming a machine model (the rp2040_model flasher)."""
+    return target.get("kind") == "serial" and target.get("flasher") == "rp2040_model"
 
 
 def _toml(text: str, path: Path) -> dict[str, Any]:

@@ -32,7 +32,13 @@ from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import latency_measure, multicore, rtbench, rtos_compare, user_vs_kernel
+from rtlab.studies import (
+    latency_measure,
+    multicore,
+    rtbench,
+    rtos_compare_tables,
+    user_vs_kernel,
+)
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -173,7 +179,7 @@ def text_report(
         if gpio is not None:
             doc["gpio_study"] = gpio_study.to_dict(gpio)
         if rtoses is not None:
-            doc["rtos_compare"] = rtos_compare.to_dict(rtoses)
+            doc["rtos_compare"] = rtos_compare_tables.to_dict(rtoses)
         if uvk is not None:
             doc["user_vs_kernel"] = user_vs_kernel.to_dict(uvk)
         return json.dumps(doc, indent=1) + "\n"
@@ -207,7 +213,7 @@ def text_report(
     if overruns:  # periods the loop missed: the samples alone do not show them
         lines += ["", "Missed periods (docs/metrics.md):", "", *(f"- {o}" for o in overruns)]
     if rtoses is not None:
-        lines += ["", "## RTOSes compared", "", rtos_compare.markdown(rtoses).rstrip("\n")]
+        lines += ["", "## RTOSes compared", "", rtos_compare_tables.markdown(rtoses).rstrip("\n")]
     for cr in cells.values():
         if cr.workload == "rtbench" and cr.ok_ids:
             lines += [

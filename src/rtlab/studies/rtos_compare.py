@@ -8,8 +8,10 @@ invocations (one per RTOS × machine × configuration).
 A column is one invocation, named by what its runs say of themselves (`rtos`,
 `rtos_version`, `qemu_machine` or `board`, `rtos_config`). Under QEMU icount a figure is
 the mean guest-instruction count of a path (an instruction-count model, not time; the
-mean because the counter's 40-instruction tick is coarser than the paths), else the
-median in µs.
+mean because the counter's 40-instruction tick is coarser than the paths); on the RP2040
+cycle model (`timebase = rp2040_model`, the `rp2040-model` machine) the median in core
+cycles (a cycle model of rp2040js, not silicon; µs at the board's clock beside it);
+else the median in µs.
 A figure a port does not give is None ("–"), and where a port says why (a `warn` of its
 runs), the column's notes carry that sentence; nothing is filled in.
 """
@@ -25,7 +27,15 @@ from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
 TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3": "µC/OS-III"}
-CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7", "microbit": "M0"}
+CORES = {
+    "mps2-an385": "M3",
+    "mps2-an386": "M4F",
+    "mps2-an500": "M7",
+    "microbit": "M0",
+    "rp2040-model": "M0+ model",
+}
+MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
+MODEL_UNIT = "cycles, median (RP2040 cycle model: rp2040js, not silicon)"
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
 # A port's warning code that means a row measures another path (the finding says so).
@@ -44,6 +54,7 @@ class Column:
     config: str
     icount: bool
     notes: tuple[str, ...] = ()
+    model: bool = False  # the RP2040 cycle model: figures in cycles
     settings: tuple[tuple[str, str], ...] = ()  # the configuration that matters (kconfig)
     codes: frozenset[str] = frozenset()  # the runs' warning codes
 
@@ -80,21 +91,24 @@ def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Col
     # the build's record of the version (a checkout's commit) beats a firmware's placeholder
     version = shown_version(str(target.get("rtos_version") or ""), meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
+    model = meta.get("timebase") == MODEL
     return Column(
         cell=cell,
         rtos=meta.get("rtos", ""),
         version=version,
-        machine=meta.get("qemu_machine", meta.get("board", "")),
+        machine="rp2040-model" if model else meta.get("qemu_machine", meta.get("board", "")),
         config=meta.get("rtos_config", "default"),
         icount=meta.get("timebase") == "icount",
+        model=model,
         notes=tuple(w for w in warns if not w.startswith("icount_model")),
         settings=tuple((str(k), str(v)) for k, v in sorted(settings.items())),
         codes=frozenset(code for r in runs for code, _ in r.warnings),
     )
 
 
-def _figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
-    """Per primitive: under icount the mean instruction count, else the median µs."""
+def _figures(runs: Sequence[Run], icount: bool, model: bool = False) -> dict[str, float]:
+    """Per primitive: under icount the mean instruction count, on the cycle model the
+    median in cycles (at the run's cpu_hz), else the median µs."""
     out: dict[str, float] = {}
     for scen in ("primitives", "irq"):
         found = rtbench.scenario_runs(runs, scen)
@@ -103,7 +117,7 @@ def _figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
         run = found[-1]
         for row in rtbench.primitive_table(run):
             if not icount:
-                out[row.name] = row.median_us
+                out[row.name] = row.median_us * 1e-6 * _instr_hz(run) if model else row.median_us
                 continue
             # 1 instruction = 1 ns; the counter ticks every 40 of them, and a path's start
             # drifts against that grid from one iteration to the next, so the mean of
@@ -123,15 +137,6 @@ def _cold_figures(runs: Sequence[Run], icount: bool) -> dict[str, float]:
                 if row.cold_us is not None:
                     out[row.name] = row.cold_us * 1e-6 * _instr_hz(run) if icount else row.cold_us
     return out
-
-
-def _cold_how(cmp: Comparison, icount: bool) -> str:
-    """On silicon, what each column emptied before its cold sample (the same for all or not)."""
-    if icount or cmp.cold_how <= {"first_call"}:
-        return ""
-    means = rtbench.COLD_MEANINGS
-    how = sorted(means.get(h, h).removeprefix("the first call ") for h in cmp.cold_how)
-    return f" ({'; '.join(how)})" if len(how) == 1 else f" (not alike: {'; '.join(how)})"
 
 
 def _instr_hz(run: Run) -> int:
@@ -159,15 +164,20 @@ def compare(
     """None unless two or more invocations name an RTOS (one is no comparison).
     `targets`: per cell, what its target recorded (rtos_version, kconfig)."""
     found = [(cell, runs) for cell, runs in invocations if runs and runs[0].meta.get("rtos")]
-    if len({runs[0].meta.get("timebase") for _, runs in found}) > 1:
-        # instruction counts and host times are no columns of one table: the icount ones
-        found = [(c, runs) for c, runs in found if runs[0].meta.get("timebase") == "icount"]
+    bases = {runs[0].meta.get("timebase") for _, runs in found}
+    if len(bases) > 1:
+        # instruction counts, cycles and host times are no columns of one table: the
+        # icount ones, else the cycle model's
+        keep = "icount" if "icount" in bases else MODEL
+        found = [(c, runs) for c, runs in found if runs[0].meta.get("timebase") == keep]
     if len(found) < 2:
         return None
     found.sort(key=lambda cr: (cr[1][0].meta.get("qemu_machine", ""), cr[0]))
     columns = [_column(cell, runs, (targets or {}).get(cell, {})) for cell, runs in found]
     icount = all(c.icount for c in columns)
-    medians = [_figures(runs, icount) for _, runs in found]
+    model = all(c.model for c in columns)
+    counted = icount or model  # figures are counts (instructions, cycles) at cpu_hz
+    medians = [_figures(runs, icount, model) for _, runs in found]
     prims = {
         label: [m.get(name) for m in medians]
         for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
@@ -184,21 +194,36 @@ def compare(
     peaks = [rtbench.heap_peaks(runs) for _, runs in found]
     heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
     unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
-    ticks = _ticks(found) if icount else {}
+    unit = MODEL_UNIT if model else unit
+    ticks = _ticks(found) if counted else {}
     cmp = Comparison(columns, prims, tm, heap, unit, max(ticks.values(), default=None), ticks=ticks)
-    colds = [_cold_figures(runs, icount) for _, runs in found]
+    colds = [_cold_figures(runs, counted) for _, runs in found]
     cmp.cold = {
         label: [c.get(name) for c in colds]
         for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
         if any(name in c for c in colds)
     }
     cmp.cold_how = {r.meta.get("cold", "first_call") for _, runs in found for r in runs}
-    if icount:
+    if counted:
         rates = {_instr_hz(runs[0]) for _, runs in found}
         cmp.us_per_instruction = 1e6 / rates.pop() if len(rates) == 1 else None
     cmp.reference, cmp.tm_relative = _relative_threadmetric(columns, tm)
     cmp.findings = _findings(cmp, medians)
+    if model:
+        cmp.findings.append(_model_says(found[0][1][0]))
     return cmp
+
+
+def _model_says(run: Run) -> str:
+    """The cycle model's own caveat, from what its runs recorded (the flasher's meta)."""
+    timing = run.meta.get("timing", "cycle model (rp2040js), not silicon")
+    leaves = run.meta.get("model_leaves_out", "")
+    hz = _instr_hz(run)
+    return (
+        f"Every figure on the RP2040 model is a {timing}: cycles of rp2040js's Cortex-M0+ "
+        f"with rtlab's corrections, and µs at the board's clock ({hz / 1e6:g} MHz); "
+        f"the model leaves out {leaves or 'what docs/rp2040-model.md lists'}."
+    )
 
 
 def _relative_threadmetric(
@@ -243,7 +268,8 @@ def _fmt(x: float | None, icount: bool, us_per: float | None = None) -> str:
 
 def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
     out = []
-    icount = cmp.unit.startswith("instructions")
+    word = next((w for w in ("instructions", "cycles") if cmp.unit.startswith(w)), "")
+    icount = bool(word)  # figures are counts: formatted as such
     labels = {**rtbench.PRIMITIVES, **rtbench.IRQ}
     for machine in dict.fromkeys(c.machine for c in cmp.columns):
         idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
@@ -266,9 +292,9 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
             )
             tick = cmp.ticks.get(machine)
             if tick and have[-1][0] - have[0][0] < tick:
-                figs += f" (all within one counter tick, {tick:g} instructions: not resolved)"
+                figs += f" (all within one counter tick, {tick:g} {word}: not resolved)"
             elif tick and have[1][0] - have[0][0] < tick:
-                figs += f" (the first two within one counter tick, {tick:g} instructions)"
+                figs += f" (the first two within one counter tick, {tick:g} {word})"
             parts.append(f"{labels[name].lower()}: {figs}")
         if parts:
             core = CORES.get(machine, machine)
@@ -278,102 +304,3 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
                 + "."
             )
     return out
-
-
-def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str]]]]:
-    """(title, what a row is, {row label: one formatted figure per column}), non-empty."""
-    icount = cmp.unit.startswith("instructions")
-
-    def count(v: float | None) -> str:
-        return "–" if v is None else f"{v:,.0f}"
-
-    def pct(v: float | None) -> str:
-        return "–" if v is None else f"{v:.0f} %"
-
-    us = cmp.us_per_instruction
-    clock = f"; µs on the model's clock, {1 / us:,.0f} instructions per µs" if us else ""
-    tm_title = "Thread-Metric, one core (iterations per second" + (
-        " of the icount model)" if icount else ")"
-    )
-    tick = ""
-    if cmp.ticks:
-        each = sorted({f"{t:g}" for t in cmp.ticks.values()}, key=float)
-        on = ", ".join(f"{t:g} on {m}" for m, t in cmp.ticks.items()) if len(each) > 1 else each[0]
-        tick = f", ± one counter tick ({on} instructions)"
-    tables = [
-        (
-            f"Primitives, warm: {cmp.unit}{clock}",
-            "primitive",
-            {k: [_fmt(v, icount, us) for v in vs] for k, vs in cmp.primitives.items()},
-        ),
-        (
-            f"Primitives, cold: the first call of each path, one sample{tick}"
-            + (" (QEMU models no cache: cold − warm is first-call work only)" if icount else "")
-            + _cold_how(cmp, icount),
-            "primitive",
-            {k: [_fmt(v, icount, us) for v in vs] for k, vs in cmp.cold.items()},
-        ),
-        (tm_title, "test", {k: [count(v) for v in vs] for k, vs in cmp.threadmetric.items()}),
-        (
-            f"Thread-Metric relative to {TITLES.get(cmp.reference, cmp.reference)} on the "
-            "same machine (%)",
-            "test",
-            {k: [pct(v) for v in vs] for k, vs in cmp.tm_relative.items()},
-        ),
-        (
-            "Heap peak (bytes)",
-            "where",
-            {k: [count(v) for v in vs] for k, vs in cmp.heap.items()},
-        ),
-    ]
-    return [t for t in tables if t[2]]
-
-
-def markdown(cmp: Comparison) -> str:
-    head = [c.label(cmp.with_config) for c in cmp.columns]
-    lines: list[str] = []
-    for title, what, rows in formatted_tables(cmp):
-        lines += [f"### {title}", "", f"| {what} | " + " | ".join(head) + " |"]
-        lines.append("| --- |" + " ---: |" * len(head))
-        lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in rows.items()]
-        lines.append("")
-    notes = [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes]
-    if notes:
-        lines += ["What a port says of its figures:", ""]
-        lines += [f"- **{label}**: {n}" for label, n in notes]
-        lines.append("")
-    configured = [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings]
-    if configured:
-        lines += ["Configuration of each column (what its target recorded):", ""]
-        lines += [f"- **{h}**: " + ", ".join(f"`{k}={v}`" for k, v in kv) for h, kv in configured]
-        lines.append("")
-    cells = ", ".join(f"{head[i]} = `{c.cell}`" for i, c in enumerate(cmp.columns))
-    lines += [f"Columns: {cells}.", ""]
-    return "\n".join(lines)
-
-
-def to_dict(cmp: Comparison) -> dict[str, object]:
-    head = [c.label(cmp.with_config) for c in cmp.columns]
-    return {
-        "unit": cmp.unit,
-        "columns": [
-            {
-                "label": h,
-                "cell": c.cell,
-                "rtos": c.rtos,
-                "rtos_version": c.version,
-                "machine": c.machine,
-                "rtos_config": c.config,
-                "notes": list(c.notes),
-            }
-            for h, c in zip(head, cmp.columns, strict=True)
-        ],
-        "primitives": cmp.primitives,
-        "primitives_cold": cmp.cold,
-        "us_per_instruction": cmp.us_per_instruction,
-        "threadmetric": cmp.threadmetric,
-        "threadmetric_reference": cmp.reference,
-        "threadmetric_relative_percent": cmp.tm_relative,
-        "heap_peak": cmp.heap,
-        "findings": cmp.findings,
-    }

@@ -53,12 +53,28 @@ def runs_on(port: RtosPort) -> tuple[str, ...]:
     return (*port.machines, *getattr(port, "boards", ()))
 
 
+def configs_on(port: RtosPort, machine: str) -> tuple[str, ...]:
+    """The configurations the port builds for `machine`, its default first: the port's
+    `machine_configs` where it names the machine (the Pico's one-core images), else
+    `configs`."""
+    per: Mapping[str, tuple[str, ...]] = getattr(port, "machine_configs", {})
+    return tuple(per.get(machine, port.configs))
+
+
+def one_core_configs(port: RtosPort, machine: str) -> tuple[str, ...]:
+    """configs_on without the multi-core ones (the port's `multicore_configs` for that
+    machine): what a one-core machine model can run."""
+    multi: Mapping[str, tuple[str, ...]] = getattr(port, "multicore_configs", {})
+    return tuple(c for c in configs_on(port, machine) if c not in multi.get(machine, ()))
+
+
 def check_choice(port: RtosPort, machine: str, config: str) -> None:
     if machine not in runs_on(port):
         raise RtosBuildError(f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}")
-    if config not in port.configs:
+    ours = configs_on(port, machine)
+    if config not in ours:
         raise RtosBuildError(
-            f"{port.title} configuration {config!r}: expected one of {', '.join(port.configs)}"
+            f"{port.title} configuration {config!r} on {machine}: expected one of {', '.join(ours)}"
         )
 
 

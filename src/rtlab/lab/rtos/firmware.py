@@ -13,7 +13,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths, runs_on
+from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
 from rtlab.lab.rtos.pico_sdk import sdk_describe
 
@@ -34,11 +34,12 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
         raise ConfigError(
             where, f"{port.title} runs on {', '.join(runs_on(port))} here, not {machine}"
         )
-    config = t.get("rtos_config", port.configs[0])
-    if config not in port.configs:
+    ours = configs_on(port, machine)
+    config = t.get("rtos_config", ours[0])
+    if config not in ours and ("elf" not in t or config not in port.configs):
         raise ConfigError(
             "rtos_config",
-            f"rtos_config = {config!r}: {port.title} has {', '.join(port.configs)}",
+            f"rtos_config = {config!r}: {port.title} has {', '.join(ours)} on {machine}",
         )
     paths = t.get("rtos_paths", {})
     if not isinstance(paths, dict) or not all(isinstance(v, str) for v in paths.values()):
@@ -74,7 +75,7 @@ class RtosFirmware:
         self.machine = machine
         self.elf: str | None = t.get("elf")
         self.port = RTOSES.get(t.get("rtos", "freertos"))
-        self.config = str(t.get("rtos_config", self.port.configs[0]))
+        self.config = str(t.get("rtos_config", configs_on(self.port, machine)[0]))
         spec_paths = dict(t.get("rtos_paths", {}))
         if "freertos_kernel_path" in t:  # the older spelling
             spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))

@@ -8,12 +8,13 @@ import re
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError, check_buildable
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
-from rtlab.lab.rtos.freertos_pico import build_freertos_pico
+from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
+from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
 from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
 from rtlab.lab.rtos.rp2350_board import build_rp2350
@@ -36,6 +37,9 @@ class FreeRtos:
     machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
     boards = (*BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default",)
+    # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
+    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
+    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
     # No command line: the options are built into the image.
     baked_machines = ("pico", *RP2350_BOARDS)
     pico_sdk_machines = ("pico",)  # the Pico 2's layer is the project's own (boards/rp2350)
@@ -59,7 +63,7 @@ class FreeRtos:
             return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
         kernel, out_dir = paths[VAR], None
         if machine == "pico":
-            return build_freertos_pico(Path(kernel), paths, [])
+            return build_freertos_pico(Path(kernel), paths, [], config)
         if machine == "mps2-an521":
             kernel = paths.get(SMP_VAR) or kernel
             _need_smp_kernel(Path(kernel))
@@ -75,7 +79,7 @@ class FreeRtos:
         check_buildable(self, machine, config, paths)
         if machine in RP2350_BOARDS:
             return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", words)
-        return build_freertos_pico(Path(paths[VAR]), paths, words)
+        return build_freertos_pico(Path(paths[VAR]), paths, words, config)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         smp: dict[str, str] = {}
@@ -95,7 +99,8 @@ class FreeRtos:
                 (PICO_DIR if machine == "pico" else BOARD_DIR) / "FreeRTOSConfig.h",
                 PORT_DIR / "FreeRTOSConfig_rtbench.h",
                 pico=machine == "pico",
-            ),
+            )
+            | (pico_settings(config) if machine == "pico" else {}),
         }
 
 

@@ -1,8 +1,10 @@
-"""Builds rtbench on FreeRTOS SMP for the Raspberry Pi Pico: the board layer
-workloads/rtbench/boards/rp2040 (both cores, UART0 on GP0/GP1 at 115200) against the
-user's pico-sdk and FreeRTOS-Kernel (its RP2040 SMP port,
-portable/ThirdParty/GCC/RP2040: in the kernel's tree up to V11.3.0 at least), with the
-options built in (pico_board.build_pico).
+"""Builds rtbench on FreeRTOS for the Raspberry Pi Pico: the board layer
+workloads/rtbench/boards/rp2040 (UART0 on GP0/GP1 at 115200) against the user's pico-sdk
+and FreeRTOS-Kernel, with the options built in (pico_board.build_pico). Three
+configurations (CONFIGS): the kernel's RP2040 port (portable/ThirdParty/GCC/RP2040: in
+its tree up to V11.3.0 at least) on both cores (SMP, "default") or on core 0 alone
+("one-core"), and the generic GCC/ARM_CM0 port on core 0 ("arm-cm0": any FreeRTOS,
+V10.2.1 included, which has no RP2040 port).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.pico_board import BOARD_DIR, build_pico
 
-__all__ = ["BOARD_DIR", "build_freertos_pico", "port_missing"]
+__all__ = ["BOARD_DIR", "CONFIGS", "build_freertos_pico", "pico_settings", "port_missing"]
 
-OUT = REPO_ROOT / "build" / "rtbench-pico-freertos"
+# configuration -> (the board layer's port, cores)
+CONFIGS = {"default": ("rp2040", 2), "one-core": ("rp2040", 1), "arm-cm0": ("cm0", 1)}
 # The kernel's RP2040 port: in its tree, or where newer kernels may move it (a submodule).
 PORT_DIRS = (
     "portable/ThirdParty/GCC/RP2040",
@@ -24,20 +27,43 @@ PORT_DIRS = (
 )
 
 
-def port_missing(kernel: Path) -> str | None:
+def port_missing(kernel: Path, config: str = "default") -> str | None:
+    """None when the kernel has the port `config` builds on, else one line."""
+    if CONFIGS[config][0] == "cm0":
+        if (kernel / "portable" / "GCC" / "ARM_CM0" / "port.c").is_file():
+            return None
+        return f"FREERTOS_KERNEL_PATH={kernel} has no portable/GCC/ARM_CM0/port.c"
     if any((kernel / d / "FreeRTOS_Kernel_import.cmake").is_file() for d in PORT_DIRS):
         return None
     return (
         f"FREERTOS_KERNEL_PATH={kernel} has no RP2040 SMP port ({PORT_DIRS[0]}; a kernel "
-        "whose ThirdParty ports are a submodule needs `git submodule update --init`)"
+        "whose ThirdParty ports are a submodule needs `git submodule update --init`; "
+        'rtos_config = "arm-cm0" builds on the generic port)'
     )
 
 
-def build_freertos_pico(kernel: Path, paths: Mapping[str, str], words: list[str]) -> Path:
-    """The UF2 of rtbench on FreeRTOS SMP for the Pico, running `words`; cached (another
-    option set recompiles main_rp2040.c only). The ELF lies beside it."""
-    why = port_missing(kernel)
+def pico_settings(config: str) -> dict[str, str]:
+    """What a Pico run records of its FreeRTOS build: the port and the cores."""
+    port, cores = CONFIGS.get(config, CONFIGS["default"])
+    name = "ThirdParty/GCC/RP2040" if port == "rp2040" else "GCC/ARM_CM0"
+    return {"port": name, "configNUMBER_OF_CORES": str(cores)}
+
+
+def build_freertos_pico(
+    kernel: Path, paths: Mapping[str, str], words: list[str], config: str = "default"
+) -> Path:
+    """The UF2 of rtbench on FreeRTOS for the Pico in `config`, running `words`; cached
+    (another option set recompiles main_rp2040.c only). The ELF lies beside it."""
+    why = port_missing(kernel, config)
     if why:
         raise RtosBuildError(why)
-    defines = {"RTB_PICO_RTOS": "freertos", "FREERTOS_KERNEL_PATH": kernel.resolve()}
-    return build_pico(defines, OUT, "rtbench-freertos-pico", paths, words)
+    port, cores = CONFIGS[config]
+    defines = {
+        "RTB_PICO_RTOS": "freertos",
+        "FREERTOS_KERNEL_PATH": kernel.resolve(),
+        "RTB_PICO_FREERTOS_PORT": port,
+        "RTB_PICO_CORES": str(cores),
+    }
+    suffix = "" if config == "default" else f"-{config}"
+    out = REPO_ROOT / "build" / f"rtbench-pico-freertos{suffix}"
+    return build_pico(defines, out, f"rtbench-freertos{suffix}-pico", paths, words)

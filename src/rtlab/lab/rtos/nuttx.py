@@ -41,6 +41,12 @@ class NuttX:
     machines = (*CORES, "pico", "pico2")
     boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
+    # The Pico: SMP (default, assert) or core 0 alone (one-core: raspberrypi-pico:nsh's
+    # machine settings, core-pico-one-core.defconfig, with the default's).
+    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {
+        "pico": ("default", "assert", "one-core")
+    }
+    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default", "assert")}
     # The build identity's compiler, per machine (else arm-none-eabi-gcc).
     compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
     baked_machines = ("pico", "pico2")  # no command line: the options are built in

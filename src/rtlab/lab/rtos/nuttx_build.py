@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.nuttx_legacy import translate
 
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"
@@ -70,8 +71,14 @@ class Trees:
 
 
 def fragments(core: str, config: str) -> list[Path]:
+    """The defconfig fragments of a build, in order. A configuration with a core
+    fragment of its own (core-<core>-<config>: the Pico on one core) is that machine
+    with the default configuration's settings."""
     d = PORT_DIR / "defconfig"
     own = [] if core in OWN_BOARD else [d / "common.defconfig"]
+    machine_of_its_own = d / f"core-{core}-{config}.defconfig"
+    if machine_of_its_own.is_file():
+        return [*own, machine_of_its_own, d / "config-default.defconfig"]
     return [*own, d / f"core-{core}.defconfig", d / f"config-{config}.defconfig"]
 
 
@@ -194,7 +201,7 @@ def _drop_objects(tree: Path) -> None:
 
 
 def _configure(core: str, config: str, out: Path) -> None:
-    text = "".join(f.read_text() for f in fragments(core, config))
+    text = translate("".join(f.read_text() for f in fragments(core, config)), out / "nuttx")
     if core not in OWN_BOARD:
         text += f'CONFIG_ARCH_BOARD_CUSTOM_DIR="{out / "board"}"\n'
     text += 'CONFIG_APPS_DIR="../apps"\n'

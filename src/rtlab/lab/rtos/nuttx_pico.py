@@ -50,6 +50,19 @@ SDK_PARTS = (
     "src/rp2_common/pico_platform_sections/include",
     "src/rp2_common/pico_platform_panic/include",
 )
+# NuttX before 10.3 (the STM32 study's 10.1.0) reads pico-sdk 1.x's layout: the same
+# folders under their old names (several of 2.x's merged into one).
+SDK_1X_NAMES = {
+    "src/rp2_common/boot_stage2": ("src/rp2040/boot_stage2",),
+    "src/common/pico_base/include": ("src/common/pico_base_headers/include",),
+    "src/rp2_common/pico_platform/include": (
+        "src/rp2040/pico_platform/include",
+        "src/rp2_common/pico_platform_common/include",
+        "src/rp2_common/pico_platform_compiler/include",
+        "src/rp2_common/pico_platform_sections/include",
+        "src/rp2_common/pico_platform_panic/include",
+    ),
+}
 
 
 def args_header(words: list[str]) -> str:
@@ -119,4 +132,12 @@ def _copy_sdk(sdk: Path, dst: Path) -> None:
     for part in SDK_PARTS:
         if (sdk / part).is_dir():
             shutil.copytree(sdk / part, dst / part, symlinks=True)
+    for old, parts in SDK_1X_NAMES.items():
+        for part in parts:
+            if not (sdk / old).exists() and (sdk / part).is_dir():
+                shutil.copytree(sdk / part, dst / old, symlinks=True, dirs_exist_ok=True)
+    old_base = dst / "src/common/pico_base/include/pico"
+    if not (sdk / "src/common/pico_base").exists() and old_base.is_dir():
+        for name in ("version.h", "config_autogen.h"):  # what newer NuttX touches itself
+            (old_base / name).touch()
     (dst / ".copied").write_text(f"{sdk}\n")

@@ -8,7 +8,7 @@ from rtlab.report import svg
 from rtlab.report.sections import Section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
-from rtlab.studies import rtos_compare
+from rtlab.studies import rtos_compare, rtos_compare_tables
 
 
 def comparison(store: Store, cells: dict[str, results.CellRuns]) -> rtos_compare.Comparison | None:
@@ -32,7 +32,8 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     data = {
         "head": head,
         "icount": cmp.unit.startswith("instructions"),
-        "tables": rtos_compare.formatted_tables(cmp),
+        "model": cmp.unit == rtos_compare.MODEL_UNIT,
+        "tables": rtos_compare_tables.formatted_tables(cmp),
         "notes": [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes],
         "cells": [(head[i], c.cell) for i, c in enumerate(cmp.columns)],
         "settings": [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings],
@@ -60,6 +61,9 @@ def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]
         }
         if len(groups) > 1:
             title = f"Thread-Metric on {machine}, % of {ref}"
-            unit = "% of reference (icount model)" if cmp.resolution else "% of reference"
+            unit = "% of reference" + (
+                " (cycle model)" if cmp.unit == rtos_compare.MODEL_UNIT
+                else " (icount model)" if cmp.resolution else ""
+            )  # fmt: skip
             charts.append(svg.bar([t.split(" ")[0] for t in tests], groups, title, unit, ref=100))
     return charts

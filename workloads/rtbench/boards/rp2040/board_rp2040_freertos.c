@@ -1,16 +1,18 @@
 /*
- * rtbench on FreeRTOS SMP on the RP2040: the software interrupts and FreeRTOS's hooks
- * (the rest of the board: board_rp2040.c).
+ * rtbench on FreeRTOS on the RP2040 (SMP, or core 0 alone: the RP2040 port with one
+ * core, or the generic ARM_CM0 port): the software interrupts and FreeRTOS's hooks (the
+ * rest of the board: board_rp2040.c).
  *
  * Software interrupts: user IRQs (26..31) claimed from the SDK on first use; the NVIC
- * is per core, so a line is enabled on its core by a short task pinned there, and
- * pended from that core.
+ * is per core, so under SMP a line is enabled on its core by a short task pinned there,
+ * and pended from that core.
  */
 #include "FreeRTOS.h"
 #include "semphr.h"
 #include "task.h"
 
 #include "hardware/irq.h"
+#include "hardware/sync.h"
 
 #include "board_rp2040.h"
 #include "rtb_freertos.h"
@@ -28,6 +30,7 @@ static irq_handler_t const swi_handlers[SWI_SLOTS] = {swi0, swi1, swi2, swi3, sw
 static int swi_core[SWI_SLOTS];
 static int swi_irq[SWI_SLOTS]; /* 0: not claimed yet */
 
+#if configNUMBER_OF_CORES > 1
 typedef struct {
     int irq;
     bool on;
@@ -63,6 +66,14 @@ static void nvic_on_core(int irq, bool on, int core)
     vTaskDelete(h);
     vSemaphoreDelete(j.done);
 }
+#else
+/* One core: every line is core 0's. */
+static void nvic_on_core(int irq, bool on, int core)
+{
+    (void)core;
+    irq_set_enabled((uint)irq, on);
+}
+#endif
 
 int rtb_board_swi_slots(void) { return SWI_SLOTS; }
 
@@ -89,6 +100,9 @@ void rtb_board_swi_disable(int slot)
 
 /* Pends on the calling core's NVIC: the scenarios trigger from a task on `core`. */
 void rtb_board_swi_pend(int slot) { irq_set_pending((uint)swi_irq[slot]); }
+
+/* The idle task: sleep until the next interrupt (FreeRTOSConfig.h). */
+void vApplicationIdleHook(void) { __wfi(); }
 
 void vApplicationStackOverflowHook(TaskHandle_t t, char *name)
 {

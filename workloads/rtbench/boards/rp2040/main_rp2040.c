@@ -8,8 +8,13 @@
 
 #include "rtb_args.h"
 #if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
+#include "hardware/sync.h"
+#include "os.h"
 #include "rtb_ucos3.h"
 #define RTB_PICO_START rtb_ucos3_start
+
+/* The idle task sleeps in WFI until the next interrupt, as FreeRTOS's on this board. */
+static void idle_wfi(void) { __wfi(); }
 #else
 #include "rtb_freertos.h"
 #define RTB_PICO_START rtb_freertos_start
@@ -26,6 +31,9 @@ static void body(void *arg)
     rtbench_config cfg;
     const char *bad;
     (void)arg;
+#if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
+    OS_AppIdleTaskHookPtr = idle_wfi; /* after OSInit, which clears it */
+#endif
     rtb_sleep_us(2000000u); /* time to open the serial port */
     rtbench_config_default(&cfg);
     int errors = 0;

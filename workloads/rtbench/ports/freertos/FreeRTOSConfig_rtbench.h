@@ -9,14 +9,20 @@
 #define configTICK_RATE_HZ 1000
 #define configUSE_PREEMPTION 1
 #define configUSE_TIME_SLICING 1
+#ifndef configUSE_IDLE_HOOK /* a board may sleep in it (the Pico: WFI) */
 #define configUSE_IDLE_HOOK 0
+#endif
 #define configMAX_PRIORITIES 18 /* rtbench levels 1..16, idle 0, timer task 17 */
 #ifndef RTB_MINIMAL_STACK_WORDS /* the idle task's stack; a small board lowers it */
 #define RTB_MINIMAL_STACK_WORDS 256
 #endif
 #define configMINIMAL_STACK_SIZE RTB_MINIMAL_STACK_WORDS
 #define configMAX_TASK_NAME_LEN 12
+#ifdef TICK_TYPE_WIDTH_32_BITS /* FreeRTOS.h defines it from V10.5.0 on */
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#else
+#define configUSE_16_BIT_TICKS 0 /* older kernels (V10.2.1, the STM32 study's) */
+#endif
 #define configIDLE_SHOULD_YIELD 1
 #define configUSE_TASK_NOTIFICATIONS 1
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 2 /* index 1: the port's thread join */

@@ -1,5 +1,6 @@
 /*
- * rtbench porting layer on FreeRTOS (single core and SMP, V11 API).
+ * rtbench porting layer on FreeRTOS (single core and SMP, V11 API; single core back to
+ * V10.2.1, the STM32 study's kernel: see "Older kernels" below).
  *
  * - Priorities: level L runs at FreeRTOS priority L (idle is 0, below level 1); the
  *   timer service task sits above every level (configMAX_PRIORITIES - 1).
@@ -32,8 +33,23 @@
 #if configSUPPORT_DYNAMIC_ALLOCATION != 1
 #error "the FreeRTOS port of rtbench allocates its objects from the FreeRTOS heap"
 #endif
-#if configUSE_TASK_NOTIFICATIONS != 1 || configTASK_NOTIFICATION_ARRAY_ENTRIES < 2
+/* Older kernels (before V10.4.0: one notification value per task, no core id): the join
+ * waits on that one value instead of index 1 (the port uses no other notification), and
+ * there is one core. */
+#ifndef xTaskNotifyGiveIndexed
+#define xTaskNotifyGiveIndexed(task, index) xTaskNotifyGive(task)
+#define ulTaskNotifyTakeIndexed(index, clear, wait) ulTaskNotifyTake(clear, wait)
+#elif configTASK_NOTIFICATION_ARRAY_ENTRIES < 2
 #error "rtbench's join waits on task notification index 1"
+#endif
+#if configUSE_TASK_NOTIFICATIONS != 1
+#error "rtbench's join waits on a task notification"
+#endif
+#ifndef configNUMBER_OF_CORES
+#define configNUMBER_OF_CORES 1
+#endif
+#ifndef portGET_CORE_ID
+#define portGET_CORE_ID() 0
 #endif
 #if INCLUDE_vTaskSuspend != 1 || INCLUDE_vTaskDelete != 1 || INCLUDE_eTaskGetState != 1
 #error "rtbench needs INCLUDE_vTaskSuspend, INCLUDE_vTaskDelete, INCLUDE_eTaskGetState"
