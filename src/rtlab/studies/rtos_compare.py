@@ -376,3 +376,11 @@ def to_dict(cmp: Comparison) -> dict[str, object]:
         "heap_peak": cmp.heap,
         "findings": cmp.findings,
     }
+
+
+def path_figures(runs: Sequence[Run]) -> tuple[dict[str, float], dict[str, float], bool]:
+    """One invocation's warm and cold figure per primitive, and whether they are QEMU
+    icount instruction counts (else µs medians): one column of compare(), for callers
+    that judge a single invocation (rtlab.studies.reproduction_rtbench)."""
+    icount = bool(runs) and runs[0].meta.get("timebase") == "icount"
+    return _figures(runs, icount), _cold_figures(runs, icount), icount
