@@ -32,7 +32,14 @@ from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
-from rtlab.studies import latency_measure, multicore, rtbench, rtos_compare, user_vs_kernel
+from rtlab.studies import (
+    latency_measure,
+    multicore,
+    reproduction,
+    rtbench,
+    rtos_compare,
+    user_vs_kernel,
+)
 
 SUMMARY_COLS = ("n", "min", "mean", "rms", "p50", "p90", "p99", "p999", "max")
 
@@ -84,6 +91,27 @@ def _findings(secs: list[sections.Section], cells: dict[str, results.CellRuns]) 
     return [f for sec in secs for f in sec.findings]
 
 
+def _headlines(
+    secs: list[sections.Section], cells: dict[str, results.CellRuns]
+) -> list[dict[str, str]]:
+    """One line per study at the top: each published study's reproduction headline, then
+    the first finding of every other section (the rest open with the section)."""
+    runs = [r for cr in cells.values() for r in cr.runs]
+    if not any(r["status"] == "ok" for r in runs):
+        return [{"study": "–", "anchor": "summary", "text": _findings(secs, cells)[0]}]
+    out = []
+    for sec in secs:
+        if sec.id == "reproduction":
+            for st in sec.data["studies"]:
+                anchor = f"reproduction-{st['study']}"
+                out.append({"study": st["short"], "anchor": anchor, "text": st["headline"]})
+        elif sec.findings:
+            more = len(sec.findings) - 1
+            text = sec.findings[0] + (f" (+{more} more in the section)" if more else "")
+            out.append({"study": sec.title, "anchor": f"study-{sec.id}", "text": text})
+    return out
+
+
 def _cross_checks(secs: list[sections.Section]) -> list[str]:
     """Zephyr's latency_measure beside rtbench, as Markdown (from that section's data)."""
     out = []
@@ -116,12 +144,11 @@ def render(
     bad = [r for r in runs if r["status"] != "ok"]
     labels = {r["run_id"]: cr.label for cr in cells.values() for r in cr.runs}
     secs = sections.build(store, cells)
-    findings = _findings(secs, cells)
     head, descriptions = headline(cells, title)
     return _template().render(
         title=head,
         descriptions=descriptions,
-        findings=findings,
+        headlines=_headlines(secs, cells),
         skipped=list(skipped),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         version=rtlab.__version__,
@@ -176,6 +203,8 @@ def text_report(
             doc["rtos_compare"] = rtos_compare.to_dict(rtoses)
         if uvk is not None:
             doc["user_vs_kernel"] = user_vs_kernel.to_dict(uvk)
+        repro = [sec for sec in secs if sec.id == "reproduction"]
+        doc["reproduction"] = repro[0].data["studies"] if repro else []
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -188,6 +217,9 @@ def text_report(
     lines = [f"- **skipped:** {s}" for s in skipped] + ([""] if skipped else [])
     if found:
         lines += ["**Findings**", "", *(f"- {f}" for f in found), ""]
+    repro = [sec.data["studies"] for sec in secs if sec.id == "reproduction"]
+    if repro:
+        lines += [reproduction.markdown(repro[0])]
     lines += [
         "| cell | series | runs | n | min µs | p50 µs | p99 µs | p99.9 µs | max µs |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",

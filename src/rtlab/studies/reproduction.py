@@ -350,15 +350,18 @@ def reproduce(pub: Published, measured: Mapping[str, Measured | None]) -> Reprod
 
 
 def to_dict(rep: Reproduction) -> dict[str, Any]:
+    """JSON-able; what the report's HTML and Markdown tables are made of."""
     st = rep.study
     return {
         "study": st.key,
+        "short": st.short,
         "title": st.title,
         "authors": st.authors,
         "file": st.file,
         "conditions": st.conditions,
         "rtlab_environment": rep.environment,
         "headline": rep.headline,
+        "tally": rep.tally,
         "counts": {v: rep.count(v) for v in (REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE)},
         "rows": [asdict(r) for r in rep.rows],
     }
@@ -368,28 +371,27 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def markdown(reps: Sequence[Reproduction]) -> str:
-    """One table per study: claim → published → rtlab → comparison → verdict, sourced."""
+def markdown(studies: Sequence[Mapping[str, Any]]) -> str:
+    """One table per study (to_dict's form): claim → source → published → rtlab →
+    comparison → verdict."""
     out: list[str] = []
-    for rep in reps:
-        st = rep.study
+    for st in studies:
+        conditions = "; ".join(f"{k} {v}" for k, v in st["conditions"].items())
         out += [
-            f"## Reproduction: {st.short}",
+            f"## Reproduction: {st['short']}",
             "",
-            f"*{st.title}* — {st.authors} (`{st.file}`).  ",
-            "Published conditions: "
-            + "; ".join(f"{k} {v}" for k, v in st.conditions.items())
-            + ".  ",
-            f"rtlab: {'; '.join(rep.environment) or 'as each row says'}. {rep.tally}.",
+            f"*{st['title']}* — {st['authors']} (`{st['file']}`).  ",
+            f"Published conditions: {conditions}.  ",
+            f"rtlab: {'; '.join(st['rtlab_environment']) or 'as each row says'}. {st['tally']}.",
             "",
             "| claim | source | published | rtlab | comparison | verdict |",
             "| --- | --- | --- | --- | --- | --- |",
         ]
-        for r in rep.rows:
-            verdict = r.verdict + (f": {r.why}" if r.why else "")
+        for r in st["rows"]:
+            why = f": {_md(r['why'])}" if r["why"] else ""
             out.append(
-                f"| {_md(r.claim)} | {_md(r.source)} | {_md(r.published)} | {_md(r.rtlab)} "
-                f"| {_md(r.compare)} | **{r.verdict}**{_md(verdict[len(r.verdict) :])} |"
+                f"| {_md(r['claim'])} | {_md(r['source'])} | {_md(r['published'])} "
+                f"| {_md(r['rtlab'])} | {_md(r['compare'])} | **{r['verdict']}**{why} |"
             )
         out.append("")
     return "\n".join(out)
