@@ -52,7 +52,8 @@ class Column:
         return f"{self.rtos} on {self.machine} ({self.core}, {self.config})"
 
 
-def _column(cr: results.CellRuns, runs: Sequence[Run]) -> Column:
+def column(label: str, runs: Sequence[Run]) -> Column:
+    """One rtbench invocation's runs (rtlab.results.multirun.split) as a column."""
     meta = runs[0].meta
     warm, cold, icount = rtos_compare.path_figures(runs)
     machine = str(meta.get("qemu_machine") or meta.get("board", ""))
@@ -66,7 +67,7 @@ def _column(cr: results.CellRuns, runs: Sequence[Run]) -> Column:
     else:
         unit, env = "µs", str(meta.get("emulated") or "")
     col = Column(
-        cell=cr.label,
+        cell=label,
         rtos=rtos_compare.TITLES.get(meta.get("rtos", ""), meta.get("rtos", "")),
         core=rtos_compare.CORES.get(machine, machine),
         machine=machine,
@@ -91,7 +92,7 @@ def columns(store: Store, cells: dict[str, results.CellRuns]) -> list[Column]:
             continue
         runs = multirun.split(store, cr.ok_ids[-1])
         if runs and runs[0].meta.get("rtos"):
-            out.append(_column(cr, runs))
+            out.append(column(cr.label, runs))
     return sorted(out, key=lambda c: (c.config != "default", c.cell))
 
 
