@@ -46,7 +46,7 @@ def test_a_malformed_file_names_the_file_and_the_claim() -> None:
     bad = _text("gpio").replace('kind = "ratio"', 'kind = "ratoi"', 1)
     with pytest.raises(rp.PublishedError, match=r"gpio\.toml: claim 3 \(ratio\.mean\).*ratoi"):
         rp.parse(bad, "gpio.toml")
-    with pytest.raises(rp.PublishedError, match="x.toml: .*line 1"):
+    with pytest.raises(rp.PublishedError, match=r"x\.toml: .*line 1"):
         rp.parse("[study\n", "x.toml")
 
 
