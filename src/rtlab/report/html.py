@@ -27,6 +27,7 @@ import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
 from rtlab.report.sections import multicore as multicore_section
+from rtlab.report.sections import reproduction as repro_section
 from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
@@ -35,7 +36,6 @@ from rtlab.studies import gpio as gpio_study
 from rtlab.studies import (
     latency_measure,
     multicore,
-    reproduction,
     rtbench,
     rtos_compare,
     user_vs_kernel,
@@ -219,7 +219,7 @@ def text_report(
         lines += ["**Findings**", "", *(f"- {f}" for f in found), ""]
     repro = [sec.data["studies"] for sec in secs if sec.id == "reproduction"]
     if repro:
-        lines += [reproduction.markdown(repro[0])]
+        lines += [repro_section.markdown(repro[0])]
     lines += [
         "| cell | series | runs | n | min µs | p50 µs | p99 µs | p99.9 µs | max µs |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -30,9 +30,10 @@ the measure withholds (`why_not`). A claim with no rtlab figure is not comparabl
 
 from __future__ import annotations
 
+import itertools
 import math
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any
@@ -244,8 +245,7 @@ def judge(c: Claim, m: Measured | None) -> Row:
     if why or ok is None:
         return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_COMPARABLE, why, m.how)
     verdict = REPRODUCED if ok else NOT_REPRODUCED
-    note = f"on {m.emulated}" if m.emulated else ""
-    return Row(c.id, c.claim, c.source, pub, rtlab, compare, verdict, note, m.how)
+    return Row(c.id, c.claim, c.source, pub, rtlab, compare, verdict, "", m.how)
 
 
 def _scalar(m: Measured) -> float:
@@ -308,8 +308,17 @@ def _order(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
             None,
         )
     pairs = [(a, b) for i, a in enumerate(have) for b in have[i + 1 :]]
-    agree = sum(got.index(a) < got.index(b) for a, b in pairs)
-    return shown, f"{agree} of {len(pairs)} pairs in the published order", got == have
+    sign = 1 if c.first == "lowest" else -1
+    agree = sum(sign * (values[b] - values[a]) > 0 for a, b in pairs)  # a tie is no order
+    ties = sum(values[a] == values[b] for a, b in pairs)
+    tied = f" ({ties} tied)" if ties else ""
+    return shown, f"{agree} of {len(pairs)} pairs in the published order{tied}", agree == len(pairs)
+
+
+def _strict(c: Claim, have: list[str], values: Mapping[str, float]) -> bool:
+    """`have` (in the published order) strictly ordered by `values`: a tie is no order."""
+    sign = 1 if c.first == "lowest" else -1
+    return all(sign * (values[b] - values[a]) > 0 for a, b in itertools.pairwise(have))
 
 
 def _order_each(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
@@ -318,7 +327,7 @@ def _order_each(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
     judged = {k: hg for k, hg in judged.items() if len(hg[0]) >= 2}
     if not judged:
         return "–", "no row with two of the names", None
-    agree = [k for k, (have, got) in judged.items() if have == got]
+    agree = [k for k, (have, _) in judged.items() if _strict(c, have, rows[k])]
     shown = f"{len(agree)} of {len(judged)} rows" + (f" ({', '.join(agree)})" if agree else "")
     return (
         shown,
@@ -365,33 +374,3 @@ def to_dict(rep: Reproduction) -> dict[str, Any]:
         "counts": {v: rep.count(v) for v in (REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE)},
         "rows": [asdict(r) for r in rep.rows],
     }
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def markdown(studies: Sequence[Mapping[str, Any]]) -> str:
-    """One table per study (to_dict's form): claim → source → published → rtlab →
-    comparison → verdict."""
-    out: list[str] = []
-    for st in studies:
-        conditions = "; ".join(f"{k} {v}" for k, v in st["conditions"].items())
-        out += [
-            f"## Reproduction: {st['short']}",
-            "",
-            f"*{st['title']}* — {st['authors']} (`{st['file']}`).  ",
-            f"Published conditions: {conditions}.  ",
-            f"rtlab: {'; '.join(st['rtlab_environment']) or 'as each row says'}. {st['tally']}.",
-            "",
-            "| claim | source | published | rtlab | comparison | verdict |",
-            "| --- | --- | --- | --- | --- | --- |",
-        ]
-        for r in st["rows"]:
-            why = f": {_md(r['why'])}" if r["why"] else ""
-            out.append(
-                f"| {_md(r['claim'])} | {_md(r['source'])} | {_md(r['published'])} "
-                f"| {_md(r['rtlab'])} | {_md(r['compare'])} | **{r['verdict']}**{why} |"
-            )
-        out.append("")
-    return "\n".join(out)

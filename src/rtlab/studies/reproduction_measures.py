@@ -31,6 +31,11 @@ GPIO_NAMES = {"C": "C/C++", "Kotlin/Native": "Kotlin/Native"}
 # ------------------------------------------------------------------ GPIO study
 
 
+def _env(environment: str) -> str:
+    """'emulated (qemu-tcg)' -> 'qemu-tcg': what a row's "emulated vs silicon" names."""
+    return environment.removeprefix("emulated ").strip("()")
+
+
 def gpio(st: gpio_study.Study | None) -> dict[str, Measured]:
     if st is None:
         return {}
@@ -44,14 +49,14 @@ def gpio(st: gpio_study.Study | None) -> dict[str, Measured]:
     out: dict[str, Measured] = {}
     for name, (c, s) in picked.items():
         how = f"{c.label}, {s.source}, {s.runs} run(s)"
-        env = c.environment.removeprefix("emulated ").strip("()") if c.environment else ""
+        env = _env(c.environment)
         p = s.period
         out[f"mean_ns.{name}"] = Measured(p.mean, "ns", how, env)
         out[f"n.{name}"] = Measured(float(p.n), "periods", how)
     if len(picked) == 2:
         (cc, cs), (kc, ks) = picked["C/C++"], picked["Kotlin/Native"]
         how = f"{kc.label} ÷ {cc.label} ({ks.source})"
-        env = "; ".join(sorted({x.environment for x in (cc, kc) if x.environment}))
+        env = "; ".join(sorted({_env(x.environment) for x in (cc, kc) if x.environment}))
         cp, kp = cs.period, ks.period
         out["ratio.mean_ns"] = Measured(kp.mean / cp.mean, "", how, env)
         out["ratio.p50_ns"] = Measured(kp.quantiles[0.5] / cp.quantiles[0.5], "", how, env)
