@@ -91,25 +91,47 @@ def _findings(secs: list[sections.Section], cells: dict[str, results.CellRuns]) 
     return [f for sec in secs for f in sec.findings]
 
 
+# the report sections that show each published study's runs, nearest first
+RELATED = {
+    "stm32": ("rtos-compare", "rtbench"),
+    "rp2040": ("rtos-compare", "multicore", "rtbench"),
+    "k4perf": ("rtos-compare", "rtbench"),
+    "gpio": ("gpio-study",),
+    "user_vs_kernel": ("user-vs-kernel",),
+}
+
+
 def _headlines(
     secs: list[sections.Section], cells: dict[str, results.CellRuns]
-) -> list[dict[str, str]]:
-    """One line per study at the top: each published study's reproduction headline, then
-    the first finding of every other section (the rest open with the section)."""
+) -> list[dict[str, Any]]:
+    """One row per study at the top: its section's first finding (the rest open with the
+    section) and, where a published study speaks to it, that study's headline claim
+    and tally (a published study with no section of its own gets a row of its own)."""
     runs = [r for cr in cells.values() for r in cr.runs]
     if not any(r["status"] == "ok" for r in runs):
-        return [{"study": "–", "anchor": "summary", "text": _findings(secs, cells)[0]}]
-    out = []
+        text = _findings(secs, cells)[0]
+        return [{"study": "–", "anchor": "summary", "text": text, "published": []}]
+    rows = {
+        sec.id: {
+            "study": sec.title,
+            "anchor": f"study-{sec.id}",
+            "text": sec.findings[0]
+            + (f" (+{len(sec.findings) - 1} more in the section)" if len(sec.findings) > 1 else ""),
+            "published": [],
+        }
+        for sec in secs
+        if sec.findings and sec.id != "reproduction"
+    }
     for sec in secs:
-        if sec.id == "reproduction":
-            for st in sec.data["studies"]:
-                anchor = f"reproduction-{st['study']}"
-                out.append({"study": st["short"], "anchor": anchor, "text": st["headline"]})
-        elif sec.findings:
-            more = len(sec.findings) - 1
-            text = sec.findings[0] + (f" (+{more} more in the section)" if more else "")
-            out.append({"study": sec.title, "anchor": f"study-{sec.id}", "text": text})
-    return out
+        for st in sec.data["studies"] if sec.id == "reproduction" else []:
+            link = {"anchor": f"reproduction-{st['study']}", "short": st["short"]}
+            line = {**link, "text": st["headline"].removeprefix(f"{st['short']}: ")}
+            home = next((rows[k] for k in RELATED.get(st["study"], ()) if k in rows), None)
+            if home is None:
+                home = {**link, "study": st["short"], "text": "", "published": []}
+                rows[st["study"]] = home
+            home["published"].append(line)
+    return list(rows.values())
 
 
 def _cross_checks(secs: list[sections.Section]) -> list[str]:

@@ -176,10 +176,12 @@ def _env(cols: object) -> str:
 
 
 def k4perf(cols: Sequence[Column]) -> dict[str, Measured]:
-    """From one column with interrupt figures: an M33 one if any, else FreeRTOS's."""
+    """From one column with interrupt figures: FreeRTOS's (an NVIC interrupt on every
+    machine) on the core nearest K4perf's M33."""
+    near = ("M33", "M3", "M4F", "M7")  # K4perf's core first, then its kin
     have = [c for c in cols if "isr_handler" in c.warm and "isr_task" in c.warm]
-    col = next((c for c in have if c.core in ("M33", "pico2")), None)
-    col = col or next((c for c in have if c.rtos == "FreeRTOS"), None) or (have or [None])[0]
+    have.sort(key=lambda c: (c.rtos != "FreeRTOS", near.index(c.core) if c.core in near else 9))
+    col = have[0] if have else None
     if col is None:
         return {}
     w, how = col.warm, col.name
