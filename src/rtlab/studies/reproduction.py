@@ -302,6 +302,8 @@ def _order(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
     shown = sep.join(f"{n} {num(values[n])}" for n in got) + (f" {m.unit}" if m.unit else "")
     if len(have) < 2:
         missing = [n for n in c.published if n not in have]
+        shown = "; ".join(f"{n} {num(v)}" for n, v in values.items() if v is not None)
+        shown += f" {m.unit}" if shown and m.unit else ""
         return (
             shown or "–",
             f"only {', '.join(have) or 'none'}; no figure for {', '.join(missing)}",

@@ -44,6 +44,7 @@ class Column:
     warm: dict[str, float]
     cold: dict[str, float]
     codes: frozenset[str]
+    tick: float | None = None  # icount: the counter's tick in instructions
     tm1: dict[str, float] = field(default_factory=dict)  # one core, per second
     heap: dict[str, int] = field(default_factory=dict)
 
@@ -55,7 +56,7 @@ class Column:
 def column(label: str, runs: Sequence[Run]) -> Column:
     """One rtbench invocation's runs (rtlab.results.multirun.split) as a column."""
     meta = runs[0].meta
-    warm, cold, icount = rtos_compare.path_figures(runs)
+    warm, cold, icount, tick = rtos_compare.path_figures(runs)
     machine = str(meta.get("qemu_machine") or meta.get("board", ""))
     hz = meta.get("cpu_hz")
     if icount:
@@ -77,6 +78,7 @@ def column(label: str, runs: Sequence[Run]) -> Column:
         warm=warm,
         cold=cold,
         codes=frozenset(code for r in runs for code, _ in r.warnings),
+        tick=tick,
     )
     if rtbench.scenario_runs(runs, "threadmetric"):
         col.tm1 = {t: v.per_second for t, v in rtbench.threadmetric_counts(runs).get(1, {}).items()}
@@ -126,16 +128,19 @@ def _by_core(cols: Sequence[Column]) -> dict[str, dict[str, Column]]:
 def stm32(cols: Sequence[Column]) -> dict[str, Measured]:
     out: dict[str, Measured] = {}
     labels = {**rtbench.PRIMITIVES}
-    for col in cols:
-        key = f"{col.rtos.lower()}.{col.core}"
-        if f"{key}.order" in out:
-            continue
-        how = col.name
+    near = ("M0", "M3", "M4F", "M7")  # Table 1's board is a Cortex-M0+: the nearest core
+    fr = sorted(
+        (c for c in cols if c.rtos == "FreeRTOS" and c.warm),
+        key=lambda c: near.index(c.core) if c.core in near else 9,
+    )
+    if fr:
+        col = fr[0]
+        how = col.name + ("" if col.core == "M0" else ": no FreeRTOS on a Cortex-M0 here")
         for prim, v in col.warm.items():
-            out[f"{key}.{prim}"] = Measured(v, col.unit, how, col.env, lacks=_lacks(col))
+            out[f"table1.{prim}"] = Measured(v, col.unit, how, col.env, lacks=_lacks(col))
         table1 = {labels[p]: col.warm[p] for p in labels if p in col.warm}
         if table1:
-            out[f"{key}.order"] = Measured(table1, col.unit, how, col.env)
+            out["table1.order"] = Measured(table1, col.unit, how, col.env)
     for core, by in _by_core(cols).items():
         common = [p for p in STM32_PRIMS if all(p in c.warm for c in by.values())]
         if len(by) >= 2 and common:
@@ -194,7 +199,9 @@ def k4perf(cols: Sequence[Column]) -> dict[str, Measured]:
     out = {
         "isr_handler.count": Measured(w["isr_handler"], col.unit, how, col.env, why),
         "isr_task.count": Measured(w["isr_task"], col.unit, how, col.env, why),
-        "ratio.task_handler": Measured(w["isr_task"] / w["isr_handler"], "", how, col.env, why),
+        "ratio.task_handler": Measured(
+            w["isr_task"] / w["isr_handler"], "", how, col.env, why or _unresolved(col)
+        ),
     }
     if to_ns is not None:
         out["isr_handler.ns"] = Measured(w["isr_handler"] * to_ns, "ns", how, col.env, why)
@@ -210,6 +217,17 @@ def k4perf(cols: Sequence[Column]) -> dict[str, Measured]:
                 lacks=_lacks(col),
             )  # fmt: skip
     return out
+
+
+def _unresolved(col: Column) -> str:
+    """Why task ÷ handler means nothing when the handler fits in one counter tick."""
+    h = col.warm["isr_handler"]
+    if col.tick is not None and h <= col.tick:
+        return (
+            f"the handler latency ({h:g} {col.unit}) is within one counter tick "
+            f"({col.tick:g} {col.unit}): the ratio is not resolved"
+        )
+    return ""
 
 
 # ------------------------------------------------------------------ RP2040 study

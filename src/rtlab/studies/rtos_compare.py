@@ -391,9 +391,13 @@ def to_dict(cmp: Comparison) -> dict[str, object]:
     }
 
 
-def path_figures(runs: Sequence[Run]) -> tuple[dict[str, float], dict[str, float], bool]:
-    """One invocation's warm and cold figure per primitive, and whether they are QEMU
-    icount instruction counts (else µs medians): one column of compare(), for callers
-    that judge a single invocation (rtlab.studies.reproduction_rtbench)."""
+def path_figures(
+    runs: Sequence[Run],
+) -> tuple[dict[str, float], dict[str, float], bool, float | None]:
+    """One invocation's warm and cold figure per primitive, whether they are QEMU icount
+    instruction counts (else µs medians), and then its counter tick in instructions: one
+    column of compare(), for callers that judge a single invocation
+    (rtlab.studies.reproduction_rtbench)."""
     icount = bool(runs) and runs[0].meta.get("timebase") == "icount"
-    return _figures(runs, icount), _cold_figures(runs, icount), icount
+    tick = max(_ticks([("", runs)]).values(), default=None) if icount else None
+    return _figures(runs, icount), _cold_figures(runs, icount), icount, tick

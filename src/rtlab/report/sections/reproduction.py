@@ -44,14 +44,15 @@ def markdown(studies: Sequence[Mapping[str, Any]]) -> str:
             f"Published conditions: {conditions}.  ",
             f"rtlab: {'; '.join(st['rtlab_environment']) or 'as each row says'}. {st['tally']}.",
             "",
-            "| claim | source | published | rtlab | comparison | verdict |",
-            "| --- | --- | --- | --- | --- | --- |",
+            "| claim | source | published | rtlab | comparison | verdict | rtlab's figure from |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for r in st["rows"]:
             why = f": {_md(r['why'])}" if r["why"] else ""
             out.append(
                 f"| {_md(r['claim'])} | {_md(r['source'])} | {_md(r['published'])} "
-                f"| {_md(r['rtlab'])} | {_md(r['compare'])} | **{r['verdict']}**{why} |"
+                f"| {_md(r['rtlab'])} | {_md(r['compare'])} | **{r['verdict']}**{why} "
+                f"| {_md(r['how'])} |"
             )
         out.append("")
     return "\n".join(out)
