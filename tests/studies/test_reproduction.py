@@ -73,7 +73,7 @@ def _claim(**kw: object) -> rp.Claim:
 def test_units_emulation_and_missing_names_are_not_comparable() -> None:
     cycles = _claim(kind="value", published=172, unit="cycles")
     row = rp.judge(cycles, rp.Measured(150.0, "instructions", emulated="QEMU icount"))
-    assert row.verdict == rp.NOT_COMPARABLE and row.why.startswith("instructions vs cycles")
+    assert row.verdict == rp.NOT_COMPARABLE and row.why == "instructions vs cycles"
     assert "× 0.872" in row.compare  # the ratio is still shown
     ns = _claim(kind="value", published=2199, unit="ns", absolute=True)
     assert rp.judge(ns, rp.Measured(2199.0, "ns", emulated="qemu-tcg")).verdict == (

@@ -237,7 +237,7 @@ def judge(c: Claim, m: Measured | None) -> Row:
     if not why and c.needs and c.needs in m.lacks:
         why = LACKS.get(c.needs, c.needs) + (f" ({m.emulated})" if m.emulated else "")
     if not why and c.kind in ("value", "range") and c.unit and m.unit and c.unit != m.unit:
-        why = f"{m.unit} vs {c.unit}" + (f": {m.emulated}" if m.emulated else "")
+        why = f"{m.unit} vs {c.unit}"  # where rtlab measured: the table's own line
     if not why and c.absolute and m.emulated:
         why = f"emulated vs silicon: {m.emulated}"
     if not why and c.kind == "period" and m.grid and float(c.published) not in m.grid:
