@@ -118,8 +118,12 @@ class Reproduction:
 
     @property
     def headline(self) -> str:
-        """One sentence: the headline claim's row and the tally."""
-        row = next((r for r in self.rows if r.id == self.study.headline), self.rows[0])
+        """One sentence: the headline claim's row (or, unmeasured, the first row judged)
+        and the tally."""
+        measured = [r for r in self.rows if r.rtlab != "–"] or self.rows
+        judged = [r for r in measured if r.verdict != NOT_COMPARABLE] or measured
+        # the study's own headline claim when rtlab measured it, else the first judged
+        row = next((r for r in measured if r.id == self.study.headline), judged[0])
         why = f" ({row.why})" if row.why else ""
         return (
             f"{self.study.short}: {row.claim} — published {row.published}, rtlab {row.rtlab}"
