@@ -222,12 +222,13 @@ def _with_unit(x: float, unit: str) -> str:
 
 def _published_text(c: Claim) -> str:
     p = c.published
+    note = f" ({c.note})" if c.note else ""
     if c.kind in ("order", "order_each"):
-        return (" < " if c.first == "lowest" else " > ").join(p)
+        return (" < " if c.first == "lowest" else " > ").join(p) + note
     if c.kind == "range":
         hi = "" if p[1] >= 1e11 else f"–{num(p[1])}"
-        return f"{'≥ ' if not hi else ''}{num(p[0])}{hi} {c.unit}".strip()
-    return _with_unit(p, c.unit) + (f" ({c.note})" if c.note else "")
+        return f"{'≥ ' if not hi else ''}{num(p[0])}{hi} {c.unit}".strip() + note
+    return _with_unit(p, c.unit) + note
 
 
 def judge(c: Claim, m: Measured | None) -> Row:
