@@ -15,6 +15,7 @@ import pytest
 
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import multicore
 from rtlab.studies import reproduction as rp
 from rtlab.studies import reproduction_measures as rm
 from rtlab.studies import reproduction_rtbench as rtb
@@ -198,3 +199,22 @@ def test_stm32_ranking_is_judged_per_machine() -> None:
     rows = {r.id: r for r in rp.reproduce(pub, rtb.stm32(swapped)).rows}  # type: ignore[union-attr]
     assert rows["rank.sum.M3"].verdict == rp.NOT_REPRODUCED
     assert rows["rank.rows.M3"].verdict == rp.NOT_REPRODUCED
+
+
+def test_rp2040_multicore_claims_from_smp_figures() -> None:
+    """FreeRTOS SMP figures (parallel TCG): its own claims are judged; a claim that
+    needs NuttX on the same machine says which machines ran what."""
+    from tests.studies.test_multicore import SMP, repetition
+
+    fr = multicore.figures([repetition(n) for n in (1200, 1300)])  # P1: 60–65 % per core
+    nx_meta = SMP.replace("rtos=freertos", "rtos=nuttx").replace("mps2-an521", "virt-a53")
+    nx = multicore.figures([repetition(1900, meta=nx_meta)])
+    assert fr is not None and nx is not None
+    pub = rp.load("rp2040")
+    rows = {r.id: r for r in rp.reproduce(pub, rtb.rp2040([], [("f", fr)])).rows}  # type: ignore[union-attr]
+    assert rows["scaling.freertos"].verdict == rp.REPRODUCED, rows["scaling.freertos"]
+    assert rows["contention.freertos"].verdict == rp.NOT_COMPARABLE  # two levels: no steps
+    both = rtb.rp2040([], [("f", fr), ("n", nx)])
+    rows = {r.id: r for r in rp.reproduce(pub, both).rows}  # type: ignore[union-attr]
+    assert rows["scaling.order"].verdict == rp.NOT_COMPARABLE
+    assert "FreeRTOS on mps2-an521, NuttX on virt-a53" in rows["scaling.order"].why
