@@ -83,6 +83,6 @@ def rank_lines(title: str, xs: list[str], ranks: dict[str, dict[str, int]], n: i
     ax.set_xticks(range(len(xs)), xs, fontsize=8)
     ax.tick_params(axis="y", labelsize=8)
     ax.set_ylabel("rank (1 = fewest)", fontsize=7)
-    ax.set_title(textwrap.fill(title, 34), fontsize=8)
+    ax.set_title(textwrap.fill(title, 44), fontsize=7)
     ax.grid(True, axis="y", alpha=0.3)
     return svg_uri(fig)
