@@ -240,7 +240,7 @@ def judge(c: Claim, m: Measured | None) -> Row:
     rtlab, compare, ok = _KIND[c.kind](c, m)
     why = m.why_not
     if not why and c.needs and c.needs in m.lacks:
-        why = LACKS.get(c.needs, c.needs) + (f" ({m.emulated})" if m.emulated else "")
+        why = LACKS.get(c.needs, c.needs)  # the environment: the table's own line
     if not why and c.kind in ("value", "range") and c.unit and m.unit and c.unit != m.unit:
         why = f"{m.unit} vs {c.unit}"  # where rtlab measured: the table's own line
     if not why and c.absolute and m.emulated:
@@ -311,7 +311,7 @@ def _order(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
         shown += f" {m.unit}" if shown and m.unit else ""
         return (
             shown or "–",
-            f"only {', '.join(have) or 'none'}; no figure for {', '.join(missing)}",
+            (f"only {', '.join(have)}; " if have else "") + f"no figure for {', '.join(missing)}",
             None,
         )
     pairs = [(a, b) for i, a in enumerate(have) for b in have[i + 1 :]]
