@@ -28,6 +28,7 @@ CORES = {"mps2-an385": "M3", "mps2-an386": "M4F", "mps2-an500": "M7", "microbit"
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
 # A port's warning code that means a row measures another path (the finding says so).
+Figures = dict[str, float]  # primitive -> figure
 OTHER_PATH = {
     "isr_task": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
     "isr_handler": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
@@ -341,11 +342,8 @@ def markdown(cmp: Comparison) -> str:
             mine = {k: vs for k, vs in mine.items() if any(v != "–" for v in vs)}
             if not mine:
                 continue
-            lines += [
-                f"### {title} — {where}",
-                "",
-                f"| {what} | " + " | ".join(head[i] for i in idx) + " |",
-            ]
+            cols = " | ".join(head[i] for i in idx)
+            lines += [f"### {title} — {where}", "", f"| {what} | {cols} |"]
             lines.append("| --- |" + " ---: |" * len(idx))
             lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in mine.items()]
             lines.append("")
@@ -391,13 +389,9 @@ def to_dict(cmp: Comparison) -> dict[str, object]:
     }
 
 
-def path_figures(
-    runs: Sequence[Run],
-) -> tuple[dict[str, float], dict[str, float], bool, float | None]:
-    """One invocation's warm and cold figure per primitive, whether they are QEMU icount
-    instruction counts (else µs medians), and then its counter tick in instructions: one
-    column of compare(), for callers that judge a single invocation
-    (rtlab.studies.reproduction_rtbench)."""
+def path_figures(runs: Sequence[Run]) -> tuple[Figures, Figures, bool, float | None]:
+    """One column of compare() for one invocation: warm and cold figure per primitive,
+    icount or not, and the counter tick in instructions (reproduction_rtbench)."""
     icount = bool(runs) and runs[0].meta.get("timebase") == "icount"
     tick = max(_ticks([("", runs)]).values(), default=None) if icount else None
     return _figures(runs, icount), _cold_figures(runs, icount), icount, tick
