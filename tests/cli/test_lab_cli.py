@@ -87,7 +87,10 @@ def test_html_report_renders_in_chromium(small_store: Path, tmp_path: Path) -> N
         )
         assert len(images) >= 8  # comparisons (hist + CDF) and the rtbench charts
         assert all(done and width > 0 for _, done, width in images), images
-        headings = b.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
+        # the sections fold: their titles are h2 (in <summary>), each block's an h3
+        headings = b.evaluate(
+            "Array.from(document.querySelectorAll('h2, h3')).map(h => h.textContent)"
+        )
         assert "Summary per cell" in headings and "rtbench: rtbench@idle" in headings
         # the POSIX port on this host's cores: the multi-core section, its charts titled
         # with the timing mode (host time: no QEMU)

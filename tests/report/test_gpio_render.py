@@ -17,7 +17,7 @@ def test_gpio_section_renders_in_chromium(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     with Store(path, read_only=True) as st:
         write_report(st, results.select_many(st, (), "gpio"), out, title="gpio")
-    b = Browser()
+    b = Browser(width=1400, height=2000)
     try:
         assert console_errors(b.open(out.as_uri())) == []
         images = b.evaluate(
@@ -29,10 +29,14 @@ def test_gpio_section_renders_in_chromium(tmp_path: Path) -> None:
         headings = b.evaluate("Array.from(document.querySelectorAll('h3')).map(h => h.textContent)")
         assert "Table 1: period, frequency, jitter" in headings
         assert any(h.startswith("Reference: published") for h in headings)
-        # the section sits in the page: its figures have a rendered size
+        # the sections fold: closed, its figures take no room; opened, they do
+        b.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         width = b.evaluate(
             "document.querySelector('img[alt^=\"GPIO study\"]').getBoundingClientRect().width"
         )
         assert width > 300
+        # the report reads top to bottom: nothing wider than the window, all sections open
+        assert b.evaluate("document.documentElement.scrollWidth") <= 1400
+        assert b.evaluate("document.querySelector('#reproduction-gpio') !== null")
     finally:
         b.close()

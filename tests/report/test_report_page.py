@@ -55,9 +55,11 @@ def _svgs(text: str) -> list[str]:
     ]
 
 
-def test_findings_first_with_figure_and_range(page: str) -> None:
-    f = page.index('id="findings"')
-    assert f < page.index('id="environment"') < page.index('id="study-latency"')
+def test_headlines_first_with_figure_and_range(page: str) -> None:
+    f = page.index('id="headlines"')
+    # the headlines, the contents, the study sections; the summary and environment after
+    assert f < page.index('id="contents"') < page.index('id="study-latency"')
+    assert page.index('id="study-latency"') < page.index('id="environment"')
     block = page[f : page.index("</section>", f)]
     # one sentence per condition: the best cell, its p99.9, and its runs' range
     assert re.search(r"holds p99\.9 ≤ [\d,.]+ (µs|ms) \[run-to-run [\d,.]+ (µs|ms)–", block)

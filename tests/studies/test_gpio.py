@@ -143,7 +143,7 @@ def test_markdown_json_html(gpio: tuple[Path, Truth]) -> None:
     assert g["table1"] == doc["table1"] and g["emulated"] == []
     assert [r["implementation"] for r in g["published"]["rows"]] == ["C/C++", "Kotlin/Native"]
     assert all("published" not in r["source"] for r in g["table1"])
-    assert 'id="gpio-study"' in page and page.count('alt="GPIO study Fig. 2') == 2
+    assert 'id="study-gpio-study"' in page and page.count('alt="GPIO study Fig. 2') == 2
     assert "Summary per cell" in page and gpio_study.PUBLISHED_LABEL in page
 
 

@@ -27,6 +27,7 @@ import rtlab
 from rtlab.fsutil import atomic_path
 from rtlab.report import pitfalls, sections
 from rtlab.report.sections import multicore as multicore_section
+from rtlab.report.sections import reproduction as repro_section
 from rtlab.report.sections import rtos_compare as rtos_section
 from rtlab.report.sections import user_vs_kernel as uvk_section
 from rtlab.results import Store, multirun
@@ -90,6 +91,49 @@ def _findings(secs: list[sections.Section], cells: dict[str, results.CellRuns]) 
     return [f for sec in secs for f in sec.findings]
 
 
+# the report sections that show each published study's runs, nearest first
+RELATED = {
+    "stm32": ("rtos-compare", "rtbench"),
+    "rp2040": ("rtos-compare", "multicore", "rtbench"),
+    "k4perf": ("rtos-compare", "rtbench"),
+    "gpio": ("gpio-study",),
+    "user_vs_kernel": ("user-vs-kernel",),
+}
+
+
+def _headlines(
+    secs: list[sections.Section], cells: dict[str, results.CellRuns]
+) -> list[dict[str, Any]]:
+    """One row per study at the top: its section's first finding (the rest open with the
+    section) and, where a published study speaks to it, that study's headline claim
+    and tally (a published study with no section of its own gets a row of its own)."""
+    runs = [r for cr in cells.values() for r in cr.runs]
+    if not any(r["status"] == "ok" for r in runs):
+        text = _findings(secs, cells)[0]
+        return [{"study": "–", "anchor": "summary", "text": text, "published": []}]
+    rows = {
+        sec.id: {
+            "study": sec.title,
+            "anchor": f"study-{sec.id}",
+            "text": sec.findings[0]
+            + (f" (+{len(sec.findings) - 1} more in the section)" if len(sec.findings) > 1 else ""),
+            "published": [],
+        }
+        for sec in secs
+        if sec.findings and sec.id != "reproduction"
+    }
+    for sec in secs:
+        for st in sec.data["studies"] if sec.id == "reproduction" else []:
+            link = {"anchor": f"reproduction-{st['study']}", "short": st["short"]}
+            line = {**link, "text": st["headline"].removeprefix(f"{st['short']}: ")}
+            home = next((rows[k] for k in RELATED.get(st["study"], ()) if k in rows), None)
+            if home is None:
+                home = {**link, "study": st["short"], "text": "", "published": []}
+                rows[st["study"]] = home
+            home["published"].append(line)
+    return list(rows.values())
+
+
 def _cross_checks(secs: list[sections.Section]) -> list[str]:
     """Zephyr's latency_measure beside rtbench, as Markdown (from that section's data)."""
     out = []
@@ -122,12 +166,11 @@ def render(
     bad = [r for r in runs if r["status"] != "ok"]
     labels = {r["run_id"]: cr.label for cr in cells.values() for r in cr.runs}
     secs = sections.build(store, cells)
-    findings = _findings(secs, cells)
     head, descriptions = headline(cells, title)
     return _template().render(
         title=head,
         descriptions=descriptions,
-        findings=findings,
+        headlines=_headlines(secs, cells),
         skipped=list(skipped),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         version=rtlab.__version__,
@@ -182,6 +225,8 @@ def text_report(
             doc["rtos_compare"] = rtos_compare_tables.to_dict(rtoses)
         if uvk is not None:
             doc["user_vs_kernel"] = user_vs_kernel.to_dict(uvk)
+        repro = [sec for sec in secs if sec.id == "reproduction"]
+        doc["reproduction"] = repro[0].data["studies"] if repro else []
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -195,6 +240,9 @@ def text_report(
     lines = [f"- **skipped:** {s}" for s in skipped] + ([""] if skipped else [])
     if found:
         lines += ["**Findings**", "", *(f"- {f}" for f in found), ""]
+    repro = [sec.data["studies"] for sec in secs if sec.id == "reproduction"]
+    if repro:
+        lines += [repro_section.markdown(repro[0])]
     lines += [
         "| cell | series | runs | n | min µs | p50 µs | p99 µs | p99.9 µs | max µs |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import textwrap
 
 import matplotlib
 
@@ -60,4 +61,28 @@ def bar(
     ax.grid(True, axis="y", alpha=0.3)
     if len(groups) > 1:
         ax.legend(fontsize=8)
+    return svg_uri(fig)
+
+
+# one colour per series name, the same in every rank chart (the legend is the page's)
+RANK_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+def rank_lines(title: str, xs: list[str], ranks: dict[str, dict[str, int]], n: int) -> str:
+    """A small rank chart: x = `xs` (machines), y = rank 1 (top) … n, one line per
+    series (RTOS) through the x values it has a rank at; colours by series order."""
+    fig, ax = plt.subplots(figsize=(3.3, 2.2))
+    for k, (name, per) in enumerate(ranks.items()):
+        pts = [(i, per[x]) for i, x in enumerate(xs) if x in per]
+        if pts:
+            colour = RANK_COLOURS[k % len(RANK_COLOURS)]
+            ax.plot(*zip(*pts, strict=True), marker="o", ms=4, lw=1.5, color=colour, label=name)
+    ax.set_ylim(n + 0.4, 0.6)
+    ax.set_yticks(range(1, n + 1))
+    ax.set_xlim(-0.3, len(xs) - 0.7)
+    ax.set_xticks(range(len(xs)), xs, fontsize=8)
+    ax.tick_params(axis="y", labelsize=8)
+    ax.set_ylabel("rank (1 = fewest)", fontsize=7)
+    ax.set_title(textwrap.fill(title, 44), fontsize=7)
+    ax.grid(True, axis="y", alpha=0.3)
     return svg_uri(fig)

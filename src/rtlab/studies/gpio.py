@@ -34,6 +34,7 @@ from rtlab.analysis.stats import Stats, compute_stats, quantile_key
 from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import reproduction
 from rtlab.studies.gpio_cells import environment, implementation, is_gpio_cell, policy
 
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -41,27 +42,22 @@ TRIM_Q = 0.99  # Fig. 2 shows |deviation| up to the largest P99 of its curves
 INSTRUMENT, SELF = "instrument", "self-timestamped"
 
 PUBLISHED_LABEL = "published (Orange Pi Zero 3, RP2040 PIO, 16 ns)"
-# The study's figures as printed (Tables 1 and 2, the table of Fig. 2); n > 260 000 each.
-PUBLISHED: dict[str, dict[str, Any]] = {
-    "C/C++": {
-        "mean_ns": 2199.0,
-        "freq_mhz": 0.455,
-        "rms_ns": 210.0,
-        "max_dev_ns": 30760.0,
-        "period_q": dict(zip(QUANTILES, (2176.0, 2192.0, 2192.0, 2208.0, 2208.0), strict=True)),
-        "abs_dev_q": dict(zip(QUANTILES, (7.42, 7.42, 7.42, 8.58, 23.42), strict=True)),
-        "fig2": {"median_ns": 69.0, "mean_ns": 68.73, "max_ns": 1979.0},
-    },
-    "Kotlin/Native": {
-        "mean_ns": 2393.0,
-        "freq_mhz": 0.419,
-        "rms_ns": 202.0,
-        "max_dev_ns": 26390.0,
-        "period_q": dict(zip(QUANTILES, (2368.0, 2384.0, 2384.0, 2400.0, 2400.0), strict=True)),
-        "abs_dev_q": dict(zip(QUANTILES, (7.22, 7.22, 8.78, 8.78, 24.78), strict=True)),
-        "fig2": {"median_ns": 75.0, "mean_ns": 74.77, "max_ns": 1714.0},
-    },
-}
+
+
+def _published() -> dict[str, dict[str, Any]]:
+    """The study's figures as printed (Tables 1 and 2, the table of Fig. 2; n > 260 000
+    each), from its data file rtlab/studies/published/gpio.toml ([table.*])."""
+    out = {}
+    for impl, t in reproduction.load("gpio").raw["table"].items():
+        out[impl] = {
+            **t,
+            "period_q": dict(zip(QUANTILES, t["period_q"], strict=True)),
+            "abs_dev_q": dict(zip(QUANTILES, t["abs_dev_q"], strict=True)),
+        }
+    return out
+
+
+PUBLISHED: dict[str, dict[str, Any]] = _published()
 
 _LANGUAGES = {"c": "C", "rust": "Rust", "kotlin": "Kotlin/Native", "kotlin-native": "Kotlin/Native"}
 

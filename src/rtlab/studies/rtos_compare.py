@@ -39,6 +39,7 @@ MODEL_UNIT = "cycles, median (RP2040 cycle model: rp2040js, not silicon)"
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
 # A port's warning code that means a row measures another path (the finding says so).
+Figures = dict[str, float]  # primitive -> figure
 OTHER_PATH = {
     "isr_task": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
     "isr_handler": {"swi_is_thread": "a signal-woken thread, not an interrupt"},
@@ -304,3 +305,11 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
                 + "."
             )
     return out
+
+
+def path_figures(runs: Sequence[Run]) -> tuple[Figures, Figures, bool, float | None]:
+    """One column of compare() for one invocation: warm and cold figure per primitive,
+    icount or not, and the counter tick in instructions (reproduction_rtbench)."""
+    icount = bool(runs) and runs[0].meta.get("timebase") == "icount"
+    tick = max(_ticks([("", runs)]).values(), default=None) if icount else None
+    return _figures(runs, icount), _cold_figures(runs, icount), icount, tick

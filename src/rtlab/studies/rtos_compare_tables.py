@@ -5,7 +5,7 @@ RP2040 cycle model) come with their µs at the model's or board's clock."""
 from __future__ import annotations
 
 from rtlab.studies import rtbench
-from rtlab.studies.rtos_compare import TITLES, Comparison, _fmt
+from rtlab.studies.rtos_compare import CORES, TITLES, Comparison, _fmt
 
 
 def counted_unit(cmp: Comparison) -> str:
@@ -75,13 +75,23 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
 
 
 def markdown(cmp: Comparison) -> str:
+    """The tables one machine at a time (its columns: RTOS × configuration), then the
+    ports' notes, the configurations and the cells."""
     head = [c.label(cmp.with_config) for c in cmp.columns]
     lines: list[str] = []
-    for title, what, rows in formatted_tables(cmp):
-        lines += [f"### {title}", "", f"| {what} | " + " | ".join(head) + " |"]
-        lines.append("| --- |" + " ---: |" * len(head))
-        lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in rows.items()]
-        lines.append("")
+    for machine in dict.fromkeys(c.machine for c in cmp.columns):
+        idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
+        where = f"{machine} ({CORES.get(machine, machine)})"
+        for title, what, rows in formatted_tables(cmp):
+            mine = {k: [vs[i] for i in idx] for k, vs in rows.items()}
+            mine = {k: vs for k, vs in mine.items() if any(v != "–" for v in vs)}
+            if not mine:
+                continue
+            cols = " | ".join(head[i] for i in idx)
+            lines += [f"### {title} — {where}", "", f"| {what} | {cols} |"]
+            lines.append("| --- |" + " ---: |" * len(idx))
+            lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in mine.items()]
+            lines.append("")
     notes = [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes]
     if notes:
         lines += ["What a port says of its figures:", ""]

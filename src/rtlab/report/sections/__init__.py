@@ -16,6 +16,7 @@ from rtlab.results import Store
 from rtlab.results import query as results
 
 SECTIONS = (
+    "reproduction",
     "latency",
     "gpio",
     "user_vs_kernel",

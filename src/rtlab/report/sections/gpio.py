@@ -53,4 +53,5 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
             for f in st.figures
         ],
     }
-    return Section("gpio-study", "GPIO study", "gpio_study.html.j2", data, findings(data["table1"]))
+    title = "GPIO study" + (f" — {', '.join(st.emulated)}" if st.emulated else "")
+    return Section("gpio-study", title, "gpio_study.html.j2", data, findings(data["table1"]))

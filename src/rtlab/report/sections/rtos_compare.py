@@ -29,11 +29,15 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     if cmp is None:
         return None
     head = [c.label(cmp.with_config) for c in cmp.columns]
+    tables = rtos_compare_tables.formatted_tables(cmp)
     data = {
+        "machines": _per_machine(cmp, tables),
+        "rank_charts": _rank_charts(cmp),
+        "legend": list(zip(_rtoses(cmp), svg.RANK_COLOURS, strict=False)),
         "head": head,
         "icount": cmp.unit.startswith("instructions"),
         "model": cmp.unit == rtos_compare.MODEL_UNIT,
-        "tables": rtos_compare_tables.formatted_tables(cmp),
+        "tables": tables,
         "notes": [(head[i], n) for i, c in enumerate(cmp.columns) for n in c.notes],
         "cells": [(head[i], c.cell) for i, c in enumerate(cmp.columns)],
         "settings": [(head[i], c.settings) for i, c in enumerate(cmp.columns) if c.settings],
@@ -66,4 +70,57 @@ def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]
                 else " (icount model)" if cmp.resolution else ""
             )  # fmt: skip
             charts.append(svg.bar([t.split(" ")[0] for t in tests], groups, title, unit, ref=100))
+    return charts
+
+
+def _per_machine(
+    cmp: rtos_compare.Comparison, tables: list[tuple[str, str, dict[str, list[str]]]]
+) -> list[dict[str, object]]:
+    """One table per machine: its columns (RTOS × configuration), every table's rows as
+    a group (the group's title carries the unit); rows with no figure there left out."""
+    out: list[dict[str, object]] = []
+    for machine in dict.fromkeys(c.machine for c in cmp.columns):
+        idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
+        head = []
+        for i in idx:
+            c = cmp.columns[i]
+            name = f"{rtos_compare.TITLES.get(c.rtos, c.rtos)} {c.version}".strip()
+            head.append(name + (f" · {c.config}" if cmp.with_config else ""))
+        groups = []
+        for title, what, rows in tables:
+            mine = {k: [vs[i] for i in idx] for k, vs in rows.items()}
+            mine = {k: vs for k, vs in mine.items() if any(v != "–" for v in vs)}
+            if mine:
+                groups.append((title, what, mine))
+        core = rtos_compare.CORES.get(machine, machine)
+        out.append({"machine": f"{machine} ({core})", "head": head, "groups": groups})
+    return out
+
+
+def _rtoses(cmp: rtos_compare.Comparison) -> list[str]:
+    return sorted({rtos_compare.TITLES.get(c.rtos, c.rtos) for c in cmp.columns})
+
+
+def _rank_charts(cmp: rtos_compare.Comparison) -> list[tuple[str, str]]:
+    """Per primitive, the RTOSes' rank (1 = fewest instructions / µs) on each machine,
+    default configuration of each (else its first); (primitive, SVG URI)."""
+    machines = list(dict.fromkeys(c.machine for c in cmp.columns))
+    cores = [rtos_compare.CORES.get(m, m) for m in machines]
+    names = _rtoses(cmp)
+    charts = []
+    for label, values in cmp.primitives.items():
+        ranks: dict[str, dict[str, int]] = {n: {} for n in names}
+        for m, core in zip(machines, cores, strict=True):
+            best: dict[str, float] = {}
+            for c, v in sorted(
+                zip(cmp.columns, values, strict=True), key=lambda cv: cv[0].config != "default"
+            ):
+                name = rtos_compare.TITLES.get(c.rtos, c.rtos)
+                if c.machine == m and v is not None and name not in best:
+                    best[name] = v
+            order = sorted(best.values())
+            for name, v in best.items():
+                ranks[name][core] = order.index(v) + 1
+        if sum(len(r) for r in ranks.values()) > 1:
+            charts.append((label, svg.rank_lines(label, cores, ranks, len(names))))
     return charts
