@@ -72,18 +72,52 @@ void *rom_memcpy44(uint32_t *dest, const uint32_t *src, uint32_t n)
 }
 
 /* The soft float and double tables ('SF', 'SD'): the byte two before each table holds its
- * size in words, as the pico-sdk checks; every entry is a trap the model names (this ROM
- * has no floating-point library yet). */
+ * size in words, as the pico-sdk checks. The entries whose meaning is the AEABI's (the
+ * arithmetic, integer to float, float <-> double) are libgcc's soft-float routines, which
+ * take and return their operands in core registers as the ROM's do; every other entry
+ * (comparisons with their own result conventions, float to integer with the ROM's
+ * rounding, fixed point, sqrt, trigonometry, exp, ln) is a trap the model names. */
+float __aeabi_fadd(float, float);
+float __aeabi_fsub(float, float);
+float __aeabi_fmul(float, float);
+float __aeabi_fdiv(float, float);
+float __aeabi_i2f(int);
+float __aeabi_ui2f(unsigned);
+float __aeabi_l2f(long long);
+float __aeabi_ul2f(unsigned long long);
+double __aeabi_f2d(float);
+double __aeabi_dadd(double, double);
+double __aeabi_dsub(double, double);
+double __aeabi_dmul(double, double);
+double __aeabi_ddiv(double, double);
+double __aeabi_i2d(int);
+double __aeabi_ui2d(unsigned);
+double __aeabi_l2d(long long);
+double __aeabi_ul2d(unsigned long long);
+float __aeabi_d2f(double);
+
 #define SF_WORDS 32
 struct fn_table {
-    uint8_t words, pad;
-    uint16_t align;
+    uint16_t pad;
+    uint8_t words, pad2; /* words: two bytes before entry[0] */
     uint32_t entry[SF_WORDS];
 };
 #define T4(f, i) f(i), f(i + 1), f(i + 2), f(i + 3)
 #define T32(f) T4(f, 0), T4(f, 4), T4(f, 8), T4(f, 12), T4(f, 16), T4(f, 20), T4(f, 24), T4(f, 28)
-const struct fn_table rom_sf_table = {SF_WORDS, 0, 0, {T32(ROM_TRAP_SF)}};
-const struct fn_table rom_sd_table = {SF_WORDS, 0, 0, {T32(ROM_TRAP_SD)}};
+#define FN(f) ((uint32_t)(uintptr_t)(f))
+/* Entry indices: the pico-sdk's sf_table.h offsets / 4 (models/rp2040/src/rom_names.js).
+ * Every entry a trap first, then the provided ones over it (hence override-init). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+const struct fn_table rom_sf_table = {0, SF_WORDS, 0, {T32(ROM_TRAP_SF),
+    [0] = FN(__aeabi_fadd), [1] = FN(__aeabi_fsub), [2] = FN(__aeabi_fmul),
+    [3] = FN(__aeabi_fdiv), [11] = FN(__aeabi_i2f), [13] = FN(__aeabi_ui2f),
+    [23] = FN(__aeabi_l2f), [25] = FN(__aeabi_ul2f), [31] = FN(__aeabi_f2d)}};
+const struct fn_table rom_sd_table = {0, SF_WORDS, 0, {T32(ROM_TRAP_SD),
+    [0] = FN(__aeabi_dadd), [1] = FN(__aeabi_dsub), [2] = FN(__aeabi_dmul),
+    [3] = FN(__aeabi_ddiv), [11] = FN(__aeabi_i2d), [13] = FN(__aeabi_ui2d),
+    [23] = FN(__aeabi_l2d), [25] = FN(__aeabi_ul2d), [31] = FN(__aeabi_d2f)}};
+#pragma GCC diagnostic pop
 const char rom_copyright[] = "rtlab RP2040 model ROM (not Raspberry Pi's)";
 const uint32_t rom_git_revision = 0;
 

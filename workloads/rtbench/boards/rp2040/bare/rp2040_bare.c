@@ -98,6 +98,13 @@ void *bare_rom_func(char c1, char c2)
     return lookup(table, (uint32_t)(uint8_t)c1 | (uint32_t)(uint8_t)c2 << 8);
 }
 
+void *bare_rom_data(char c1, char c2)
+{
+    rom_table_lookup_fn lookup = (rom_table_lookup_fn)rom_hword(0x18u);
+    const uint16_t *table = (const uint16_t *)rom_hword(0x16u);
+    return lookup(table, (uint32_t)(uint8_t)c1 | (uint32_t)(uint8_t)c2 << 8);
+}
+
 void bare_exit(int errors)
 {
     char line[32] = "rtbench: done errors=";

@@ -34,6 +34,7 @@ void bare_nvic_pend(int irq); /* the handler has run when this returns */
 void bare_xip_flush(void);
 /* A boot ROM function by its two-letter code (RP2040 datasheet 2.8.3). */
 void *bare_rom_func(char c1, char c2);
+void *bare_rom_data(char c1, char c2); /* the same, in the data table (0x16) */
 /* Prints `rtbench: done errors=N` (the serial target's end of output) and stops. */
 void bare_exit(int errors) __attribute__((noreturn));
 

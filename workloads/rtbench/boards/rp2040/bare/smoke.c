@@ -72,6 +72,19 @@ static int rom_checks(void)
         bad += a[i] != b[i];
     memset_rom(b, 'x', 4);
     bad += b[0] != 'x' || b[3] != 'x' || b[4] != '4';
+    /* the soft float table: its size byte (the pico-sdk checks >= 32 words), fadd, fmul */
+    const uint32_t *sf = bare_rom_data('S', 'F');
+    bad += ((const uint8_t *)sf)[-2] < 32u;
+    union {
+        float f;
+        uint32_t u;
+    } x, y, r;
+    x.f = 1.5f;
+    y.f = 2.25f;
+    r.f = ((float (*)(float, float))sf[0])(x.f, y.f);
+    bad += r.u != 0x40700000u; /* 3.75f */
+    r.f = ((float (*)(float, float))sf[2])(x.f, y.f);
+    bad += r.u != 0x40580000u; /* 3.375f */
     return bad;
 }
 
