@@ -8,6 +8,9 @@ The output is done when (whichever comes first):
 - `quiet_s` (when given) passes without a byte after an `end` record;
 - the run's timeout passes (the output so far is kept, marked timed out).
 
+NUL bytes at the start of a line are dropped: a UART sends one as its transmitter comes
+out of reset (Zephyr's RP2040 image does, before its first line), and it is no part of
+what the board says.
 A board that says nothing of the protocol (no `@rtl1 hello`) within `answer_s` of its
 reset raises BoardSilent; one whose first run names another board or RTOS in its `meta`
 raises WrongImage, at once (nothing of it is stored).
@@ -83,7 +86,7 @@ class OutputReader:
             out += data
             *lines, pending = (pending + data).split(b"\n")
             for raw in lines:
-                status = self._line(raw.decode("utf-8", "replace").rstrip("\r"), last)
+                status = self._line(_text(raw).rstrip("\r"), last)
                 if status is not None:
                     return Reading(_text(out), "done", status)
 
@@ -133,5 +136,9 @@ class OutputReader:
         )
 
 
+_LEADING_NUL = re.compile(r"(?m)^\x00+")
+
+
 def _text(data: bytes | bytearray) -> str:
-    return bytes(data).decode("utf-8", "replace")
+    """The output as text, without the NULs a UART sends at reset before a line."""
+    return _LEADING_NUL.sub("", bytes(data).decode("utf-8", "replace"))
