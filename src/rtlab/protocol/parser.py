@@ -195,7 +195,9 @@ _HUGE_EXPONENT = re.compile(r"[eE][-+]?0*[0-9]{3,}")  # 1e05000000: Fraction wou
 
 def _positive_fraction(b: _RunBuilder, line: int, key: str, text: str) -> Fraction:
     if len(text) > 64 or _HUGE_EXPONENT.search(text):
-        raise b.err(line, f"{key}: {text[:40]} is out of range (an exponent of three digits or more)")
+        raise b.err(
+            line, f"{key}: {text[:40]} is out of range (an exponent of three digits or more)"
+        )
     try:
         v = Fraction(text)
     except (ValueError, ZeroDivisionError):
