@@ -12,14 +12,23 @@
 // - NVIC pending bits: taking an interrupt clears its pending bit (see exceptionEntry), and
 //   ICPR clears any line's (systick.js's PPB); rp2040js does neither for lines 0..25.
 //
+// - SVC escalation: an SVC that cannot be taken at once (PRIMASK set, or the current
+//   execution priority at or above SVCall's) becomes a HardFault, as Armv6-M requires
+//   (ARM DDI 0419 B1.5.4); rp2040js leaves it pending forever. NuttX switches tasks
+//   through it (its HardFault handler finds the SVC before the stacked PC).
+//
 // The opcode of each instruction is the first halfword the core reads while executing it
 // (its fetch), so a table indexed by opcode adds the per-instruction corrections.
 const { rp2040js } = require('./rp2040js');
+const { ModelError } = require('./errors');
 
 const { CortexM0Core } = rp2040js('cortex-m0-core.js');
 
 const EXCEPTION_ENTRY_CYCLES = 15;
 const EXCEPTION_RETURN_CYCLES = 10;
+const EXC_HARDFAULT = 3;
+const EXC_NMI = 2;
+const LOWEST_PRIORITY = 4;
 
 /** Cycles to add per opcode, beyond rp2040js's count. */
 function correctionTable() {
@@ -82,7 +91,27 @@ class ModelCore extends CortexM0Core {
     const n = super.executeInstruction();
     const f = this.fix[this.opcode];
     this.cycles += f;
+    if ((this.opcode & 0xff00) === 0xdf00 && this.pendingSVCall) this.escalateSvc();
     return n + f;
+  }
+
+  /** The execution priority (B1.5.4): the active exception's, raised to 0 by PRIMASK. */
+  executionPriority() {
+    const active = this.IPSR ? this.exceptionPriority(this.IPSR) : LOWEST_PRIORITY;
+    return this.PM ? Math.min(active, 0) : active;
+  }
+
+  /** An SVC that cannot preempt now is a HardFault; in HardFault or NMI, a lockup. */
+  escalateSvc() {
+    if (this.svCallPriority < this.executionPriority()) return; // taken before the next
+    if (this.IPSR === EXC_HARDFAULT || this.IPSR === EXC_NMI) {
+      throw new ModelError(
+        `SVC in the HardFault or NMI handler at PC 0x${(this.PC - 2).toString(16)}: ` +
+          'the core locks up (Armv6-M B1.5.15)',
+      );
+    }
+    this.pendingSVCall = false;
+    this.exceptionEntry(EXC_HARDFAULT);
   }
 }
 

@@ -21,15 +21,8 @@ from tests.lab.targets.serial.test_pico_one_core import _freertos
 from tests.needs import brought
 
 TESTED = "; README: bring your own kernels"
-# NuttX's armv6-m context restore is an SVC with interrupts masked, which silicon
-# escalates to HardFault (its handler does the switch); rp2040js pends it, and the
-# model does not escalate yet (docs/rp2040-rom-needs.md): the image then panics and
-# loops until the run's timeout. Not run until the model has it.
-NO_SVC_ESCALATION = pytest.mark.xfail(
-    reason="the model lacks SVC-to-HardFault escalation (docs/rp2040-rom-needs.md)", run=False
-)
 IMAGES = [
-    pytest.param(r, c, marks=NO_SVC_ESCALATION if r == "nuttx" else ())
+    pytest.param(r, c)
     for r in ("freertos", "ucos3", "nuttx", "zephyr")
     for c in one_core_configs(RTOSES.get(r), "pico")
 ]
