@@ -115,3 +115,13 @@ def test_4_convert_to_vcd_keeps_the_gaps(tmp_path: Path) -> None:
         docs.append((doc["gaps"], doc["window_ns"], doc["channels"]))
     assert docs[0] == docs[1]
     assert len(docs[0][0]) == 1
+
+
+def test_6_parquet_span_refused_by_the_streaming_analyze(tmp_path: Path) -> None:
+    """`rtlab analyze` streams Parquet: the 2^63-tick span is refused there too, with one
+    line, not an overflow traceback from the histograms."""
+    from tests.formats.test_audit_round2 import _parquet_with
+
+    path = _parquet_with(tmp_path, [-(2**62), 2**62 + 5])
+    one_line_error(rtlab("analyze", str(path), "--json"), "2^63")
+    one_line_error(rtlab("convert", str(path), str(tmp_path / "out.parquet")), "2^63")

@@ -7,10 +7,12 @@ expected) on bad input and never returns a partial capture.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture, EdgeStream
@@ -204,7 +206,35 @@ def open_stream(
         return EdgeStream.from_capture(load(p, spec.name, **options), chunk)
     stream = spec.stream(p, **spec.reader_options(options))
     _provenance(p, spec, stream.header.metadata)
-    return stream
+    return _span_checked(p, stream)
+
+
+def _span_checked(path: Path, stream: EdgeStream) -> EdgeStream:
+    """`stream` whose chunks raise check_span's FormatError as soon as the times seen so
+    far (window, gaps, edges) lie 2^63 ticks or more apart: the rule of load(), kept
+    while streaming, where the edges are not known up front."""
+    check_span(path, stream.header)
+    cap = stream.header
+    seen = [t for t in (cap.t_start, cap.t_end) if t is not None]
+    if len(cap.gaps):
+        seen += [int(cap.gaps.min()), int(cap.gaps.max())]
+    bounds = [min(seen), max(seen)] if seen else []
+
+    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+        for name, edges in stream.chunks:
+            if edges.size:
+                first, last = int(edges[0]), int(edges[-1])
+                lo, hi = (min(bounds[0], first), max(bounds[1], last)) if bounds else (first, last)
+                bounds[:] = [lo, hi]
+                if hi - lo > _I64_MAX:
+                    raise FormatError(
+                        path,
+                        f"times span {hi - lo} ticks, more than 2^63 - 1: "
+                        "a difference of two of them does not fit in 64 bits",
+                    )
+            yield name, edges
+
+    return EdgeStream(stream.header, stream.edge_counts, chunks())
 
 
 def _select(path: Path, cap: Capture, channels: Any) -> None:
