@@ -92,3 +92,19 @@ def test_a_lab_command_without_the_lab_extra_says_what_to_install() -> None:
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install 'rtlab[lab]'" in lines[0], res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_convert_of_a_sigrok_session_says_the_edges_it_wrote(tmp_path: Path) -> None:
+    """sigrok's stream knows no edge count up front: the line counts what was written
+    (it said "0 edges" for every .sr file)."""
+    sr = tmp_path / "d.sr"
+    subprocess.run(
+        ["sigrok-cli", "-d", "demo:logic_channels=2:analog_channels=0", "-c",
+         "samplerate=1m", "--samples", "20000", "-o", str(sr)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    out = tmp_path / "d.parquet"
+    r = _run("convert", str(sr), str(out))
+    assert r.returncode == 0, r.stderr
+    n = sum(len(ch) for ch in rtlab.load(out))
+    assert n > 0 and f"2 channels, {n} edges" in r.stderr, (n, r.stderr)

@@ -300,7 +300,7 @@ def convert(
 
             stream.chunks = counted(stream.chunks)
             formats.save_stream(stream, dst)
-        err.print(f"wrote {dst}: {len(stream.header)} channels, {total} edges")
+        err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges")
 
     guarded(body)
 
