@@ -125,7 +125,7 @@ def test_describe_records_kconfig(elves: dict[str, Path]) -> None:
 
 def test_bad_configuration_is_one_clear_line() -> None:
     paths = {"ZEPHYR_BASE": "/nonexistent"}
-    with pytest.raises(RtosBuildError, match="configuration 'fast': expected one of"):
+    with pytest.raises(RtosBuildError, match="configuration 'fast' on mps2-an385: expected one of"):
         ZEPHYR.build("mps2-an385", "fast", paths)
     # the QEMU machines, then Zephyr's own serial-target boards (zephyr_boards)
     with pytest.raises(
