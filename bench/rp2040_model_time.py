@@ -32,27 +32,9 @@ def main(argv: list[str]) -> int:
     if not cols:
         print("skipped: no RTOS brought (README: bring your own kernels): " + "; ".join(skipped))
         return 0
+    print(f"columns: {len(cols)} ({', '.join(f'{c.rtos} {c.config}' for c in cols)})")
     with tempfile.TemporaryDirectory(prefix="rp2040-model-") as tmp:
-        a = Path(tmp) / "a" / "s.duckdb"
-        first, log = base._study(a, extra)
-        ran = len(base.RUN_LINE.findall(log))
-        print(f"columns: {len(cols)} ({', '.join(f'{c.rtos} {c.config}' for c in cols)})")
-        for line in (x for x in log.splitlines() if x.startswith("skipped:")):
-            print(f"  {line}")
-        print(f"runs: {ran}")
-        print(f"study, first run : {first:7.1f} s  = {first / base.GOAL_S:.2f} × the 600 s goal")
-        second, log2 = base._study(a, extra)
-        again = len(base.RUN_LINE.findall(log2))
-        print(f"study, second run: {second:7.1f} s  (runs again: {again}, must be 0)")
-        if "--repeat" in own:
-            b = Path(tmp) / "b" / "s.duckdb"
-            third, _ = base._study(b, extra)
-            same = base._samples(a) == base._samples(b)
-            print(f"study, fresh store: {third:6.1f} s  stored samples identical: {same}")
-            if not same:
-                return 1
-        print(f"(2 cores; 1-min load at the end: {Path('/proc/loadavg').read_text().split()[0]})")
-    return 0
+        return base.time_study(Path(tmp), extra, own)
 
 
 if __name__ == "__main__":

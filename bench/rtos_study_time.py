@@ -69,6 +69,32 @@ def _samples(path: Path) -> list[tuple[str, list[tuple[str, int]]]]:
         return every_sample(st)
 
 
+def time_study(tmp: Path, extra: list[str], own: list[str]) -> int:
+    """Run the study into a fresh store in `tmp`, then again (nothing may rerun), and
+    with --repeat into a second store whose samples must equal the first's; print the
+    times against GOAL_S. 1 when --repeat finds different samples, else 0."""
+    a = Path(tmp) / "a" / "s.duckdb"
+    first, log = _study(a, extra)
+    ran = len(RUN_LINE.findall(log))
+    skipped = [line for line in log.splitlines() if line.startswith("skipped:")]
+    second, log2 = _study(a, extra)
+    print(f"runs: {ran}" + (f"; {len(skipped)} skipped lines" if skipped else ""))
+    for line in skipped:
+        print(f"  {line}")
+    print(f"study, first run : {first:7.1f} s  = {first / GOAL_S:.2f} × the 600 s goal")
+    again = len(RUN_LINE.findall(log2))
+    print(f"study, second run: {second:7.1f} s  (runs again: {again}, must be 0)")
+    if "--repeat" in own:
+        b = Path(tmp) / "b" / "s.duckdb"
+        third, _ = _study(b, extra)
+        same = _samples(a) == _samples(b)
+        print(f"study, fresh store: {third:6.1f} s  stored samples identical: {same}")
+        if not same:
+            return 1
+    print(f"(2 cores; 1-min load at the end: {Path('/proc/loadavg').read_text().split()[0]})")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     own = argv[: argv.index("--")] if "--" in argv else argv
@@ -82,26 +108,7 @@ def main(argv: list[str]) -> int:
         for d in BUILD_DIRS:
             shutil.rmtree(REPO / "build" / d, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix="rtos-study-") as tmp:
-        a = Path(tmp) / "a" / "s.duckdb"
-        first, log = _study(a, extra)
-        ran = len(RUN_LINE.findall(log))
-        skipped = [line for line in log.splitlines() if line.startswith("skipped:")]
-        second, log2 = _study(a, extra)
-        print(f"runs: {ran}" + (f"; {len(skipped)} skipped lines" if skipped else ""))
-        for line in skipped:
-            print(f"  {line}")
-        print(f"study, first run : {first:7.1f} s  = {first / GOAL_S:.2f} × the 600 s goal")
-        again = len(RUN_LINE.findall(log2))
-        print(f"study, second run: {second:7.1f} s  (runs again: {again}, must be 0)")
-        if "--repeat" in own:
-            b = Path(tmp) / "b" / "s.duckdb"
-            third, _ = _study(b, extra)
-            same = _samples(a) == _samples(b)
-            print(f"study, fresh store: {third:6.1f} s  stored samples identical: {same}")
-            if not same:
-                return 1
-        print(f"(2 cores; 1-min load at the end: {Path('/proc/loadavg').read_text().split()[0]})")
-    return 0
+        return time_study(Path(tmp), extra, own)
 
 
 if __name__ == "__main__":
