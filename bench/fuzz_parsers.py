@@ -32,6 +32,19 @@ from tests.format_samples import FORMATS, seed_files  # noqa: E402
 
 PARSERS = (*FORMATS, "rtl1")
 
+# Both harnesses count their outcomes: written every 256 inputs (libFuzzer exits
+# without atexit), read back for the summary.
+TALLY = r"""
+COUNTS = {"accepted": 0, "refused": 0}
+COUNT_FILE = os.path.join(os.getcwd(), "outcomes.txt")
+
+def tally(outcome: str) -> None:
+    COUNTS[outcome] += 1
+    if (COUNTS["accepted"] + COUNTS["refused"]) % 256 == 0:
+        with open(COUNT_FILE, "w") as fh:
+            fh.write(f"{COUNTS['accepted']} {COUNTS['refused']}\n")
+"""
+
 HARNESS = r"""
 import os, sys, tempfile
 import atheris
@@ -46,16 +59,7 @@ SUFFIX = sys.argv[2]
 fd, PATH = tempfile.mkstemp(suffix=SUFFIX, dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 os.close(fd)
 
-COUNTS = {"accepted": 0, "refused": 0}
-COUNT_FILE = os.path.join(os.getcwd(), "outcomes.txt")
-
-def tally(outcome: str) -> None:
-    # outcomes so far, written every 256 inputs (libFuzzer exits without atexit)
-    COUNTS[outcome] += 1
-    if (COUNTS["accepted"] + COUNTS["refused"]) % 256 == 0:
-        with open(COUNT_FILE, "w") as fh:
-            fh.write(f"{COUNTS['accepted']} {COUNTS['refused']}\n")
-
+""" + TALLY + r"""
 def one(data: bytes) -> None:
     with open(PATH, "wb") as fh:
         fh.write(data)
@@ -79,15 +83,7 @@ import rtlab.protocol as P
 import rtlab.protocol.decoder, rtlab.protocol.parser, rtlab.protocol.records
 from rtlab.errors import FormatError
 atheris.instrument_all()
-COUNTS = {"accepted": 0, "refused": 0}
-COUNT_FILE = os.path.join(os.getcwd(), "outcomes.txt")
-
-def tally(outcome: str) -> None:
-    COUNTS[outcome] += 1
-    if (COUNTS["accepted"] + COUNTS["refused"]) % 256 == 0:
-        with open(COUNT_FILE, "w") as fh:
-            fh.write(f"{COUNTS['accepted']} {COUNTS['refused']}\n")
-
+""" + TALLY + r"""
 def one(data: bytes) -> None:
     try:
         runs = P.parse(data, source="fuzz")
