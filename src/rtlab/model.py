@@ -6,7 +6,7 @@ which rtlab.analysis builds on; they are re-exported here, the library's one ent
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -120,6 +120,21 @@ class Capture:
         self.channels[channel.name] = channel
         return channel
 
+    def with_edges(self, edges: Callable[[Channel], np.ndarray]) -> Capture:
+        """A copy (tick, gaps, window, resolution, a copy of the metadata) whose every
+        channel keeps its levels and holds the edges `edges(channel)` gives."""
+        out = Capture(
+            tick_s=self.tick_s,
+            gaps=self.gaps,
+            t_start=self.t_start,
+            t_end=self.t_end,
+            resolution_s=self.resolution_s,
+            metadata=dict(self.metadata),
+        )
+        for ch in self:
+            out.add(Channel(ch.name, edges(ch), ch.initial_level, ch.gap_levels))
+        return out
+
     # -- access ---------------------------------------------------------------------
     def __getitem__(self, name: str) -> Channel:
         if name in self.channels:
@@ -215,16 +230,7 @@ class EdgeStream:
         """A loaded capture as a stream of chunks of at most `chunk` edges."""
         if chunk < 1:
             raise ValueError("chunk must be at least 1 edge")
-        header = Capture(
-            tick_s=cap.tick_s,
-            gaps=cap.gaps,
-            t_start=cap.t_start,
-            t_end=cap.t_end,
-            resolution_s=cap.resolution_s,
-            metadata=cap.metadata,
-        )
-        for ch in cap:
-            header.add(Channel(ch.name, ch.edges[:0], ch.initial_level, ch.gap_levels))
+        header = cap.with_edges(lambda ch: ch.edges[:0])
 
         def chunks() -> Iterator[tuple[str, np.ndarray]]:
             for ch in cap:

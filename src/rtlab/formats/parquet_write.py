@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rtlab.fsutil import atomic_path
-from rtlab.model import Capture, Channel, EdgeStream, one_value_per_time_stream
+from rtlab.model import Capture, EdgeStream, one_value_per_time_stream
 from rtlab.ticks import one_value_per_time
 
 META_KEY = b"rtlab.capture"
@@ -131,17 +131,7 @@ def _one_value_per_time(cap: Capture) -> Capture:
     fixed = {ch.name: one_value_per_time(ch.edges)[0] for ch in cap}
     if all(fixed[ch.name].size == len(ch) for ch in cap):
         return cap
-    out = Capture(
-        tick_s=cap.tick_s,
-        gaps=cap.gaps,
-        t_start=cap.t_start,
-        t_end=cap.t_end,
-        resolution_s=cap.resolution_s,
-        metadata=dict(cap.metadata),
-    )
-    for ch in cap:
-        out.add(Channel(ch.name, fixed[ch.name], ch.initial_level, ch.gap_levels))
-    return out
+    return cap.with_edges(lambda ch: fixed[ch.name])
 
 
 def _jsonable(obj: Any) -> Any:
