@@ -58,6 +58,8 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     meta = runs[0].meta
     warm, cold, icount, tick = rtos_compare.path_figures(runs)
     machine = str(meta.get("qemu_machine") or meta.get("board", ""))
+    if meta.get("timebase") == rtos_compare.MODEL:
+        machine = "rp2040-model"  # its board is "pico"; the model is a machine of its own
     hz = meta.get("cpu_hz")
     if icount:
         unit, env = "instructions", ICOUNT
@@ -128,14 +130,16 @@ def _by_core(cols: Sequence[Column]) -> dict[str, dict[str, Column]]:
 def stm32(cols: Sequence[Column]) -> dict[str, Measured]:
     out: dict[str, Measured] = {}
     labels = {**rtbench.PRIMITIVES}
-    near = ("M0", "M3", "M4F", "M7")  # Table 1's board is a Cortex-M0+: the nearest core
+    # Table 1's board is a Cortex-M0+: the nearest core first, and what differs from it
+    near = ("M0+ model", "M0", "M3", "M4F", "M7")
+    unlike = {"M0+ model": "", "M0": ": a Cortex-M0, not Table 1's M0+"}
     fr = sorted(
         (c for c in cols if c.rtos == "FreeRTOS" and c.warm),
         key=lambda c: near.index(c.core) if c.core in near else 9,
     )
     if fr:
         col = fr[0]
-        how = col.name + ("" if col.core == "M0" else ": no FreeRTOS on a Cortex-M0 here")
+        how = col.name + unlike.get(col.core, ": no FreeRTOS on a Cortex-M0(+) here")
         for prim, v in col.warm.items():
             out[f"table1.{prim}"] = Measured(v, col.unit, how, col.env, lacks=_lacks(col))
         table1 = {labels[p]: col.warm[p] for p in labels if p in col.warm}
