@@ -14,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from rtlab.analysis.stats import median
 from rtlab.ticks import UNKNOWN_LEVEL, Edge, Samples
 
 
@@ -200,7 +201,7 @@ def tie(
         empty = Samples(np.zeros(0, np.int64), tick, name=f"{ch.name}.tie")
         return TieResult(empty, float("nan"), float("nan"), None)
     d = np.diff(t)
-    med = float(np.median(d))
+    med = median(d)
     steps = np.maximum(np.rint(d / med), 1).astype(np.int64) if med > 0 else np.ones_like(d)
     k = np.concatenate(([0], np.cumsum(steps))).astype(np.float64)
     tt = (t - t[0]).astype(np.float64)
