@@ -29,7 +29,7 @@ from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
 
-__all__ = ["SUMMARY_COLS", "render", "render_html", "text_report", "write_html", "write_report"]
+__all__ = ["SUMMARY_COLS", "render_html", "text_report", "write_html", "write_report"]
 
 
 def headline(cells: dict[str, results.CellRuns], fallback: str) -> tuple[str, list[str]]:
@@ -145,24 +145,11 @@ def write_html(rep: Report, path: str | Path) -> Path:
     return p
 
 
-def render(
-    store: Store,
-    cells: dict[str, results.CellRuns],
-    title: str = "rtlab",
-    skipped: Sequence[str] = (),
-) -> str:
-    """The HTML report of the selected cells (document.build, then render_html)."""
-    return render_html(document.build(store, cells, title, skipped))
-
-
 def write_report(
-    store: Store,
-    cells: dict[str, results.CellRuns],
-    path: str | Path,
-    title: str = "rtlab",
-    skipped: Sequence[str] = (),
+    store: Store, cells: dict[str, results.CellRuns], path: str | Path, **how: Any
 ) -> Path:
-    return write_html(document.build(store, cells, title, skipped), path)
+    """document.build(store, cells, **how) (title, skipped), then write_html."""
+    return write_html(document.build(store, cells, **how), path)
 
 
 def text_report(

@@ -12,6 +12,7 @@ from rtlab.analysis.stats import compute_stats
 from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies.mdtable import md_table
 from rtlab.studies.user_vs_kernel_runs import (
     KERNEL_WORKLOAD,
     TIMERLAT_WORKLOAD,
@@ -141,18 +142,14 @@ TRACECHECK_TITLE = (
 
 
 def tracecheck_table(rows: Sequence[TraceCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module mean µs | traced edge-to-edge mean µs "
-        "| difference | edges |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    head = ("kernel", "condition", "programmed µs", "module mean µs",
+            "traced edge-to-edge mean µs", "difference", "edges")  # fmt: skip
+    cells = []
     for c in rows:
         diff = 100 * (c.trace_mean_us - c.module_mean_us) / c.module_mean_us
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {fmt(c.module_mean_us, 5)} "
-            f"| {fmt(c.trace_mean_us, 5)} | {diff:+.2f} % | {c.edges} |"
-        )
-    return out
+        cells.append((c.kernel, c.condition, fmt(c.period_us), fmt(c.module_mean_us, 5),
+                      fmt(c.trace_mean_us, 5), f"{diff:+.2f} %", c.edges))  # fmt: skip
+    return md_table(head, cells, text_cols=2)
 
 
 def quantiles_text(q: Quantiles | None) -> str:
@@ -160,20 +157,14 @@ def quantiles_text(q: Quantiles | None) -> str:
 
 
 def crosscheck_table(rows: Sequence[CrossCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module (hard irq) | timerlat IRQ "
-        "| timerlat thread |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
+    head = ("kernel", "condition", "programmed µs", "module (hard irq)", "timerlat IRQ",
+            "timerlat thread")  # fmt: skip
+    cells = []
     for c in rows:
         tracer = (
-            f"unsupported: {c.unsupported}"
+            (f"unsupported: {c.unsupported}", "–")
             if c.unsupported
-            else f"{quantiles_text(c.timerlat_irq)} | {quantiles_text(c.timerlat_thread)}"
+            else (quantiles_text(c.timerlat_irq), quantiles_text(c.timerlat_thread))
         )
-        cells = f"{tracer} | –" if c.unsupported else tracer
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {quantiles_text(c.module)} "
-            f"| {cells} |"
-        )
-    return out
+        cells.append((c.kernel, c.condition, fmt(c.period_us), quantiles_text(c.module), *tracer))
+    return md_table(head, cells, text_cols=2)
