@@ -51,7 +51,7 @@ import atheris
 import rtlab.formats as F
 from rtlab.errors import FormatError
 spec = F.get(sys.argv[1])  # imports the reader's module
-import rtlab.analysis.edges, rtlab.model
+import rtlab.intervals, rtlab.model
 # rtlab is an editable install, whose import hook atheris.instrument_imports() misses:
 # instrument the loaded code instead, so that the fuzzer is guided by rtlab's branches.
 atheris.instrument_all()

@@ -15,13 +15,13 @@ what a board would show: docs/gpio-workloads.md gives the published board figure
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from rtlab.analysis.stats import median  # noqa: E402
 from rtlab.lab import gpio_guest as gg  # noqa: E402
 from rtlab.protocol import parse  # noqa: E402
 
@@ -68,14 +68,14 @@ def main() -> int:
     if "c" not in costs:
         print("no C results", file=sys.stderr)
         return 1
-    base = statistics.median(costs["c"])
+    base = median(costs["c"])
     print(
         f"EMULATED (qemu-system-aarch64 -M virt TCG, kernel {kernel}, PL061): cost per write, "
         f"{a.writes} writes x {a.reps} runs, boot+runs {run.seconds:.1f} s"
     )
     print(f"{'language':<10}{'median ns/write':>18}{'min':>10}{'max':>10}{'ratio to C':>12}")
     for lang, v in costs.items():
-        med = statistics.median(v)
+        med = median(v)
         print(f"{lang:<10}{med:>18.0f}{min(v):>10.0f}{max(v):>10.0f}{med / base:>12.3f}")
     if "rust" not in costs:
         print("rust: not in the guest (rustup target aarch64-unknown-linux-musl missing)")

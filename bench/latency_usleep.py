@@ -21,11 +21,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from rtlab.analysis.stats import quantiles  # noqa: E402
 from rtlab.lab.build import build_c_target  # noqa: E402
 from rtlab.protocol import Run, parse_one  # noqa: E402
 
@@ -64,8 +63,8 @@ def programmed_vs_actual(loops: int, method: str = "usleep") -> None:
         cells = []
         for r in sleeps:
             v = run.series[f"actual_{r}us"].values / 1e3
-            med = float(np.median(v))
-            cells.append(f"{med:9.1f}{np.quantile(v, 0.99):8.1f}{med - r:9.1f}")
+            med, p99 = quantiles(v, (0.5, 0.99))  # inverted CDF, as everywhere in rtlab
+            cells.append(f"{med:9.1f}{p99:8.1f}{med - r:9.1f}")
         print(f"{name:22s}" + "".join(cells))
 
 

@@ -30,6 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from rtlab.analysis.stats import median, quantile  # noqa: E402
 from rtlab.lab.build import build_c_target  # noqa: E402
 from rtlab.protocol import parse_one  # noqa: E402
 
@@ -47,10 +48,10 @@ class Result:
 
     @property
     def median(self) -> float:
-        return float(np.median(self.latency_ns))
+        return median(self.latency_ns)
 
     def q(self, p: float) -> float:
-        return float(np.quantile(self.latency_ns, p, method="inverted_cdf"))
+        return quantile(self.latency_ns, p)
 
     @property
     def cpu_per_sample(self) -> float:

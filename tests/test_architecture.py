@@ -1,7 +1,11 @@
 """The house rules of docs/architecture.md that import-linter does not check: small
-modules (no Python module of src/ over 400 lines)."""
+modules (no Python module of src/ over 400 lines), and statistics computed only in
+rtlab.analysis (one quantile definition, docs/metrics.md)."""
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 from tests.paths import REPO_ROOT
 
@@ -28,3 +32,74 @@ def test_no_import_cycle_between_modules() -> None:
         if graph.chain_exists(importer=b, imported=a)
     )
     assert not cycles, f"modules importing each other (directly or through others): {cycles}"
+
+
+# numpy's, the standard library's and pandas/DuckDB's own quantile functions: each has its
+# own default definition (numpy and pandas interpolate), so only rtlab.analysis may call
+# one (rtlab.analysis.stats: the inverted CDF, named in every output).
+STAT_CALLS = {
+    "quantile", "median", "percentile", "nanquantile", "nanmedian", "nanpercentile",
+    "quantile_cont", "quantile_disc", "approx_quantile",
+}  # fmt: skip
+STAT_MODULES = {"statistics", "scipy.stats"}
+
+
+def statistics_outside_analysis(path: Path, root: Path = REPO_ROOT) -> list[str]:
+    """`file:line: what` for every call of a quantile function of numpy (or of any
+    object: a pandas Series' .quantile) and every import of `statistics`/`scipy.stats`
+    in one module; SQL text naming a quantile aggregate counts too. In line order."""
+    tree = ast.parse(path.read_text(), str(path))
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        what = ""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in STAT_CALLS:
+                what = f".{node.func.attr}()"
+        elif isinstance(node, ast.Import):
+            what = ", ".join(a.name for a in node.names if a.name in STAT_MODULES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.module in STAT_MODULES:
+                what = f"from {node.module} import"
+            elif node.module == "numpy":
+                what = ", ".join(a.name for a in node.names if a.name in STAT_CALLS)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            low = node.value.lower()
+            what = next((f"SQL {f}(" for f in sorted(STAT_CALLS) if f"{f}(" in low), "")
+        if what:
+            out.append((node.lineno, what))  # type: ignore[attr-defined]
+    where = path.relative_to(root)
+    return [f"{where}:{line}: {what}" for line, what in sorted(out)]
+
+
+def test_statistics_only_in_analysis() -> None:
+    """Quantiles, medians and percentiles outside src/rtlab/analysis/ would bring a
+    second definition (numpy's default interpolates between two samples)."""
+    found = [
+        hit
+        for p in sorted(SRC.rglob("*.py"))
+        if p.relative_to(SRC).parts[0] != "analysis"
+        for hit in statistics_outside_analysis(p)
+    ]
+    assert not found, "compute these with rtlab.analysis.stats:\n" + "\n".join(found)
+
+
+def test_the_statistics_check_finds_each_kind(tmp_path: Path) -> None:
+    """The check above is not vacuous: it flags each way a quantile could be computed,
+    and not rtlab.analysis.stats' own functions called by name."""
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import statistics\nimport numpy as np\nfrom numpy import percentile\n"
+        "a = np.median([1, 2])\nb = np.quantile([1], 0.5)\nc = s.quantile(0.9)\n"
+        "d = statistics.median([1])\ne = 'SELECT quantile_cont(x, 0.5) FROM t'\n"
+        "f = median([1, 2])\n"
+    )
+    hits = [h.split(": ", 1)[1] for h in statistics_outside_analysis(bad, tmp_path)]
+    assert hits == [
+        "statistics",
+        "percentile",
+        ".median()",
+        ".quantile()",
+        ".quantile()",
+        ".median()",
+        "SQL quantile_cont(",
+    ], hits

@@ -3,7 +3,7 @@
 import rtlab
 cap = rtlab.load("run.sr")                      # format from content/extension
 periods = cap["D0"].periods(edge="rising")      # Samples, in ticks
-print(periods.stats())                          # n, mean, rms jitter, quantiles...
+print(rtlab.stats(periods))                     # n, mean, rms jitter, quantiles...
 lat = rtlab.latency(cap, "irq", "task", edge="rising")
 """
 
@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rtlab.analysis.latency import LatencyResult, latency
     from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats
+    from rtlab.analysis.stats import compute_stats as stats
     from rtlab.analysis.summary import Analysis, analyze
+    from rtlab.analysis.tie import TieResult, tie
     from rtlab.errors import FormatError, RtlabError
     from rtlab.formats import load, save
     from rtlab.model import Capture, Channel, Samples
@@ -23,8 +25,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 # The library API, imported on first use: `import rtlab` (and so `rtlab --help`) stays
-# free of numpy and the readers.
-_LAZY = {
+# free of numpy and the readers. name -> module, or (module, its name there).
+_LAZY: dict[str, str | tuple[str, str]] = {
     "DEFAULT_QUANTILES": "rtlab.analysis.stats",
     "Analysis": "rtlab.analysis.summary",
     "Capture": "rtlab.model",
@@ -34,10 +36,13 @@ _LAZY = {
     "RtlabError": "rtlab.errors",
     "Samples": "rtlab.model",
     "Stats": "rtlab.analysis.stats",
+    "TieResult": "rtlab.analysis.tie",
     "analyze": "rtlab.analysis.summary",
     "latency": "rtlab.analysis.latency",
     "load": "rtlab.formats",
     "save": "rtlab.formats",
+    "stats": ("rtlab.analysis.stats", "compute_stats"),
+    "tie": "rtlab.analysis.tie",
 }
 
 __all__ = [
@@ -50,19 +55,23 @@ __all__ = [
     "RtlabError",
     "Samples",
     "Stats",
+    "TieResult",
     "__version__",
     "analyze",
     "latency",
     "load",
     "save",
+    "stats",
+    "tie",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    where = _LAZY.get(name)
+    if where is None:
         raise AttributeError(f"module 'rtlab' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, attr = where if isinstance(where, tuple) else (where, name)
+    value = getattr(importlib.import_module(module), attr)
     globals()[name] = value  # later look-ups skip __getattr__
     return value
 

@@ -1,7 +1,9 @@
 """The few types everything in rtlab shares: Capture, Channel, Samples.
 
 Samples and the tick helpers live in rtlab.ticks (exact tick lengths, int64 ticks),
-which rtlab.analysis builds on; they are re-exported here, the library's one entry.
+and a channel's durations in rtlab.intervals; rtlab.analysis builds on them. Nothing
+here computes a statistic: `rtlab.stats(samples)` and `rtlab.tie(cap, channel)` are
+rtlab.analysis'.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from rtlab.analysis import edges as ea
-from rtlab.analysis.edges import TieResult
+from rtlab import intervals as iv
 
 # Re-exported: the library API (README.md, "The library") names them rtlab.model.
 from rtlab.ticks import (
@@ -66,25 +67,22 @@ class Channel:
             raise ValueError(f"channel {self.name} is not part of a capture")
         return self.capture
 
-    # The analysis functions live in rtlab.analysis.edges; these are the notebook API
-    # (edges.py takes any object with these fields, so it needs no import of this module).
+    # The durations live in rtlab.intervals; these are the notebook API (intervals.py
+    # takes any object with these fields, so it needs no import of this module).
     def periods(self, edge: Edge = "rising") -> Samples:
-        return ea.periods(self._cap(), self, edge)
+        return iv.periods(self._cap(), self, edge)
 
     def widths(self, level: Literal["high", "low"] = "high") -> Samples:
-        return ea.widths(self._cap(), self, level)
+        return iv.widths(self._cap(), self, level)
 
     def intervals(self) -> Samples:
-        return ea.intervals(self._cap(), self)
+        return iv.intervals(self._cap(), self)
 
     def c2c(self, edge: Edge = "rising") -> Samples:
-        return ea.cycle_to_cycle(self._cap(), self, edge)
-
-    def tie(self, edge: Edge = "rising", nominal_hz: float | None = None) -> TieResult:
-        return ea.tie(self._cap(), self, edge, nominal_hz)
+        return iv.cycle_to_cycle(self._cap(), self, edge)
 
     def edge_times(self, edge: Edge = "rising") -> np.ndarray:
-        return ea.select_edges(self._cap(), self, edge)
+        return iv.select_edges(self._cap(), self, edge)
 
 
 @dataclass

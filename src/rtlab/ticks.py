@@ -4,8 +4,9 @@ Times are integer ticks (int64) of a known tick length until a statistic is prin
 no float rounding of 8 ns ticks over a billion-edge capture. The tick length is an
 exact rational number of seconds (a 24 MHz sample rate is 1/24e6 s, not 41.67 ns).
 
-This is the part of rtlab.model that rtlab.analysis builds on: analysis imports it,
-never rtlab.model, whose Channel methods call analysis (no import cycle).
+This is the part of rtlab.model that rtlab.analysis builds on. It computes no
+statistic: rtlab.analysis.stats.compute_stats(samples) (the library's `rtlab.stats`)
+does.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
-
-from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, compute_stats
 
 Edge = Literal["rising", "falling", "both"]
 
@@ -167,10 +166,6 @@ class Samples:
     @property
     def tick_ns(self) -> float:
         return float(self.tick_s * 10**9)
-
-    def stats(self, quantiles: tuple[float, ...] | None = None, scratch: bool = False) -> Stats:
-        """Statistics; scratch=True lets them reuse `values` as working memory."""
-        return compute_stats(self, quantiles or DEFAULT_QUANTILES, scratch)
 
     def to_ns(self) -> np.ndarray:
         """Float ns values, for plots: the only place ticks turn into floats."""

@@ -28,7 +28,7 @@ def test_pio_durations_reproduce_the_study_definitions(tmp_path: Path) -> None:
     cap = rtlab.load(write_durations(tmp_path / "c.csv", d))
     assert cap.metadata["format"] == "pio-durations"
     assert cap.tick_s == Fraction(16, 10**9)
-    st = cap["D0"].periods().stats()
+    st = rtlab.stats(cap["D0"].periods())
     periods = (highs + lows) * 16.0  # the study: T_i = (t1 + t0) * 16 ns
     assert st.n == 3000
     assert st.mean == pytest.approx(periods.mean())

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rtlab.report import html
+from rtlab.report import document
+from rtlab.report.html import render_html
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
@@ -35,8 +36,8 @@ def _study(path: Path, spec: str | None = "gpio", page: bool = True) -> Rendered
         cells = results.select_many(st, (), spec)
         s = gpio_study.study(st, cells)
         doc = gpio_study.to_dict(s) if s is not None else {}
-        md, js = html.text_report(st, cells, "md"), html.text_report(st, cells, "json")
-        return doc, md, js, html.render(st, cells) if page else ""
+        rep = document.build(st, cells)  # one report object, three renderings
+        return doc, rep.markdown(), rep.json(), render_html(rep) if page else ""
 
 
 @pytest.fixture(scope="module")

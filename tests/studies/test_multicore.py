@@ -27,9 +27,12 @@ def test_intervals_over_repetitions() -> None:
     assert figs is not None and figs.repetitions == 3
     p1 = figs.scaling["p1"]
     assert p1[1].mean == 100.0 and p1[1].half == 0.0
-    # per core: 900, 1000, 1100 of 1000 -> 90, 100, 110 %; sd 10, t(2) = 4.303
+    # per core: 900, 1000, 1100 of 1000 -> 90, 100, 110 %; sd 10, t(2) = 4.30265: the
+    # two-sided 95 % quantile of Student's t with 2 degrees of freedom, whose closed form
+    # is a·sqrt(2 / (1 − a²)) with a = 0.95
     assert math.isclose(p1[2].mean, 100.0)
-    assert math.isclose(p1[2].half or 0, 4.303 * 10 / math.sqrt(3), rel_tol=1e-9)
+    t2 = 0.95 * math.sqrt(2 / (1 - 0.95**2))
+    assert math.isclose(p1[2].half or 0, t2 * 10 / math.sqrt(3), rel_tol=1e-9)
     assert figs.contention == {
         0: multicore.Interval(100.0, 0.0, 3),
         50: multicore.Interval(50.0, 0.0, 3),

@@ -211,17 +211,18 @@ def test_a_short_period_below_a_failed_one_does_not_count() -> None:
 def test_report_section_has_the_table_and_log_log_figures(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rtlab.report.html import render, text_report
+    from rtlab.report import document
+    from rtlab.report.html import render_html
 
     cells = results.select(store, "uvk")
-    page = render(store, cells, "t")
+    page = render_html(document.build(store, cells, "t"))
     assert "User space vs kernel space" in page and "not silicon timing" in page
     alt = 'alt="actual vs programmed period, idle"'
     [uri] = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)" ' + alt, page)
     assert 'id="axes0-xlog-ylog"' in base64.b64decode(uri).decode()  # log axes
     # X as a parameter: at 25 % the kernel holds 20 us
     monkeypatch.setenv("RTLAB_STABLE_TOLERANCE_PCT", "25")
-    md = text_report(store, cells, "md")
+    md = document.build(store, cells).markdown()
     assert "| kernel hrtimer (hard) | stock | idle | 20 |" in md
     assert "within 25 %" in md
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rtlab.analysis.edges import segment_ids, select_edges
+from rtlab.intervals import segment_ids, select_edges
 from rtlab.model import Capture, Edge, Samples
 
 

@@ -1,5 +1,5 @@
 """Change of a quantile between two sets of repeated runs, with an interval that knows
-runs vary.
+runs vary; and the mean of a figure over repetitions with its t interval.
 
 Samples of one run are not independent draws from one distribution shared by all runs:
 each run has its own load, cache and scheduler history, so its p99 moves from run to run
@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rtlab.analysis.stats import quantiles
+
 LEVEL = 0.95
 MIN_RUNS = 2
 
@@ -41,11 +43,40 @@ class Interval:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class MeanInterval:
+    """The mean of one figure over repetitions and the half-width of its Student-t 95 %
+    interval (None for one repetition: no spread to estimate)."""
+
+    mean: float
+    half: float | None
+    n: int
+
+    def text(self, fmt: str = "{:.1f}") -> str:
+        if self.half is None:
+            return fmt.format(self.mean)
+        return f"{fmt.format(self.mean)} ± {fmt.format(self.half)}"
+
+
+def mean_interval(values: Sequence[float], level: float = LEVEL) -> MeanInterval | None:
+    """The finite values' mean with its Student-t interval at `level` (n − 1 degrees of
+    freedom, sample standard deviation); None when no value is finite."""
+    vals = [v for v in values if math.isfinite(v)]
+    if not vals:
+        return None
+    n = len(vals)
+    mean = sum(vals) / n
+    if n < 2:
+        return MeanInterval(mean, None, n)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1))
+    return MeanInterval(mean, t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n), n)
+
+
 def run_quantiles(runs: Sequence[np.ndarray], qs: Sequence[float]) -> np.ndarray:
     """runs × qs: each run's quantiles (inverted CDF, so measured values; q = 1 → max)."""
     out = np.empty((len(runs), len(qs)))
     for i, v in enumerate(runs):
-        out[i] = np.quantile(v, qs, method="inverted_cdf")
+        out[i] = quantiles(v, qs)
     return out
 
 

@@ -13,6 +13,7 @@ of the array otherwise.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -65,6 +66,55 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
 def _rank(q: float, n: int) -> int:
     """0-based index of the inverted-CDF q-quantile in the sorted n samples."""
     return min(max(math.ceil(q * n - 1e-9) - 1, 0), n - 1)
+
+
+def quantiles(values: np.ndarray | Sequence[float], qs: Sequence[float]) -> list[float]:
+    """The inverted-CDF q-quantile of `values` for each q of `qs` (q = 1 is the maximum):
+    each one a value that was measured. Every quantile rtlab prints is this one (or
+    compute_stats', the same definition); ValueError for no values."""
+    v = np.asarray(values)
+    n = int(v.size)
+    if n == 0:
+        raise ValueError("a quantile of no values")
+    ranks = [_rank(q, n) for q in qs]
+    if not ranks:
+        return []
+    part = np.partition(v.ravel(), sorted(set(ranks)))
+    return [float(part[r]) for r in ranks]
+
+
+def quantile(values: np.ndarray | Sequence[float], q: float) -> float:
+    """One inverted-CDF quantile (see quantiles)."""
+    return quantiles(values, (q,))[0]
+
+
+def median(values: np.ndarray | Sequence[float]) -> float:
+    """The inverted-CDF median: of an even count, the lower middle value (a measured
+    value, not the mean of the two middle ones)."""
+    return quantile(values, 0.5)
+
+
+def row_quantile(rows: np.ndarray, q: float) -> np.ndarray:
+    """The inverted-CDF q-quantile of each row of a 2-D array (e.g. a trend plot's
+    buckets), as float64."""
+    if rows.ndim != 2 or rows.shape[1] == 0:
+        raise ValueError("row_quantile needs a 2-D array with at least one column")
+    k = _rank(q, rows.shape[1])
+    return np.partition(rows, k, axis=1)[:, k].astype(np.float64)
+
+
+def ecdf_points(values: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    """The empirical CDF as (sorted sample values, P(X <= x)): every sample when there are
+    at most `points`, else the sorted samples at a grid of ranks dense in the tail (down
+    to 1 - 10^-6), the extremes included."""
+    n = values.size
+    if n <= points:
+        return np.sort(values), np.arange(1, n + 1) / n
+    probs = np.concatenate(
+        (np.linspace(0, 0.99, points // 2), 1 - np.logspace(-2, -6, points // 2))
+    )
+    idx = np.unique(np.clip((probs * n).astype(np.int64), 0, n - 1))
+    return np.partition(values, idx)[idx], (idx + 1) / n
 
 
 class SampleSet(Protocol):
@@ -297,12 +347,15 @@ def _partition_stats(
     dev -= mean
     rms = math.sqrt(float(np.dot(dev, dev)) / n)
     ranks = sorted({_rank(q, n) for q in quantiles})
-    part = np.partition(values, ranks)
-    qs = {q: float(part[_rank(q, n)]) for q in quantiles}
-    del part
+    qs: dict[float, float] = {}
+    if ranks:  # np.partition takes no empty list
+        part = np.partition(values, ranks)
+        qs = {q: float(part[_rank(q, n)]) for q in quantiles}
+        del part
     np.abs(dev, out=dev)
     max_dev = float(dev.max())
     mean_abs_dev = float(dev.sum()) / n
-    dev.partition(ranks)
+    if ranks:
+        dev.partition(ranks)
     aq = {q: float(dev[_rank(q, n)]) for q in quantiles}
     return RawStats(n, mean, rms, lo, hi, max_dev, mean_abs_dev, qs, aq)

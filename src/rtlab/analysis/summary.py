@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from rtlab.analysis import edges as ea
+from rtlab import intervals as iv
 from rtlab.analysis.latency import latency
-from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats
+from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, compute_stats
+from rtlab.analysis.tie import tie as fit_tie
 from rtlab.model import Capture, Edge, Samples, format_tick
 
 SCHEMA_VERSION = 1
@@ -106,17 +107,18 @@ def analyze(
         # more edge array, and new memory is touched once, not five times.
         scratch = np.empty(max(len(ch) - 1, 0), dtype=np.int64)
         m: dict[str, Stats] = {}
-        m["period"] = ea.periods(cap, ch, edge, scratch).stats(quantiles, scratch=True)
-        m["high"] = ea.widths(cap, ch, "high", scratch).stats(quantiles, scratch=True)
-        m["low"] = ea.widths(cap, ch, "low", scratch).stats(quantiles, scratch=True)
-        m["interval"] = ea.intervals(cap, ch, scratch).stats(quantiles, scratch=True)
-        m["c2c"] = ea.cycle_to_cycle(cap, ch, edge, scratch).stats(quantiles, scratch=True)
+        # each metric's stats before the next one reuses the buffer
+        m["period"] = compute_stats(iv.periods(cap, ch, edge, scratch), quantiles, True)
+        m["high"] = compute_stats(iv.widths(cap, ch, "high", scratch), quantiles, True)
+        m["low"] = compute_stats(iv.widths(cap, ch, "low", scratch), quantiles, True)
+        m["interval"] = compute_stats(iv.intervals(cap, ch, scratch), quantiles, True)
+        m["c2c"] = compute_stats(iv.cycle_to_cycle(cap, ch, edge, scratch), quantiles, True)
         del scratch
         per_channel[name] = m
         derived[name] = derived_figures(m)
         if tie:
-            t = ea.tie(cap, ch, edge, nominal_hz)
-            m["tie"] = t.samples.stats(quantiles, scratch=True)
+            t = fit_tie(cap, ch, edge, nominal_hz)
+            m["tie"] = compute_stats(t.samples, quantiles, scratch=True)
             derived[name]["tie_fitted_frequency_hz"] = t.frequency_hz
             derived[name]["tie_offset_ppm"] = t.offset_ppm
     lats: dict[str, tuple[Stats, dict[str, int]]] = {}
@@ -129,7 +131,7 @@ def analyze(
             "unpaired": r.unpaired,
             "extra": r.extra,
         }
-        lats[f"{a}:{b}"] = (r.samples.stats(quantiles), counts)
+        lats[f"{a}:{b}"] = (compute_stats(r.samples, quantiles), counts)
     return Analysis(cap, edge, quantiles, per_channel, derived, lats)
 
 
@@ -156,13 +158,13 @@ def channel_metric(cap: Capture, channel: str, metric: str, edge: Edge = "rising
         return latency(cap, a, b, edge).samples
     ch = cap[channel]
     if metric == "period":
-        return ea.periods(cap, ch, edge)
+        return iv.periods(cap, ch, edge)
     if metric in ("high", "low"):
-        return ea.widths(cap, ch, metric)
+        return iv.widths(cap, ch, metric)
     if metric == "interval":
-        return ea.intervals(cap, ch)
+        return iv.intervals(cap, ch)
     if metric == "c2c":
-        return ea.cycle_to_cycle(cap, ch, edge)
+        return iv.cycle_to_cycle(cap, ch, edge)
     if metric == "tie":
-        return ea.tie(cap, ch, edge).samples
+        return fit_tie(cap, ch, edge).samples
     raise ValueError(f"unknown metric {metric!r}; one of {', '.join(CHANNEL_METRICS)}, tie")

@@ -42,7 +42,8 @@ def rtos_cmd(
     the store lacks, then one report with the RTOSes side by side."""
     from rtlab.lab.rtos_matrix import expand
     from rtlab.lab.runner import run_spec
-    from rtlab.report.html import text_report, write_report
+    from rtlab.report import document
+    from rtlab.report.html import write_html
     from rtlab.results import query as results
 
     def body() -> int:
@@ -67,9 +68,10 @@ def rtos_cmd(
                 for k, cr in results.select_many(st, (), specs[0].name).items()
                 if cr.key in keys
             }
-            write_report(st, cells, report, title=specs[0].name, skipped=skipped)
+            rep = document.build(st, cells, specs[0].name, skipped)  # built once, shown twice
+            write_html(rep, report)
             if md:  # as is: a console would wrap Markdown's long table rows
-                typer.echo(text_report(st, cells, "md", skipped), nl=False)
+                typer.echo(rep.markdown(), nl=False)
         err.print(f"report: {report}")
         return 1 if bad else 0
 

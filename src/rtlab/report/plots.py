@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from rtlab.analysis.stats import ecdf_points, median, row_quantile
 from rtlab.fsutil import atomic_path
 from rtlab.model import Samples
 
@@ -36,7 +37,7 @@ def _axis(series: Series) -> tuple[float, str]:
         return 1.0, "ns"
     if first.unit != "s":
         return 1.0, first.unit
-    typical = float(np.median(np.abs(first.values[:10_000]))) * first.tick_ns
+    typical = median(np.abs(first.values[:10_000])) * first.tick_ns
     if typical >= 1e6:
         return 1e6, "ms"
     if typical >= 1e4:
@@ -99,20 +100,6 @@ def _label(ax: Any, series: Series, unit: str, ylabel: str, log_y: bool) -> None
         ax.set_yscale("log")
 
 
-def _cdf_points(v: np.ndarray, points: int = 2000) -> tuple[np.ndarray, np.ndarray]:
-    """The empirical CDF on a grid of probabilities, plus the exact extremes."""
-    n = v.size
-    if n <= points:
-        x = np.sort(v)
-        return x, np.arange(1, n + 1) / n
-    probs = np.concatenate(
-        (np.linspace(0, 0.99, points // 2), 1 - np.logspace(-2, -6, points // 2))
-    )
-    idx = np.unique(np.clip((probs * n).astype(np.int64), 0, n - 1))
-    x = np.partition(v, idx)[idx]
-    return x, (idx + 1) / n
-
-
 def cdf(series: Series, title: str = "", tail: bool = False, log_x: bool = False) -> Figure:
     """CDF; with tail=True the complementary CDF on a log axis, which shows the rare
     long outliers that decide a worst case; log_x=True a log x axis (when every value
@@ -122,7 +109,7 @@ def cdf(series: Series, title: str = "", tail: bool = False, log_x: bool = False
     for label, s in series:
         if not len(s):
             continue
-        x, p = _cdf_points(_values(s, per_unit))
+        x, p = ecdf_points(_values(s, per_unit))
         if tail:
             ax.step(x, np.maximum(1 - p, 1.0 / len(s) / 10), where="post", label=label)
         else:
@@ -157,7 +144,7 @@ def trend(series: Series, title: str = "") -> Figure:
                 alpha=0.5,
                 label=f"{label} (min–max)",
             )
-            ax.plot(tb, np.median(vb, axis=1), lw=0.6)
+            ax.plot(tb, row_quantile(vb, 0.5), lw=0.6)
         else:
             ax.plot(t, v, ".", ms=1.5, label=label)
     has_time = bool(series) and series[0][1].at is not None

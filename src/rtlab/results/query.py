@@ -16,11 +16,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import gcd
 from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.pool import pool as pool_samples
 from rtlab.analysis.stats import summarize
 from rtlab.model import Samples
 from rtlab.results import Store, StoreError, roles
@@ -233,26 +233,16 @@ def series_ticks(store: Store, run_ids: Sequence[str], name: str) -> dict[str, F
     return {rid: Fraction(a, b) if a is not None else None for rid, a, b in rows}
 
 
-def _common_tick(ticks: Sequence[Fraction]) -> Fraction:
-    """The largest tick every given tick is an integer multiple of (exact)."""
-    num = 0
-    den = 1
-    for t in ticks:
-        num = gcd(num, t.numerator)
-        den = den * t.denominator // gcd(den, t.denominator)
-    return Fraction(num, den)
-
-
 def pool(
     store: Store, run_ids: Sequence[str], names: Sequence[str], *, diff: bool = False
 ) -> tuple[Samples | None, int]:
-    """The named series of these runs as one Samples, and how many runs had them (None
-    when none did). Time series are pooled exactly in a tick common to all of them;
-    count series only when no run has the name as a time series. diff=True pools each
+    """The named series of these runs as one Samples (rtlab.analysis.pool: exactly, in
+    a tick common to all of them), and how many runs had them (None when none did).
+    Count series only when no run has the name as a time series. diff=True pools each
     run's differences instead (intervals of a timestamp series, never across runs).
     Runs contribute in the order of `run_ids`, then of `names`."""
-    timed: list[tuple[np.ndarray, Fraction]] = []
-    counts: list[np.ndarray] = []
+    timed: list[Samples] = []
+    counts: list[Samples] = []
     runs = set()
     for name in names:
         ticks = series_ticks(store, run_ids, name)
@@ -263,17 +253,11 @@ def pool(
             v = np.diff(v) if diff else v
             tick = ticks[rid]
             if tick is None:
-                counts.append(v)
+                counts.append(Samples(v, Fraction(1), name=names[0], unit="count"))
             else:
-                timed.append((v, tick))
+                timed.append(Samples(v, tick, name=names[0], unit="s"))
             runs.add(rid)
-    if timed:
-        tick = _common_tick([t for _, t in timed])
-        values = np.concatenate([v * int(t / tick) if t != tick else v for v, t in timed])
-        return Samples(values, tick, name=names[0], unit="s"), len(runs)
-    if counts:
-        return Samples(np.concatenate(counts), Fraction(1), name=names[0], unit="count"), len(runs)
-    return None, 0
+    return pool_samples(timed or counts, names[0]), len(runs)
 
 
 def pooled(store: Store, run_ids: Sequence[str], name: str, tick: Fraction | None) -> Samples:

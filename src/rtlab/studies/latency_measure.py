@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rtlab.analysis.stats import median
 from rtlab.protocol import Run
 
 
@@ -141,7 +142,7 @@ def cross_check(
                 lm_ns=lm.get(p.lm),
                 series=f"{p.scenario}/{p.series}",
                 rtbench_mean_ns=float(ns.mean()) if ns is not None else None,
-                rtbench_median_ns=float(np.median(ns)) if ns is not None else None,
+                rtbench_median_ns=median(ns) if ns is not None else None,
                 rtbench_n=int(ns.size) if ns is not None else 0,
                 difference=p.difference,
             )

@@ -15,19 +15,15 @@ repetitions; one repetition has none.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rtlab.analysis.runchange import MeanInterval, mean_interval
 from rtlab.lab.rtos.firmware import shown_version
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
-# Student t, two-sided 95 %, by degrees of freedom (1..30); beyond: the normal 1.96.
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
-        2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
-        2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)  # fmt: skip
 MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
     "parallel-tcg": "QEMU parallel TCG (host threads, host time)",
@@ -35,29 +31,7 @@ MODES = {
 }
 
 
-@dataclass(frozen=True)
-class Interval:
-    mean: float
-    half: float | None  # half-width of the 95 % interval; None for one value
-    n: int
-
-    def text(self, fmt: str = "{:.1f}") -> str:
-        if self.half is None:
-            return fmt.format(self.mean)
-        return f"{fmt.format(self.mean)} ± {fmt.format(self.half)}"
-
-
-def interval(values: Sequence[float]) -> Interval | None:
-    vals = [v for v in values if math.isfinite(v)]
-    if not vals:
-        return None
-    n = len(vals)
-    mean = sum(vals) / n
-    if n < 2:
-        return Interval(mean, None, n)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1))
-    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
-    return Interval(mean, t * sd / math.sqrt(n), n)
+Interval = MeanInterval  # mean %, ± half of the 95 % interval over the repetitions
 
 
 @dataclass
@@ -142,7 +116,7 @@ def _collect(per_rep: list[dict[str, dict[int, float]]]) -> dict[str, dict[int, 
         row = {
             c: iv
             for c in cores
-            if (iv := interval([r[k][c] for r in per_rep if c in r.get(k, {})]))
+            if (iv := mean_interval([r[k][c] for r in per_rep if c in r.get(k, {})]))
         }
         if row:
             out[k] = row

@@ -23,8 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
+from rtlab.analysis.stats import quantiles
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
 
@@ -169,7 +168,8 @@ def primitive_table(
         v = run.series[name].values
         us = float(_tick_s(run, name)) * 1e6
         cold = run.counters.get(f"{name}.cold")
-        med = float(np.median(v)) * us
+        med_ticks, p99_ticks = quantiles(v, (0.5, 0.99))
+        med = med_ticks * us
         lo = float(v.min()) * us
         rows.append(
             PrimitiveRow(
@@ -179,7 +179,7 @@ def primitive_table(
                 median_us=med,
                 mean_us=float(v.mean()) * us,
                 min_us=lo,
-                p99_us=float(np.percentile(v, 99, method="inverted_cdf")) * us,
+                p99_us=p99_ticks * us,
                 max_us=float(v.max()) * us,
                 cold_us=cold[0] * us if cold else None,
                 median_cycles=med * hz / 1e6 if hz else None,

@@ -19,13 +19,16 @@ instructions (a lower bound, by that much).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.pool import pool
+from rtlab.analysis.stats import compute_stats
+from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies.user_vs_kernel_checks import (
@@ -51,6 +54,7 @@ from rtlab.studies.user_vs_kernel_runs import (
 __all__ = ["CrossCheck", "Quantiles", "TraceCheck", "fmt", "kernel_of", "quantiles_text"]
 
 DEFAULT_TOLERANCE_PCT = 10.0
+NS = Fraction(1, 10**9)
 
 
 @dataclass(frozen=True)
@@ -121,15 +125,16 @@ def environment(run: dict[str, Any]) -> str:
     return env
 
 
-def actual_periods_ns(store: Store, run: dict[str, Any]) -> np.ndarray:
+def actual_periods_ns(store: Store, run: dict[str, Any]) -> Samples:
+    """One run's actual periods, in ns (the module's and rtlab-latency's series tick)."""
     rid = run["run_id"]
     t = int((run.get("meta") or {}).get("interval_ns", 0))
     if run["workload"] == KERNEL_WORKLOAD:
-        return np.asarray(store.samples(rid, "period"), dtype=np.float64)
-    lat = np.asarray(store.samples(rid, "latency"), dtype=np.float64)
+        return Samples(store.samples(rid, "period"), NS, name="period")
+    lat = np.asarray(store.samples(rid, "latency"), dtype=np.int64)
     if (run.get("meta") or {}).get("method") == "usleep":
-        return t + lat
-    return t + np.diff(lat)
+        return Samples(t + lat, NS, name="period")
+    return Samples(t + np.diff(lat), NS, name="period")
 
 
 def _counter(store: Store, rid: str, name: str) -> int:
@@ -154,12 +159,13 @@ def study(
         return None
     rows = []
     for (method, kernel, cond, t_us), runs in sorted(groups.items()):
-        per = np.concatenate([actual_periods_ns(store, r) for r in runs]) / 1000
+        per = pool([actual_periods_ns(store, r) for r in runs])
+        if per is None or not len(per):
+            continue
+        st = compute_stats(per, (0.99, 0.999))
         lat_max = max(
             (float(np.max(store.samples(r["run_id"], "latency"))) for r in runs), default=0.0
         )
-        if per.size == 0:
-            continue
         rows.append(
             Row(
                 method,
@@ -168,12 +174,12 @@ def study(
                 cond,
                 t_us,
                 len(runs),
-                int(per.size),
-                float(per.mean()),
-                float(np.quantile(per, 0.99, method="inverted_cdf")),
-                float(np.quantile(per, 0.999, method="inverted_cdf")),
-                float(per.max()),
-                float(math.sqrt(np.mean((per - per.mean()) ** 2))),
+                st.n,
+                st.mean / 1000,
+                st.quantiles[0.99] / 1000,
+                st.quantiles[0.999] / 1000,
+                st.max / 1000,
+                st.rms / 1000,
                 lat_max / 1000,
                 sum(_counter(store, r["run_id"], "overruns") for r in runs),
                 environment(runs[0]),

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from rtlab.analysis.stats import compute_stats
+from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies.mdtable import md_table
 from rtlab.studies.user_vs_kernel_runs import (
     KERNEL_WORKLOAD,
     TIMERLAT_WORKLOAD,
@@ -73,23 +74,19 @@ def tracecheck(store: Store, cells: dict[str, results.CellRuns]) -> list[TraceCh
                 groups.setdefault(key, []).append(run["run_id"])
     out = []
     for key, ids in sorted(groups.items()):
-        module = np.concatenate([store.samples(i, "period") for i in ids]) / 1000
-        levels = np.concatenate(
-            [store.samples(i, f"instrument.{lv}") for i in ids for lv in ("high", "low")]
-        )  # in µs: the trace's tick
-        if module.size and levels.size:
-            out.append(
-                TraceCheck(*key, float(module.mean()), float(levels.mean()), int(levels.size) + 1)
-            )
+        module, _ = results.pool(store, ids, ["period"])
+        levels, _ = results.pool(store, ids, ["instrument.high", "instrument.low"])
+        if module is not None and levels is not None and len(module) and len(levels):
+            m, lv = compute_stats(module, ()), compute_stats(levels, ())
+            out.append(TraceCheck(*key, m.mean / 1000, lv.mean / 1000, len(levels) + 1))
     return out
 
 
-def _quantiles(values: np.ndarray) -> Quantiles | None:
-    if values.size == 0:
+def _quantiles(s: Samples | None) -> Quantiles | None:
+    if s is None or len(s) == 0:
         return None
-    us = values / 1000
-    q = [float(np.quantile(us, x, method="inverted_cdf")) for x in (0.5, 0.99)]
-    return Quantiles(q[0], q[1], float(us.max()), int(us.size))
+    st = compute_stats(s, (0.5, 0.99))
+    return Quantiles(st.quantiles[0.5] / 1000, st.quantiles[0.99] / 1000, st.max / 1000, st.n)
 
 
 def crosscheck(store: Store, cells: dict[str, results.CellRuns]) -> list[CrossCheck]:
@@ -108,9 +105,8 @@ def crosscheck(store: Store, cells: dict[str, results.CellRuns]) -> list[CrossCh
             elif run["workload"] == KERNEL_WORKLOAD and meta.get("method") == "hrtimer_hard":
                 module.setdefault(key, []).append(run["run_id"])
 
-    def pooled(ids: Sequence[str], series: str) -> np.ndarray:
-        parts = [np.asarray(store.samples(i, series), dtype=np.float64) for i in ids]
-        return np.concatenate(parts) if parts else np.empty(0)
+    def pooled(ids: Sequence[str], series: str) -> Samples | None:
+        return results.pool(store, ids, [series])[0]
 
     out = []
     for key, runs in sorted(tracer.items()):
@@ -146,18 +142,14 @@ TRACECHECK_TITLE = (
 
 
 def tracecheck_table(rows: Sequence[TraceCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module mean µs | traced edge-to-edge mean µs "
-        "| difference | edges |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    head = ("kernel", "condition", "programmed µs", "module mean µs",
+            "traced edge-to-edge mean µs", "difference", "edges")  # fmt: skip
+    cells = []
     for c in rows:
         diff = 100 * (c.trace_mean_us - c.module_mean_us) / c.module_mean_us
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {fmt(c.module_mean_us, 5)} "
-            f"| {fmt(c.trace_mean_us, 5)} | {diff:+.2f} % | {c.edges} |"
-        )
-    return out
+        cells.append((c.kernel, c.condition, fmt(c.period_us), fmt(c.module_mean_us, 5),
+                      fmt(c.trace_mean_us, 5), f"{diff:+.2f} %", c.edges))  # fmt: skip
+    return md_table(head, cells, text_cols=2)
 
 
 def quantiles_text(q: Quantiles | None) -> str:
@@ -165,20 +157,14 @@ def quantiles_text(q: Quantiles | None) -> str:
 
 
 def crosscheck_table(rows: Sequence[CrossCheck]) -> list[str]:
-    out = [
-        "| kernel | condition | programmed µs | module (hard irq) | timerlat IRQ "
-        "| timerlat thread |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
+    head = ("kernel", "condition", "programmed µs", "module (hard irq)", "timerlat IRQ",
+            "timerlat thread")  # fmt: skip
+    cells = []
     for c in rows:
         tracer = (
-            f"unsupported: {c.unsupported}"
+            (f"unsupported: {c.unsupported}", "–")
             if c.unsupported
-            else f"{quantiles_text(c.timerlat_irq)} | {quantiles_text(c.timerlat_thread)}"
+            else (quantiles_text(c.timerlat_irq), quantiles_text(c.timerlat_thread))
         )
-        cells = f"{tracer} | –" if c.unsupported else tracer
-        out.append(
-            f"| {c.kernel} | {c.condition} | {fmt(c.period_us)} | {quantiles_text(c.module)} "
-            f"| {cells} |"
-        )
-    return out
+        cells.append((c.kernel, c.condition, fmt(c.period_us), quantiles_text(c.module), *tracer))
+    return md_table(head, cells, text_cols=2)

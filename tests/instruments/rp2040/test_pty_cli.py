@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import rtlab
 from rtlab import formats
 from rtlab.cli import app
 from tests.instruments.rp2040 import harness as h
@@ -88,6 +89,6 @@ def test_capture_through_pty_then_analyze(tmp_path: Path) -> None:
     doc = json.loads(res.output)
     text = json.dumps(doc)
     assert "clk" in text and "slow" in text
-    st = cap["clk"].periods().stats()
+    st = rtlab.stats(cap["clk"].periods())
     assert st.unit == "ns" and np.isclose(st.mean, 8000.0) and st.rms == 0
     assert st.resolution is not None and np.isclose(st.resolution, 8.0)

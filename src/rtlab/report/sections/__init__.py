@@ -1,30 +1,25 @@
-"""The report's study sections: one module per study, each with
+"""The report's study sections: plug-ins of the one `Registry` (rtlab.registry), one
+module per study, each naming its kind as
 
+    SECTION = SectionKind("gpio", build, md_rank=5)
     build(store, cells) -> Section | None      (None: no run of that study selected)
 
-A Section carries its findings (one sentence each, made from the data), the template
-that draws it (templates/sections/<name>.html.j2, which reads `s.data`) and that data.
-To add a study: a module here and its name in SECTIONS (report order)."""
+A Section is built once per report and carries everything every rendering needs
+(rtlab.report.document): its findings (one sentence each, made from the data), the
+template that draws it in HTML (templates/sections/<name>.html.j2, which reads
+`s.data`) with that data, its Markdown lines, and its part of the JSON document. To add
+a study: a module here and one line in SECTIONS (the HTML report's order).
+"""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtlab.registry import Registry
 from rtlab.results import Store
 from rtlab.results import query as results
-
-SECTIONS = (
-    "reproduction",
-    "latency",
-    "gpio",
-    "user_vs_kernel",
-    "rtos_compare",
-    "rtbench",
-    "multicore",
-    "latency_measure",
-)
 
 
 @dataclass
@@ -34,14 +29,53 @@ class Section:
     template: str
     data: dict[str, Any]
     findings: list[str] = field(default_factory=list)
+    markdown: list[str] = field(default_factory=list)  # lines of `rtlab report --md`
+    json: dict[str, Any] = field(default_factory=dict)  # keys of `rtlab report --json`
 
 
-def build(store: Store, cells: dict[str, results.CellRuns]) -> list[Section]:
+Build = Callable[[Store, dict[str, results.CellRuns]], "Section | None"]
+
+
+@dataclass(frozen=True)
+class SectionKind:
+    """A study's section: `build` makes it from the selected cells. `md_rank` orders
+    the Markdown and JSON renderings (negative: before the summary table, where the
+    reproduction of the published studies goes); `json_default` is what the JSON
+    document holds when there is no such section (a key always present)."""
+
+    name: str
+    build: Build
+    md_rank: int = 0
+    json_default: Mapping[str, Any] = field(default_factory=dict)
+
+
+SECTIONS: Registry[SectionKind] = Registry(
+    "report section",
+    {
+        name: f"rtlab.report.sections.{name}"
+        for name in (
+            "reproduction",
+            "latency",
+            "gpio",
+            "user_vs_kernel",
+            "rtos_compare",
+            "rtbench",
+            "multicore",
+            "latency_measure",
+        )
+    },
+    attr="SECTION",
+)
+
+
+def build(store: Store, cells: dict[str, results.CellRuns]) -> list[tuple[SectionKind, Section]]:
+    """Every registered section the selected cells have, in report order, each built
+    once (its kind beside it: the renderings order and default by it)."""
     out = []
-    for name in SECTIONS:
-        sec = importlib.import_module(f"rtlab.report.sections.{name}").build(store, cells)
+    for _, kind in SECTIONS.items():
+        sec = kind.build(store, cells)
         if sec is not None:
-            out.append(sec)
+            out.append((kind, sec))
     return out
 
 

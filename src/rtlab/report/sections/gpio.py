@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
@@ -54,4 +54,15 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         ],
     }
     title = "GPIO study" + (f" — {', '.join(st.emulated)}" if st.emulated else "")
-    return Section("gpio-study", title, "gpio_study.html.j2", data, findings(data["table1"]))
+    return Section(
+        "gpio-study",
+        title,
+        "gpio_study.html.j2",
+        data,
+        findings(data["table1"]),
+        markdown=["", gpio_study.markdown(st).rstrip("\n")],
+        json={"gpio_study": gpio_study.to_dict(st)},
+    )
+
+
+SECTION = SectionKind("gpio", build, md_rank=5)

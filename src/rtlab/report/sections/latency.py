@@ -9,7 +9,7 @@ from typing import Any
 
 from rtlab.analysis.stats import summarize
 from rtlab.report import plots
-from rtlab.report.sections import Section, range_text
+from rtlab.report.sections import Section, SectionKind, range_text
 from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
@@ -130,3 +130,6 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         {"comparisons": comparisons, "figures": figures},
         findings(store, rows, cells),
     )
+
+
+SECTION = SectionKind("latency", build)  # its figures are the summary table's (no Markdown)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rtlab.protocol import Run
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import latency_measure as study
@@ -78,4 +78,20 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         "sections/latency_measure.html.j2",
         {"checks": checks},
         found,
+        markdown(checks),
     )
+
+
+def markdown(checks: list[dict[str, Any]]) -> list[str]:
+    """Each cross-check as a Markdown table and the configurations it ran in."""
+    out = []
+    for c in checks:
+        out += ["", study.markdown(c["rows"], f"Cross-check: {c['title']}").rstrip("\n")]
+        for what, kv in (("rtbench", c["kconfig"]), ("latency_measure", c["kconfig_lm"])):
+            if kv:
+                pairs = ", ".join(f"`{k}={v}`" for k, v in sorted(kv.items()))
+                out.append(f"Configuration ({what}): {pairs}")
+    return out
+
+
+SECTION = SectionKind("latency_measure", build, md_rank=4)

@@ -10,7 +10,7 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -105,6 +105,10 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
                 f"{two[best].text()} % ({rtbench.PATTERNS[best]}) of one core, "
                 f"{f.repetitions} repetition(s)."
             )
+    md = ["", "## Multi-core", ""] + [b["markdown"].rstrip("\n") + "\n" for b in blocks]
     return Section(
-        "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings
+        "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings, md
     )
+
+
+SECTION = SectionKind("multicore", build, md_rank=3)

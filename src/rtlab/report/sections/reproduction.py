@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import reproduction, reproduction_measures
@@ -17,13 +17,15 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     reps = reproduction_measures.reproductions(store, cells)
     if not reps:
         return None
-    data = {"studies": [reproduction.to_dict(r) for r in reps]}
+    studies = [reproduction.to_dict(r) for r in reps]
     return Section(
         "reproduction",
         "Reproduction of the published studies",
         "sections/reproduction.html.j2",
-        data,
+        {"studies": studies},
         [r.headline for r in reps],
+        markdown=[markdown(studies)],
+        json={"reproduction": studies},
     )
 
 
@@ -56,3 +58,6 @@ def markdown(studies: Sequence[Mapping[str, Any]]) -> str:
             )
         out.append("")
     return "\n".join(out)
+
+
+SECTION = SectionKind("reproduction", build, md_rank=-1, json_default={"reproduction": []})

@@ -9,7 +9,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 
 from rtlab.lab.workloads.rtbench import RtbenchError
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -143,7 +143,7 @@ def _rows_by_scenario(store: Store, run_id: str) -> dict[str, Any]:
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
-    benches, found = [], []
+    benches, found, md = [], [], []
     for cr in cells.values():
         if cr.workload != "rtbench" or not cr.ok_ids:
             continue
@@ -151,6 +151,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         figs = rtbench_figures(runs)
         rtos = runs[0].meta.get("rtos", "") if runs else ""
         benches.append({"title": cr.label, "run_id": cr.ok_ids[-1], "rtos": rtos, **figs})
+        md += ["", f"## {cr.label}", "", rtbench.markdown(runs)]
         per_run = [_rows_by_scenario(store, rid) for rid in cr.ok_ids]
         found += [f for t in figs["tables"] if (f := _finding(cr.label, t, per_run))]
     if not benches:
@@ -158,4 +159,9 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     if sum(1 for b in benches if b["rtos"]) >= 2:
         found = []  # the RTOS comparison's findings say it across columns
 
-    return Section("rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found)
+    return Section(
+        "rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found, md
+    )
+
+
+SECTION = SectionKind("rtbench", build, md_rank=2)

@@ -5,7 +5,7 @@ machine naming the cheapest RTOS for the headline primitives."""
 from __future__ import annotations
 
 from rtlab.report import svg
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import rtos_compare, rtos_compare_tables
@@ -44,8 +44,17 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         "charts": _relative_charts(cmp, head),
     }
     return Section(
-        "rtos-compare", "RTOSes compared", "sections/rtos_compare.html.j2", data, cmp.findings
+        "rtos-compare",
+        "RTOSes compared",
+        "sections/rtos_compare.html.j2",
+        data,
+        cmp.findings,
+        markdown=["", "## RTOSes compared", "", rtos_compare_tables.markdown(cmp).rstrip("\n")],
+        json={"rtos_compare": rtos_compare_tables.to_dict(cmp)},
     )
+
+
+SECTION = SectionKind("rtos_compare", build, md_rank=1)
 
 
 def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]:

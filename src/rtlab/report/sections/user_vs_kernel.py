@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict
 
-from rtlab.report.sections import Section
+from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
@@ -51,4 +51,9 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         "sections/user_vs_kernel.html.j2",
         data,
         uvk.findings(st),
+        markdown=["", uvk.markdown(st).rstrip("\n")],
+        json={"user_vs_kernel": uvk.to_dict(st)},
     )
+
+
+SECTION = SectionKind("user_vs_kernel", build, md_rank=6)

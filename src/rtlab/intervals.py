@@ -1,6 +1,9 @@
-"""Edges → intervals: periods, level widths, inter-edge intervals, cycle-to-cycle, TIE.
+"""Edges → intervals: periods, level widths, inter-edge intervals, cycle-to-cycle.
 
-Every function is a vectorized pass over the channel's int64 edge array. Without gaps
+The durations a capture's edges define, as Samples (int64 ticks): no statistic is
+computed here (rtlab.analysis does that), so rtlab.model's Channel methods call this
+module without importing upward. Every function is a vectorized pass over the
+channel's int64 edge array. Without gaps
 the polarity of edge i follows from the initial level and i's parity (strided views, no
 copies); with gaps each segment restarts from the level the instrument saw on resuming.
 No interval ever spans a gap.
@@ -8,7 +11,6 @@ No interval ever spans a gap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
@@ -32,10 +34,6 @@ class ChannelLike(Protocol):
     edges: np.ndarray
     initial_level: int
     gap_levels: np.ndarray | None
-
-
-# TIE residuals are fractions of a tick: kept as integers of 1/1000 tick.
-TIE_SUBTICKS = 1000
 
 
 def _samples(cap: CaptureLike, values: np.ndarray, name: str, at: np.ndarray | None) -> Samples:
@@ -174,42 +172,3 @@ def cycle_to_cycle(
         keep = (seg[2:] == seg[1:-1]) & (seg[1:-1] == seg[:-2])
         c2c, at = c2c[keep], at[keep]
     return _samples(cap, c2c, f"{ch.name}.c2c", at)
-
-
-@dataclass
-class TieResult:
-    """Time interval error against the ideal clock fitted to the edges."""
-
-    samples: Samples  # residuals in 1/TIE_SUBTICKS tick units
-    period_s: float  # fitted ideal period
-    frequency_hz: float
-    offset_ppm: float | None  # fitted frequency against the nominal one, when given
-
-
-def tie(
-    cap: CaptureLike, ch: ChannelLike, edge: Edge = "rising", nominal_hz: float | None = None
-) -> TieResult:
-    """Least-squares fit t_k ≈ t0 + k·T; TIE_k = t_k − (t0 + k·T).
-
-    k counts ideal cycles: consecutive edges are ⌊Δt/T̃⌉ cycles apart (T̃ the median
-    period), so a missed edge or a gap does not shift the rest of the fit.
-    """
-    t = select_edges(cap, ch, edge)
-    tick = Fraction(cap.tick_s, TIE_SUBTICKS)
-    if t.size < 3:
-        empty = Samples(np.zeros(0, np.int64), tick, name=f"{ch.name}.tie")
-        return TieResult(empty, float("nan"), float("nan"), None)
-    d = np.diff(t)
-    med = float(np.median(d))
-    steps = np.maximum(np.rint(d / med), 1).astype(np.int64) if med > 0 else np.ones_like(d)
-    k = np.concatenate(([0], np.cumsum(steps))).astype(np.float64)
-    tt = (t - t[0]).astype(np.float64)
-    kc = k - k.mean()
-    slope = float(np.dot(kc, tt - tt.mean()) / np.dot(kc, kc))
-    resid = tt - (tt.mean() + kc * slope)
-    values = np.rint(resid * TIE_SUBTICKS).astype(np.int64)
-    s = Samples(values, tick, name=f"{ch.name}.tie", resolution_s=cap.resolution, at=t)
-    period_s = slope * float(cap.tick_s)
-    freq = 1.0 / period_s if period_s > 0 else float("nan")
-    ppm = (freq / nominal_hz - 1.0) * 1e6 if nominal_hz else None
-    return TieResult(s, period_s, freq, ppm)
