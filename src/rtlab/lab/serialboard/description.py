@@ -25,9 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT
-
-BOARDS_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards"
+from rtlab.lab.boards.machines import MACHINES
 
 
 @dataclass(frozen=True)
@@ -72,14 +70,9 @@ def _from_toml(path: Path) -> BoardDescription:
 
 
 def known_boards() -> dict[str, Path]:
-    """Every board of the rtbench board layers, by the name its images say."""
-    out: dict[str, Path] = {}
-    for path in sorted(BOARDS_DIR.glob("*/machines/*.toml")):
-        try:
-            out[_from_toml(path).name] = path
-        except ConfigError:
-            continue  # a broken file is reported when a spec names it
-    return out
+    """Every board of the rtbench board layers, by the name its images say (the machine
+    registry, rtlab.lab.boards.machines)."""
+    return {m.name: m.path for m in MACHINES.values()}
 
 
 def board_description(board: str) -> BoardDescription:

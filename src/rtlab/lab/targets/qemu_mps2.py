@@ -1,4 +1,4 @@
-"""QEMU Cortex-M targets: run an ELF on `mps2-an385`/`mps2-an386` deterministically.
+"""QEMU machine targets: run an ELF on a QEMU machine (`mps2-an385`, ...) deterministically.
 
     res = run_qemu("build/rtbench-qemu/rtbench-freertos-an385.elf",
                    append="--scenarios primitives --iterations 200")
@@ -14,8 +14,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores),
-                               # virt-a53 (2 x Cortex-A53: rtlab.lab.qemu_smp)
+    machine = "mps2-an385"     # a machine file's name with target = "qemu" (default = 1:
+                               # this one): workloads/rtbench/boards/*/machines/*.toml
     icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores);
                                # [0, -1]: every cell in both modes
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab.boards.machines import DEFAULT_QEMU, default_machine, qemu_machines
 from rtlab.lab.build import BuildError
 from rtlab.lab.qemu import (
     icount_args,
@@ -44,7 +45,6 @@ from rtlab.lab.qemu import (
     qemu_version,
     semihosting_args,
 )
-from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
 from rtlab.lab.qemu_timing import (
     icount_firmware_args,
     parallel_args,
@@ -64,23 +64,21 @@ from rtlab.lab.targets.base import (
 )
 from rtlab.protocol import ProtocolError, Run, label_after_hello, parse
 
-# QEMU's Cortex-M machines an RTOS port may build for (each port names its own).
-MACHINES = {
-    "mps2-an385": "Cortex-M3",
-    "mps2-an386": "Cortex-M4F",
-    "mps2-an500": "Cortex-M7",
-    "microbit": "Cortex-M0",  # nRF51822, 16 KiB of RAM: QEMU's only Cortex-M0 machine
-    "mps2-an521": "2 x Cortex-M33",  # SSE-200: the one Cortex-M machine with two cores
-    **{name: m.title for name, m in SMP_MACHINES.items()},  # application cores (qemu_smp)
-}
-# Machines with more than one core (rtlab.lab.qemu_timing: what each timing mode gives).
-CORES = {"mps2-an521": 2, **{name: m.cores for name, m in SMP_MACHINES.items()}}
-QEMU = "qemu-system-arm"
+QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name another)
+
+
+def cores_of(machine: str) -> int:
+    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu_timing: what each
+    timing mode gives); 1 for a name no machine file has."""
+    m = qemu_machines().get(machine)
+    return m.cores if m else 1
 
 
 def default_qemu(machine: str) -> str:
-    """The QEMU binary that emulates machine (qemu-system-aarch64 for virt-a53)."""
-    return SMP_MACHINES[machine].qemu if machine in SMP_MACHINES else QEMU
+    """The QEMU binary that emulates machine (its file's `qemu`: qemu-system-aarch64 for
+    virt-a53)."""
+    m = qemu_machines().get(machine)
+    return m.qemu if m else QEMU
 
 
 class QemuError(BuildError):
@@ -100,25 +98,27 @@ class QemuResult:
 
 def qemu_argv(
     elf: str | Path,
-    machine: str = "mps2-an385",
+    machine: str = "",
     icount_shift: int | None = 0,
     extra: Sequence[str] = (),
     append: str = "",
     qemu: str | None = None,
 ) -> list[str]:
-    """The known-good command line: no display or monitor, UART0 on stdout,
-    semihosting for the exit status and the command line, icount when asked."""
-    if machine not in MACHINES:
-        raise QemuError(f"machine {machine!r}: expected one of {', '.join(MACHINES)}")
+    """The known-good command line: the machine file's QEMU and qemu_args, no display or
+    monitor, the console UART on stdout, semihosting for the exit status and the command
+    line, icount when asked (else one host thread per core)."""
+    machines = qemu_machines()
+    machine = machine or default_machine()
+    if machine not in machines:
+        raise QemuError(f"machine {machine!r}: expected one of {', '.join(machines)}")
     if icount_shift is not None and not 0 <= icount_shift <= 10:
         raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
-    if machine in SMP_MACHINES:
-        return smp_argv(str(elf), machine, icount_shift, extra, append, qemu)
-    qemu = qemu or QEMU
-    argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
+    m = machines[machine]
+    argv = [qemu or m.qemu, *m.qemu_args]
+    argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
     argv += semihosting_args(append.split())
     argv += icount_args(icount_shift)
-    argv += parallel_args(CORES.get(machine, 1), icount_shift)
+    argv += parallel_args(m.cores, icount_shift)
     return [*argv, "-kernel", str(elf), *extra]
 
 
@@ -134,7 +134,7 @@ def label_output(
 
 def run_qemu(
     elf: str | Path,
-    machine: str = "mps2-an385",
+    machine: str = "",
     icount_shift: int | None = 0,
     timeout_s: float = 120.0,
     extra: Sequence[str] = (),
@@ -144,12 +144,13 @@ def run_qemu(
 ) -> QemuResult:
     """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
     labels every run (see label_output)."""
+    machine = machine or default_machine()
     qemu = qemu or default_qemu(machine)
     if shutil.which(qemu) is None:
         raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
     if not Path(elf).is_file():
         raise QemuError(f"no such ELF: {elf}")
-    cores = CORES.get(machine, 1)
+    cores = cores_of(machine)
     # rtbench's options, not a smoke test's: rtbench-*.elf, or Zephyr's build of it
     # (build/rtbench-zephyr/rtbench-<machine>-<config>/zephyr/zephyr.elf).
     if any(part.startswith("rtbench") for part in Path(elf).parts[-3:]):
@@ -176,10 +177,10 @@ def run_qemu(
 
 
 def _check_qemu(t: Mapping[str, Any]) -> None:
-    machine = t.get("machine", "mps2-an385")
-    if machine not in MACHINES:
+    machine = t.get("machine", default_machine())
+    if machine not in qemu_machines():
         raise ConfigError(
-            "machine", f"machine = {machine!r}: expected one of {', '.join(MACHINES)}"
+            "machine", f"machine = {machine!r}: expected one of {', '.join(qemu_machines())}"
         )
     shift = t.get("icount_shift", 0)
     if isinstance(shift, bool) or not isinstance(shift, int) or not -1 <= shift <= 10:
@@ -196,7 +197,7 @@ class QemuTarget:
     kind = "qemu"
 
     def __init__(self, t: Mapping[str, Any]) -> None:
-        self.machine = str(t.get("machine", "mps2-an385"))
+        self.machine = str(t.get("machine", default_machine()))
         shift = int(t.get("icount_shift", 0))
         self.icount_shift: int | None = None if shift < 0 else shift
         self.qemu = str(t.get("qemu", default_qemu(self.machine)))
@@ -209,7 +210,7 @@ class QemuTarget:
             "machine": self.machine,
             "icount_shift": self.icount_shift,
             "timebase": "icount" if self.icount_shift is not None else "host",
-            "timing_mode": timing_mode(CORES.get(self.machine, 1), self.icount_shift),
+            "timing_mode": timing_mode(cores_of(self.machine), self.icount_shift),
             "qemu_version": qemu_version(self.qemu),
         }
         d.update(self.firmware.describe())
@@ -248,7 +249,7 @@ class QemuTarget:
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
     """The RTOS build's sources and compiler (a firmware of the user's own: nothing)."""
-    return RtosFirmware(t, str(t.get("machine", "mps2-an385"))).identity()
+    return RtosFirmware(t, str(t.get("machine", default_machine()))).identity()
 
 
 TARGET_KIND = TargetKind(

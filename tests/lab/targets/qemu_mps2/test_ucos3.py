@@ -5,15 +5,15 @@ line. Skipped (with the reason) without UCOS3_PATH (README: bring your own kerne
 from __future__ import annotations
 
 import subprocess
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
-from rtlab.lab.rtos.ucos3 import SMALL, TESTED, VAR_OS, checkouts
+from rtlab.lab.rtos.ucos3 import TESTED, VAR_OS, checkouts, is_small
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import (
@@ -28,7 +28,7 @@ PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 WARNINGS = {"icount_model", "queue_by_pointer", "heap_partition", "no_getters"}
 Pair = tuple[tq.QemuResult, tq.QemuResult]
-QEMU_MACHINES = [m for m in PORT.machines if m != "pico"]  # the Pico's: test_pico.py
+QEMU_MACHINES = list(PORT.machines)  # the `qemu` target's (the Pico's: test_pico.py)
 
 
 @pytest.fixture(scope="module")
@@ -219,17 +219,8 @@ def test_kernel_is_brought_not_committed() -> None:
 
 
 def test_small_boards_are_the_descriptions_under_64_kib() -> None:
-    """Runs without the kernel: the Python side's SMALL (what a run records) is what the
-    CMake layers pick, a description's ram_size under 64 KiB."""
-    boards = REPO_ROOT / "workloads" / "rtbench" / "boards"
-    found = set()
-    for name in (*QEMU_MACHINES, *PORT.boards):
-        (desc,) = [
-            p
-            for d in ("qemu-mps2", "stm32", "rp2350")
-            for p in [boards / d / "machines" / f"{name.removeprefix('mps2-')}.toml"]
-            if p.is_file()
-        ]
-        if tomllib.loads(desc.read_text())["ram_size"] < 65536:
-            found.add(name)
-    assert found == set(SMALL)
+    """Runs without the kernel: what a run records as small (is_small) is what the CMake
+    layers pick, a machine file's ram_size under 64 KiB: the three 16-20 KiB parts."""
+    found = {m for m in (*PORT.machines, *PORT.boards) if is_small(m)}
+    assert found == {"microbit", "nucleo-f103rb", "nucleo-l073rz"}
+    assert all(MACHINES.get(m).get("ram_size") < 65536 for m in found)

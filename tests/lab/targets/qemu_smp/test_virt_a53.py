@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.qemu_smp import SMP_MACHINES
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
@@ -20,7 +20,7 @@ from rtlab.protocol import Run
 from tests.needs import brought, missing_tool
 
 MACHINE = "virt-a53"
-QEMU = SMP_MACHINES[MACHINE].qemu
+QEMU = MACHINES.get(MACHINE).qemu
 SHORT = "--iterations 20 --window-ms 20"
 
 
