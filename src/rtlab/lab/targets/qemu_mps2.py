@@ -1,14 +1,8 @@
-"""QEMU machine targets: run an ELF on a QEMU machine (`mps2-an385`, ...) deterministically.
+"""The `qemu` target kind: rtbench (or an ELF of your own) on a QEMU machine of this host,
+the QEMU-machine device of rtlab.lab.qemu_machine (run_qemu, re-exported here):
 
     res = run_qemu("build/rtbench-qemu/rtbench-freertos-an385.elf",
                    append="--scenarios primitives --iterations 200")
-    res.exit_status, res.runs[0].meta["timebase"]        # 0, "icount"
-
-With `-icount shift=N,align=off,sleep=off` QEMU's clocks follow the instruction count
-(2^N ns per instruction), so a guest's timer readings repeat exactly run after run:
-the figures are an **instruction-count model**, never time on silicon. Every parsed
-run is labelled `meta timebase=icount` (or `host` without icount) and `icount_shift`.
-The guest ends with semihosting SYS_EXIT_EXTENDED: QEMU's exit status is the guest's.
 
 Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
@@ -29,149 +23,40 @@ A workload's argv[0] is the ELF, the rest becomes the guest's command line (semi
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.boards.machines import DEFAULT_QEMU, default_machine, qemu_machines
-from rtlab.lab.build import BuildError
-from rtlab.lab.qemu import (
-    icount_args,
-    icount_labels,
-    qemu_fingerprint,
-    qemu_version,
-    semihosting_args,
+from rtlab.lab.boards.machines import default_machine, qemu_machines
+from rtlab.lab.qemu import qemu_fingerprint, qemu_version
+from rtlab.lab.qemu_machine import (
+    QEMU,
+    QemuError,
+    QemuMachine,
+    QemuResult,
+    cores_of,
+    default_qemu,
+    label_output,
+    qemu_argv,
+    run_qemu,
 )
-from rtlab.lab.qemu_timing import (
-    icount_firmware_args,
-    parallel_args,
-    timing_labels,
-    timing_mode,
-    withhold_cross_core,
-)
+from rtlab.lab.qemu_timing import timing_mode
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.firmware import KEYS as FIRMWARE_KEYS
 from rtlab.lab.rtos.firmware import RtosFirmware, check_firmware
-from rtlab.lab.targets.base import (
-    Background,
-    Completed,
-    Group,
-    TargetKind,
-    run_process,
-)
-from rtlab.protocol import ProtocolError, Run, label_after_hello, parse
+from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, TargetKind
 
-QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name another)
-
-
-def cores_of(machine: str) -> int:
-    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu_timing: what each
-    timing mode gives); 1 for a name no machine file has."""
-    m = qemu_machines().get(machine)
-    return m.cores if m else 1
-
-
-def default_qemu(machine: str) -> str:
-    """The QEMU binary that emulates machine (its file's `qemu`: qemu-system-aarch64 for
-    virt-a53)."""
-    m = qemu_machines().get(machine)
-    return m.qemu if m else QEMU
-
-
-class QemuError(BuildError):
-    """QEMU or the cross toolchain is missing, or the firmware cannot be built."""
-
-
-@dataclass
-class QemuResult:
-    exit_status: int | None  # the guest's semihosting exit status; None if killed
-    output: str  # the guest's serial output, labelled (see label_output)
-    timed_out: bool
-    argv: list[str]
-    stderr: str = ""
-    runs: list[Run] = field(default_factory=list)
-    problem: str = ""  # the output did not parse (the runner stores the run as an error)
-
-
-def qemu_argv(
-    elf: str | Path,
-    machine: str = "",
-    icount_shift: int | None = 0,
-    extra: Sequence[str] = (),
-    append: str = "",
-    qemu: str | None = None,
-) -> list[str]:
-    """The known-good command line: the machine file's QEMU and qemu_args, no display or
-    monitor, the console UART on stdout, semihosting for the exit status and the command
-    line, icount when asked (else one host thread per core)."""
-    machines = qemu_machines()
-    machine = machine or default_machine()
-    if machine not in machines:
-        raise QemuError(f"machine {machine!r}: expected one of {', '.join(machines)}")
-    if icount_shift is not None and not 0 <= icount_shift <= 10:
-        raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
-    m = machines[machine]
-    argv = [qemu or m.qemu, *m.qemu_args]
-    argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
-    argv += semihosting_args(append.split())
-    argv += icount_args(icount_shift)
-    argv += parallel_args(m.cores, icount_shift)
-    return [*argv, "-kernel", str(elf), *extra]
-
-
-def label_output(
-    text: str, machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
-) -> str:
-    """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
-    every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
-    CRCs), so stored results say they are an instruction-count model."""
-    meta = icount_labels(machine, icount_shift, extra)
-    return label_after_hello(text, meta)
-
-
-def run_qemu(
-    elf: str | Path,
-    machine: str = "",
-    icount_shift: int | None = 0,
-    timeout_s: float = 120.0,
-    extra: Sequence[str] = (),
-    append: str = "",
-    qemu: str | None = None,
-    meta: Mapping[str, object] = {},
-) -> QemuResult:
-    """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
-    labels every run (see label_output)."""
-    machine = machine or default_machine()
-    qemu = qemu or default_qemu(machine)
-    if shutil.which(qemu) is None:
-        raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
-    if not Path(elf).is_file():
-        raise QemuError(f"no such ELF: {elf}")
-    cores = cores_of(machine)
-    # rtbench's options, not a smoke test's: rtbench-*.elf, or Zephyr's build of it
-    # (build/rtbench-zephyr/rtbench-<machine>-<config>/zephyr/zephyr.elf).
-    if any(part.startswith("rtbench") for part in Path(elf).parts[-3:]):
-        append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
-    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
-    timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
-    done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
-    text = done.stdout
-    if done.timed_out:  # a killed guest's last line stops mid-record: not a record
-        text = text[: text.rfind("\n") + 1]
-    output = label_output(text, machine, icount_shift, {**timing, **meta})
-    output = withhold_cross_core(output, cores, icount_shift)
-    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
-    if done.timed_out:
-        res.exit_status = None
-    try:
-        res.runs = parse(output, source=f"qemu:{Path(elf).name}")
-    except ProtocolError as e:  # torn lines (a guest's racing console): said, not raised
-        res.problem = str(e)
-    return res
-
+__all__ = [
+    "QEMU",
+    "TARGET_KIND",
+    "QemuError",
+    "QemuResult",
+    "QemuTarget",
+    "default_qemu",
+    "label_output",
+    "qemu_argv",
+    "run_qemu",
+]
 
 # ------------------------------------------------------------------ the `qemu` target kind
 
@@ -193,7 +78,7 @@ def _check_qemu(t: Mapping[str, Any]) -> None:
         raise ConfigError("extra", "extra: expected a list of QEMU arguments")
 
 
-class QemuTarget:
+class QemuTarget(TargetBase):
     kind = "qemu"
 
     def __init__(self, t: Mapping[str, Any]) -> None:
@@ -203,6 +88,7 @@ class QemuTarget:
         self.qemu = str(t.get("qemu", default_qemu(self.machine)))
         self.firmware = RtosFirmware(t, self.machine)
         self.extra = [str(a) for a in t.get("extra", [])]
+        self.device = QemuMachine(self.machine, self.icount_shift, self.qemu, self.extra)
 
     def describe(self) -> dict[str, Any]:
         d = {
@@ -227,16 +113,7 @@ class QemuTarget:
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise QemuError("nothing to run")
-        r = run_qemu(
-            argv[0],
-            self.machine,
-            self.icount_shift,
-            timeout,
-            self.extra,
-            " ".join(argv[1:]),
-            self.qemu,
-            self.firmware.labels(),
-        )
+        r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
         return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
 
     def start(self, argv: Sequence[str]) -> Background:
@@ -245,6 +122,9 @@ class QemuTarget:
 
     def fingerprint(self) -> dict[str, Any]:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
+
+    def abort(self) -> None:
+        self.device.abort()
 
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
