@@ -67,7 +67,7 @@ EXPECT = {
     ),
 }
 CASES = [
-    pytest.param(rtos, m, marks=pytest.mark.xdist_group(rtos), id=f"{rtos}-{m}")
+    pytest.param((rtos, m), marks=pytest.mark.xdist_group(rtos), id=f"{rtos}-{m}")
     for rtos, port in RTOSES.items()
     for m in port.machines
     if MACHINES.get(m).cores == 1
