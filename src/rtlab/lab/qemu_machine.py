@@ -27,7 +27,7 @@ from pathlib import Path
 from rtlab.lab.boards.machines import DEFAULT_QEMU, default_machine, qemu_machines
 from rtlab.lab.build import BuildError
 from rtlab.lab.process import run_process
-from rtlab.lab.qemu import icount_args, icount_labels, semihosting_args
+from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
 from rtlab.lab.qemu_timing import (
     icount_firmware_args,
     parallel_args,
@@ -181,6 +181,15 @@ class QemuMachine:
         finally:
             with self._lock:
                 self._proc = None
+
+    def describe(self) -> dict[str, object]:
+        """What a run records of the machine: its name, timing mode and QEMU's version."""
+        return {
+            "machine": self.machine,
+            "icount_shift": self.icount_shift,
+            "timebase": "icount" if self.icount_shift is not None else "host",
+            "qemu_version": qemu_version(self.qemu),
+        }
 
     def abort(self) -> None:
         with self._lock:

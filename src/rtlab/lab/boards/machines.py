@@ -84,15 +84,27 @@ def _number(data: Mapping[str, Any], key: str, path: Path, default: int) -> int:
     return value
 
 
-def read_machine(path: Path) -> Machine:
-    """One machine file; a bad one is one ConfigError naming the file and the key."""
+def named_table(
+    path: Path, key: str = "machine", what: str = "machine file"
+) -> tuple[str, dict[str, Any]]:
+    """A machine file's name (`board`, else `machine`) and every key: one ConfigError
+    (`key`, naming `what` and the file) when unreadable, not TOML, or nameless. The
+    serial target reads board descriptions, any such file a spec names, through it."""
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError("machine", f"machine file {path}: {e}") from None
+        raise ConfigError(key, f"{what} {path}: {e}") from None
     name = data.get("board", data.get("machine"))
     if not isinstance(name, str) or not name:
-        raise ConfigError("machine", f'machine file {path}: no machine = "name"')
+        raise ConfigError(
+            key, f'{what} {path}: no {"board" if key == "board" else "machine"} = "name"'
+        )
+    return name, data
+
+
+def read_machine(path: Path) -> Machine:
+    """One machine file; a bad one is one ConfigError naming the file and the key."""
+    name, data = named_table(path)
     target = _text(data, "target", path, "serial")
     if target not in ("qemu", "serial"):
         raise ConfigError("machine", f'machine file {path}: target: "qemu" or "serial"')

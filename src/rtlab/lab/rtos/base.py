@@ -9,6 +9,7 @@ pico-sdk is brought); a spec may name them too (`[target] rtos_paths = {VAR = "â
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -145,3 +146,14 @@ def check_buildable(port: RtosPort, machine: str, config: str, paths: Mapping[st
     why = port.missing(paths)
     if why:
         raise RtosBuildError(why)
+
+
+def header_match(header: Path, pattern: str) -> str:
+    """The first group of `pattern` (a regex) in a kernel header, "" when the header is
+    unreadable or says nothing of it (a version a kernel tree states, e.g.)."""
+    try:
+        text = header.read_text(errors="replace")
+    except OSError:
+        return ""
+    m = re.search(pattern, text)
+    return m.group(1) if m else ""

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from rtlab.lab.boards.machines import MACHINES, layer_of
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
@@ -115,12 +115,8 @@ def _need_smp_kernel(kernel: Path, machine: str) -> None:
 
 
 def _version(kernel: Path) -> str:
-    try:
-        text = (kernel / "include" / "task.h").read_text(errors="replace")
-    except OSError:
-        return ""
-    m = re.search(r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"', text)
-    return m.group(1) if m else ""
+    header = kernel / "include" / "task.h"
+    return header_match(header, r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"')
 
 
 def _commit(kernel: Path) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
 from rtlab.lab.rtos.mps2_board import build_mps2
 from rtlab.lab.rtos.pico_board import build_pico
 from rtlab.lab.rtos.rp2350_board import build_rp2350
@@ -135,14 +135,10 @@ def elf_name(machine: str, config: str) -> str:
 
 
 def _version(os_dir: Path) -> str:
-    try:
-        text = (os_dir / "Source" / "os.h").read_text(errors="replace")
-    except OSError:
+    found = header_match(os_dir / "Source" / "os.h", r"#define\s+OS_VERSION\s+(\d+)u?")
+    if not found:
         return ""
-    m = re.search(r"#define\s+OS_VERSION\s+(\d+)u?", text)
-    if not m:
-        return ""
-    v = int(m.group(1))  # 30802 = V3.08.02
+    v = int(found)  # 30802 = V3.08.02
     return f"V{v // 10000}.{v // 100 % 100:02d}.{v % 100:02d}"
 
 

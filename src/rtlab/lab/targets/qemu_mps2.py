@@ -28,7 +28,7 @@ from typing import Any
 
 from rtlab.errors import ConfigError
 from rtlab.lab.boards.machines import default_machine, qemu_machines
-from rtlab.lab.qemu import qemu_fingerprint, qemu_version
+from rtlab.lab.qemu import qemu_fingerprint
 from rtlab.lab.qemu_machine import (
     QEMU,
     QemuError,
@@ -91,16 +91,9 @@ class QemuTarget(TargetBase):
         self.device = QemuMachine(self.machine, self.icount_shift, self.qemu, self.extra)
 
     def describe(self) -> dict[str, Any]:
-        d = {
-            "kind": "qemu",
-            "machine": self.machine,
-            "icount_shift": self.icount_shift,
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "timing_mode": timing_mode(cores_of(self.machine), self.icount_shift),
-            "qemu_version": qemu_version(self.qemu),
-        }
-        d.update(self.firmware.describe())
-        return d
+        mode = timing_mode(cores_of(self.machine), self.icount_shift)
+        return {"kind": "qemu", **self.device.describe(), "timing_mode": mode,
+                **self.firmware.describe()}  # fmt: skip
 
     def program(self, name: str) -> str:
         """The ELF for a workload program (rtlab.lab.rtos.firmware: programs, elf, or

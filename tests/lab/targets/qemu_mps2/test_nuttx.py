@@ -13,7 +13,7 @@ from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.nuttx import trees
 from rtlab.lab.targets import qemu_mps2 as tq
-from tests.needs import brought, missing_tool
+from tests.needs import missing_tool, port_brought
 from tests.paths import REPO_ROOT
 
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
@@ -23,17 +23,7 @@ Pair = tuple[tq.QemuResult, tq.QemuResult]
 
 
 def _paths() -> dict[str, str]:
-    brought(
-        "NUTTX_PATH",
-        "an apache/nuttx checkout and NUTTX_APPS_PATH to nuttx-apps, or one folder "
-        "holding nuttx/ and apps/",
-        "tested: apache/nuttx 4ebc8a7291df + apache/nuttx-apps a71c329cfb0d; "
-        "README: bring your own kernels",
-    )
-    paths = merged_paths()
-    why = PORT.missing(paths)
-    if why:
-        pytest.fail(why, pytrace=False)
+    paths = port_brought(PORT)
     missing_tool("deps/apt.txt", "arm-none-eabi-gcc", "kconfig-conf", "make", tq.QEMU)
     return paths
 

@@ -11,8 +11,8 @@ import pytest
 
 from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths
-from rtlab.lab.rtos.ucos3 import TESTED, VAR_OS, checkouts, is_small
+from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.ucos3 import VAR_OS, checkouts, is_small
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import (
@@ -20,7 +20,7 @@ from tests.lab.targets.qemu_mps2.conftest import (
     assert_irq_plausible,
     assert_throughput_plausible,
 )
-from tests.needs import brought, missing_tool
+from tests.needs import missing_tool, port_brought
 
 PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
@@ -31,15 +31,7 @@ QEMU_MACHINES = list(PORT.machines)  # the `qemu` target's (the Pico's: test_pic
 
 @pytest.fixture(scope="module")
 def paths() -> dict[str, str]:
-    brought(
-        VAR_OS,
-        "a folder holding uC-OS3, uC-CPU and uC-LIB",
-        f"{TESTED}; README: bring your own kernels",
-    )
-    found = merged_paths()
-    why = PORT.missing(found)
-    if why:
-        pytest.fail(why, pytrace=False)
+    found = port_brought(PORT)
     missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
     return found
 

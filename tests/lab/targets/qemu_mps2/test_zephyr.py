@@ -18,22 +18,14 @@ from rtlab.results import Store, multirun
 from rtlab.studies import rtbench
 from rtlab.studies.latency_measure import cross_check
 from tests.conftest import rtlab
-from tests.needs import brought, missing_tool
+from tests.needs import missing_tool, port_brought
 
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 Pair = tuple[tq.QemuResult, tq.QemuResult]
 
 
 def _paths() -> dict[str, str]:
-    brought(
-        "ZEPHYR_BASE",
-        "a Zephyr tree",
-        "3.4.99 + the cmsis module in ZEPHYR_MODULES; README: bring your own kernels",
-    )
-    paths = merged_paths()
-    why = ZEPHYR.missing(paths)
-    if why:
-        pytest.fail(why, pytrace=False)
+    paths = port_brought(ZEPHYR)
     missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)
     return paths
 

@@ -30,7 +30,7 @@ from typing import Any
 from rtlab.errors import RtlabError
 from rtlab.lab.boards.machines import qemu_machines
 from rtlab.lab.linux_host import LinuxHost
-from rtlab.lab.qemu import qemu_fingerprint, qemu_version
+from rtlab.lab.qemu import qemu_fingerprint
 from rtlab.lab.qemu_machine import QemuError, QemuMachine
 from rtlab.lab.targets.base import Background, Completed, run_process
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
@@ -224,13 +224,7 @@ class QemuBoard(Board):
         self.qemu = self.device.qemu
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "board": "qemu",
-            "machine": self.machine,
-            "icount_shift": self.icount_shift,
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "qemu_version": qemu_version(self.qemu),
-        }
+        return {"board": "qemu", **self.device.describe()}
 
     def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
         return firmware_program(name, programs, elf)
