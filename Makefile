@@ -6,7 +6,7 @@ STAMP := $(VENV)/.setup-done
 SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh) \
 	native/Cargo.toml native/pyproject.toml native/src/lib.rs
 
-.PHONY: setup run test bench results fuzz lint clean
+.PHONY: setup run test test-kernels bench results fuzz lint clean
 
 setup: $(STAMP)
 
@@ -21,6 +21,14 @@ test: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/lint-imports --no-cache  # the layering of docs/architecture.md (pyproject.toml)
 	$(PY) -m pytest -q
+
+# The tests that build and run the RTOS kernels you bring (README: bring your own kernels;
+# each skips in one line without its variables), two at a time over one build/ cache:
+# a module's tests on one worker, test_every_rtos.py's RTOSes side by side.
+KERNEL_TESTS := tests/lab/targets tests/lab/test_rtos_matrix.py tests/lab/test_uf2.py \
+	tests/lab/test_uf2_rp2350.py tests/test_results_pages.py
+test-kernels: setup
+	$(PY) -m pytest -q -n 2 --dist loadgroup $(KERNEL_TESTS)
 
 bench: setup
 	$(PY) bench/run_all.py

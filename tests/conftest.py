@@ -109,3 +109,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section("skipped, and why")
     for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
         terminalreporter.write_line(f"{n:4d} {reason}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist's `--dist loadgroup` (make test-kernels) a module's tests stay on
+    one worker, so its module-scoped builds and QEMU runs are made once; a test that names
+    its own group (test_every_rtos: one per RTOS) keeps it, so RTOSes run side by side.
+    Every worker shares build/ (each build holds its own lock)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else ""))

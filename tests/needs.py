@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from typing import Any
 
 import pytest
 
@@ -74,3 +75,18 @@ def kernel_guest_can_boot(flavour: str) -> None:
     if u.fixable:
         pytest.fail(str(u), pytrace=False)
     pytest.skip(str(u))
+
+
+def port_brought(port: Any) -> dict[str, str]:
+    """The merged paths (environment + nothing) for an RTOS port of rtlab.lab.rtos, or
+    skip with the port's own line when its first variable is unset; a set but broken
+    checkout FAILS with that line (the user brought something that does not work)."""
+    from rtlab.lab.rtos.base import merged_paths
+
+    paths = merged_paths()
+    why = port.missing(paths)
+    if why and not paths.get(port.variables[0]):
+        pytest.skip(why)
+    if why:
+        pytest.fail(why, pytrace=False)
+    return paths

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rtlab.errors import RtlabError
 from rtlab.lab.instrument_spec import INSTRUMENTS, Armed, Instrument, InstrumentSpec
+from rtlab.lab.targets.base import Target
 
 __all__ = ["Armed", "Instrument", "InstrumentFailure", "make_instrument"]
 
@@ -25,16 +26,15 @@ class InstrumentFailure(RtlabError):
     """The instrument did not start, died, or gave no usable capture."""
 
 
-def make_instrument(spec: InstrumentSpec, target: object = None) -> Instrument:
+def make_instrument(spec: InstrumentSpec, target: Target | None = None) -> Instrument:
     """The instrument of the spec; a target that holds instruments of its own (a labgrid
     place's analyzer or capture module: `driver`/`port = "labgrid"`) fills in its device."""
-    fill = getattr(target, "place_instrument", None)
-    if fill is not None:
-        spec = fill(spec)
+    if target is not None:
+        spec = target.place_instrument(spec)
     elif "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
         raise RtlabError(
             f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
-            f"the target is {getattr(target, 'kind', 'not labgrid')}"
+            "no target holds it"
         )
     inst = INSTRUMENTS.get(spec.kind).make(spec)
     bind = getattr(inst, "bind", None)  # an instrument the target itself provides (pl061-trace)

@@ -25,18 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab.boards.machines import core_names, qemu_machines
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import configs_on, merged_paths, one_core_configs, runs_on
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
-CORES = {
-    "mps2-an385": "cm3",
-    "mps2-an386": "cm4f",
-    "mps2-an500": "cm7",
-    "microbit": "cm0",
-    "rp2040-model": "rp2040",
-}
+# machine -> the short core name in cell labels: the machine files' `core`, and the model's
+CORES = {**core_names(), "rp2040-model": "rp2040"}
 # Machine models run through the serial target: name -> (the board the ports build for,
 # the [target] table). The RP2040 model runs core 0 only: each port's one-core images.
 MODELS = {
@@ -50,9 +46,10 @@ MODELS = {
 }  # fmt: skip
 # What a study spec's [target] may set for a model column (the model flasher's keys).
 MODEL_KEYS = ("xip_cache", "max_cycles", "answer_s", "quiet_s", "rtos_paths")
-# The comparison is of one core's costs: multi-core machines (mps2-an521) join it only
-# when asked for by name (their scenarios are the multi-core study's, docs/multicore.md).
-_SINGLE_CORE = frozenset(set(CORES) - set(MODELS))
+# The comparison is of one core's costs: the one-core `qemu` machines with a core name;
+# multi-core machines (mps2-an521) join it only when asked for by name (their scenarios
+# are the multi-core study's, docs/multicore.md).
+_SINGLE_CORE = frozenset(n for n, m in qemu_machines().items() if m.cores == 1 and m.core)
 _TARGET_TABLE = re.compile(r"^\[target\][ \t]*(#.*)?\n(?:(?!\[).*\n?)*", re.M)
 
 

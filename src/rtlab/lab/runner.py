@@ -283,11 +283,11 @@ def _run_on(spec: Spec) -> Callable[[Target, Any, Cell, int], RunOutcome]:
     runners: dict[int, Runner] = {}
 
     def run_cell(target: Target, store: Any, cell: Cell, rep: int) -> RunOutcome:
-        key = id(getattr(target, "target", target))
+        key = id(target)  # one per board: the scheduler's worker keeps its target
         if key not in runners:
             runners[key] = Runner(spec, store, target)
         res = runners[key].run_cell(cell, rep)
-        res.place = getattr(target, "place", None)
+        res.place = target.place
         return res
 
     return run_cell

@@ -70,11 +70,8 @@ def close_targets(targets: Sequence[Target]) -> None:
     """Close every target that can be closed, even when one of them fails."""
     errors: list[BaseException] = []
     for t in targets:
-        close = getattr(t, "close", None)
-        if close is None:
-            continue
         try:
-            close()
+            t.close()
         except BaseException as e:
             errors.append(e)
     if errors:
@@ -124,15 +121,21 @@ class SerialStore:
 
 
 class _Stoppable:
-    """A target whose run, once the session is stopping, ends as a Ctrl-C would."""
+    """A target whose run, once the session is stopping, ends as a Ctrl-C would; the
+    rest of Target is the target's own."""
 
     def __init__(self, target: Target, stopping: threading.Event) -> None:
         self.target = target
         self.stopping = stopping
         self.kind = target.kind
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.target, name)
+        self.place = target.place
+        self.describe = target.describe
+        self.program = target.program
+        self.start = target.start
+        self.fingerprint = target.fingerprint
+        self.place_instrument = target.place_instrument
+        self.abort = target.abort
+        self.close = target.close
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if self.stopping.is_set():
@@ -191,9 +194,7 @@ def run_parallel(
     except BaseException:
         stopping.set()
         for t in targets:
-            abort = getattr(t, "abort", None)
-            if abort is not None:
-                abort()
+            t.abort()
         for t in threads:
             t.join()
         while not results.empty():

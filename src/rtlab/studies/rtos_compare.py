@@ -22,18 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rtlab.lab.boards.machines import core_labels
 from rtlab.lab.rtos.firmware import shown_version
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
 TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3": "µC/OS-III"}
-CORES = {
-    "mps2-an385": "M3",
-    "mps2-an386": "M4F",
-    "mps2-an500": "M7",
-    "microbit": "M0",
-    "rp2040-model": "M0+ model",
-}
+# machine -> its column's core: the machine files' `core_label`, and the model's
+CORES = {**core_labels(), "rp2040-model": "M0+ model"}
 MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
 MODEL_UNIT = "cycles, median (RP2040 cycle model: rp2040js, not silicon)"
 # The primitives a finding names: the STM32 study's headline rows.

@@ -9,10 +9,12 @@ pico-sdk is brought); a spec may name them too (`[target] rtos_paths = {VAR = "�
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from rtlab.lab.boards.machines import MACHINES, machines_for
 from rtlab.lab.build import BuildError
 
 
@@ -21,11 +23,20 @@ class RtosBuildError(BuildError):
 
 
 class RtosPort(Protocol):
+    """An RTOS port: every capability declared (a field, empty when the port has none),
+    none probed. PortBase gives the defaults; a port overrides what it has."""
+
     name: str  # the spec's `rtos = "…"`
     title: str  # for tables: "FreeRTOS"
     variables: tuple[str, ...]  # environment variables the user sets
-    machines: tuple[str, ...]  # QEMU machines it builds for (targets/qemu_mps2 MACHINES)
+    machines: tuple[str, ...]  # the `qemu` target's machines it builds for
+    boards: tuple[str, ...]  # the serial target's boards it builds for
     configs: tuple[str, ...]  # documented configurations; the first is the default
+    machine_configs: Mapping[str, tuple[str, ...]]  # machine -> its own configurations
+    multicore_configs: Mapping[str, tuple[str, ...]]  # machine -> those needing every core
+    baked_machines: tuple[str, ...]  # no command line: build_baked puts the options inside
+    pico_sdk_machines: tuple[str, ...]  # built on the pico-sdk (its version is recorded)
+    programs: tuple[str, ...]  # more firmware for the qemu target (build_program)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         """None when brought, else one line: what to set, to what (README's table)."""
@@ -35,10 +46,61 @@ class RtosPort(Protocol):
         """The rtbench ELF for machine and config, built on first use and cached."""
         ...
 
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        """The image of a baked machine with the options `words` built in."""
+        ...
+
+    def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        """Other firmware of `programs` for the qemu target."""
+        ...
+
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         """What a run must record: rtos_version, the configuration that matters (of
         that machine's build: "" for the port's first)."""
         ...
+
+
+class PortBase:
+    """The defaults of RtosPort's capabilities: which machines and boards come from the
+    machine files that name the port (`rtos = "…"` in workloads/rtbench/boards/*/
+    machines/*.toml); no per-machine configurations, no baked images, no programs.
+    A port subclasses it and sets name, title, variables, configs and its methods."""
+
+    name = ""
+    title = ""
+    variables: tuple[str, ...] = ()
+    configs: tuple[str, ...] = ("default",)
+    machine_configs: Mapping[str, tuple[str, ...]] = {}
+    multicore_configs: Mapping[str, tuple[str, ...]] = {}
+    programs: tuple[str, ...] = ()
+
+    @property
+    def machines(self) -> tuple[str, ...]:
+        return machines_for(self.name, "qemu")
+
+    @property
+    def boards(self) -> tuple[str, ...]:
+        return machines_for(self.name, "serial")
+
+    @property
+    def baked_machines(self) -> tuple[str, ...]:
+        """Its boards whose files say `baked = 1` (no command line: the Picos)."""
+        return tuple(b for b in self.boards if MACHINES.get(b).baked)
+
+    @property
+    def pico_sdk_machines(self) -> tuple[str, ...]:
+        """Its boards whose files say `pico_sdk = 1` (the Pico's boot stage 2)."""
+        return tuple(b for b in self.boards if MACHINES.get(b).pico_sdk)
+
+    def build_baked(
+        self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
+    ) -> Path:
+        raise RtosBuildError(f"{self.title} builds no image with the options inside for {machine}")
+
+    def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
+        raise RtosBuildError(f"{self.title} builds no program {name} here")
 
 
 def merged_paths(spec: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -49,23 +111,22 @@ def merged_paths(spec: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def runs_on(port: RtosPort) -> tuple[str, ...]:
-    """Its QEMU machines and the serial-target boards it builds for (`boards`, if any)."""
-    return (*port.machines, *getattr(port, "boards", ()))
+    """Its QEMU machines and the serial-target boards it builds for."""
+    return (*port.machines, *port.boards)
 
 
 def configs_on(port: RtosPort, machine: str) -> tuple[str, ...]:
     """The configurations the port builds for `machine`, its default first: the port's
     `machine_configs` where it names the machine (the Pico's one-core images), else
     `configs`."""
-    per: Mapping[str, tuple[str, ...]] = getattr(port, "machine_configs", {})
-    return tuple(per.get(machine, port.configs))
+    return tuple(port.machine_configs.get(machine, port.configs))
 
 
 def one_core_configs(port: RtosPort, machine: str) -> tuple[str, ...]:
     """configs_on without the multi-core ones (the port's `multicore_configs` for that
     machine): what a one-core machine model can run."""
-    multi: Mapping[str, tuple[str, ...]] = getattr(port, "multicore_configs", {})
-    return tuple(c for c in configs_on(port, machine) if c not in multi.get(machine, ()))
+    multi = port.multicore_configs.get(machine, ())
+    return tuple(c for c in configs_on(port, machine) if c not in multi)
 
 
 def check_choice(port: RtosPort, machine: str, config: str) -> None:
@@ -85,3 +146,14 @@ def check_buildable(port: RtosPort, machine: str, config: str, paths: Mapping[st
     why = port.missing(paths)
     if why:
         raise RtosBuildError(why)
+
+
+def header_match(header: Path, pattern: str) -> str:
+    """The first group of `pattern` (a regex) in a kernel header, "" when the header is
+    unreadable or says nothing of it (a version a kernel tree states, e.g.)."""
+    try:
+        text = header.read_text(errors="replace")
+    except OSError:
+        return ""
+    m = re.search(pattern, text)
+    return m.group(1) if m else ""

@@ -2,7 +2,7 @@
 `qemu` target, the `serial` target): a program of the spec's `programs`, one image of
 its own (`elf`), or rtbench built by an RTOS port (rtlab.lab.rtos RTOSES) for a machine.
 
-    fw = RtosFirmware({"rtos": "freertos"}, machine="mps2-an385")
+    fw = RtosFirmware({"rtos": "freertos"}, machine="mps2-an385")   # a machine file's name
     fw.program("rtbench-posix")          # builds (cached) and names the ELF
 """
 
@@ -99,9 +99,8 @@ class RtosFirmware:
 
     def _board_sdk(self) -> dict[str, str]:
         """A board built on an SDK of its own (the Pico's pico-sdk): its version."""
-        # a port builds its baked images on the pico-sdk unless it says otherwise (Zephyr)
-        on_sdk = getattr(self.port, "pico_sdk_machines", _baked(self.port))
-        return sdk_describe(self.paths) if self.machine in on_sdk else {}
+        on_sdk = self.machine in self.port.pico_sdk_machines
+        return sdk_describe(self.paths) if on_sdk else {}
 
     def identity(self) -> dict[str, str]:
         """What the cell key carries beyond the spec: the RTOS checkout, rtbench's
@@ -128,27 +127,20 @@ class RtosFirmware:
             self._rtbench = str(self.port.build(self.machine, self.config, self.paths))
             return self._rtbench
         # Other firmware a port builds (Zephyr: its own latency_measure, the cross-check).
-        if name in getattr(self.port, "programs", ()):
+        if name in self.port.programs:
             self._brought(f"{name} on {self.port.title}")
-            port: Any = self.port
-            return str(port.build_program(name, self.machine, self.config, self.paths))
+            return str(self.port.build_program(name, self.machine, self.config, self.paths))
         return name
 
     def baked(self, image: str, words: Sequence[str]) -> str | None:
         """For a board that takes no command line (the Pico): the rtbench image program()
         built, rebuilt with `words` built in, so the run runs the spec's options; None
         when the port cannot (the flasher's rules then apply: builtin_args)."""
-        if not image or image != self._rtbench or self.machine not in _baked(self.port):
+        if not image or image != self._rtbench or self.machine not in self.port.baked_machines:
             return None
-        port: Any = self.port
-        return str(port.build_baked(self.machine, self.config, self.paths, list(words)))
+        return str(self.port.build_baked(self.machine, self.config, self.paths, list(words)))
 
     def _brought(self, what: str) -> None:
         why = self.port.missing(self.paths)
         if why:
             raise RtosBuildError(f"the target builds {what}: {why}")
-
-
-def _baked(port: object) -> tuple[str, ...]:
-    """The machines whose images the port builds with the options inside."""
-    return tuple(getattr(port, "baked_machines", ()))

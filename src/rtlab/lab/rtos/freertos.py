@@ -10,18 +10,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rtlab.lab.boards.machines import MACHINES, layer_of
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import RtosBuildError, check_buildable
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
 from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
-from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
 from rtlab.lab.rtos.rp2350_board import build_rp2350
-from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
+from rtlab.lab.rtos.stm32_board import build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
-SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # mps2-an521's kernel, when VAR's has no Armv8-M SMP
+SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # multi-core machines' kernel (Armv8-M SMP)
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
 # mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
@@ -30,19 +30,17 @@ SMP_TESTED = "tested: main at commit 4269c69a1, 2026-07-23; README: bring your o
 SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
-class FreeRtos:
+class FreeRtos(PortBase):
+    """Its machines and boards: the machine files naming freertos; each built by its
+    board layer (qemu-mps2, stm32, rp2350: one CMake project each; rp2040: the pico-sdk)."""
+
     name = "freertos"
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
-    machines = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit", "mps2-an521", "pico")
-    boards = (*BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default",)
     # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
     machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
     multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
-    # No command line: the options are built into the image.
-    baked_machines = ("pico", *RP2350_BOARDS)
-    pico_sdk_machines = ("pico",)  # the Pico 2's layer is the project's own (boards/rp2350)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")
@@ -57,27 +55,26 @@ class FreeRtos:
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         check_buildable(self, machine, config, paths)
-        if machine in RP2350_BOARDS:
-            return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", [])
-        if machine in self.boards:
-            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{machine}.elf"
+        m = MACHINES.get(machine)
+        if m.baked:
+            return self.build_baked(machine, config, paths, [])
+        if m.layer == "stm32":
+            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{m.stem}.elf"
         kernel, out_dir = paths[VAR], None
-        if machine == "pico":
-            return build_freertos_pico(Path(kernel), paths, [], config)
-        if machine == "mps2-an521":
+        if m.cores > 1:
             kernel = paths.get(SMP_VAR) or kernel
-            _need_smp_kernel(Path(kernel))
+            _need_smp_kernel(Path(kernel), machine)
             if kernel != paths[VAR]:  # a build tree of its own: no rebuild back and forth
                 out_dir = REPO_ROOT / "build" / "rtbench-qemu-freertos-smp"
         out = build_mps2({VAR: kernel}, out=out_dir)
-        return out / f"rtbench-freertos-{machine.removeprefix('mps2-')}.elf"
+        return out / f"rtbench-freertos-{m.stem}.elf"
 
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
         """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
-        if machine in RP2350_BOARDS:
+        if MACHINES.get(machine).layer == "rp2350":
             return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", words)
         return build_freertos_pico(Path(paths[VAR]), paths, words, config)
 
@@ -86,8 +83,9 @@ class FreeRtos:
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])
             smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
+        pico = layer_of(machine) == "rp2040"  # the pico-sdk layer's FreeRTOSConfig.h
         kernel = Path(paths.get(VAR, ""))
-        if machine == "mps2-an521" and paths.get(SMP_VAR):
+        if machine in self.machines and MACHINES.get(machine).cores > 1 and paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])  # the kernel this machine's image is built from
         return {
             "rtos": self.name,
@@ -96,33 +94,29 @@ class FreeRtos:
             **({"rtos_commit": _commit(kernel)} if _commit(kernel) else {}),
             **smp,
             "kconfig": _config_that_matters(
-                (PICO_DIR if machine == "pico" else BOARD_DIR) / "FreeRTOSConfig.h",
+                (PICO_DIR if pico else BOARD_DIR) / "FreeRTOSConfig.h",
                 PORT_DIR / "FreeRTOSConfig_rtbench.h",
-                pico=machine == "pico",
+                pico=pico,
             )
-            | (pico_settings(config) if machine == "pico" else {}),
+            | (pico_settings(config) if pico else {}),
         }
 
 
-def _need_smp_kernel(kernel: Path) -> None:
+def _need_smp_kernel(kernel: Path, machine: str) -> None:
     try:
         smp = "configWAKE_SECONDARY_CORES" in (kernel / SMP_PORT).read_text(errors="replace")
     except OSError:
         smp = False
     if not smp:
         raise RtosBuildError(
-            f"mps2-an521 runs FreeRTOS SMP on Armv8-M, which {kernel} does not have: "
+            f"{machine} runs FreeRTOS SMP on Armv8-M, which {kernel} does not have: "
             f"set {SMP_VAR} to a FreeRTOS-Kernel after V11.3.0 ({SMP_TESTED})"
         )
 
 
 def _version(kernel: Path) -> str:
-    try:
-        text = (kernel / "include" / "task.h").read_text(errors="replace")
-    except OSError:
-        return ""
-    m = re.search(r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"', text)
-    return m.group(1) if m else ""
+    header = kernel / "include" / "task.h"
+    return header_match(header, r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"')
 
 
 def _commit(kernel: Path) -> str:

@@ -21,22 +21,22 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from rtlab.lab.boards.machines import DEFAULT_COMPILER, MACHINES
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosPort
 
 # The repository's part of every RTOS build: the suite, its boards and ports, the protocol.
 RTBENCH_TREES = ("workloads/rtbench", "workloads/common", "workloads/cmake")
 SKIP_DIRS = {".git", "__pycache__", "Documentation", "doc", "docs"}
-DEFAULT_COMPILER = "arm-none-eabi-gcc"
 
 
 def source_identity(port: RtosPort, paths: Mapping[str, str], machine: str = "") -> dict[str, str]:
     """Empty when the port is not brought (the run then fails with what to set). The
-    compiler is the machine's where the port names one (`compilers`: virt-a53's
-    aarch64-linux-gnu-gcc), else the port's."""
+    compiler is the machine file's (`compiler`: virt-a53's aarch64-linux-gnu-gcc; else
+    arm-none-eabi-gcc)."""
     if port.missing(paths):
         return {}
-    cc = getattr(port, "compilers", {}).get(machine) or getattr(port, "compiler", DEFAULT_COMPILER)
+    cc = MACHINES.get(machine).compiler if machine in MACHINES else DEFAULT_COMPILER
     # a variable may name several trees, ;-separated (ZEPHYR_MODULES: a CMake list)
     trees = tuple(sorted({t for v in port.variables for t in paths.get(v, "").split(";") if t}))
     return {

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rtlab.lab.rtos.base import RtosBuildError, check_buildable
-from rtlab.lab.rtos.nuttx_boards import UPSTREAM, build_nuttx_board
+from rtlab.lab.boards.machines import MACHINES
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
+from rtlab.lab.rtos.nuttx_boards import build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
     OWN_BOARD,
     PORT_DIR,
@@ -29,17 +30,18 @@ TESTED = (
     "tested: apache/nuttx 4ebc8a7291df + apache/nuttx-apps a71c329cfb0d; "
     "README: bring your own kernels"
 )
-# One image per core: the an385/an386 image is Cortex-M3 code (it runs on both).
-CORES = {"mps2-an385": "m3", "mps2-an386": "m3", "mps2-an500": "m7", "virt-a53": "a53"}
 
 
-class NuttX:
+class NuttX(PortBase):
+    """Its machines and boards: the machine files naming nuttx. One image per core on
+    the project's mps2 board (a file's `nuttx_core`: the an385/an386 image is Cortex-M3
+    code, it runs on both), NuttX's own boards for virt-a53 (qemu-armv8a, SMP), the Pico
+    (raspberrypi-pico, SMP), the Pico 2 (raspberrypi-pico-2: nuttx_pico) and the Nucleos
+    (a file's `nuttx_board`, build only: nuttx_boards)."""
+
     name = "nuttx"
     title = "NuttX"
     variables = (VAR, APPS_VAR)
-    # pico: NuttX's own raspberrypi-pico board, SMP; pico2: raspberrypi-pico-2 (nuttx_pico)
-    machines = (*CORES, "pico", "pico2")
-    boards = tuple(UPSTREAM)  # NuttX's own Nucleo boards, for the serial target (build only)
     configs = ("default", "assert")
     # The Pico: SMP (default, assert) or core 0 alone (one-core: raspberrypi-pico:nsh's
     # machine settings, core-pico-one-core.defconfig, with the default's).
@@ -47,10 +49,6 @@ class NuttX:
         "pico": ("default", "assert", "one-core")
     }
     multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default", "assert")}
-    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
-    compilers: ClassVar[dict[str, str]] = {"virt-a53": "aarch64-linux-gnu-gcc"}
-    baked_machines = ("pico", "pico2")  # no command line: the options are built in
-    pico_sdk_machines = ("pico",)  # boot stage 2 from the SDK; the Pico 2's IMAGE_DEF is NuttX's
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -68,9 +66,10 @@ class NuttX:
         check_buildable(self, machine, config, paths)
         if machine in self.baked_machines:
             return build_nuttx_pico(config, trees(paths), dict(paths), [], machine)
-        if machine in UPSTREAM:
-            return build_nuttx_board(machine, config, trees(paths))
-        return build_nuttx(CORES[machine], config, trees(paths))
+        upstream = MACHINES.get(machine).get("nuttx_board")
+        if upstream:
+            return build_nuttx_board(machine, upstream, config, trees(paths))
+        return build_nuttx(_core(machine), config, trees(paths))
 
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
@@ -159,8 +158,9 @@ _MATTERS = (
 
 
 def _core(machine: str) -> str:
-    """The defconfig fragment's core name of a machine: pico, pico2 are NuttX's own boards."""
-    return machine if machine in ("pico", "pico2") else CORES.get(machine, "m3")
+    """The defconfig fragment's core name of a machine (its file's nuttx_core: pico,
+    pico2, a53 are NuttX's own boards); m3 for a machine without one."""
+    return str(MACHINES.get(machine).get("nuttx_core", "m3")) if machine in MACHINES else "m3"
 
 
 def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:

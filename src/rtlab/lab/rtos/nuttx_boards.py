@@ -26,26 +26,19 @@ from rtlab.lab.rtos.nuttx_build import (
     need_host_tools,
 )
 
-# rtlab's board name -> the NuttX tree's boards/arm/<chip>/<board>
-UPSTREAM = {
-    "nucleo-f103rb": "stm32f1/nucleo-f103rb",
-    "nucleo-f411re": "stm32f4/nucleo-f411re",
-    "nucleo-h743zi": "stm32h7/nucleo-h743zi",
-    "nucleo-l073rz": "stm32l0/nucleo-l073rz",
-}
-
 
 def board_fragments(config: str) -> list[Path]:
     d = PORT_DIR / "defconfig"
     return [d / "board-stm32.defconfig", d / f"config-{config}.defconfig"]
 
 
-def build_nuttx_board(board: str, config: str, trees: Trees) -> Path:
-    """The rtbench ELF for an upstream board and configuration; cached."""
-    upstream = trees.nuttx / "boards" / "arm" / UPSTREAM[board]
+def build_nuttx_board(board: str, where: str, config: str, trees: Trees) -> Path:
+    """The rtbench ELF for an upstream board (`where`: its machine file's nuttx_board,
+    the NuttX tree's boards/arm/<chip>/<board>) and configuration; cached."""
+    upstream = trees.nuttx / "boards" / "arm" / where
     defconfig = upstream / "configs" / "nsh" / "defconfig"
     if not defconfig.is_file():
-        raise RtosBuildError(f"NuttX at {trees.nuttx} has no {UPSTREAM[board]}:nsh board")
+        raise RtosBuildError(f"NuttX at {trees.nuttx} has no {where}:nsh board")
     need_host_tools()
     text = defconfig.read_text() + "".join(f.read_text() for f in board_fragments(config))
     text += 'CONFIG_APPS_DIR="../apps"\n'

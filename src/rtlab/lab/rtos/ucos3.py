@@ -5,7 +5,7 @@ project's mps2 board layer and configuration headers (workloads/rtbench/ports/uc
 Two configurations: "default" (µC/OS-III's template: argument/object checks on, plus
 timestamps) and "lean" (those checks and timestamps off). The ARMv7-M port on the M3/M4/M7
 machines and boards, the ARMv6-M one on the Cortex-M0 microbit and the M0+ nucleo-l073rz;
-the boards with 16-20 KiB of RAM take the small pools and stacks (SMALL)."""
+the boards with 16-20 KiB of RAM take the small pools and stacks (is_small)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import RtosBuildError, check_choice
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
 from rtlab.lab.rtos.mps2_board import build_mps2
 from rtlab.lab.rtos.pico_board import build_pico
-from rtlab.lab.rtos.rp2350_board import BOARDS as RP2350_BOARDS
 from rtlab.lab.rtos.rp2350_board import build_rp2350
-from rtlab.lab.rtos.stm32_board import BOARDS, build_stm32
+from rtlab.lab.rtos.stm32_board import build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3"
@@ -29,9 +29,17 @@ TESTED = (
     "uC-OS3 v3.08.02 2fa9aeb, uC-CPU v1.32.01 ae5796e, uC-LIB v1.39.01 71b5f65 "
     "from github.com/weston-embedded"
 )
-# Less than 64 KiB of RAM (their descriptions' ram_size, as the CMake layers decide):
+# Less than 64 KiB of RAM (the machine file's ram_size, as the CMake layers decide):
 # RTB_UCOS3_SMALL (ports/ucos3/rtb_ucos3_sizes.h and os_cfg_app.h's small block).
-SMALL = ("microbit", "nucleo-f103rb", "nucleo-l073rz")
+SMALL_RAM = 65536
+
+
+def is_small(machine: str) -> bool:
+    """The machine has less than SMALL_RAM bytes of RAM: the small pools and stacks."""
+    ram = MACHINES.get(machine).get("ram_size", SMALL_RAM) if machine in MACHINES else SMALL_RAM
+    return bool(ram < SMALL_RAM)
+
+
 # What each checkout must hold, and the folder name inside a folder holding all three.
 _REPOS = (
     (VAR_OS, "uC-OS3", Path("Source") / "os_core.c"),
@@ -65,16 +73,14 @@ def checkouts(paths: Mapping[str, str]) -> dict[str, Path] | str:
     return found
 
 
-class UcOs3:
+class UcOs3(PortBase):
+    """Its machines and boards: the machine files naming ucos3, each built by its board
+    layer (one core only)."""
+
     name = "ucos3"
     title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
-    machines = ("mps2-an385", "mps2-an386", "microbit", "pico")
-    boards = (*BOARDS, *RP2350_BOARDS)  # serial-target boards (boards/stm32, rp2350)
     configs = ("default", "lean")
-    # No command line: the options are built into the image (the Pico's on the pico-sdk).
-    baked_machines = ("pico", *RP2350_BOARDS)
-    pico_sdk_machines = ("pico",)
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         found = checkouts(paths)
@@ -88,7 +94,7 @@ class UcOs3:
         if machine in self.baked_machines:
             return self.build_baked(machine, config, paths, [])
         # One build holds both configurations (two kernel libraries, two ELFs).
-        if machine in self.boards:
+        if MACHINES.get(machine).layer == "stm32":
             return build_stm32(found, "ucos3") / elf_name(machine, config)
         out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
         return out / elf_name(machine, config)
@@ -102,7 +108,7 @@ class UcOs3:
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
-        if machine in RP2350_BOARDS:
+        if MACHINES.get(machine).layer == "rp2350":
             name = elf_name(machine, config).removesuffix(f"-{machine}.elf")
             kernel = {k: str(v) for k, v in found.items()}
             return build_rp2350(kernel, "ucos3", machine, name, words)
@@ -119,7 +125,7 @@ class UcOs3:
             "rtos": self.name,
             "rtos_config": config,
             "rtos_version": version,
-            "kconfig": config_that_matters(config, small=machine in SMALL),
+            "kconfig": config_that_matters(config, small=is_small(machine)),
         }
 
 
@@ -129,14 +135,10 @@ def elf_name(machine: str, config: str) -> str:
 
 
 def _version(os_dir: Path) -> str:
-    try:
-        text = (os_dir / "Source" / "os.h").read_text(errors="replace")
-    except OSError:
+    found = header_match(os_dir / "Source" / "os.h", r"#define\s+OS_VERSION\s+(\d+)u?")
+    if not found:
         return ""
-    m = re.search(r"#define\s+OS_VERSION\s+(\d+)u?", text)
-    if not m:
-        return ""
-    v = int(m.group(1))  # 30802 = V3.08.02
+    v = int(found)  # 30802 = V3.08.02
     return f"V{v // 10000}.{v // 100 % 100:02d}.{v % 100:02d}"
 
 

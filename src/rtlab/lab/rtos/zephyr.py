@@ -19,12 +19,12 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError, check_buildable
-from rtlab.lab.rtos.zephyr_a53 import A53_BOARD, A53_COMPILER, a53_env, board_conf_files
-from rtlab.lab.rtos.zephyr_boards import BOARDS as UPSTREAM
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
+from rtlab.lab.rtos.zephyr_a53 import A53_COMPILER, a53_env, board_conf_files
 from rtlab.lab.rtos.zephyr_boards import hal_missing, image_of, write_args
 
 VAR = "ZEPHYR_BASE"
@@ -41,24 +41,33 @@ TESTED = (
 PYTHON_DEPS = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
                "packaging": "packaging"}  # fmt: skip
 CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
-BOARDS = {"mps2-an385": "mps2_an385", "mps2-an386": "mps2_an386", "virt-a53": A53_BOARD}
-ZBOARD = {**BOARDS, **UPSTREAM}  # rtlab name -> Zephyr's board, every one built here
+
+
+def zboard(machine: str) -> str:
+    """Zephyr's own name of an rtlab machine (its file's zephyr_board)."""
+    return str(MACHINES.get(machine).get("zephyr_board", ""))
+
+
 # Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
 OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
 
 
-class Zephyr:
+class Zephyr(PortBase):
+    """Its machines and boards: the machine files naming zephyr, each built for Zephyr's
+    own board (their `zephyr_board`): the QEMU machines, and its Nucleo and Pico boards
+    for the serial target."""
+
     name = "zephyr"
     title = "Zephyr"
     variables = (VAR, MODULES_VAR)
-    machines = tuple(BOARDS)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
-    boards = tuple(UPSTREAM)  # Zephyr's own Nucleo and Pico boards, for the serial target
-    baked_machines = boards  # no command line: the options are built into the image
     pico_sdk_machines = ()  # the Pico's SoC layer is hal_rpi_pico's, not PICO_SDK_PATH's
-    # The build identity's compiler, per machine (else arm-none-eabi-gcc).
-    compilers: ClassVar[dict[str, str]] = {"virt-a53": A53_COMPILER}
+
+    @property
+    def baked_machines(self) -> tuple[str, ...]:
+        """Every board: a probe passes no command line, so the options are built in."""
+        return self.boards
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         base = paths.get(VAR, "")
@@ -81,7 +90,7 @@ class Zephyr:
 
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         """The ELF (a QEMU machine), or a board's image with its default options."""
-        if machine in UPSTREAM:
+        if machine in self.boards:
             return self.build_baked(machine, config, paths, [])
         out = self._build(PORT_DIR, "rtbench", machine, config, paths)
         return out / "zephyr" / "zephyr.elf"
@@ -117,7 +126,7 @@ class Zephyr:
     ) -> Path:
         """The build directory; for a board's `words` (options built in), its image."""
         check_buildable(self, machine, config, paths)
-        cc = A53_COMPILER if machine == "virt-a53" else "arm-none-eabi-gcc"
+        cc = MACHINES.get(machine).compiler
         for tool in ("cmake", cc):
             if shutil.which(tool) is None:
                 raise RtosBuildError(
@@ -125,11 +134,11 @@ class Zephyr:
                 )
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
-        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(ZBOARD[machine])
+        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(zboard(machine))
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
             env = _env(paths, machine)
-            _configure(src, out, ZBOARD[machine], conf, paths, env)
+            _configure(src, out, zboard(machine), conf, paths, env)
             tag = write_args(out, words) if words is not None else ""
             _run(["cmake", "--build", str(out), "--parallel", "2"], env, "build")
             if words is not None:
@@ -166,10 +175,11 @@ def _cmsis(modules: str) -> bool:
     return any((Path(m) / "CMSIS" / "Core").is_dir() for m in modules.split(";") if m)
 
 
-def _env(paths: Mapping[str, str], machine: str = "mps2-an385") -> dict[str, str]:
+def _env(paths: Mapping[str, str], machine: str) -> dict[str, str]:
+    """The build's environment: the toolchain of the machine's compiler."""
     env = dict(os.environ)
     env.update({k: paths[k] for k in (VAR, MODULES_VAR) if paths.get(k)})
-    if machine == "virt-a53":
+    if MACHINES.get(machine).compiler == A53_COMPILER:
         env.update(a53_env(BUILD_ROOT))
         return env
     env.setdefault("ZEPHYR_TOOLCHAIN_VARIANT", "gnuarmemb")

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from rtlab.lab.build import REPO_ROOT
 
-A53_BOARD = "qemu_cortex_a53_smp"
 A53_COMPILER = "aarch64-linux-gnu-gcc"
 PREFIX = "aarch64-linux-gnu-"
 BOARD_FILES = REPO_ROOT / "workloads" / "rtbench" / "ports" / "zephyr" / "boards"

@@ -13,29 +13,25 @@ import shutil
 from pathlib import Path
 
 from rtlab.lab import uf2
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos.base import RtosBuildError
 
-# rtlab's board name -> Zephyr's board, and the module its SoC layer needs
-BOARDS = {
-    "nucleo-l073rz": "nucleo_l073rz",
-    "nucleo-f103rb": "nucleo_f103rb",
-    "nucleo-f411re": "nucleo_f411re",
-    "nucleo-h743zi": "nucleo_h743zi",
-    "pico": "rpi_pico",
-}
-HAL = {"pico": "hal_rpi_pico"}  # else hal_stm32
+# The module a board's SoC layer needs when its machine file names none (zephyr_hal)
+DEFAULT_HAL = "hal_stm32"
 # What marks a checkout of each module (its zephyr/module.yml names it)
 _MARK = {"hal_stm32": "stm32cube", "hal_rpi_pico": "src/rp2040"}
 
 
 def hal_missing(board: str, modules: str) -> str | None:
-    """None when ZEPHYR_MODULES (;-separated) holds the board's HAL module, else one line."""
-    hal = HAL.get(board, "hal_stm32")
+    """None when ZEPHYR_MODULES (;-separated) holds the HAL module the board's SoC layer
+    needs (its machine file's zephyr_hal, else DEFAULT_HAL), else one line."""
+    m = MACHINES.get(board)
+    hal, zboard = m.get("zephyr_hal", DEFAULT_HAL), m.get("zephyr_board", board)
     for m in (Path(p) for p in modules.split(";") if p):
         if (m / _MARK[hal]).is_dir() and (m / "zephyr" / "module.yml").is_file():
             return None
     return (
-        f"Zephyr's {BOARDS[board]} needs the {hal} module: add a checkout of "
+        f"Zephyr's {zboard} needs the {hal} module: add a checkout of "
         f"github.com/zephyrproject-rtos/{hal} (the revision in $ZEPHYR_BASE/west.yml) to "
         "ZEPHYR_MODULES, ;-separated"
     )
@@ -66,7 +62,7 @@ def image_of(out: Path, board: str, tag: str) -> Path:
     built = out / "zephyr"
     elf = out / f"rtbench-zephyr-{board}-{tag}.elf"
     shutil.copy2(built / "zephyr.elf", elf)
-    if board != "pico":
+    if MACHINES.get(board).layer != "rp2040":  # the Pico's image is its UF2
         return elf
     data = (built / "zephyr.uf2").read_bytes()
     try:

@@ -19,15 +19,11 @@ So a new board, emulated or real, is one more file, not code.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT
-
-BOARDS_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards"
+from rtlab.lab.boards.machines import MACHINES, named_table
 
 
 @dataclass(frozen=True)
@@ -44,13 +40,7 @@ class BoardDescription:
 
 
 def _from_toml(path: Path) -> BoardDescription:
-    try:
-        data: dict[str, Any] = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError("board", f"board description {path}: {e}") from None
-    name = data.get("board", data.get("machine"))
-    if not isinstance(name, str) or not name:
-        raise ConfigError("board", f'board description {path}: no board = "name"')
+    name, data = named_table(path, "board", "board description")
     serial = data.get("qemu_serial", 0)
     baud = data.get("baud", 115200)
     if not isinstance(serial, int) or not 0 <= serial <= 7:
@@ -72,14 +62,9 @@ def _from_toml(path: Path) -> BoardDescription:
 
 
 def known_boards() -> dict[str, Path]:
-    """Every board of the rtbench board layers, by the name its images say."""
-    out: dict[str, Path] = {}
-    for path in sorted(BOARDS_DIR.glob("*/machines/*.toml")):
-        try:
-            out[_from_toml(path).name] = path
-        except ConfigError:
-            continue  # a broken file is reported when a spec names it
-    return out
+    """Every board of the rtbench board layers, by the name its images say (the machine
+    registry, rtlab.lab.boards.machines)."""
+    return {m.name: m.path for m in MACHINES.values()}
 
 
 def board_description(board: str) -> BoardDescription:

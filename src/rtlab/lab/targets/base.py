@@ -1,5 +1,6 @@
-"""Where workloads run: the Target protocol, the registry of target kinds, and the
-process helpers the kinds share.
+"""Where workloads run: the Target protocol (TargetBase: its optional parts declared with
+their defaults) and the registry of target kinds; the process helpers the kinds share
+are rtlab.lab.process's (re-exported here).
 
 A target runs an argv to completion (`run`), starts a background argv (`start`, for
 load generators), names the path of a workload program (`program`) and describes its
@@ -15,39 +16,74 @@ line that its login shell splits again.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import signal
-import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rtlab.errors import ConfigError, RtlabError
-from rtlab.procgroup import kill_group, spawn, stop_group
+from rtlab.lab.process import Background, Completed, Group, run_process
 from rtlab.registry import Registry
 
-
-@dataclass
-class Completed:
-    returncode: int | None
-    stdout: str
-    stderr: str
-    timed_out: bool = False
-
-
-class Background(Protocol):
-    def stop(self) -> None: ...
+__all__ = [
+    "Background",
+    "Completed",
+    "Group",
+    "Target",
+    "TargetBase",
+    "TargetBusy",
+    "TargetKind",
+    "check_programs",
+    "check_target",
+    "make_target",
+    "run_process",
+    "target_identity",
+    "target_kind",
+    "target_variants",
+]
 
 
 class Target(Protocol):
+    """What the runner uses of a target: every part declared, none probed. The optional
+    parts (place, place_instrument, abort, close) have TargetBase's defaults."""
+
     kind: str
+    place: str | None  # the labgrid place it holds (a run records it); None elsewhere
 
     def describe(self) -> dict[str, Any]: ...
     def program(self, name: str) -> str: ...
     def run(self, argv: Sequence[str], timeout: float) -> Completed: ...
     def start(self, argv: Sequence[str]) -> Background: ...
     def fingerprint(self) -> dict[str, Any]: ...
+    def place_instrument(self, spec: Any) -> Any: ...
+    def abort(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class TargetBase:
+    """Target's optional parts with what a target without them does; every kind
+    subclasses it and overrides what it has."""
+
+    kind = ""
+    place: str | None = None
+
+    def place_instrument(self, spec: Any) -> Any:
+        """The [instrument] with this target's own device filled in where the spec asks
+        for it (`driver`/`port = "labgrid"`: a labgrid place's); a target that holds no
+        instrument refuses such a spec in one line."""
+        if "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
+            raise RtlabError(
+                f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
+                f"the target is {self.kind}"
+            )
+        return spec
+
+    def abort(self) -> None:
+        """Stop the run in progress (another thread asks: Ctrl-C in a parallel run);
+        nothing to do where a run stops with its process group."""
+
+    def close(self) -> None:
+        """Release what the target holds (a labgrid place); nothing by default."""
 
 
 @dataclass(frozen=True)
@@ -129,47 +165,6 @@ def target_identity(t: Mapping[str, Any]) -> dict[str, str]:
 def make_target(t: Mapping[str, Any]) -> Target:
     check_target(t)
     return target_kind(str(t.get("kind", "local"))).make(t)
-
-
-# ------------------------------------------------------------------ processes
-
-
-def run_process(argv: Sequence[str], timeout: float) -> Completed:
-    """Run to completion in its own process group (spawn: a run records it). Ctrl-C
-    (KeyboardInterrupt) or a timeout stop the whole group; the interrupt is re-raised
-    once it is gone."""
-    proc = spawn(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        return Completed(proc.returncode, out, err)
-    except subprocess.TimeoutExpired:
-        kill_group(proc, signal.SIGKILL)
-        out, err = proc.communicate()
-        return Completed(proc.returncode, out, err, timed_out=True)
-    except BaseException:
-        kill_group(proc, signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            proc.communicate(timeout=5)
-        raise
-
-
-class Group:
-    """A background process group: SIGTERM on stop, SIGKILL if it lingers."""
-
-    def __init__(self, argv: Sequence[str]) -> None:
-        self.proc = spawn(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-
-    def stop(self) -> None:
-        stop_group(self.proc)
 
 
 def check_programs(t: Mapping[str, Any]) -> None:

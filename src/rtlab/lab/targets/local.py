@@ -11,7 +11,7 @@ from rtlab.lab.fingerprint import fingerprint
 from rtlab.lab.targets import base
 
 
-class LocalTarget:
+class LocalTarget(base.TargetBase):
     kind = "local"
 
     def __init__(self, t: Mapping[str, Any]) -> None:

@@ -36,7 +36,7 @@ from rtlab.lab.serialboard.flashers import FLASHERS
 from rtlab.lab.serialboard.link import SerialLink
 from rtlab.lab.serialboard.options import KEYS as READING_KEYS
 from rtlab.lab.serialboard.options import check_reading, reading_options
-from rtlab.lab.targets.base import Background, Completed, Group, TargetKind
+from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, TargetKind
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
 OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
@@ -86,7 +86,7 @@ def _check_condition(defn: Mapping[str, Any]) -> None:
         )
 
 
-class SerialTarget:
+class SerialTarget(TargetBase):
     kind = "serial"
 
     def __init__(self, t: Mapping[str, Any]) -> None:

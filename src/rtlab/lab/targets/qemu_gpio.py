@@ -52,7 +52,7 @@ from rtlab.lab import hostview
 from rtlab.lab import hrtimer_guest as hg
 from rtlab.lab.fingerprint import fingerprint, pitfalls
 from rtlab.lab.qemu import qemu_version
-from rtlab.lab.targets.base import Background, Completed, TargetKind
+from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind
 from rtlab.protocol import label_before_end
 
 KIND = "qemu_gpio"
@@ -175,7 +175,7 @@ class _GuestLoad:
         self.target.load_workers = None
 
 
-class QemuGpioTarget:
+class QemuGpioTarget(TargetBase):
     kind = KIND
 
     def __init__(self, t: Mapping[str, Any]) -> None:

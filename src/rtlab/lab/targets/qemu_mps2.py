@@ -1,21 +1,15 @@
-"""QEMU Cortex-M targets: run an ELF on `mps2-an385`/`mps2-an386` deterministically.
+"""The `qemu` target kind: rtbench (or an ELF of your own) on a QEMU machine of this host,
+the QEMU-machine device of rtlab.lab.qemu_machine (run_qemu, re-exported here):
 
     res = run_qemu("build/rtbench-qemu/rtbench-freertos-an385.elf",
                    append="--scenarios primitives --iterations 200")
-    res.exit_status, res.runs[0].meta["timebase"]        # 0, "icount"
-
-With `-icount shift=N,align=off,sleep=off` QEMU's clocks follow the instruction count
-(2^N ns per instruction), so a guest's timer readings repeat exactly run after run:
-the figures are an **instruction-count model**, never time on silicon. Every parsed
-run is labelled `meta timebase=icount` (or `host` without icount) and `icount_shift`.
-The guest ends with semihosting SYS_EXIT_EXTENDED: QEMU's exit status is the guest's.
 
 Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
 
     [target]
     kind = "qemu"
-    machine = "mps2-an385"     # or mps2-an386, mps2-an500, microbit, mps2-an521 (2 cores),
-                               # virt-a53 (2 x Cortex-A53: rtlab.lab.qemu_smp)
+    machine = "mps2-an385"     # a machine file's name with target = "qemu" (default = 1:
+                               # this one): workloads/rtbench/boards/*/machines/*.toml
     icount_shift = 0           # -1: no icount (host time; parallel TCG on 2 cores);
                                # [0, -1]: every cell in both modes
     rtos = "freertos"          # a port of rtlab.lab.rtos (RTOSES): builds the rtbench ELF
@@ -29,157 +23,49 @@ A workload's argv[0] is the ELF, the rest becomes the guest's command line (semi
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
-from rtlab.lab.build import BuildError
-from rtlab.lab.qemu import (
-    icount_args,
-    icount_labels,
-    qemu_fingerprint,
-    qemu_version,
-    semihosting_args,
+from rtlab.lab.boards.machines import default_machine, qemu_machines
+from rtlab.lab.qemu import qemu_fingerprint
+from rtlab.lab.qemu_machine import (
+    QEMU,
+    QemuError,
+    QemuMachine,
+    QemuResult,
+    cores_of,
+    default_qemu,
+    label_output,
+    qemu_argv,
+    run_qemu,
 )
-from rtlab.lab.qemu_smp import SMP_MACHINES, smp_argv
-from rtlab.lab.qemu_timing import (
-    icount_firmware_args,
-    parallel_args,
-    timing_labels,
-    timing_mode,
-    withhold_cross_core,
-)
+from rtlab.lab.qemu_timing import timing_mode
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.firmware import KEYS as FIRMWARE_KEYS
 from rtlab.lab.rtos.firmware import RtosFirmware, check_firmware
-from rtlab.lab.targets.base import (
-    Background,
-    Completed,
-    Group,
-    TargetKind,
-    run_process,
-)
-from rtlab.protocol import ProtocolError, Run, label_after_hello, parse
+from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, TargetKind
 
-# QEMU's Cortex-M machines an RTOS port may build for (each port names its own).
-MACHINES = {
-    "mps2-an385": "Cortex-M3",
-    "mps2-an386": "Cortex-M4F",
-    "mps2-an500": "Cortex-M7",
-    "microbit": "Cortex-M0",  # nRF51822, 16 KiB of RAM: QEMU's only Cortex-M0 machine
-    "mps2-an521": "2 x Cortex-M33",  # SSE-200: the one Cortex-M machine with two cores
-    **{name: m.title for name, m in SMP_MACHINES.items()},  # application cores (qemu_smp)
-}
-# Machines with more than one core (rtlab.lab.qemu_timing: what each timing mode gives).
-CORES = {"mps2-an521": 2, **{name: m.cores for name, m in SMP_MACHINES.items()}}
-QEMU = "qemu-system-arm"
-
-
-def default_qemu(machine: str) -> str:
-    """The QEMU binary that emulates machine (qemu-system-aarch64 for virt-a53)."""
-    return SMP_MACHINES[machine].qemu if machine in SMP_MACHINES else QEMU
-
-
-class QemuError(BuildError):
-    """QEMU or the cross toolchain is missing, or the firmware cannot be built."""
-
-
-@dataclass
-class QemuResult:
-    exit_status: int | None  # the guest's semihosting exit status; None if killed
-    output: str  # the guest's serial output, labelled (see label_output)
-    timed_out: bool
-    argv: list[str]
-    stderr: str = ""
-    runs: list[Run] = field(default_factory=list)
-    problem: str = ""  # the output did not parse (the runner stores the run as an error)
-
-
-def qemu_argv(
-    elf: str | Path,
-    machine: str = "mps2-an385",
-    icount_shift: int | None = 0,
-    extra: Sequence[str] = (),
-    append: str = "",
-    qemu: str | None = None,
-) -> list[str]:
-    """The known-good command line: no display or monitor, UART0 on stdout,
-    semihosting for the exit status and the command line, icount when asked."""
-    if machine not in MACHINES:
-        raise QemuError(f"machine {machine!r}: expected one of {', '.join(MACHINES)}")
-    if icount_shift is not None and not 0 <= icount_shift <= 10:
-        raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
-    if machine in SMP_MACHINES:
-        return smp_argv(str(elf), machine, icount_shift, extra, append, qemu)
-    qemu = qemu or QEMU
-    argv = [qemu, "-M", machine, "-display", "none", "-monitor", "none", "-serial", "stdio"]
-    argv += semihosting_args(append.split())
-    argv += icount_args(icount_shift)
-    argv += parallel_args(CORES.get(machine, 1), icount_shift)
-    return [*argv, "-kernel", str(elf), *extra]
-
-
-def label_output(
-    text: str, machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
-) -> str:
-    """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
-    every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
-    CRCs), so stored results say they are an instruction-count model."""
-    meta = icount_labels(machine, icount_shift, extra)
-    return label_after_hello(text, meta)
-
-
-def run_qemu(
-    elf: str | Path,
-    machine: str = "mps2-an385",
-    icount_shift: int | None = 0,
-    timeout_s: float = 120.0,
-    extra: Sequence[str] = (),
-    append: str = "",
-    qemu: str | None = None,
-    meta: Mapping[str, object] = {},
-) -> QemuResult:
-    """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
-    labels every run (see label_output)."""
-    qemu = qemu or default_qemu(machine)
-    if shutil.which(qemu) is None:
-        raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
-    if not Path(elf).is_file():
-        raise QemuError(f"no such ELF: {elf}")
-    cores = CORES.get(machine, 1)
-    # rtbench's options, not a smoke test's: rtbench-*.elf, or Zephyr's build of it
-    # (build/rtbench-zephyr/rtbench-<machine>-<config>/zephyr/zephyr.elf).
-    if any(part.startswith("rtbench") for part in Path(elf).parts[-3:]):
-        append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
-    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
-    timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
-    done = run_process(argv, timeout_s)  # own process group, stdin /dev/null
-    text = done.stdout
-    if done.timed_out:  # a killed guest's last line stops mid-record: not a record
-        text = text[: text.rfind("\n") + 1]
-    output = label_output(text, machine, icount_shift, {**timing, **meta})
-    output = withhold_cross_core(output, cores, icount_shift)
-    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
-    if done.timed_out:
-        res.exit_status = None
-    try:
-        res.runs = parse(output, source=f"qemu:{Path(elf).name}")
-    except ProtocolError as e:  # torn lines (a guest's racing console): said, not raised
-        res.problem = str(e)
-    return res
-
+__all__ = [
+    "QEMU",
+    "TARGET_KIND",
+    "QemuError",
+    "QemuResult",
+    "QemuTarget",
+    "default_qemu",
+    "label_output",
+    "qemu_argv",
+    "run_qemu",
+]
 
 # ------------------------------------------------------------------ the `qemu` target kind
 
 
 def _check_qemu(t: Mapping[str, Any]) -> None:
-    machine = t.get("machine", "mps2-an385")
-    if machine not in MACHINES:
+    machine = t.get("machine", default_machine())
+    if machine not in qemu_machines():
         raise ConfigError(
-            "machine", f"machine = {machine!r}: expected one of {', '.join(MACHINES)}"
+            "machine", f"machine = {machine!r}: expected one of {', '.join(qemu_machines())}"
         )
     shift = t.get("icount_shift", 0)
     if isinstance(shift, bool) or not isinstance(shift, int) or not -1 <= shift <= 10:
@@ -192,28 +78,22 @@ def _check_qemu(t: Mapping[str, Any]) -> None:
         raise ConfigError("extra", "extra: expected a list of QEMU arguments")
 
 
-class QemuTarget:
+class QemuTarget(TargetBase):
     kind = "qemu"
 
     def __init__(self, t: Mapping[str, Any]) -> None:
-        self.machine = str(t.get("machine", "mps2-an385"))
+        self.machine = str(t.get("machine", default_machine()))
         shift = int(t.get("icount_shift", 0))
         self.icount_shift: int | None = None if shift < 0 else shift
         self.qemu = str(t.get("qemu", default_qemu(self.machine)))
         self.firmware = RtosFirmware(t, self.machine)
         self.extra = [str(a) for a in t.get("extra", [])]
+        self.device = QemuMachine(self.machine, self.icount_shift, self.qemu, self.extra)
 
     def describe(self) -> dict[str, Any]:
-        d = {
-            "kind": "qemu",
-            "machine": self.machine,
-            "icount_shift": self.icount_shift,
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "timing_mode": timing_mode(CORES.get(self.machine, 1), self.icount_shift),
-            "qemu_version": qemu_version(self.qemu),
-        }
-        d.update(self.firmware.describe())
-        return d
+        mode = timing_mode(cores_of(self.machine), self.icount_shift)
+        return {"kind": "qemu", **self.device.describe(), "timing_mode": mode,
+                **self.firmware.describe()}  # fmt: skip
 
     def program(self, name: str) -> str:
         """The ELF for a workload program (rtlab.lab.rtos.firmware: programs, elf, or
@@ -226,16 +106,7 @@ class QemuTarget:
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise QemuError("nothing to run")
-        r = run_qemu(
-            argv[0],
-            self.machine,
-            self.icount_shift,
-            timeout,
-            self.extra,
-            " ".join(argv[1:]),
-            self.qemu,
-            self.firmware.labels(),
-        )
+        r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
         return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
 
     def start(self, argv: Sequence[str]) -> Background:
@@ -245,10 +116,13 @@ class QemuTarget:
     def fingerprint(self) -> dict[str, Any]:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
+    def abort(self) -> None:
+        self.device.abort()
+
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
     """The RTOS build's sources and compiler (a firmware of the user's own: nothing)."""
-    return RtosFirmware(t, str(t.get("machine", "mps2-an385"))).identity()
+    return RtosFirmware(t, str(t.get("machine", default_machine()))).identity()
 
 
 TARGET_KIND = TargetKind(

@@ -1,28 +1,24 @@
-"""The `ssh` target kind: workloads run on a board over ssh (BatchMode, no password).
+"""The `ssh` target kind: workloads run on a board over ssh (BatchMode, no password):
+the Linux-host device over rtlab's ssh transport (rtlab.lab.linux_host).
 
-Each argument is quoted with shlex.quote: ssh hands the remote side one command line
-that its login shell splits again. Host, user and options are checked so that none can
-be read by ssh as an option of its own.
+Host, user and options are checked so that none can be read by ssh as an option of its
+own; each argument is quoted (the transport).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rtlab.errors import ConfigError, RtlabError
-from rtlab.lab import hostview
-from rtlab.lab.fingerprint import fingerprint
+from rtlab.errors import ConfigError
+from rtlab.lab.linux_host import LinuxHost, SshTransport
 from rtlab.lab.targets.base import (
     Background,
     Completed,
-    Group,
+    TargetBase,
     TargetKind,
     check_programs,
-    run_process,
 )
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.:@%-]*")
@@ -53,28 +49,23 @@ def _check_ssh(t: Mapping[str, Any]) -> None:
         )
 
 
-class SshTarget:
+class SshTarget(TargetBase):
+    """A Linux host (rtlab.lab.linux_host) reached through rtlab's own ssh client."""
+
     kind = "ssh"
 
     def __init__(self, t: Mapping[str, Any]) -> None:
         self.host = str(t["host"])
         self.user = t.get("user")
         self.port = int(t.get("port", 22))
-        self.identity = t.get("identity")
-        self.options = list(t.get("ssh_options", []))
         self.programs = dict(t.get("programs", {}))
+        self.transport = SshTransport(
+            self.host, self.port, self.user, t.get("identity"), t.get("ssh_options", [])
+        )
+        self.device = LinuxHost(self.transport, self.host)
 
     def ssh_argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
-        argv = ["ssh", "-o", "BatchMode=yes", "-p", str(self.port)]
-        if self.identity:
-            argv += ["-i", os.path.expanduser(self.identity)]
-        if self.user:
-            argv += ["-l", str(self.user)]
-        for opt in self.options:
-            argv += ["-o", opt]
-        if tty:
-            argv.append("-tt")  # closing the connection hangs up the remote process
-        return [*argv, "--", self.host, " ".join(shlex.quote(a) for a in remote)]
+        return self.transport.argv(remote, tty)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "ssh", "host": self.host, "user": self.user, "port": self.port}
@@ -83,21 +74,14 @@ class SshTarget:
         return str(self.programs.get(name, name))  # else found on the remote PATH
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
-        return run_process(self.ssh_argv(argv), timeout)
+        return self.device.run(argv, timeout)
 
     def start(self, argv: Sequence[str]) -> Background:
-        return Group(self.ssh_argv(argv, tty=True))
+        return self.device.start(argv)
 
     def fingerprint(self) -> dict[str, Any]:
-        """The same fingerprint as a local run's, from one dump of the target's /proc
-        and /sys taken over this connection (the board needs only a POSIX shell)."""
-        r = self.run(["sh", "-c", hostview.SCRIPT], timeout=60)
-        if r.returncode != 0 or hostview.SEP not in r.stdout:
-            tail = " ".join(r.stderr.strip().splitlines()[-2:])[:300]
-            raise RtlabError(f"cannot reach {self.host} over ssh (exit {r.returncode}): {tail}")
-        fp = fingerprint(view=hostview.SnapshotView(r.stdout))
-        fp["ssh_host"] = self.host
-        return fp
+        """The same fingerprint as a local run's, taken over this connection."""
+        return self.device.fingerprint()
 
 
 TARGET_KIND = TargetKind(

@@ -51,16 +51,6 @@ def freertos_build() -> Path:
     return build_mps2({"FREERTOS_KERNEL_PATH": KERNEL}, out=out)
 
 
-@pytest.fixture(scope="session")
-def suite_pair(freertos_build: Path) -> tuple[tq.QemuResult, tq.QemuResult]:
-    """The whole suite twice on mps2-an385 (determinism is checked on the pair)."""
-    elf = freertos_build / "rtbench-freertos-an385.elf"
-    return (
-        tq.run_qemu(elf, append=QUICK, timeout_s=120),
-        tq.run_qemu(elf, append=QUICK, timeout_s=120),
-    )
-
-
 def assert_irq_plausible(runs: list[Run], task_below_ticks: int = 100) -> None:
     """No interrupt lost; the handler runs before the task it wakes, which runs within
     `task_below_ticks` (100 ticks = 4000 instructions)."""

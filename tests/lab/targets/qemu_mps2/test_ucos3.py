@@ -4,16 +4,15 @@ line. Skipped (with the reason) without UCOS3_PATH (README: bring your own kerne
 
 from __future__ import annotations
 
-import subprocess
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import RtosBuildError, merged_paths
-from rtlab.lab.rtos.ucos3 import SMALL, TESTED, VAR_OS, checkouts
+from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.rtos.ucos3 import VAR_OS, checkouts, is_small
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import (
@@ -21,27 +20,18 @@ from tests.lab.targets.qemu_mps2.conftest import (
     assert_irq_plausible,
     assert_throughput_plausible,
 )
-from tests.needs import brought, missing_tool
-from tests.paths import REPO_ROOT
+from tests.needs import missing_tool, port_brought
 
 PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 WARNINGS = {"icount_model", "queue_by_pointer", "heap_partition", "no_getters"}
 Pair = tuple[tq.QemuResult, tq.QemuResult]
-QEMU_MACHINES = [m for m in PORT.machines if m != "pico"]  # the Pico's: test_pico.py
+QEMU_MACHINES = list(PORT.machines)  # the `qemu` target's (the Pico's: test_pico.py)
 
 
 @pytest.fixture(scope="module")
 def paths() -> dict[str, str]:
-    brought(
-        VAR_OS,
-        "a folder holding uC-OS3, uC-CPU and uC-LIB",
-        f"{TESTED}; README: bring your own kernels",
-    )
-    found = merged_paths()
-    why = PORT.missing(found)
-    if why:
-        pytest.fail(why, pytrace=False)
+    found = port_brought(PORT)
     missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
     return found
 
@@ -53,12 +43,10 @@ def elfs(paths: dict[str, str]) -> dict[tuple[str, str], Path]:
 
 
 @pytest.fixture(scope="module")
-def suite_pair(elfs: dict[tuple[str, str], Path]) -> Pair:
-    elf = elfs["mps2-an385", "default"]
-    return (
-        tq.run_qemu(elf, append=QUICK, timeout_s=120),
-        tq.run_qemu(elf, append=QUICK, timeout_s=120),
-    )
+def default_run(elfs: dict[tuple[str, str], Path]) -> tq.QemuResult:
+    """The default configuration once (every RTOS's common checks of it, twice:
+    test_every_rtos.py)."""
+    return tq.run_qemu(elfs["mps2-an385", "default"], append=QUICK, timeout_s=120)
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +67,10 @@ def _check_all_ok(res: tq.QemuResult, board: str) -> None:
         assert r.counters["heap_peak"][0] > 0
 
 
-def test_every_scenario_runs(suite_pair: Pair, lean_run: tq.QemuResult) -> None:
-    _check_all_ok(suite_pair[0], "mps2-an385")
+def test_lean_runs_every_scenario(lean_run: tq.QemuResult) -> None:
     _check_all_ok(lean_run, "mps2-an385")
-
-
-def test_two_runs_identical(suite_pair: Pair) -> None:
-    a, b = suite_pair
-    assert a.output == b.output
+    assert_irq_plausible(lean_run.runs)
+    assert_throughput_plausible(lean_run.runs)
 
 
 def _means(res: tq.QemuResult, scenario: str) -> dict[str, float]:
@@ -94,8 +78,8 @@ def _means(res: tq.QemuResult, scenario: str) -> dict[str, float]:
     return {k: float(np.mean(s.values)) for k, s in run.series.items()}
 
 
-def test_primitives_plausible(suite_pair: Pair, lean_run: tq.QemuResult) -> None:
-    full, lean = _means(suite_pair[0], "primitives"), _means(lean_run, "primitives")
+def test_primitives_plausible(default_run: tq.QemuResult, lean_run: tq.QemuResult) -> None:
+    full, lean = _means(default_run, "primitives"), _means(lean_run, "primitives")
     for mean in (full, lean):
         assert mean["sem_give"] > 0 and mean["sem_take"] > 0
         assert mean["preempt_sem"] > mean["sem_give"]
@@ -106,40 +90,18 @@ def test_primitives_plausible(suite_pair: Pair, lean_run: tq.QemuResult) -> None
     assert lean["preempt_sem"] < full["preempt_sem"]
 
 
-def test_irq_plausible(suite_pair: Pair) -> None:
-    assert_irq_plausible(suite_pair[0].runs)
-
-
-def test_throughput_plausible(suite_pair: Pair) -> None:
-    assert_throughput_plausible(suite_pair[0].runs)
-
-
-def test_cortex_m4f_builds_run(elfs: dict[tuple[str, str], Path]) -> None:
-    for config in PORT.configs:
-        res = tq.run_qemu(
-            elfs["mps2-an386", config],
-            machine="mps2-an386",
-            append="--scenarios primitives,irq --iterations 50",
-            timeout_s=60,
-        )
-        assert res.exit_status == 0, res.output[-1000:]
-        assert [r.status for r in res.runs] == ["ok", "ok"]
-        assert res.runs[0].meta["board"] == "mps2-an386"
-
-
 def test_cortex_m0_microbit_runs_every_scenario_in_16_kib(
     elfs: dict[tuple[str, str], Path],
 ) -> None:
     """The ARMv6-M port on QEMU's Cortex-M0 (nRF51822, 16 KiB of RAM): the small pools
-    and stacks (rtb_ucos3_sizes.h) hold every scenario, twice identically in the default
-    configuration, once lean; the record says it is the small build."""
+    and stacks (rtb_ucos3_sizes.h) hold every scenario in both configurations (the
+    default's determinism: test_every_rtos.py); the record says it is the small build."""
     args = "--iterations 500 --window-ms 20 --period-us 1000"
     runs = [
         tq.run_qemu(elfs["microbit", c], machine="microbit", append=args, timeout_s=120)
-        for c in ("default", "default", "lean")
+        for c in ("default", "lean")
     ]
-    assert runs[0].output == runs[1].output
-    for res in (runs[0], runs[2]):
+    for res in runs:
         assert res.exit_status == 0 and not res.timed_out, res.output[-2000:]
         assert [r.meta["scenario"] for r in res.runs] == SCENARIOS
         for r in res.runs:
@@ -154,7 +116,7 @@ def test_cortex_m0_microbit_runs_every_scenario_in_16_kib(
         assert mean["preempt_sem"] > mean["sem_give"]
         assert_irq_plausible(res.runs)
         assert_throughput_plausible(res.runs)
-    assert _means(runs[2], "primitives")["sem_give"] < _means(runs[0], "primitives")["sem_give"]
+    assert _means(runs[1], "primitives")["sem_give"] < _means(runs[0], "primitives")["sem_give"]
     small = PORT.describe("default", {}, "microbit")["kconfig"]
     assert small["OS_CFG_ISR_STK_SIZE"] == "0" and small["small"].startswith("1")
     assert PORT.describe("default", {}, "mps2-an385")["kconfig"]["OS_CFG_ISR_STK_SIZE"] == "1024"
@@ -171,11 +133,6 @@ def test_multicore_is_not_faked(elfs: dict[tuple[str, str], Path]) -> None:
     assert res.exit_status == 0
     assert [r.meta["cores"] for r in res.runs] == ["1"]
     assert PORT.describe("lean", {})["kconfig"]["smp"].startswith("unsupported")
-
-
-def test_bad_option_exit_status(elfs: dict[tuple[str, str], Path]) -> None:
-    res = tq.run_qemu(elfs["mps2-an385", "default"], append="--bogus 1")
-    assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
 
 
 def test_bad_configuration_is_one_line(paths: dict[str, str]) -> None:
@@ -211,25 +168,9 @@ def test_checkouts_are_found_or_named(tmp_path: Path) -> None:
     assert "set UCCPU_PATH" in str(alone)
 
 
-def test_kernel_is_brought_not_committed() -> None:
-    tracked = subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True, check=False
-    ).stdout.split()
-    assert not [p for p in tracked if p.endswith(("os_core.c", "os_cpu_a.S", "cpu_core.c"))]
-
-
 def test_small_boards_are_the_descriptions_under_64_kib() -> None:
-    """Runs without the kernel: the Python side's SMALL (what a run records) is what the
-    CMake layers pick, a description's ram_size under 64 KiB."""
-    boards = REPO_ROOT / "workloads" / "rtbench" / "boards"
-    found = set()
-    for name in (*QEMU_MACHINES, *PORT.boards):
-        (desc,) = [
-            p
-            for d in ("qemu-mps2", "stm32", "rp2350")
-            for p in [boards / d / "machines" / f"{name.removeprefix('mps2-')}.toml"]
-            if p.is_file()
-        ]
-        if tomllib.loads(desc.read_text())["ram_size"] < 65536:
-            found.add(name)
-    assert found == set(SMALL)
+    """Runs without the kernel: what a run records as small (is_small) is what the CMake
+    layers pick, a machine file's ram_size under 64 KiB: the three 16-20 KiB parts."""
+    found = {m for m in (*PORT.machines, *PORT.boards) if is_small(m)}
+    assert found == {"microbit", "nucleo-f103rb", "nucleo-l073rz"}
+    assert all(MACHINES.get(m).get("ram_size") < 65536 for m in found)

@@ -4,8 +4,6 @@ Kconfig that matters. Skipped (one line) without ZEPHYR_BASE: the kernel is the 
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -20,24 +18,14 @@ from rtlab.results import Store, multirun
 from rtlab.studies import rtbench
 from rtlab.studies.latency_measure import cross_check
 from tests.conftest import rtlab
-from tests.lab.targets.qemu_mps2.conftest import QUICK
-from tests.needs import brought, missing_tool
-from tests.paths import REPO_ROOT
+from tests.needs import missing_tool, port_brought
 
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 Pair = tuple[tq.QemuResult, tq.QemuResult]
 
 
 def _paths() -> dict[str, str]:
-    brought(
-        "ZEPHYR_BASE",
-        "a Zephyr tree",
-        "3.4.99 + the cmsis module in ZEPHYR_MODULES; README: bring your own kernels",
-    )
-    paths = merged_paths()
-    why = ZEPHYR.missing(paths)
-    if why:
-        pytest.fail(why, pytrace=False)
+    paths = port_brought(ZEPHYR)
     missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)
     return paths
 
@@ -47,47 +35,6 @@ def elves() -> dict[str, Path]:
     """Both configurations for mps2-an385 (built once, cached under build/)."""
     paths = _paths()
     return {c: ZEPHYR.build("mps2-an385", c, paths) for c in ZEPHYR.configs}
-
-
-@pytest.fixture(scope="module")
-def suite_pair(elves: dict[str, Path]) -> Pair:
-    """The whole suite twice on the default configuration."""
-    run = [tq.run_qemu(elves["default"], append=QUICK, timeout_s=120) for _ in range(2)]
-    return run[0], run[1]
-
-
-def test_every_scenario_runs(suite_pair: Pair) -> None:
-    res = suite_pair[0]
-    assert res.exit_status == 0 and not res.timed_out, res.output[-2000:]
-    assert [r.meta["scenario"] for r in res.runs] == SCENARIOS
-    for r in res.runs:
-        assert r.complete and r.status == "ok", (r.meta["scenario"], r.problems, r.message)
-        assert r.meta["port"] == "zephyr" and r.meta["rtos_version"] == "3.4.99"
-        assert r.meta["board"] == "mps2-an385" and r.meta["timebase"] == "icount"
-        assert r.meta["clock"] == "cmsdk_timer0_icount" and r.meta["preemptive"] == "1"
-        assert "icount_model" in {c for c, _ in r.warnings}, r.warnings
-        assert r.counters["heap_used_end"][0] == 0  # every thread and object freed
-        assert r.counters["heap_peak"][0] > 0
-
-
-def test_two_runs_identical(suite_pair: Pair) -> None:
-    a, b = suite_pair
-    assert a.output == b.output
-
-
-def test_plausible(suite_pair: Pair) -> None:
-    runs = suite_pair[0].runs
-    prim = rtbench.scenario_runs(runs, "primitives")[0]
-    mean = {k: float(np.mean(s.values)) for k, s in prim.series.items()}
-    assert 0 < mean["sem_give"] < mean["preempt_sem"]
-    assert mean["preempt_queue"] > mean["queue_send"] > mean["gpio_set"]
-    irq = rtbench.scenario_runs(runs, "irq")[0]
-    assert irq.counters["isr_lost"][0] == 0 and irq.counters["isr_lost_tm"][0] == 0
-    assert (
-        0 <= np.median(irq.series["isr_handler"].values) < np.median(irq.series["isr_task"].values)
-    )
-    counts = rtbench.threadmetric_counts(runs)[1]
-    assert all(t.count > 0 and 20_000 <= t.elapsed_us <= 22_000 for t in counts.values())
 
 
 def test_lean_runs_and_switches_cheaper(elves: dict[str, Path]) -> None:
@@ -100,15 +47,6 @@ def test_lean_runs_and_switches_cheaper(elves: dict[str, Path]) -> None:
         prim = rtbench.scenario_runs(res.runs, "primitives")[0]
         means[config] = float(np.mean(prim.series["preempt_sem"].values))
     assert means["lean"] < means["default"], means
-
-
-def test_cortex_m4_board_runs() -> None:
-    """mps2-an386 on rtlab's own board + SoC (Zephyr 3.4 has none)."""
-    elf = ZEPHYR.build("mps2-an386", "default", _paths())
-    res = tq.run_qemu(elf, machine="mps2-an386", append="--scenarios primitives,irq "
-                      "--iterations 50", timeout_s=60)  # fmt: skip
-    assert res.exit_status == 0 and [r.status for r in res.runs] == ["ok", "ok"]
-    assert res.runs[0].meta["board"] == "mps2-an386"
 
 
 def test_describe_records_kconfig(elves: dict[str, Path]) -> None:
@@ -129,7 +67,7 @@ def test_bad_configuration_is_one_clear_line() -> None:
         ZEPHYR.build("mps2-an385", "fast", paths)
     # the QEMU machines, then Zephyr's own serial-target boards (zephyr_boards)
     with pytest.raises(
-        RtosBuildError, match=r"runs on mps2-an385, mps2-an386, virt-a53, nucl.*, pico here, not"
+        RtosBuildError, match=r"runs on mps2-an385, mps2-an386, virt-a53, pico, nucl.* here, not"
     ):
         ZEPHYR.build("mps2-an500", "lean", paths)
     why = ZEPHYR.missing(paths)
@@ -145,11 +83,6 @@ def test_qemu_target_names_what_to_set_for_latency_measure() -> None:
     with pytest.raises(tq.QemuError, match=r"zephyr-latency-measure on Zephyr: .*not a Zephyr"):
         target.program("zephyr-latency-measure")
     assert target.program("something-else") == "something-else"
-
-
-def test_bad_option_exit_status(elves: dict[str, Path]) -> None:
-    res = tq.run_qemu(elves["default"], append="--bogus 1", timeout_s=60)
-    assert res.exit_status == 2 and "--bogus" in res.output and not res.runs
 
 
 def test_rtlab_run_zephyr_spec_with_cross_check(elves: dict[str, Path], tmp_path: Path) -> None:
@@ -182,12 +115,3 @@ def test_rtlab_run_zephyr_spec_with_cross_check(elves: dict[str, Path], tmp_path
     # Same kernel, same machine, same clock rate: within a factor of 2.5 either way
     # (the definitions differ: see studies/latency_measure.PAIRS).
     assert all(0.4 < (r.ratio or 0) < 2.5 for r in rows), [(r.label, r.ratio) for r in rows]
-
-
-def test_kernel_is_brought_not_committed() -> None:
-    tracked = subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True, check=False
-    ).stdout.split()
-    assert not [p for p in tracked if p.endswith(("zephyr.elf", "Kconfig.zephyr", "sched.c"))]
-    base = os.environ.get("ZEPHYR_BASE", "")
-    assert base == "" or not Path(base).resolve().is_relative_to(REPO_ROOT)

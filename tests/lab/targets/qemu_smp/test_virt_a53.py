@@ -11,30 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.qemu_smp import SMP_MACHINES
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.protocol import Run
-from tests.needs import brought, missing_tool
+from tests.needs import missing_tool, port_brought
 
 MACHINE = "virt-a53"
-QEMU = SMP_MACHINES[MACHINE].qemu
+QEMU = MACHINES.get(MACHINE).qemu
 SHORT = "--iterations 20 --window-ms 20"
 
 
 def _paths(rtos: str) -> dict[str, str]:
-    if rtos == "zephyr":
-        brought("ZEPHYR_BASE", "a Zephyr tree", "3.4.99 + the cmsis module in ZEPHYR_MODULES; "
-                "README: bring your own kernels")  # fmt: skip
-    else:
-        brought("NUTTX_PATH", "an apache/nuttx checkout and NUTTX_APPS_PATH to nuttx-apps",
-                "tested: apache/nuttx 4ebc8a7291df; README: bring your own kernels")  # fmt: skip
-    paths = merged_paths()
-    why = RTOSES.get(rtos).missing(paths)
-    if why:
-        pytest.fail(why, pytrace=False)
+    paths = port_brought(RTOSES.get(rtos))
     missing_tool("deps/apt.txt", "aarch64-linux-gnu-gcc", QEMU)
     return paths
 

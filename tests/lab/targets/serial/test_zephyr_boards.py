@@ -16,7 +16,7 @@ import pytest
 from rtlab.lab import uf2
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
-from rtlab.lab.rtos.zephyr_boards import BOARDS, hal_missing
+from rtlab.lab.rtos.zephyr_boards import hal_missing
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
@@ -26,6 +26,7 @@ from tests.lab.targets.serial.conftest import PortServer
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
+BOARDS = ZEPHYR.boards
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "nucleo-f411re-zephyr.toml"
 # board: (core clock per Zephyr's devicetree, counter, where the vector table is, RAM top)
 EXPECT = {

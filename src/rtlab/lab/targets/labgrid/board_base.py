@@ -10,6 +10,7 @@ from rtlab.lab.targets.base import Background, Completed, Group
 
 class Board:
     kind = ""
+    target: Any = None  # labgrid's Target of the role (its drivers and resources)
 
     def describe(self) -> dict[str, Any]:
         raise NotImplementedError

@@ -1,28 +1,26 @@
-"""The board behind a place, reached through labgrid's own drivers.
+"""The board behind a place: labgrid supplies the place's lock and its resources (how
+it is reached, the settings its role declares); the device behind it is rtlab's own.
 
 A labgrid environment YAML (the lab's own file) says how a role is reached; rtlab
-points its RemotePlace at the place it holds and picks the board by the driver the
+points its RemotePlace at the place it holds and picks the device by the driver the
 role declares:
 
-- `SSHDriver`: a Linux board. Commands go through the driver's ssh connection (its
-  ControlMaster and options); rtlab runs the ssh client itself so that a timeout or
-  Ctrl-C stops the remote command's process group like the `ssh` target does.
+- `SSHDriver`: a Linux host (rtlab.lab.linux_host, the `ssh` target's device) over the
+  driver's ssh connection (its ControlMaster and options: the transport); rtlab runs
+  the ssh client itself so that a timeout or Ctrl-C stops the remote command's process
+  group like the `ssh` target does.
 - `SerialDriver`: an RTOS board printing the protocol on the place's serial port,
-  flashed by the role's OpenOCDDriver (rtlab.lab.targets.labgrid.serial_board).
-- `QEMUDriver`: an emulated Cortex-M board (mps2). Each run boots the firmware under
-  the driver (its QMP start, its command line) with the workload's command line as
-  semihosting arguments and UART0 in a file (see QemuBoard.run), waits for QEMU to exit
-  with the guest's semihosting exit status, and labels the output as the `qemu` target
-  does.
+  flashed by the role's OpenOCDDriver (rtlab.lab.targets.labgrid.serial_board: the
+  serial target's SerialBoard on the place's port).
+- `QEMUDriver`: a QEMU machine (rtlab.lab.qemu_machine, the `qemu` target's device)
+  with the driver's machine, qemu_bin and extra_args (its -icount shift): the place's
+  runs are the direct target's, byte for byte.
 """
 
 from __future__ import annotations
 
 import contextlib
 import shlex
-import socket
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -30,17 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import RtlabError
-from rtlab.lab import hostview
-from rtlab.lab.fingerprint import fingerprint
-from rtlab.lab.qemu import icount_labels, qemu_fingerprint, qemu_version, semihosting_args
-from rtlab.lab.targets.base import Background, Completed, Group, run_process
+from rtlab.lab.boards.machines import qemu_machines
+from rtlab.lab.linux_host import LinuxHost
+from rtlab.lab.qemu import qemu_fingerprint
+from rtlab.lab.qemu_machine import QemuError, QemuMachine
+from rtlab.lab.targets.base import Background, Completed, run_process
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.places import LabgridError
 from rtlab.lab.targets.labgrid.serial_board import SerialBoardOnPlace
-from rtlab.protocol import label_after_hello
 
 BOARD_DRIVERS = ("SSHDriver", "QEMUDriver", "SerialDriver")
-_FIRMWARE_KEY = "rtlab-firmware"  # the images key rtlab gives the ELF of a run
 # labgrid's RemotePlaceManager is one per process: boards are opened one at a time.
 _OPENING = threading.Lock()
 
@@ -125,87 +122,109 @@ def _see_acquired(place: str, timeout: float = 10.0) -> None:
         mgr.loop.run_until_complete(asyncio.sleep(0.05))
 
 
-class SshBoard(Board):
-    kind = "ssh"
+class _DriverSsh:
+    """The transport of an ssh board on a place: the connection labgrid's SSHDriver
+    holds (its ControlMaster and options) to the place's NetworkService."""
 
-    def __init__(self, target: Any) -> None:
-        self.target = target
-        self.driver = target.get_driver("SSHDriver")  # activates: the connection is up
-        self.service = self.driver.networkservice
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self.service = driver.networkservice
 
-    def _argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
+    def argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
         d = self.driver
         argv = [d._ssh, "-x", *d.ssh_prefix, "-p", str(self.service.port)]
         argv += ["-l", d._get_username(), *(["-tt"] if tty else [])]
         return [*argv, "--", self.service.address, " ".join(shlex.quote(a) for a in remote)]
 
-    def describe(self) -> dict[str, Any]:
-        return {"board": "ssh", "host": self.service.address, "port": self.service.port}
-
-    def run(self, argv: Sequence[str], timeout: float) -> Completed:
-        return run_process(self._argv(argv), timeout)
-
-    def start(self, argv: Sequence[str]) -> Background:
-        return Group(self._argv(argv, tty=True))
-
-    def fingerprint(self) -> dict[str, Any]:
-        r = self.run(["sh", "-c", hostview.SCRIPT], timeout=60)
-        if r.returncode != 0 or hostview.SEP not in r.stdout:
-            tail = " ".join(r.stderr.strip().splitlines()[-2:])[:300]
-            raise LabgridError(f"cannot reach {self.service.address} over labgrid ssh: {tail}")
-        fp = fingerprint(view=hostview.SnapshotView(r.stdout))
-        fp["ssh_host"] = self.service.address
-        return fp
-
-    def abort(self) -> None:
-        """End the driver's shared connection: every command running over it ends."""
+    def hang_up(self) -> None:
+        """End the shared connection: every command running over it ends."""
         d = self.driver
         argv = [d._ssh, *d.ssh_prefix, "-O", "exit", "-p", str(self.service.port)]
         with contextlib.suppress(Exception):
             run_process([*argv, "--", self.service.address], timeout=10)
+
+
+class SshBoard(Board):
+    """rtlab's Linux-host device (rtlab.lab.linux_host) over the place's ssh transport:
+    labgrid supplies the connection and the lock, rtlab runs and fingerprints."""
+
+    kind = "ssh"
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+        self.driver = target.get_driver("SSHDriver")  # activates: the connection is up
+        self.transport = _DriverSsh(self.driver)
+        self.service = self.transport.service
+        self.device = LinuxHost(self.transport, self.service.address, LabgridError)
+
+    def describe(self) -> dict[str, Any]:
+        return {"board": "ssh", "host": self.service.address, "port": self.service.port}
+
+    def run(self, argv: Sequence[str], timeout: float) -> Completed:
+        return self.device.run(argv, timeout)
+
+    def start(self, argv: Sequence[str]) -> Background:
+        return self.device.start(argv)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return self.device.fingerprint("labgrid ssh")
+
+    def abort(self) -> None:
+        self.transport.hang_up()
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.target.deactivate(self.driver)
 
 
-def _icount_shift(extra: Sequence[str]) -> int | None:
-    for i, a in enumerate(extra[:-1]):
-        if a == "-icount":
+def _icount_split(extra: Sequence[str]) -> tuple[int | None, list[str]]:
+    """The QEMUDriver's extra_args: the icount shift they ask for (None: host time), and
+    the other arguments (the device adds -icount itself)."""
+    shift, rest, skip = None, [], False
+    for i, a in enumerate(extra):
+        if skip:
+            skip = False
+            continue
+        if a == "-icount" and i + 1 < len(extra):
             for part in extra[i + 1].split(","):
                 if part.startswith("shift="):
-                    return int(part.removeprefix("shift="))
-    return None
+                    shift = int(part.removeprefix("shift="))
+            skip = True
+            continue
+        rest.append(a)
+    return shift, rest
 
 
 class QemuBoard(Board):
+    """rtlab's QEMU-machine device (rtlab.lab.qemu_machine) for a place whose role
+    declares a QEMUDriver: labgrid supplies the lock and the machine's settings (machine,
+    qemu_bin, extra_args with the icount shift); rtlab runs QEMU as the `qemu` target
+    does, so a place's runs are the direct target's, byte for byte."""
+
     kind = "qemu"
 
     def __init__(self, target: Any) -> None:
         from labgrid.driver import QEMUDriver
 
         self.target = target
-        self.driver = target.get_driver(QEMUDriver, activate=False)
-        self.base_extra = shlex.split(self.driver.extra_args or "")
-        if "-semihosting-config" in self.base_extra:
+        driver = target.get_driver(QEMUDriver, activate=False)
+        base_extra = shlex.split(driver.extra_args or "")
+        if "-semihosting-config" in base_extra:
             raise LabgridError(
                 "QEMUDriver extra_args: leave -semihosting-config out; rtlab passes each "
                 "run's command line through it"
             )
-        self.machine = str(self.driver.machine)
-        self.icount_shift = _icount_shift(self.base_extra)
-        self.qemu = target.env.config.get_tool(self.driver.qemu_bin) or self.driver.qemu_bin
-        self._lock = threading.Lock()
-        self._aborted = False
+        self.icount_shift, extra = _icount_split(base_extra)
+        self.machine = str(driver.machine)
+        if self.machine not in qemu_machines():
+            known = ", ".join(qemu_machines())
+            raise LabgridError(f"QEMUDriver machine {self.machine!r}: rtlab runs {known}")
+        qemu = target.env.config.get_tool(driver.qemu_bin) or driver.qemu_bin
+        self.device = QemuMachine(self.machine, self.icount_shift, qemu, extra)
+        self.qemu = self.device.qemu
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "board": "qemu",
-            "machine": self.machine,
-            "icount_shift": self.icount_shift,
-            "timebase": "icount" if self.icount_shift is not None else "host",
-            "qemu_version": qemu_version(self.qemu),
-        }
+        return {"board": "qemu", **self.device.describe()}
 
     def program(self, name: str, programs: Mapping[str, str], elf: str | None) -> str:
         return firmware_program(name, programs, elf)
@@ -213,81 +232,14 @@ class QemuBoard(Board):
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         if not argv:
             raise LabgridError("nothing to run")
-        elf = Path(argv[0]).resolve()
-        if not elf.is_file():
-            raise LabgridError(f"no such ELF: {argv[0]}")
-        words = " ".join(argv[1:]).split()
-        d = self.driver
-        with tempfile.TemporaryDirectory(prefix="rtlab-lg-") as tmp:
-            # UART0 into a file, ahead of the driver's socket console (which becomes
-            # UART1): a socket console lets host timing into the icount figures (the
-            # UART waits on a busy socket; measured: 2 of 12 runs of the smoke firmware
-            # differed), a file is written at once, as the qemu target's stdio pipe.
-            uart0 = Path(tmp) / "uart0"
-            d.target.env.config.data.setdefault("images", {})[_FIRMWARE_KEY] = str(elf)
-            d.kernel = _FIRMWARE_KEY
-            d.extra_args = shlex.join(
-                [*self.base_extra, *semihosting_args(words), "-serial", f"file:{uart0}"]
-            )
-            self.target.activate(d)
-            try:
-                try:
-                    d.on()
-                except Exception as e:
-                    # the guest can exit (semihosting) before QMP answers `cont`: QEMU is
-                    # gone or going, and its output counts
-                    if not self._exits(d):
-                        raise LabgridError(f"labgrid QEMUDriver: QEMU did not start: {e}") from None
-                try:
-                    status = d._child.wait(timeout=timeout)
-                    timed_out = False
-                except subprocess.TimeoutExpired:
-                    status, timed_out = None, True
-                if self._aborted:
-                    status = None
-            finally:
-                self._stop(d)
-            out = uart0.read_bytes() if uart0.exists() else b""
-        labels = icount_labels(self.machine, self.icount_shift)
-        text = label_after_hello(out.decode("utf-8", "replace"), labels)
-        return Completed(status, text, "", timed_out)
-
-    @staticmethod
-    def _exits(d: Any) -> bool:
-        if d._child is None:
-            return False
         try:
-            d._child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-
-    def _stop(self, d: Any) -> None:
-        child = d._child
-        if child is not None and child.poll() is None:
-            child.kill()
-        if child is not None:
-            with contextlib.suppress(Exception):
-                child.communicate(timeout=5)
-        d._child, d.status = None, 0  # QEMU has exited: nothing for off() to quit
-        with contextlib.suppress(Exception):
-            self.target.deactivate(d)
+            r = self.device.run(Path(argv[0]).resolve(), " ".join(argv[1:]), timeout)
+        except QemuError as e:
+            raise LabgridError(str(e)) from None
+        return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
 
     def fingerprint(self) -> dict[str, Any]:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
 
     def abort(self) -> None:
-        self._aborted = True
-        d = self.driver
-        child = d._child
-        if child is not None and child.poll() is None:
-            child.kill()
-        # QEMU killed before it reached the driver's console socket: wake the accept()
-        listening = d._socket
-        if listening is not None:
-            with contextlib.suppress(OSError):
-                listening.shutdown(socket.SHUT_RDWR)
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.target.deactivate(self.driver)
+        self.device.abort()

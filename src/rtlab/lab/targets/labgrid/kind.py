@@ -26,7 +26,7 @@ from typing import Any
 from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.options import KEYS as READING_KEYS
 from rtlab.lab.serialboard.options import check_reading
-from rtlab.lab.targets.base import Background, Completed, TargetKind, check_programs
+from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
 from rtlab.lab.targets.labgrid.boards import Board, open_board
 from rtlab.lab.targets.labgrid.instruments import place_instrument
@@ -68,7 +68,7 @@ def expand(t: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{**rest, "place": p, "coordinator": coordinator} for p in found]
 
 
-class LabgridTarget:
+class LabgridTarget(TargetBase):
     kind = "labgrid"
 
     def __init__(self, t: Mapping[str, Any]) -> None:
@@ -104,7 +104,7 @@ class LabgridTarget:
 
     def place_instrument(self, spec: Any) -> Any:
         """The [instrument] with the place's own device where it asks for it."""
-        return place_instrument(getattr(self.board, "target", None), spec, self.place)
+        return place_instrument(self.board.target, spec, self.place)
 
     def abort(self) -> None:
         self.board.abort()

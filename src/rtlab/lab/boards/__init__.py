@@ -1,0 +1,13 @@
+"""The board layers: every machine rtbench builds for, as data.
+
+A board layer is a folder `workloads/rtbench/boards/<layer>/` (its C code, its CMake
+project when it has one) plus its machine files `machines/<machine>.toml`: one file per
+machine, read by the C build (boards/cmake/board_description.cmake) and by rtlab
+(`machines.MACHINES`). Every fact of a machine (its QEMU binary and arguments, cores,
+counter and clock, RAM, which RTOSes build for it) is in its file; nothing in Python
+names a machine. Adding a board is its folder and its machine files (docs/porting.md).
+
+    from rtlab.lab.boards.machines import MACHINES, qemu_machines
+    MACHINES.get("mps2-an521").cores      # 2
+    qemu_machines()                       # the `qemu` target's machines
+"""

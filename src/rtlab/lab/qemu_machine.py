@@ -1,0 +1,197 @@
+"""A QEMU machine as a device: an ELF run on one of the machine files' `qemu` machines
+(rtlab.lab.boards.machines), deterministically under icount, its output labelled and
+parsed. The `qemu` target runs it on this host; a labgrid place with a QEMU board runs
+it too (labgrid supplies the place's lock and the machine's settings, not the run).
+
+    res = run_qemu("build/rtbench-qemu/rtbench-freertos-an385.elf",
+                   append="--scenarios primitives --iterations 200")
+    res.exit_status, res.runs[0].meta["timebase"]        # 0, "icount"
+
+With `-icount shift=N,align=off,sleep=off` QEMU's clocks follow the instruction count
+(2^N ns per instruction), so a guest's timer readings repeat exactly run after run:
+the figures are an **instruction-count model**, never time on silicon. Every parsed
+run is labelled `meta timebase=icount` (or `host` without icount) and `icount_shift`.
+The guest ends with semihosting SYS_EXIT_EXTENDED: QEMU's exit status is the guest's.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtlab.lab.boards.machines import DEFAULT_QEMU, default_machine, qemu_machines
+from rtlab.lab.build import BuildError
+from rtlab.lab.process import run_process
+from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
+from rtlab.lab.qemu_timing import (
+    icount_firmware_args,
+    parallel_args,
+    timing_labels,
+    withhold_cross_core,
+)
+from rtlab.procgroup import kill_group
+from rtlab.protocol import ProtocolError, Run, label_after_hello, parse
+
+QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name another)
+
+
+def cores_of(machine: str) -> int:
+    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu_timing: what each
+    timing mode gives); 1 for a name no machine file has."""
+    m = qemu_machines().get(machine)
+    return m.cores if m else 1
+
+
+def default_qemu(machine: str) -> str:
+    """The QEMU binary that emulates machine (its file's `qemu`: qemu-system-aarch64 for
+    virt-a53)."""
+    m = qemu_machines().get(machine)
+    return m.qemu if m else QEMU
+
+
+class QemuError(BuildError):
+    """QEMU or the cross toolchain is missing, or the firmware cannot be built."""
+
+
+@dataclass
+class QemuResult:
+    exit_status: int | None  # the guest's semihosting exit status; None if killed
+    output: str  # the guest's serial output, labelled (see label_output)
+    timed_out: bool
+    argv: list[str]
+    stderr: str = ""
+    runs: list[Run] = field(default_factory=list)
+    problem: str = ""  # the output did not parse (the runner stores the run as an error)
+
+
+def qemu_argv(
+    elf: str | Path,
+    machine: str = "",
+    icount_shift: int | None = 0,
+    extra: Sequence[str] = (),
+    append: str = "",
+    qemu: str | None = None,
+) -> list[str]:
+    """The known-good command line: the machine file's QEMU and qemu_args, no display or
+    monitor, the console UART on stdout, semihosting for the exit status and the command
+    line, icount when asked (else one host thread per core)."""
+    machines = qemu_machines()
+    machine = machine or default_machine()
+    if machine not in machines:
+        raise QemuError(f"machine {machine!r}: expected one of {', '.join(machines)}")
+    if icount_shift is not None and not 0 <= icount_shift <= 10:
+        raise QemuError(f"icount_shift {icount_shift}: expected 0..10")
+    m = machines[machine]
+    argv = [qemu or m.qemu, *m.qemu_args]
+    argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
+    argv += semihosting_args(append.split())
+    argv += icount_args(icount_shift)
+    argv += parallel_args(m.cores, icount_shift)
+    return [*argv, "-kernel", str(elf), *extra]
+
+
+def label_output(
+    text: str, machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
+) -> str:
+    """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
+    every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
+    CRCs), so stored results say they are an instruction-count model."""
+    meta = icount_labels(machine, icount_shift, extra)
+    return label_after_hello(text, meta)
+
+
+def run_qemu(
+    elf: str | Path,
+    machine: str = "",
+    icount_shift: int | None = 0,
+    timeout_s: float = 120.0,
+    extra: Sequence[str] = (),
+    append: str = "",
+    qemu: str | None = None,
+    meta: Mapping[str, object] = {},
+    started: Callable[[subprocess.Popen[str]], None] | None = None,
+) -> QemuResult:
+    """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
+    labels every run (see label_output); `started` is given QEMU's process (QemuMachine
+    keeps it to abort the run)."""
+    machine = machine or default_machine()
+    qemu = qemu or default_qemu(machine)
+    if shutil.which(qemu) is None:
+        raise QemuError(f"{qemu} not found: install qemu-system-arm (deps/apt.txt)")
+    if not Path(elf).is_file():
+        raise QemuError(f"no such ELF: {elf}")
+    cores = cores_of(machine)
+    # rtbench's options, not a smoke test's: rtbench-*.elf, or Zephyr's build of it
+    # (build/rtbench-zephyr/rtbench-<machine>-<config>/zephyr/zephyr.elf).
+    if any(part.startswith("rtbench") for part in Path(elf).parts[-3:]):
+        append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
+    argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
+    timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
+    done = run_process(argv, timeout_s, started)  # own process group, stdin /dev/null
+    text = done.stdout
+    if done.timed_out:  # a killed guest's last line stops mid-record: not a record
+        text = text[: text.rfind("\n") + 1]
+    output = label_output(text, machine, icount_shift, {**timing, **meta})
+    output = withhold_cross_core(output, cores, icount_shift)
+    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
+    if done.timed_out:
+        res.exit_status = None
+    try:
+        res.runs = parse(output, source=f"qemu:{Path(elf).name}")
+    except ProtocolError as e:  # torn lines (a guest's racing console): said, not raised
+        res.problem = str(e)
+    return res
+
+
+class QemuMachine:
+    """One QEMU machine of the registry, its timing mode, binary and extra arguments
+    fixed: runs ELFs one at a time; abort() (another thread) kills the run in progress."""
+
+    def __init__(
+        self,
+        machine: str,
+        icount_shift: int | None = 0,
+        qemu: str | None = None,
+        extra: Sequence[str] = (),
+    ) -> None:
+        self.machine = machine or default_machine()
+        self.icount_shift = icount_shift
+        self.qemu = qemu or default_qemu(self.machine)
+        self.extra = list(extra)
+        self._proc: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def run(
+        self, elf: str | Path, append: str, timeout_s: float, meta: Mapping[str, object] = {}
+    ) -> QemuResult:
+        def keep(proc: subprocess.Popen[str]) -> None:
+            with self._lock:
+                self._proc = proc
+
+        try:
+            return run_qemu(
+                elf, self.machine, self.icount_shift, timeout_s, self.extra, append,
+                self.qemu, meta, keep,
+            )  # fmt: skip
+        finally:
+            with self._lock:
+                self._proc = None
+
+    def describe(self) -> dict[str, object]:
+        """What a run records of the machine: its name, timing mode and QEMU's version."""
+        return {
+            "machine": self.machine,
+            "icount_shift": self.icount_shift,
+            "timebase": "icount" if self.icount_shift is not None else "host",
+            "qemu_version": qemu_version(self.qemu),
+        }
+
+    def abort(self) -> None:
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is None:
+                kill_group(self._proc, signal.SIGKILL)
