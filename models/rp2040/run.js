@@ -92,6 +92,8 @@ function main() {
     core1_instructions: mcu.cores[1].instructions + mcu.retiredInstructions,
     core1_resets: mcu.coreResets,
     fifo_words: mcu.fifos.words,
+    bus_stall_cycles: mcu.bus.stallCycles,
+    bus_conflicts: mcu.bus.conflictsByPort(),
     warnings: mcu.logger.warnings,
     wall_s: wall,
     emulated_mhz: result.cycles / wall / 1e6,

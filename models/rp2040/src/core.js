@@ -57,6 +57,9 @@ class ModelCore extends CortexM0Core {
     this.held = false; // held in reset by the PSM (core 1: FRCE_OFF.PROC1)
     this.inWfe = false; // asleep in WFE (an event wakes it) rather than WFI
     this.instructions = 0;
+    this.bus = mcu.bus; // bus.js: arbitration with the other core while both run
+    this.busOffset = 0; // the current instruction's data accesses so far
+    this.fetchWord = -1; // the 32-bit word of code last fetched
     this.entryCycles = fixes ? EXCEPTION_ENTRY_CYCLES : 0;
     this.returnCycles = fixes ? EXCEPTION_RETURN_CYCLES : 0;
     this.fix = fixes ? FIX : new Int8Array(65536);
@@ -73,10 +76,49 @@ class ModelCore extends CortexM0Core {
     super.setInterrupt(irq, value);
   }
 
+  /** The first halfword read of an instruction is its fetch (one bus access per word of
+   * code; the second halfword of a 32-bit instruction is part of it); the rest are data. */
   readUint16(address) {
+    const n = this.reads16++;
+    if (this.bus.active) {
+      if (n === 0) {
+        const word = address >>> 2;
+        if (word !== this.fetchWord) {
+          this.fetchWord = word;
+          this.bus.access(this, address, 0, false);
+        }
+      } else if (n > 1 || address !== this.PC + 2) {
+        this.bus.access(this, address, ++this.busOffset, false);
+      }
+    }
     const v = this.rp2040.readUint16(address);
-    if (this.reads16++ === 0) this.opcode = v;
+    if (n === 0) this.opcode = v;
     return v;
+  }
+
+  readUint32(address) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, false);
+    return this.rp2040.readUint32(address);
+  }
+
+  readUint8(address) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, false);
+    return this.rp2040.readUint8(address);
+  }
+
+  writeUint32(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint32(address, value);
+  }
+
+  writeUint16(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint16(address, value);
+  }
+
+  writeUint8(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint8(address, value);
   }
 
   /** NVIC: taking an interrupt clears its pending bit; a line still asserted pends it
@@ -100,6 +142,7 @@ class ModelCore extends CortexM0Core {
   /** One instruction (and any exception taken before it); the cost is in this.cycles. */
   executeInstruction() {
     this.reads16 = 0;
+    this.busOffset = 0;
     const n = super.executeInstruction();
     const op = this.opcode;
     const f = this.fix[op];

@@ -24,6 +24,7 @@ const { XipCache, XipCtrl } = require('./xip');
 const { installSio } = require('./sio');
 const { installIoProc1 } = require('./io_bank0');
 const { ModelError } = require('./errors');
+const { BusFabric } = require('./bus');
 const names = require('./rom_names');
 
 const TRAP_BASE = 0x00010000;
@@ -79,6 +80,7 @@ class ModelRP2040 extends RP2040 {
     this.clockCycles = 0; // the cycle count the clock has been advanced to
     this.cycleFixes = cycleFixes;
     quiet(this.ppb); // rp2040js's, replaced
+    this.bus = new BusFabric(); // before the cores: each keeps a reference
     this.cores = [new ModelCore(this, cycleFixes, 0), new ModelCore(this, cycleFixes, 1)];
     this.ppbs = this.cores.map((core) => new ModelPPB(this, core));
     this.coreResets = 0; // core 1's resets through the PSM

@@ -110,7 +110,10 @@ class Scheduler {
   /** Runs one core's instruction as that core (the chip's bus sees it as the accessor). */
   stepCore(k) {
     const m = this.slotChip[k];
-    m.select(this.slotCore[k]);
+    const i = this.slotCore[k];
+    const other = m.cores[1 - i];
+    m.bus.active = !other.held && !other.waiting; // bus.js: arbitrate while both run
+    m.select(i);
     m.core.executeInstruction();
   }
 

@@ -13,6 +13,7 @@ from tests.models.rp2040 import model
 
 LOCK_TURNS = 1000  # smp.c
 WFE_DELAY = 5000
+BANK_TURNS = 1000  # each: two LDMs of 4 words of SRAM4, 14 cycles alone
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +60,17 @@ def test_contended_spinlock_counts_exact(counters: dict[str, int]) -> None:
 def test_sev_wakes_wfe_on_the_other_core(counters: dict[str, int]) -> None:
     assert counters["wfe_wakes"] == 1  # asleep until core 0's SEV, then awake once
     assert counters["wfe_slept"] >= WFE_DELAY
+
+
+def test_same_sram_bank_contended(counters: dict[str, int]) -> None:
+    """The bus fabric (models/rp2040/src/bus.js): one access per bank per cycle. Core 1
+    on another bank (SRAM5) costs core 0 nothing; on the same bank (SRAM4), the two cores
+    need 16 bank cycles per 14-cycle turn, so core 0 waits at least 2 per turn."""
+    alone, same, other = counters["bank_alone"], counters["bank_same"], counters["bank_other"]
+    assert counters["bank_turns"] == BANK_TURNS
+    assert 14 * BANK_TURNS <= alone < 14 * BANK_TURNS + 100  # + the timer reads and call
+    assert other == alone
+    assert alone + 2 * BANK_TURNS <= same <= alone + 8 * BANK_TURNS
 
 
 def test_interrupts_routed_to_core_1_only(counters: dict[str, int]) -> None:

@@ -12,6 +12,9 @@
  *   lock_spins_*    failed claims of the lock by each core (the contention it saw)
  *   wfe_*           core 1 sleeps in WFE; core 0 waits WFE_DELAY cycles, sets a flag and
  *                   sends SEV: core 1's wakes and the cycles it slept (its own SysTick)
+ *   bank_*          core 0's cycles for BANK_LOADS turns of two LDMs of 4 words of SRAM4, alone and
+ *                   while core 1 loads from SRAM4 (same bank) or SRAM5 (another):
+ *                   the bus fabric serves one access per bank per cycle (code in SRAM)
  *   irq_core*_*     the TIMER's alarm 0 (IRQ 0) and IO_IRQ_BANK0 forced through
  *                   PROC1_INTF: enabled in core 1's NVIC only (and IO_IRQ_BANK0 in core
  *                   0's NVIC too, with PROC0 forcing nothing): the handlers each core ran
@@ -51,6 +54,10 @@ void rtb_out_flush(void) {}
 #define CMD_NOLOCK 3u
 #define CMD_WFE 4u
 #define CMD_IRQ 5u
+#define CMD_LOAD 6u
+#define BANK_LOADS 1000
+#define SRAM4_WORD ((volatile uint32_t *)0x20040000u)
+#define SRAM5_WORD ((volatile uint32_t *)0x20041000u)
 
 static inline void sev(void) { __asm__ volatile("sev" ::: "memory"); }
 static inline void wfe(void) { __asm__ volatile("wfe" ::: "memory"); }
@@ -118,6 +125,23 @@ static void adds(uint32_t turns, int locked, uint32_t core)
     }
 }
 
+/* From SRAM (both cores' fetches stay off the XIP port), two LDMs of four words of one
+ * bank per turn: 8 accesses in a 14-cycle turn, so two cores on one bank need more
+ * cycles of it than there are (with fewer, two identical loops fall into step, taking
+ * turns without ever colliding, on the model as on silicon). */
+__attribute__((section(".ramfunc"), noinline)) static void loads(volatile uint32_t *p, uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "1: mov r4, %0\n"
+                     "   ldmia r4!, {r2, r3, r5, r6}\n"
+                     "   ldmia r4!, {r2, r3, r5, r6}\n"
+                     "   subs %1, #1\n"
+                     "   bne 1b\n"
+                     : "+l"(p), "+l"(n)
+                     :
+                     : "r2", "r3", "r4", "r5", "r6", "cc", "memory");
+}
+
 static void core1_wfe(void)
 {
     sev();
@@ -148,6 +172,12 @@ static void core1_main(void)
         case CMD_WFE:
             core1_wfe();
             break;
+        case CMD_LOAD: {
+            volatile uint32_t *p = (volatile uint32_t *)pop();
+            push(0); /* go */
+            loads(p, 4 * BANK_LOADS);
+            break;
+        }
         case CMD_IRQ:
             NVIC_ISER = 1u << IRQ_TIMER0 | 1u << IRQ_IO_BANK0;
             __asm__ volatile("cpsie i" ::: "memory");
@@ -240,6 +270,34 @@ static int wfe_wake(void)
     return errors;
 }
 
+static uint32_t timed_loads(void)
+{
+    uint32_t t0 = bare_cycles();
+    loads(SRAM4_WORD, BANK_LOADS);
+    return (bare_cycles() - t0) & BARE_CYCLES_MASK;
+}
+
+static int banks(void)
+{
+    (void)timed_loads(); /* warm */
+    uint32_t alone = timed_loads();
+    int errors = 0;
+    uint32_t with[2];
+    volatile uint32_t *other[2] = {SRAM4_WORD, SRAM5_WORD};
+    for (int i = 0; i < 2; i++) {
+        command(CMD_LOAD);
+        push((uint32_t)(uintptr_t)other[i]);
+        errors += pop() != 0;
+        with[i] = timed_loads();
+        errors += finished(CMD_LOAD);
+    }
+    rtb_emit_counter("bank_alone", alone, "cycles");
+    rtb_emit_counter("bank_same", with[0], "cycles");
+    rtb_emit_counter("bank_other", with[1], "cycles");
+    rtb_emit_counter("bank_turns", BANK_LOADS, "turns");
+    return errors;
+}
+
 static int irq_routing(void)
 {
     for (int i = 0; i < 48; i++)
@@ -282,6 +340,7 @@ int main(void)
     errors += counting(1);
     errors += counting(0);
     errors += wfe_wake();
+    errors += banks();
     errors += irq_routing();
     rtb_emit_end(errors ? "error" : "ok", NULL);
     return errors;
