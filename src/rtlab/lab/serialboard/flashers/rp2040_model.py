@@ -40,7 +40,8 @@ from rtlab.protocol.encoder import encode_value
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 TIMING = "cycle model (rp2040js), not silicon"
 LEAVES_OUT = (
-    "core 1; bus contention and wait states beyond APB (+3 read, +4 write) and XIP misses; "
+    "bus arbitration by BUS_PRIORITY and in turn (a fixed order: the earlier instruction, "
+    "ties core 0); wait states beyond APB (+3 read, +4 write) and XIP misses; DMA bus cycles; "
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
 )
