@@ -95,6 +95,11 @@ function main() {
     bus_stall_cycles: mcu.bus.stallCycles,
     bus_conflicts: mcu.bus.conflictsByPort(),
     warnings: mcu.logger.warnings,
+    core_state: mcu.cores.map((c) => ({
+      pc: c.PC >>> 0, lr: c.LR >>> 0, sp: c.SP >>> 0, ipsr: c.IPSR, primask: c.PM ? 1 : 0,
+      waiting: c.waiting ? (c.inWfe ? 'wfe' : 'wfi') : '', held: c.held,
+      pending: c.pendingInterrupts >>> 0, enabled: c.enabledInterrupts >>> 0,
+    })),
     wall_s: wall,
     emulated_mhz: result.cycles / wall / 1e6,
   };

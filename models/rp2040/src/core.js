@@ -17,6 +17,12 @@
 //   (ARM DDI 0419 B1.5.4); rp2040js leaves it pending forever. NuttX switches tasks
 //   through it (its HardFault handler finds the SVC before the stacked PC).
 //
+// - sleep with PRIMASK set (Armv6-M B1.5.19, WFI/WFE wake-up): an interrupt that would
+//   preempt if PRIMASK were clear wakes the core but is not taken until PRIMASK clears.
+//   rp2040js takes it at once, inside the sleeper's critical section (an SMP kernel that
+//   waits for a spinlock in WFE with interrupts masked, as NuttX does, then re-enters its
+//   critical section from the handler and deadlocks).
+//
 // - events (WFE/SEV, Armv6-M B1.5.18): SEV sets this core's event register and signals
 //   the other core (the RP2040 wires each core's TXEV to the other's RXEV); the event wakes
 //   a core asleep in WFE, or sets its event register. rp2040js's SEV does nothing.
@@ -35,6 +41,7 @@ const EXC_HARDFAULT = 3;
 const EXC_NMI = 2;
 const LOWEST_PRIORITY = 4;
 const OP_WFE = 0xbf20;
+const OP_WFI = 0xbf30;
 const OP_SEV = 0xbf40;
 
 /** Cycles to add per opcode, beyond rp2040js's count. */
@@ -155,7 +162,7 @@ class ModelCore extends CortexM0Core {
 
   /** WFE and SEV after rp2040js ran them (it sleeps on WFE, ignores SEV). */
   hint(op) {
-    if (op === OP_WFE) this.inWfe = this.waiting;
+    if (op === OP_WFE || op === OP_WFI) this.inWfe = op === OP_WFE && this.waiting;
     else if (op === OP_SEV) {
       this.eventRegistered = true;
       this.rp2040.signalEvent(this.index);
@@ -170,6 +177,27 @@ class ModelCore extends CortexM0Core {
     } else {
       this.eventRegistered = true;
     }
+  }
+
+  /** Asleep with PRIMASK set: wake for an interrupt that would preempt without PRIMASK,
+   * take nothing (it stays pending; CPSIE or MSR PRIMASK lets it in). */
+  checkForInterrupts() {
+    if (!(this.waiting && this.PM) || this.pendingNMI) return super.checkForInterrupts();
+    if (this.preemptsWithoutPrimask()) {
+      this.waiting = false;
+      this.inWfe = false;
+    }
+    return false;
+  }
+
+  preemptsWithoutPrimask() {
+    const active = this.IPSR ? this.exceptionPriority(this.IPSR) : LOWEST_PRIORITY;
+    if (this.pendingSVCall && this.svCallPriority < active) return true;
+    if (this.pendingPendSV && this.pendSVPriority < active) return true;
+    if (this.pendingSystick && this.systickPriority < active) return true;
+    const set = this.pendingInterrupts & this.enabledInterrupts;
+    for (let p = 0; p < active; p++) if (set & this.interruptPriorities[p]) return true;
+    return false;
   }
 
   /** The execution priority (B1.5.4): the active exception's, raised to 0 by PRIMASK. */
