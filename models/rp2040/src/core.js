@@ -17,11 +17,13 @@
 //   (ARM DDI 0419 B1.5.4); rp2040js leaves it pending forever. NuttX switches tasks
 //   through it (its HardFault handler finds the SVC before the stacked PC).
 //
-// - sleep with PRIMASK set (Armv6-M B1.5.19, WFI/WFE wake-up): an interrupt that would
-//   preempt if PRIMASK were clear wakes the core but is not taken until PRIMASK clears.
-//   rp2040js takes it at once, inside the sleeper's critical section (an SMP kernel that
-//   waits for a spinlock in WFE with interrupts masked, as NuttX does, then re-enters its
-//   critical section from the handler and deadlocks).
+// - sleep (Armv6-M B1.5.19, WFI/WFE wake-up): a core wakes for an exception whose
+//   priority is above its execution priority, PRIMASK aside; with PRIMASK set it is not
+//   taken until PRIMASK clears. WFI/WFE with such an exception already pending do not
+//   sleep. rp2040js takes any pending interrupt, whatever the active exception's priority
+//   and PRIMASK: a handler waiting in WFE was re-entered by its own interrupt, and a
+//   critical section waiting in WFE with interrupts masked ran a handler (NuttX SMP waits
+//   for its spinlocks that way, and deadlocked on both).
 //
 // - events (WFE/SEV, Armv6-M B1.5.18): SEV sets this core's event register and signals
 //   the other core (the RP2040 wires each core's TXEV to the other's RXEV); the event wakes
@@ -162,8 +164,10 @@ class ModelCore extends CortexM0Core {
 
   /** WFE and SEV after rp2040js ran them (it sleeps on WFE, ignores SEV). */
   hint(op) {
-    if (op === OP_WFE || op === OP_WFI) this.inWfe = op === OP_WFE && this.waiting;
-    else if (op === OP_SEV) {
+    if (op === OP_WFE || op === OP_WFI) {
+      if (this.waiting && this.preemptsWithoutPrimask()) this.waiting = false;
+      this.inWfe = op === OP_WFE && this.waiting;
+    } else if (op === OP_SEV) {
       this.eventRegistered = true;
       this.rp2040.signalEvent(this.index);
     }
@@ -179,15 +183,14 @@ class ModelCore extends CortexM0Core {
     }
   }
 
-  /** Asleep with PRIMASK set: wake for an interrupt that would preempt without PRIMASK,
-   * take nothing (it stays pending; CPSIE or MSR PRIMASK lets it in). */
+  /** Asleep: wake for an exception that would preempt without PRIMASK; take it by the
+   * ordinary rule (none with PRIMASK set: it stays pending until CPSIE or MSR). */
   checkForInterrupts() {
-    if (!(this.waiting && this.PM) || this.pendingNMI) return super.checkForInterrupts();
-    if (this.preemptsWithoutPrimask()) {
-      this.waiting = false;
-      this.inWfe = false;
-    }
-    return false;
+    if (!this.waiting || this.pendingNMI) return super.checkForInterrupts();
+    if (!this.preemptsWithoutPrimask()) return false;
+    this.waiting = false;
+    this.inWfe = false;
+    return this.PM ? false : super.checkForInterrupts();
   }
 
   preemptsWithoutPrimask() {
