@@ -142,10 +142,14 @@ class ModelRP2040 extends RP2040 {
     if (this.core1IoLevel) this.cores[1].setInterrupt(IO_IRQ_BANK0, this.core1IoLevel());
   }
 
-  /** SEV on core `from`: the event reaches the other core (TXEV -> RXEV). */
+  /** SEV on core `from`: the event reaches the other core (TXEV -> RXEV); a core it
+   * wakes resumes no earlier than the cycle after the SEV. */
   signalEvent(from) {
     const other = this.cores[1 - from];
-    if (!other.held) other.receiveEvent();
+    if (other.held) return;
+    const wasAsleep = other.waiting;
+    other.receiveEvent();
+    if (wasAsleep && !other.waiting) other.cycles = Math.max(other.cycles, this.cores[from].cycles + 1);
   }
 
   /** PSM FRCE_OFF.PROC1: set, core 1 stops; cleared, core 1 resets into the ROM. */
