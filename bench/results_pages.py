@@ -106,6 +106,17 @@ PAGES = {
             ("PICO_SDK_PATH", "FREERTOS_KERNEL_PATH", "ZEPHYR_BASE", "UCOS3_PATH"),
             model="RP2040 cycle model, rp2040js + rtlab",
         ),
+        Page(
+            "rp2040-model-smp",
+            (
+                "rtlab run examples/rp2040-model-smp.toml --store {store}",
+                "rtlab report --spec rp2040-model-smp --md --store {store}",
+            ),
+            True,
+            ("PICO_SDK_PATH", "FREERTOS_KERNEL_PATH", "NUTTX_PATH", "NUTTX_APPS_PATH"),
+            # both cores in one clock, deterministic: the 2-core figures are exact too
+            model="RP2040 cycle model, two cores, rp2040js + rtlab",
+        ),
     )
 }
 

@@ -17,6 +17,19 @@
 //   (ARM DDI 0419 B1.5.4); rp2040js leaves it pending forever. NuttX switches tasks
 //   through it (its HardFault handler finds the SVC before the stacked PC).
 //
+// - sleep (Armv6-M B1.5.19, WFI/WFE wake-up): a core wakes for an exception whose
+//   priority is above its execution priority, PRIMASK aside; with PRIMASK set it is not
+//   taken until PRIMASK clears. WFI/WFE with such an exception already pending do not
+//   sleep. rp2040js takes any pending interrupt, whatever the active exception's priority
+//   and PRIMASK: a handler waiting in WFE was re-entered by its own interrupt, and a
+//   critical section waiting in WFE with interrupts masked ran a handler (NuttX SMP waits
+//   for its spinlocks that way, and deadlocked on both).
+//
+// - events (WFE/SEV, Armv6-M B1.5.18): SEV sets this core's event register and signals
+//   the other core (the RP2040 wires each core's TXEV to the other's RXEV); the event wakes
+//   a core asleep in WFE, or sets its event register. rp2040js's SEV does nothing.
+//   SEVONPEND is not modelled (an interrupt pended while disabled wakes no WFE).
+//
 // The opcode of each instruction is the first halfword the core reads while executing it
 // (its fetch), so a table indexed by opcode adds the per-instruction corrections.
 const { rp2040js } = require('./rp2040js');
@@ -29,6 +42,9 @@ const EXCEPTION_RETURN_CYCLES = 10;
 const EXC_HARDFAULT = 3;
 const EXC_NMI = 2;
 const LOWEST_PRIORITY = 4;
+const OP_WFE = 0xbf20;
+const OP_WFI = 0xbf30;
+const OP_SEV = 0xbf40;
 
 /** Cycles to add per opcode, beyond rp2040js's count. */
 function correctionTable() {
@@ -42,9 +58,17 @@ function correctionTable() {
 const FIX = correctionTable();
 
 class ModelCore extends CortexM0Core {
-  /** fixes: false keeps rp2040js's own cycle counts (to compare with, as calibration does). */
-  constructor(mcu, fixes = true) {
+  /** index: 0 or 1 (SIO CPUID); fixes: false keeps rp2040js's own cycle counts (to
+   * compare with, as calibration does). */
+  constructor(mcu, fixes = true, index = 0) {
     super(mcu);
+    this.index = index;
+    this.held = false; // held in reset by the PSM (core 1: FRCE_OFF.PROC1)
+    this.inWfe = false; // asleep in WFE (an event wakes it) rather than WFI
+    this.instructions = 0;
+    this.bus = mcu.bus; // bus.js: arbitration with the other core while both run
+    this.busOffset = 0; // the current instruction's data accesses so far
+    this.fetchWord = -1; // the 32-bit word of code last fetched
     this.entryCycles = fixes ? EXCEPTION_ENTRY_CYCLES : 0;
     this.returnCycles = fixes ? EXCEPTION_RETURN_CYCLES : 0;
     this.fix = fixes ? FIX : new Int8Array(65536);
@@ -61,10 +85,49 @@ class ModelCore extends CortexM0Core {
     super.setInterrupt(irq, value);
   }
 
+  /** The first halfword read of an instruction is its fetch (one bus access per word of
+   * code; the second halfword of a 32-bit instruction is part of it); the rest are data. */
   readUint16(address) {
+    const n = this.reads16++;
+    if (this.bus.active) {
+      if (n === 0) {
+        const word = address >>> 2;
+        if (word !== this.fetchWord) {
+          this.fetchWord = word;
+          this.bus.access(this, address, 0, false);
+        }
+      } else if (n > 1 || address !== this.PC + 2) {
+        this.bus.access(this, address, ++this.busOffset, false);
+      }
+    }
     const v = this.rp2040.readUint16(address);
-    if (this.reads16++ === 0) this.opcode = v;
+    if (n === 0) this.opcode = v;
     return v;
+  }
+
+  readUint32(address) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, false);
+    return this.rp2040.readUint32(address);
+  }
+
+  readUint8(address) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, false);
+    return this.rp2040.readUint8(address);
+  }
+
+  writeUint32(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint32(address, value);
+  }
+
+  writeUint16(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint16(address, value);
+  }
+
+  writeUint8(address, value) {
+    if (this.bus.active) this.bus.access(this, address >>> 0, ++this.busOffset, true);
+    this.rp2040.writeUint8(address, value);
   }
 
   /** NVIC: taking an interrupt clears its pending bit; a line still asserted pends it
@@ -88,11 +151,56 @@ class ModelCore extends CortexM0Core {
   /** One instruction (and any exception taken before it); the cost is in this.cycles. */
   executeInstruction() {
     this.reads16 = 0;
+    this.busOffset = 0;
     const n = super.executeInstruction();
-    const f = this.fix[this.opcode];
+    const op = this.opcode;
+    const f = this.fix[op];
     this.cycles += f;
-    if ((this.opcode & 0xff00) === 0xdf00 && this.pendingSVCall) this.escalateSvc();
+    this.instructions++;
+    if ((op & 0xff00) === 0xdf00 && this.pendingSVCall) this.escalateSvc();
+    else if ((op & 0xff8f) === 0xbf00) this.hint(op);
     return n + f;
+  }
+
+  /** WFE and SEV after rp2040js ran them (it sleeps on WFE, ignores SEV). */
+  hint(op) {
+    if (op === OP_WFE || op === OP_WFI) {
+      if (this.waiting && this.preemptsWithoutPrimask()) this.waiting = false;
+      this.inWfe = op === OP_WFE && this.waiting;
+    } else if (op === OP_SEV) {
+      this.eventRegistered = true;
+      this.rp2040.signalEvent(this.index);
+    }
+  }
+
+  /** An event from the other core (its SEV): wakes this core from WFE, else is kept. */
+  receiveEvent() {
+    if (this.waiting && this.inWfe) {
+      this.waiting = false;
+      this.inWfe = false;
+    } else {
+      this.eventRegistered = true;
+    }
+  }
+
+  /** Asleep: wake for an exception that would preempt without PRIMASK; take it by the
+   * ordinary rule (none with PRIMASK set: it stays pending until CPSIE or MSR). */
+  checkForInterrupts() {
+    if (!this.waiting || this.pendingNMI) return super.checkForInterrupts();
+    if (!this.preemptsWithoutPrimask()) return false;
+    this.waiting = false;
+    this.inWfe = false;
+    return this.PM ? false : super.checkForInterrupts();
+  }
+
+  preemptsWithoutPrimask() {
+    const active = this.IPSR ? this.exceptionPriority(this.IPSR) : LOWEST_PRIORITY;
+    if (this.pendingSVCall && this.svCallPriority < active) return true;
+    if (this.pendingPendSV && this.pendSVPriority < active) return true;
+    if (this.pendingSystick && this.systickPriority < active) return true;
+    const set = this.pendingInterrupts & this.enabledInterrupts;
+    for (let p = 0; p < active; p++) if (set & this.interruptPriorities[p]) return true;
+    return false;
   }
 
   /** The execution priority (B1.5.4): the active exception's, raised to 0 by PRIMASK. */

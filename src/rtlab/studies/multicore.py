@@ -28,6 +28,10 @@ MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
     "parallel-tcg": "QEMU parallel TCG (host threads, host time)",
     "host": "host time",
+    "rp2040-model": (
+        "rtlab's RP2040 cycle model (both cores in one clock, a fixed interleave by cycles, "
+        "bus contention; deterministic)"
+    ),
 }
 
 

@@ -161,4 +161,7 @@ TARGET_KIND = TargetKind(
     SerialTarget,
     _check_condition,
     identity=_identity,
+    # rtos = ["freertos", "nuttx"]: both kernels on one board, in one spec
+    # (examples/rp2040-model-smp.toml)
+    axes=("rtos",),
 )

@@ -39,8 +39,13 @@ from rtlab.protocol.encoder import encode_value
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 TIMING = "cycle model (rp2040js), not silicon"
+# The multi-core timing mode the model's runs are taken in (rtlab.studies.multicore.MODES):
+# both cores stepped in one clock by a fixed rule, deterministic, so the 2-core figures
+# that QEMU icount withholds (its vCPUs run in turns) stand here.
+TIMING_MODE = "rp2040-model"
 LEAVES_OUT = (
-    "core 1; bus contention and wait states beyond APB (+3 read, +4 write) and XIP misses; "
+    "bus arbitration by BUS_PRIORITY and in turn (a fixed order: the earlier instruction, "
+    "ties core 0); wait states beyond APB (+3 read, +4 write) and XIP misses; DMA bus cycles; "
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
 )
@@ -166,6 +171,7 @@ class Rp2040ModelFlasher:
         own = {
             "timebase": "rp2040_model",
             "timing": TIMING,
+            "timing_mode": TIMING_MODE,
             "model": f"rp2040js {_rp2040js_version()} + rtlab (models/rp2040)",
             "xip_cache": "modelled" if self.xip_cache else "off",
             "model_leaves_out": LEAVES_OUT,

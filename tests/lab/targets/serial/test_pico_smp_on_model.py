@@ -1,0 +1,58 @@
+"""The Pico's SMP images on the two-core RP2040 cycle model (issue 32): FreeRTOS SMP
+(configNUMBER_OF_CORES 2) and NuttX's raspberrypi-pico in SMP, through the serial
+target's `rp2040_model` flasher as examples/rp2040-model-smp.toml runs them: every
+multi-core scenario (Thread-Metric, scalability, contention) on 1 and 2 cores ends
+`rtbench: done errors=0`, twice, with the same stored samples and counters (the model is
+deterministic), and the 2-core runs are figures, not withheld. Each RTOS skips with one
+line naming what to set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlab.lab.runner import run_spec
+from rtlab.lab.spec import parse_spec
+from rtlab.results import Store
+from tests.lab.targets.labgrid.test_mps2_places import _stored
+from tests.lab.targets.serial.test_pico import _freertos, _nuttx
+
+SPEC = """
+name = "pico-smp-on-model-{rtos}"
+repetitions = 2
+[target]
+kind = "serial"
+board = "pico"
+flasher = "rp2040_model"
+builtin_args = true
+answer_s = 600
+rtos = "{rtos}"
+[[workload]]
+kind = "rtbench"
+name = "{rtos}-smp"
+scenarios = ["threadmetric", "scalability", "contention"]
+cores = [1, 2]
+levels = [0, 30, 70]
+tests = [1, 2, 8]
+window_ms = 20
+timeout_s = 1200
+"""
+
+
+@pytest.mark.parametrize("rtos", ["freertos", "nuttx"])
+def test_smp_scenarios_run_twice_identical(rtos: str, tmp_path: Path) -> None:
+    _freertos() if rtos == "freertos" else _nuttx()
+    spec = parse_spec(SPEC.format(rtos=rtos), tmp_path / "spec.toml")
+    with Store(tmp_path / "rtlab.duckdb") as st:
+        out = run_spec(spec, st)
+        assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
+        stored = _stored(st, spec.name)
+    (m1, s1, c1), (_, s2, c2) = stored.values()
+    assert s1 == s2 and c1 == c2, "two runs on the model stored different samples"
+    assert {v for k, v in m1.items() if k.endswith("/timing_mode")} == {"rp2040-model"}
+    assert not [k for k in m1 if k.endswith("/withheld")], "2-core runs withheld"
+    counters = dict(c1)
+    for what in ("threadmetric@2/t1", "threadmetric@2/t8", "scalability@2/p1",
+                 "contention@2/contention_70", "threadmetric@1/t1"):  # fmt: skip
+        assert counters.get(what, 0) > 0, (what, sorted(counters))
