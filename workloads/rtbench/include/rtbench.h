@@ -44,6 +44,9 @@ typedef struct {
     uint8_t tm_mask;  /* Thread-Metric tests to run: bit 0 = T1 .. bit 7 = T8 */
     uint8_t shared;   /* T6/T7: one object shared by all cores instead of one per core */
     uint8_t crc;      /* append CRC-32 to every line */
+    uint8_t markers;  /* marker pins around every measured path (rtb_mark.h); off: the
+                         figures stay comparable with runs that had none */
+    uint8_t irq_ext;  /* the irq scenario's external-interrupt pass (a GPIO edge, wired) */
     uint32_t seed;    /* contention PRNG seed */
 } rtbench_config;
 

@@ -108,6 +108,12 @@ void rtb_heap_peak_reset(void);
 rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core);
 void rtb_swi_delete(rtb_swi *i);
 void rtb_swi_trigger(rtb_swi *i); /* pends it; from thread context */
+/* External interrupt: handler runs on a GPIO edge interrupt (both edges) of the board's
+ * input pin, which the bench wires to marker channel 3's pin (docs/instrument-pair.md):
+ * toggling that marker (rtb_mark_toggle(RTB_MARK_EXT)) raises it. NULL where the board
+ * has none; the core's default (a weak symbol) says so, so a port needs no change.
+ * Released with rtb_swi_delete. */
+rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core);
 
 /* --- time -------------------------------------------------------------------------- */
 uint32_t rtb_ts(void);      /* free-running up-counter, wraps at rtb_ts_mask() */

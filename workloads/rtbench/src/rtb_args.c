@@ -89,6 +89,14 @@ rtb_arg_result rtb_args_option(rtbench_config *cfg, const char *opt, size_t on,
         cfg->crc = 1;
         return RTB_ARG_FLAG;
     }
+    if (word_is(opt, on, "--markers")) {
+        cfg->markers = 1;
+        return RTB_ARG_FLAG;
+    }
+    if (word_is(opt, on, "--irq-ext")) {
+        cfg->irq_ext = 1;
+        return RTB_ARG_FLAG;
+    }
     if (word_is(opt, on, "--scenarios")) {
         err = parse_scenarios(val, vn, &cfg->scenarios);
     } else if (word_is(opt, on, "--iterations")) {

@@ -21,6 +21,8 @@
     "  --tests LIST       Thread-Metric tests 1..8 (default all)\n"                        \
     "  --shared           T6/T7 share one object across cores\n"                           \
     "  --crc              append CRC-32 to every protocol line\n"                          \
+    "  --markers          marker pins around every measured path (rtb_mark.h)\n"           \
+    "  --irq-ext          irq scenario: also the external (GPIO edge) interrupt pass\n"    \
     "  --seed N           contention PRNG seed\n"
 
 typedef enum {

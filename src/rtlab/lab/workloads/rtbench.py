@@ -43,6 +43,8 @@ class RtbenchParams:
     tests: tuple[int, ...] | None = None
     shared: bool = False
     crc: bool = False
+    markers: bool = False  # marker pins around every measured path (off: comparable figures)
+    irq_ext: bool = False  # the irq scenario's external (GPIO edge) interrupt pass
     clock: str | None = None
     seed: int | None = None
 
@@ -91,7 +93,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
     for key, (lo, hi) in {"cores": (1, 255), "levels": (0, 100), "tests": (1, 8)}.items():
         if key in spec:
             kw[key] = _ints(key, spec[key], lo, hi)
-    for key in ("shared", "crc"):
+    for key in ("shared", "crc", "markers", "irq_ext"):
         if key in spec:
             if not isinstance(spec[key], bool):
                 raise RtbenchError(f"rtbench.{key}: expected true or false", key)
@@ -120,7 +122,7 @@ def posix_argv(p: RtbenchParams) -> list[str]:
     if p.clock is not None:
         argv += ["--clock", p.clock]
     argv += ["--shared"] * p.shared + ["--crc"] * p.crc
-    return argv
+    return argv + ["--markers"] * p.markers + ["--irq-ext"] * p.irq_ext
 
 
 def run_posix(p: RtbenchParams, exe: Path | None = None, timeout: float = 600) -> list[Run]:

@@ -1,0 +1,41 @@
+/* Marker pins around measured paths (--markers, off by default: docs/rtbench.md), the
+ * STM32 study's method: a pin goes high just after a path's first timestamp and low just
+ * before its last, so an instrument on the pin (a logic analyzer, the rtlab capture
+ * module) times the same path from outside; the irq scenario toggles one pin in the
+ * handler and one in the task it wakes (K4perf). Marked, an internal figure includes the
+ * pin's own cost, measured in every run (series marker_cost).
+ *
+ * Every edge on channels 0..3 is counted from the image's start (both directions), so
+ * an instrument's capture of the whole run finds each sample's edges by index: meta
+ * `marker.NAME = A@a+s>B@b+t` says sample i of series NAME (i = 0: its cold sample)
+ * starts at edge a + s*i of channel A and ends at edge b + t*i of channel B. */
+#ifndef RTB_MARK_H
+#define RTB_MARK_H
+
+#include <stdint.h>
+
+#define RTB_MARK_CHANNELS 4
+#define RTB_MARK_EXT 3 /* the channel the external interrupt's trigger toggles (wired) */
+
+/* Non-zero while the run marks its paths (rtb_run_begin sets it from the config). */
+extern int rtb_marking;
+
+void rtb_mark_set(int ch);    /* rtb_marker_set, counting a rising edge */
+void rtb_mark_clear(int ch);  /* rtb_marker_clear, counting a falling edge */
+void rtb_mark_toggle(int ch); /* the other level */
+/* Edges a scenario made with rtb_marker_set/clear itself (the gpio rows): counted. */
+void rtb_mark_made(int ch, uint32_t edges);
+uint32_t rtb_mark_edges(int ch); /* edges on ch so far */
+
+/* meta marker.NAME (see above). */
+void rtb_mark_plan(const char *series, int a_ch, uint32_t a, uint32_t as, int b_ch, uint32_t b,
+                   uint32_t bs);
+/* A bracket series on one channel: sample i = pulse i from edge `first`. */
+void rtb_mark_plan_pulses(const char *series, int ch, uint32_t first);
+
+/* With markers on: times 16 empty brackets (set + clear between two timestamps) on
+ * channel 0, emits them as rtb_report does a series (marker_cost and marker_cost.cold,
+ * ticks, the timestamp floor removed) with their plan; nothing when off. */
+void rtb_mark_cost(void);
+
+#endif
