@@ -341,6 +341,30 @@ rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
     return i;
 }
 
+/* The board's external-interrupt slot (a GPIO edge line routed to
+ * rtb_freertos_swi_dispatch), -1 where it has none: a board that defines nothing. */
+__attribute__((weak)) int rtb_board_extirq_slot(void) { return -1; }
+
+rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core)
+{
+    int k = rtb_board_extirq_slot();
+    if (k < 0 || k >= MAX_SWI)
+        return NULL;
+    rtb_swi *i = NULL;
+    taskENTER_CRITICAL();
+    if (!swi_by_slot[k]) {
+        i = &swi_pool[k];
+        i->slot = k;
+        i->handler = handler;
+        i->arg = arg;
+        swi_by_slot[k] = i;
+    }
+    taskEXIT_CRITICAL();
+    if (i)
+        rtb_board_swi_enable(k, core < 0 ? 0 : core);
+    return i;
+}
+
 void rtb_swi_delete(rtb_swi *i)
 {
     rtb_board_swi_disable(i->slot);
