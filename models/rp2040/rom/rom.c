@@ -1,7 +1,7 @@
 /*
  * rtlab's RP2040 model ROM: the boot path (boot stage 2 copied from the flash, its CRC
  * checked, entered), the lookup tables and the bit and memory functions. The flash
- * functions are in rom_flash.c, core 1's wait loop in rom_core1.c.
+ * functions are in rom_flash.c, core 1's wait loop in rom_core1.S.
  */
 #include "rom.h"
 
@@ -143,8 +143,6 @@ static uint32_t crc32_mpeg2(const uint8_t *p, uint32_t n)
 
 void rom_boot(void)
 {
-    if (REG(SIO_CPUID) != 0)
-        rom_core1_wait();
     connect_internal_flash();
     flash_exit_xip();
     flash_enter_cmd_xip();

@@ -40,7 +40,7 @@ void flash_range_program(uint32_t addr, const uint8_t *data, size_t count);
 void flash_flush_cache(void);
 void flash_enter_cmd_xip(void);
 void reset_to_usb_boot(uint32_t gpio_activity_pin_mask, uint32_t disable_interface_mask);
-void rom_core1_wait(void) __attribute__((noreturn));
+void rom_core1_wait(void) __attribute__((noreturn)); /* rom_core1.S */
 void rom_enter_boot2(uint32_t entry) __attribute__((noreturn));
 
 #endif

@@ -20,8 +20,13 @@
     .global rom_reset
     .type rom_reset, %function
     .thumb_func
-rom_reset:
-    ldr r0, =0x20041f00
+rom_reset:                     /* both cores start here; core 1 waits for its vector */
+    ldr r0, =0xd0000000         /* SIO CPUID */
+    ldr r0, [r0]
+    cmp r0, #0
+    beq 2f
+    bl rom_core1_wait           /* never returns (no stack: rom_core1.S) */
+2:  ldr r0, =0x20041f00
     mov sp, r0
     bl rom_boot
 1:  b 1b

@@ -17,6 +17,11 @@
 //   (ARM DDI 0419 B1.5.4); rp2040js leaves it pending forever. NuttX switches tasks
 //   through it (its HardFault handler finds the SVC before the stacked PC).
 //
+// - events (WFE/SEV, Armv6-M B1.5.18): SEV sets this core's event register and signals
+//   the other core (the RP2040 wires each core's TXEV to the other's RXEV); the event wakes
+//   a core asleep in WFE, or sets its event register. rp2040js's SEV does nothing.
+//   SEVONPEND is not modelled (an interrupt pended while disabled wakes no WFE).
+//
 // The opcode of each instruction is the first halfword the core reads while executing it
 // (its fetch), so a table indexed by opcode adds the per-instruction corrections.
 const { rp2040js } = require('./rp2040js');
@@ -29,6 +34,8 @@ const EXCEPTION_RETURN_CYCLES = 10;
 const EXC_HARDFAULT = 3;
 const EXC_NMI = 2;
 const LOWEST_PRIORITY = 4;
+const OP_WFE = 0xbf20;
+const OP_SEV = 0xbf40;
 
 /** Cycles to add per opcode, beyond rp2040js's count. */
 function correctionTable() {
@@ -42,9 +49,14 @@ function correctionTable() {
 const FIX = correctionTable();
 
 class ModelCore extends CortexM0Core {
-  /** fixes: false keeps rp2040js's own cycle counts (to compare with, as calibration does). */
-  constructor(mcu, fixes = true) {
+  /** index: 0 or 1 (SIO CPUID); fixes: false keeps rp2040js's own cycle counts (to
+   * compare with, as calibration does). */
+  constructor(mcu, fixes = true, index = 0) {
     super(mcu);
+    this.index = index;
+    this.held = false; // held in reset by the PSM (core 1: FRCE_OFF.PROC1)
+    this.inWfe = false; // asleep in WFE (an event wakes it) rather than WFI
+    this.instructions = 0;
     this.entryCycles = fixes ? EXCEPTION_ENTRY_CYCLES : 0;
     this.returnCycles = fixes ? EXCEPTION_RETURN_CYCLES : 0;
     this.fix = fixes ? FIX : new Int8Array(65536);
@@ -89,10 +101,32 @@ class ModelCore extends CortexM0Core {
   executeInstruction() {
     this.reads16 = 0;
     const n = super.executeInstruction();
-    const f = this.fix[this.opcode];
+    const op = this.opcode;
+    const f = this.fix[op];
     this.cycles += f;
-    if ((this.opcode & 0xff00) === 0xdf00 && this.pendingSVCall) this.escalateSvc();
+    this.instructions++;
+    if ((op & 0xff00) === 0xdf00 && this.pendingSVCall) this.escalateSvc();
+    else if ((op & 0xff8f) === 0xbf00) this.hint(op);
     return n + f;
+  }
+
+  /** WFE and SEV after rp2040js ran them (it sleeps on WFE, ignores SEV). */
+  hint(op) {
+    if (op === OP_WFE) this.inWfe = this.waiting;
+    else if (op === OP_SEV) {
+      this.eventRegistered = true;
+      this.rp2040.signalEvent(this.index);
+    }
+  }
+
+  /** An event from the other core (its SEV): wakes this core from WFE, else is kept. */
+  receiveEvent() {
+    if (this.waiting && this.inWfe) {
+      this.waiting = false;
+      this.inWfe = false;
+    } else {
+      this.eventRegistered = true;
+    }
   }
 
   /** The execution priority (B1.5.4): the active exception's, raised to 0 by PRIMASK. */

@@ -1,6 +1,16 @@
 'use strict';
-// The board model: rp2040js's RP2040 with rtlab's core (exception and PUSH/POP cycles),
+// The board model: rp2040js's RP2040 with rtlab's cores (exception and PUSH/POP cycles),
 // SysTick (Armv6-M), XIP cache, the project's boot ROM and the ROM's calls into the model.
+//
+// Two cores (issue 32): cores[0] and cores[1], each a ModelCore with its own registers,
+// NVIC state, VTOR, sleep state and event register, and its own PPB (ppbs[i]: NVIC
+// registers, SCB, SysTick). rp2040js reaches "the" core and PPB as mcu.core and mcu.ppb:
+// select(i) points both (and mcu.coreIndex, the SIO's CPUID) at the core about to be
+// stepped, so every bus access is made as that core (runner.js steps them). Interrupt
+// lines go to both NVICs, as on silicon, except SIO_IRQ_PROC0/1 (each core's own FIFO,
+// sio.js) and IO_IRQ_BANK0 (each core's own enables, io_bank0.js). SEV reaches the other
+// core (signalEvent). The PSM's FRCE_OFF.PROC1 holds core 1 in reset; clearing it resets
+// core 1 into the ROM, which waits for the launch handshake (rom/rom_core1.S).
 //
 // The ROM (models/rp2040/rom) reaches the model through BKPT hypercalls (the model is
 // its "hardware" for what rp2040js does not emulate: the flash's erase and program
@@ -11,7 +21,8 @@ const { RP2040 } = require('./rp2040js');
 const { ModelCore } = require('./core');
 const { ModelPPB, quiet } = require('./systick');
 const { XipCache, XipCtrl } = require('./xip');
-const { installFifo } = require('./sio_fifo');
+const { installSio } = require('./sio');
+const { installIoProc1 } = require('./io_bank0');
 const { ModelError } = require('./errors');
 const names = require('./rom_names');
 
@@ -21,6 +32,9 @@ const TRAP_SD = 0x00030100;
 const TRAP_END = 0x00030200;
 const BKPT_TRAP = 0xbef3;
 const PAD_RESET = 0x56;
+const IO_IRQ_BANK0 = 13;
+const PSM_FRCE_OFF = 0x04;
+const PSM_PROC1 = 1 << 16;
 
 const HC_FLASH_ERASE = 0xf0;
 const HC_FLASH_PROGRAM = 0xf1;
@@ -63,9 +77,13 @@ class ModelRP2040 extends RP2040 {
   constructor({ rom, xipCache = true, cycleFixes = true }) {
     super();
     this.clockCycles = 0; // the cycle count the clock has been advanced to
-    this.core = new ModelCore(this, cycleFixes);
+    this.cycleFixes = cycleFixes;
     quiet(this.ppb); // rp2040js's, replaced
-    this.ppb = new ModelPPB(this);
+    this.cores = [new ModelCore(this, cycleFixes, 0), new ModelCore(this, cycleFixes, 1)];
+    this.ppbs = this.cores.map((core) => new ModelPPB(this, core));
+    this.coreResets = 0; // core 1's resets through the PSM
+    this.retiredInstructions = 0; // instructions of core 1 before its last reset
+    this.select(0);
     this.xip = new XipCache(this, xipCache);
     this.peripherals[0x14000] = new XipCtrl(this, this.xip);
     this.logger = modelLogger(this);
@@ -74,18 +92,88 @@ class ModelRP2040 extends RP2040 {
     // PADS_BANK0 GPIOn at reset, as silicon (RP2040 datasheet 2.19.6.3): input enabled,
     // 4 mA, pull-down, Schmitt trigger (rp2040js: 0x36, input disabled, so inputs read 0)
     for (const pin of this.gpio) pin.padValue = PAD_RESET;
-    installFifo(this);
+    this.fifos = installSio(this);
+    this.core1IoLevel = installIoProc1(this);
+    this.installPsm();
     const words = new Uint32Array(rom.buffer, rom.byteOffset, rom.length >>> 2);
     this.bootrom.fill(0);
     this.bootrom.set(words.subarray(0, this.bootrom.length));
   }
 
-  /** Power-on: the core resets into the ROM's vector table at 0 (as silicon does). */
+  /** Power-on: both cores reset into the ROM's vector table at 0 (as silicon does); core
+   * 1 finds CPUID 1 there and waits for its vector. */
   powerOn(flash) {
     this.flash.fill(0xff);
     this.flash.set(flash, 0);
+    for (let i = 0; i < this.cores.length; i++) {
+      this.select(i);
+      this.core.VTOR = 0;
+      this.core.reset();
+    }
+    this.select(0);
+  }
+
+  /** Instructions run by both cores so far. */
+  instructions() {
+    return this.cores[0].instructions + this.cores[1].instructions + this.retiredInstructions;
+  }
+
+  /** Makes core i the one bus accesses come from (CPUID, its PPB, its cycle count). */
+  select(i) {
+    this.coreIndex = i;
+    this.core = this.cores[i];
+    this.ppb = this.ppbs[i];
+  }
+
+  /** A peripheral's interrupt line: to both cores' NVICs (IO_IRQ_BANK0: updateIOInterrupt). */
+  setInterrupt(irq, value) {
+    if (!this.cores) return super.setInterrupt(irq, value); // rp2040js's constructor
+    this.cores[0].setInterrupt(irq, value);
+    if (irq !== IO_IRQ_BANK0) this.cores[1].setInterrupt(irq, value);
+    return undefined;
+  }
+
+  /** Each core's IO_IRQ_BANK0 from its own enables and forces (io_bank0.js). */
+  updateIOInterrupt() {
+    super.updateIOInterrupt(); // core 0's, as rp2040js computes it
+    if (this.core1IoLevel) this.cores[1].setInterrupt(IO_IRQ_BANK0, this.core1IoLevel());
+  }
+
+  /** SEV on core `from`: the event reaches the other core (TXEV -> RXEV). */
+  signalEvent(from) {
+    const other = this.cores[1 - from];
+    if (!other.held) other.receiveEvent();
+  }
+
+  /** PSM FRCE_OFF.PROC1: set, core 1 stops; cleared, core 1 resets into the ROM. */
+  installPsm() {
+    const psm = this.peripherals[0x40010];
+    const write = psm.writeUint32.bind(psm);
+    psm.writeUint32 = (offset, value) => {
+      write(offset, value);
+      if (offset !== PSM_FRCE_OFF) return;
+      const off = (psm.frceOff & PSM_PROC1) !== 0;
+      if (off && !this.cores[1].held) this.cores[1].held = true;
+      else if (!off && this.cores[1].held) this.resetCore1();
+    };
+  }
+
+  /** Core 1 out of reset: fresh registers, NVIC, SysTick and event register, into the
+   * ROM at the time of the write that released it. */
+  resetCore1() {
+    const now = this.core.cycles;
+    const current = this.coreIndex;
+    this.ppbs[1].retire();
+    this.retiredInstructions += this.cores[1].instructions;
+    this.cores[1] = new ModelCore(this, this.cycleFixes, 1);
+    this.ppbs[1] = new ModelPPB(this, this.cores[1]);
+    this.select(1);
     this.core.VTOR = 0;
     this.core.reset();
+    this.core.cycles = now;
+    this.select(current);
+    this.coreResets++;
+    this.fifos.update();
   }
 
   readUint32(address) {

@@ -22,8 +22,10 @@ const SYST_CALIB = 0x01c;
 const NVIC_ICPR = 0x280;
 
 class SysTick {
-  constructor(mcu) {
+  /** core: the core whose SysTick this is (its cycles, its pending bit). */
+  constructor(mcu, core) {
     this.mcu = mcu;
+    this.core = core;
     this.enabled = false;
     this.tickint = false;
     this.clksource = false;
@@ -39,7 +41,7 @@ class SysTick {
    * already charged to the running instruction before its access (an exception entry, an
    * XIP stall), as the bus sees them. */
   now() {
-    return this.clksource ? this.mcu.core.cycles : Math.floor(this.mcu.clock.nanos / 1000);
+    return this.clksource ? this.core.cycles : Math.floor(this.mcu.clock.nanos / 1000);
   }
 
   value(t) {
@@ -89,7 +91,7 @@ class SysTick {
 
   onEvent() {
     if (this.tickint) {
-      const core = this.mcu.core;
+      const core = this.core;
       core.pendingSystick = true;
       core.interruptsUpdated = true;
       if (core.waiting && core.checkForInterrupts()) core.waiting = false;
@@ -152,12 +154,20 @@ function quiet(ppb) {
   ppb.systickTimer.enable = false;
 }
 
-/** The PPB with rtlab's SysTick and NVIC ICPR; everything else (NVIC, SCB) is rp2040js's. */
+/** One core's PPB with rtlab's SysTick and NVIC ICPR; everything else (NVIC, SCB) is
+ * rp2040js's, which reaches the core as mcu.core: the machine points mcu.core and mcu.ppb
+ * at the core it steps (machine.js select), so an access reaches its own core's PPB. */
 class ModelPPB extends RPPPB {
-  constructor(mcu) {
+  constructor(mcu, core) {
     super(mcu, 'PPB');
     quiet(this);
-    this.systick = new SysTick(mcu);
+    this.core = core;
+    this.systick = new SysTick(mcu, core);
+  }
+
+  /** A core reset: its SysTick stops (no alarm left behind). */
+  retire() {
+    this.systick.alarm.cancel();
   }
 
   readUint32(offset) {
@@ -168,7 +178,7 @@ class ModelPPB extends RPPPB {
   writeUint32(offset, value) {
     if (offset === NVIC_ICPR) {
       // any line's pending bit clears; one still asserted by its peripheral stays pending
-      const core = this.rp2040.core;
+      const core = this.core;
       core.pendingInterrupts = (core.pendingInterrupts & ~value) | (core.irqLevel & value);
       return;
     }

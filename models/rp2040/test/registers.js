@@ -109,14 +109,72 @@ out.nvic_ipsr = core.IPSR;
 mcu.writeUint32(0xe000e200, 1 << 3); // ISPR: TIMER_3
 mcu.writeUint32(0xe000e280, 1 << 3); // ICPR
 out.nvic_pending_after_icpr = (mcu.readUint32(0xe000e200) >>> 3) & 1;
-// SIO FIFO of a core with no partner: nothing to read, ready to write; a write ends the run
-out.fifo_st = mcu.readUint32(0xd0000050);
-out.fifo_rd = mcu.readUint32(0xd0000058);
-out.fifo_st_roe = mcu.readUint32(0xd0000050);
-try {
-  mcu.writeUint32(0xd0000054, 0);
-  out.fifo_write = 'accepted';
-} catch (e) {
-  out.fifo_write = e.message;
-}
+// The SIO seen from each core (mcu.select(i): accesses are core i's)
+const SIO = 0xd0000000;
+const st = (c) => {
+  mcu.select(c);
+  return mcu.readUint32(SIO + 0x50);
+};
+mcu.select(0);
+out.cpuid = [0, 1].map((c) => {
+  mcu.select(c);
+  return mcu.readUint32(SIO);
+});
+mcu.select(0);
+out.fifo_st_empty = [st(0), st(1)];
+mcu.select(0);
+mcu.writeUint32(SIO + 0x54, 0xcafe);
+out.fifo_st_after_write = [st(0), st(1)]; // core 1: VLD; core 0: still RDY
+out.sio_irq_pending = [(mcu.cores[0].pendingInterrupts >>> 15) & 3, (mcu.cores[1].pendingInterrupts >>> 15) & 3];
+mcu.select(1);
+out.fifo_rd_core1 = mcu.readUint32(SIO + 0x58);
+out.fifo_rd_empty = mcu.readUint32(SIO + 0x58);
+out.fifo_st_roe = st(1);
+mcu.select(1);
+mcu.writeUint32(SIO + 0x50, 0); // any write clears the sticky flags
+out.fifo_st_cleared = st(1);
+mcu.select(0);
+for (let i = 0; i < 9; i++) mcu.writeUint32(SIO + 0x54, i);
+out.fifo_st_full = st(0); // not RDY, WOF: the ninth word was dropped
+mcu.select(1);
+out.fifo_depth_words = [];
+for (let i = 0; i < 9; i++) out.fifo_depth_words.push(mcu.readUint32(SIO + 0x58));
+// the divider: one per core
+mcu.select(0);
+mcu.writeUint32(SIO + 0x60, 100);
+mcu.writeUint32(SIO + 0x64, 7);
+mcu.select(1);
+mcu.writeUint32(SIO + 0x60, 50);
+mcu.writeUint32(SIO + 0x64, 5);
+out.quotient = [0, 1].map((c) => {
+  mcu.select(c);
+  return mcu.readUint32(SIO + 0x70) >>> 0; // a register holds 32 bits (rp2040js returns the float)
+});
+// the spinlocks: shared; a claimed lock reads 0 from the other core until released
+mcu.select(0);
+out.lock_claim = [mcu.readUint32(SIO + 0x100 + 4 * 5)];
+mcu.select(1);
+out.lock_claim.push(mcu.readUint32(SIO + 0x100 + 4 * 5));
+out.lock_st = mcu.readUint32(SIO + 0x5c);
+mcu.select(0);
+mcu.writeUint32(SIO + 0x100 + 4 * 5, 0);
+mcu.select(1);
+out.lock_claim.push(mcu.readUint32(SIO + 0x100 + 4 * 5));
+// the NVIC and VTOR: one per core
+mcu.select(1);
+mcu.writeUint32(0xe000ed08, 0x20000100);
+mcu.writeUint32(0xe000e100, 1 << 0);
+out.vtor = [0, 1].map((c) => {
+  mcu.select(c);
+  return mcu.readUint32(0xe000ed08);
+});
+out.iser = [0, 1].map((c) => {
+  mcu.select(c);
+  return mcu.readUint32(0xe000e100) & 1;
+});
+// IO_IRQ_BANK0: a force in PROC1_INTF reaches core 1's line only
+mcu.select(0);
+mcu.writeUint32(0x40014000 + 0x140, 1 << 2); // PROC1_INTF0: GPIO0 level high
+out.io_irq = [(mcu.cores[0].pendingInterrupts >>> 13) & 1, (mcu.cores[1].pendingInterrupts >>> 13) & 1];
+out.proc1_ints = mcu.readUint32(0x40014000 + 0x150);
 process.stdout.write(JSON.stringify(out));

@@ -76,7 +76,20 @@ def test_nvic_pending_bits(seen: dict[str, Any]) -> None:
     assert seen["nvic_pending_after_icpr"] == 0  # ICPR clears a hardware line's bit too
 
 
-def test_sio_fifo_without_core_1(seen: dict[str, Any]) -> None:
-    assert seen["fifo_st"] == 0b10  # RDY, nothing valid (rp2040js: 0xFFFFFFFF)
-    assert seen["fifo_rd"] == 0 and seen["fifo_st_roe"] == 0b1010  # reading empty: ROE
-    assert "no core 1 yet" in seen["fifo_write"]
+def test_sio_per_core(seen: dict[str, Any]) -> None:
+    """The SIO seen from each core (RP2040 datasheet 2.3.1): CPUID, the FIFOs, the
+    divider, the spinlocks; NVIC and VTOR per core; IO_IRQ_BANK0 per core."""
+    assert seen["cpuid"] == [0, 1]
+    assert seen["fifo_st_empty"] == [0b10, 0b10]  # RDY, nothing valid
+    assert seen["fifo_st_after_write"] == [0b10, 0b11]  # core 1: VLD
+    assert seen["sio_irq_pending"] == [0, 0b10]  # SIO_IRQ_PROC1, core 1's NVIC only
+    assert seen["fifo_rd_core1"] == 0xCAFE
+    assert seen["fifo_rd_empty"] == 0 and seen["fifo_st_roe"] == 0b1010  # ROE, sticky
+    assert seen["fifo_st_cleared"] == 0b10
+    assert seen["fifo_st_full"] == 0b100  # not RDY; WOF: the ninth word dropped
+    assert seen["fifo_depth_words"] == [*range(8), 0]  # eight deep
+    assert seen["quotient"] == [14, 10]  # one divider per core
+    assert seen["lock_claim"] == [1 << 5, 0, 1 << 5]  # shared: core 1 waits for core 0
+    assert seen["lock_st"] == 1 << 5
+    assert seen["vtor"] == [0, 0x20000100] and seen["iser"] == [0, 1]
+    assert seen["io_irq"] == [0, 1] and seen["proc1_ints"] == 1 << 2
