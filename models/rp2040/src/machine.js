@@ -73,9 +73,10 @@ function modelLogger(mcu) {
 
 class ModelRP2040 extends RP2040 {
   /** rom: the boot ROM image (bytes); xipCache: model the XIP cache's misses; cycleFixes:
-   * rtlab's corrections of rp2040js's cycle counts (core.js). */
-  constructor({ rom, xipCache = true, cycleFixes = true }) {
-    super();
+   * rtlab's corrections of rp2040js's cycle counts (core.js); clock: a SimulationClock
+   * shared with other chips (issue 33's bench), else a new one. */
+  constructor({ rom, xipCache = true, cycleFixes = true, clock = undefined }) {
+    super(clock);
     this.clockCycles = 0; // the cycle count the clock has been advanced to
     this.cycleFixes = cycleFixes;
     quiet(this.ppb); // rp2040js's, replaced

@@ -126,6 +126,11 @@ uint64_t rtb_time_us(void); /* monotonic microseconds, for windows (tick resolut
  * or invalidates the board's flash and instruction caches, nothing where there are none.
  * The suite calls it before the first, cold sample of each latency series. */
 void rtb_cache_cold(void);
+/* A board may place the marker path in RAM (-DRTB_RAMFUNC=<section attribute>), so that
+ * a marker's cost does not depend on a flash cache (rtb_mark.h); empty by default. */
+#ifndef RTB_RAMFUNC
+#define RTB_RAMFUNC
+#endif
 void rtb_marker_set(int ch); /* GPIO marker high; a no-op where there is no pin */
 void rtb_marker_clear(int ch);
 void rtb_critical_enter(void); /* short sections only, no blocking call inside */

@@ -8,7 +8,7 @@ int rtb_marking;
 static uint32_t edges[RTB_MARK_CHANNELS];
 static uint8_t level[RTB_MARK_CHANNELS];
 
-void rtb_mark_set(int ch)
+RTB_RAMFUNC void rtb_mark_set(int ch)
 {
     rtb_marker_set(ch);
     ch &= RTB_MARK_CHANNELS - 1;
@@ -16,7 +16,7 @@ void rtb_mark_set(int ch)
     level[ch] = 1;
 }
 
-void rtb_mark_clear(int ch)
+RTB_RAMFUNC void rtb_mark_clear(int ch)
 {
     rtb_marker_clear(ch);
     ch &= RTB_MARK_CHANNELS - 1;
@@ -24,7 +24,7 @@ void rtb_mark_clear(int ch)
     level[ch] = 0;
 }
 
-void rtb_mark_toggle(int ch)
+RTB_RAMFUNC void rtb_mark_toggle(int ch)
 {
     if (level[ch & (RTB_MARK_CHANNELS - 1)])
         rtb_mark_clear(ch);
@@ -79,6 +79,16 @@ void rtb_mark_plan(const char *series, int a_ch, uint32_t a, uint32_t as, int b_
     rtb_emit_meta(key, value);
 }
 
+void rtb_mark_all_cold(const char *series)
+{
+    char key[64] = "marker_cold.";
+    unsigned k = 12;
+    for (const char *s = series; *s && k < sizeof key - 1; s++)
+        key[k++] = *s;
+    key[k] = 0;
+    rtb_emit_meta(key, "all");
+}
+
 void rtb_mark_plan_pulses(const char *series, int ch, uint32_t first)
 {
     rtb_mark_plan(series, ch, first, 2, ch, first + 1, 2);
@@ -99,7 +109,10 @@ void rtb_mark_cost(void)
         uint32_t d = (t1 - t0) & mask;
         if (d < floor)
             floor = d;
-        t0 = rtb_ts();
+    }
+    rtb_cache_cold(); /* the first bracket is cold: the bound of any cold sample's pin */
+    for (int i = 0; i < COST_N; i++) {
+        uint32_t t0 = rtb_ts(), t1;
         rtb_mark_set(0);
         rtb_mark_clear(0);
         t1 = rtb_ts();

@@ -32,8 +32,11 @@ void rtb_mark_plan(const char *series, int a_ch, uint32_t a, uint32_t as, int b_
                    uint32_t bs);
 /* A bracket series on one channel: sample i = pulse i from edge `first`. */
 void rtb_mark_plan_pulses(const char *series, int ch, uint32_t first);
+/* meta marker_cold.NAME = all: every sample of NAME was taken cold (after a cache
+ * flush), not only the first. */
+void rtb_mark_all_cold(const char *series);
 
-/* With markers on: times 16 empty brackets (set + clear between two timestamps) on
+/* With markers on: times 16 empty brackets (the first after rtb_cache_cold) (set + clear between two timestamps) on
  * channel 0, emits them as rtb_report does a series (marker_cost and marker_cost.cold,
  * ticks, the timestamp floor removed) with their plan; nothing when off. */
 void rtb_mark_cost(void);

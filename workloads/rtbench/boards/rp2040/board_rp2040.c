@@ -23,6 +23,7 @@
 #include "pico/time.h"
 
 #include "board_rp2040.h"
+#include "rtbench_port.h" /* RTB_RAMFUNC */
 
 #define MARKER_PIN0 RTB_PICO_MARKER_PIN0
 #define MARKERS 4
@@ -61,7 +62,7 @@ uint32_t rtb_board_ts_mask(void) { return 0xFFFFu; }
 uint32_t rtb_board_cpu_hz(void) { return clock_get_hz(clk_sys); }
 uint64_t rtb_board_time_us(void) { return time_us_64(); }
 
-void rtb_board_marker(int ch, int on)
+RTB_RAMFUNC void rtb_board_marker(int ch, int on)
 {
     uint32_t bit = 1u << (MARKER_PIN0 + (ch & (MARKERS - 1)));
     if (on)

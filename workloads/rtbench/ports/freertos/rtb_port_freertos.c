@@ -379,8 +379,8 @@ uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
 uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
 void rtb_cache_cold(void) { rtb_board_cache_cold(); }
 uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
-void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
-void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
+RTB_RAMFUNC void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
+RTB_RAMFUNC void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 void rtb_critical_enter(void) { taskENTER_CRITICAL(); }
 void rtb_critical_exit(void) { taskEXIT_CRITICAL(); }
 void rtb_out_write(const char *line, size_t len) { rtb_board_out(line, len); }
