@@ -29,6 +29,7 @@ enum {
     RTB_SC_ALL = 0x1f,
 };
 
+#define RTB_START_DELAY_DEFAULT 0xFFFFFFFFu
 #define RTB_MAX_CORE_COUNTS 4
 #define RTB_MAX_LEVELS 8
 
@@ -47,6 +48,8 @@ typedef struct {
     uint8_t markers;  /* marker pins around every measured path (rtb_mark.h); off: the
                          figures stay comparable with runs that had none */
     uint8_t irq_ext;  /* the irq scenario's external-interrupt pass (a GPIO edge, wired) */
+    uint32_t start_delay_ms; /* a board's wait before the first scenario (time to open
+                                its serial port); RTB_START_DELAY_DEFAULT: the board's own */
     uint32_t seed;    /* contention PRNG seed */
 } rtbench_config;
 

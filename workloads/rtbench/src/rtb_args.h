@@ -23,7 +23,8 @@
     "  --crc              append CRC-32 to every protocol line\n"                          \
     "  --markers          marker pins around every measured path (rtb_mark.h)\n"           \
     "  --irq-ext          irq scenario: also the external (GPIO edge) interrupt pass\n"    \
-    "  --seed N           contention PRNG seed\n"
+    "  --seed N           contention PRNG seed\n"                                         \
+    "  --start-delay-ms N a board's wait before the first scenario (Pico: 2000)\n"
 
 typedef enum {
     RTB_ARG_FLAG,    /* a flag: the value (if any) was not looked at */

@@ -32,6 +32,33 @@ RTB_RAMFUNC void rtb_mark_toggle(int ch)
         rtb_mark_set(ch);
 }
 
+RTB_RAMFUNC uint32_t rtb_mark_ts_set(int ch)
+{
+    rtb_critical_enter();
+    uint32_t t = rtb_ts();
+    rtb_mark_set(ch);
+    rtb_critical_exit();
+    return t;
+}
+
+RTB_RAMFUNC uint32_t rtb_mark_clear_ts(int ch)
+{
+    rtb_critical_enter();
+    rtb_mark_clear(ch);
+    uint32_t t = rtb_ts();
+    rtb_critical_exit();
+    return t;
+}
+
+RTB_RAMFUNC uint32_t rtb_mark_ts_toggle(int ch)
+{
+    rtb_critical_enter();
+    uint32_t t = rtb_ts();
+    rtb_mark_toggle(ch);
+    rtb_critical_exit();
+    return t;
+}
+
 void rtb_mark_made(int ch, uint32_t n)
 {
     ch &= RTB_MARK_CHANNELS - 1;
@@ -112,10 +139,8 @@ void rtb_mark_cost(void)
     }
     rtb_cache_cold(); /* the first bracket is cold: the bound of any cold sample's pin */
     for (int i = 0; i < COST_N; i++) {
-        uint32_t t0 = rtb_ts(), t1;
-        rtb_mark_set(0);
-        rtb_mark_clear(0);
-        t1 = rtb_ts();
+        uint32_t t0 = rtb_mark_ts_set(0);
+        uint32_t t1 = rtb_mark_clear_ts(0);
         v[i] = (int64_t)((t1 - t0) & mask);
     }
     for (int i = 0; i < COST_N; i++)

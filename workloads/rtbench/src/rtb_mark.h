@@ -23,6 +23,14 @@ extern int rtb_marking;
 void rtb_mark_set(int ch);    /* rtb_marker_set, counting a rising edge */
 void rtb_mark_clear(int ch);  /* rtb_marker_clear, counting a falling edge */
 void rtb_mark_toggle(int ch); /* the other level */
+/* A bracket's ends, each atomic with its timestamp (between rtb_critical_enter/exit, so
+ * that no interrupt falls between the counter's read and the pin's write, which would
+ * lengthen one clock's figure only): the timestamp then the pin high; the pin low then
+ * the timestamp; the timestamp then the other level. Thread context only (an interrupt
+ * handler reads rtb_ts and calls rtb_mark_toggle itself). */
+uint32_t rtb_mark_ts_set(int ch);
+uint32_t rtb_mark_clear_ts(int ch);
+uint32_t rtb_mark_ts_toggle(int ch);
 /* Edges a scenario made with rtb_marker_set/clear itself (the gpio rows): counted. */
 void rtb_mark_made(int ch, uint32_t edges);
 uint32_t rtb_mark_edges(int ch); /* edges on ch so far */
@@ -36,7 +44,8 @@ void rtb_mark_plan_pulses(const char *series, int ch, uint32_t first);
  * flush), not only the first. */
 void rtb_mark_all_cold(const char *series);
 
-/* With markers on: times 16 empty brackets (the first after rtb_cache_cold) (set + clear between two timestamps) on
+/* With markers on: times 16 empty brackets (rtb_mark_ts_set then rtb_mark_clear_ts; the
+ * first after rtb_cache_cold) (set + clear between two timestamps) on
  * channel 0, emits them as rtb_report does a series (marker_cost and marker_cost.cold,
  * ticks, the timestamp floor removed) with their plan; nothing when off. */
 void rtb_mark_cost(void);

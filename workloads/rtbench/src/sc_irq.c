@@ -52,11 +52,9 @@ static void actor(void *arg)
     irq_msg m;
     for (;;) {
         rtb_queue_recv(c->q, &m, RTB_FOREVER);
-        uint32_t t2 = rtb_ts();
+        uint32_t t2 = c->mk ? rtb_mark_ts_toggle(2) : rtb_ts();
         if (m.quit)
             break;
-        if (c->mk)
-            rtb_mark_toggle(2);
         rtb_samples_add(c->isr, rtb_ts_elapsed(c->t0, m.t_isr, mask));
         rtb_samples_add(c->task, rtb_ts_elapsed(c->t0, t2, mask));
         rtb_sem_give(c->done);
@@ -83,11 +81,9 @@ static void trigger(void *arg)
         if (i == 0) /* the sleep ran kernel code: empty the caches after it */
             rtb_cache_cold();
         if (c->ext) { /* the edge on the wired pin is the trigger */
-            c->t0 = rtb_ts();
-            rtb_mark_toggle(RTB_MARK_EXT);
+            c->t0 = rtb_mark_ts_toggle(RTB_MARK_EXT);
         } else if (c->mk) {
-            c->t0 = rtb_ts();
-            rtb_mark_toggle(0);
+            c->t0 = rtb_mark_ts_toggle(0);
             rtb_swi_trigger(swi);
         } else {
             c->t0 = rtb_ts();

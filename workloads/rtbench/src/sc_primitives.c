@@ -20,11 +20,9 @@
 #define TIMED(mk, ch, t0, t1, op)                                                          \
     do {                                                                                   \
         if (mk) {                                                                          \
-            t0 = rtb_ts();                                                                 \
-            rtb_mark_set(ch);                                                              \
+            t0 = rtb_mark_ts_set(ch);                                                      \
             op;                                                                            \
-            rtb_mark_clear(ch);                                                            \
-            t1 = rtb_ts();                                                                 \
+            t1 = rtb_mark_clear_ts(ch);                                                    \
         } else {                                                                           \
             t0 = rtb_ts();                                                                 \
             op;                                                                            \
@@ -72,16 +70,13 @@ static void high_task(void *arg)
             rtb_queue_recv(c->hq, msg, RTB_FOREVER);
         else
             rtb_sem_take(c->hsem, RTB_FOREVER);
-        if (c->mk)
-            rtb_mark_clear(1); /* the preemption's pulse ends (a no-op after quit) */
-        uint32_t t = rtb_ts();
+        /* marked: the preemption's pulse ends (a no-op after quit) */
+        uint32_t t = c->mk ? rtb_mark_clear_ts(1) : rtb_ts();
         if (c->quit)
             break;
         c->t_wake = t;
         c->wakes++;
-        c->t_block = rtb_ts();
-        if (c->mk)
-            rtb_mark_set(2); /* the return's pulse starts */
+        c->t_block = c->mk ? rtb_mark_ts_set(2) : rtb_ts(); /* the return's pulse starts */
     }
 }
 
@@ -101,7 +96,7 @@ static void preempt_pass(prim_ctx *c, int use_queue, rtb_samples *pre, rtb_sampl
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t seen = c->wakes, t0, t2;
         if (c->mk)
-            t0 = rtb_ts(), rtb_mark_set(1);
+            t0 = rtb_mark_ts_set(1);
         else
             t0 = rtb_ts();
         if (use_queue)
@@ -109,7 +104,7 @@ static void preempt_pass(prim_ctx *c, int use_queue, rtb_samples *pre, rtb_sampl
         else
             rtb_sem_give(c->hsem);
         if (c->mk)
-            rtb_mark_clear(2), t2 = rtb_ts();
+            t2 = rtb_mark_clear_ts(2);
         else
             t2 = rtb_ts();
         while (c->wakes == seen) /* only without immediate preemption */

@@ -47,6 +47,7 @@ class RtbenchParams:
     irq_ext: bool = False  # the irq scenario's external (GPIO edge) interrupt pass
     clock: str | None = None
     seed: int | None = None
+    start_delay_ms: int | None = None  # a board's wait before its first scenario (Pico: 2 s)
 
 
 def _ints(key: str, value: object, lo: int, hi: int) -> tuple[int, ...]:
@@ -86,6 +87,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
         "window_ms": (1, 600_000),
         "period_us": (1, 10**7),
         "seed": (0, 2**32 - 1),
+        "start_delay_ms": (0, 600_000),
     }
     for key, (lo, hi) in limits.items():
         if key in spec:
@@ -113,6 +115,7 @@ def posix_argv(p: RtbenchParams) -> list[str]:
         ("--window-ms", p.window_ms),
         ("--period-us", p.period_us),
         ("--seed", p.seed),
+        ("--start-delay-ms", p.start_delay_ms),
     ):
         if val is not None:
             argv += [opt, str(val)]

@@ -22,6 +22,7 @@ SECTIONS = (
     "user_vs_kernel",
     "rtos_compare",
     "rtbench",
+    "instrument",
     "multicore",
     "latency_measure",
 )

@@ -16,12 +16,15 @@ the instrument arms it before the board is flashed and drains it after the board
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import queue
 import signal
 import subprocess
+import termios
 import threading
+import time
 import tty
 from pathlib import Path
 from typing import Any
@@ -54,11 +57,11 @@ class ModelBench:
         self._mod_master, self._mod_slave = _raw_pty()
         self.module_port = os.ttyname(self._mod_slave)
         self._events: queue.Queue[dict[str, Any]] = queue.Queue()
-        self._uart_fd: int | None = None  # the running board's pty master
+        self._uart: tuple[int, int] | None = None  # the running board's pty: master, slave
         self._stderr: list[str] = []
+        argv = ["node", str(MODEL_DIR / "bench.js"), "--module", str(capture_image)]
         self.proc = subprocess.Popen(
-            ["node", str(MODEL_DIR / "bench.js"), "--module", str(capture_image),
-             "--module-fd", str(self._mod_master)],  # fmt: skip
+            [*argv, "--module-fd", str(self._mod_master)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -83,13 +86,13 @@ class ModelBench:
         for raw in self.proc.stdout:
             msg = json.loads(raw)
             if "uart" in msg:
-                fd = self._uart_fd
-                if fd is not None:
+                pty = self._uart
+                if pty is not None:
                     with contextlib.suppress(OSError):
-                        os.write(fd, msg["uart"].encode("latin1"))
+                        os.write(pty[0], msg["uart"].encode("latin1"))
                 continue
-            if msg.get("event") == "ended":
-                self._close_uart()  # the reader sees the port end (no done line: an error)
+            if msg.get("event") == "ended" and msg.get("reason") != "done":
+                self._close_uart()  # the reader sees the port end (no done line to end on)
             self._events.put(msg)
         self._events.put({"event": "exit", "message": " ".join(self._stderr[-2:])})
 
@@ -112,9 +115,20 @@ class ModelBench:
         except OSError:
             raise SerialBoardError(f"the bench has ended: {self.notes()}") from None
 
-    def _close_uart(self) -> None:
-        fd, self._uart_fd = self._uart_fd, None
-        if fd is not None:
+    def _close_uart(self, drain_s: float = 2.0) -> None:
+        """Closes the board's pty once its reader has read what is in it (closing the
+        master drops unread bytes), or after drain_s."""
+        pty, self._uart = self._uart, None
+        if pty is None:
+            return
+        end = time.monotonic() + drain_s
+        with contextlib.suppress(OSError):
+            while time.monotonic() < end:
+                pending = fcntl.ioctl(pty[1], termios.FIONREAD, b"\0\0\0\0")
+                if int.from_bytes(pending, "little") == 0:
+                    break
+                time.sleep(0.01)
+        for fd in pty:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
@@ -126,10 +140,13 @@ class ModelBench:
         master, slave = _raw_pty()
         return master, slave, os.ttyname(slave)
 
-    def run_board(self, image: Path, max_cycles: int, xip_cache: bool, uart_master: int) -> None:
-        """Powers the board on with `image`; its UART0 goes to uart_master (owned now)."""
-        self._close_uart()
-        self._uart_fd = uart_master
+    def run_board(
+        self, image: Path, max_cycles: int, xip_cache: bool, uart: tuple[int, int]
+    ) -> None:
+        """Powers the board on with `image`; its UART0 goes to the pty `uart` (master,
+        slave: owned by the bench now, closed when the board ends or the next starts)."""
+        self._close_uart(0)
+        self._uart = uart
         self._send({"cmd": "run", "image": str(image), "max_cycles": max_cycles,
                     "xip_cache": xip_cache})  # fmt: skip
 
@@ -148,7 +165,11 @@ class ModelBench:
         if self.proc.poll() is None:
             with contextlib.suppress(SerialBoardError):
                 self._send({"cmd": "abort"})
-        self._close_uart()
+        self._close_uart(0)
+
+    def end_uart(self) -> None:
+        """The run is over: its port closes (what its reader left unread is dropped)."""
+        self._close_uart(0)
 
     def notes(self) -> str:
         return " ".join(self._stderr[-2:])[:300]
@@ -165,7 +186,75 @@ class ModelBench:
             kill_group(proc, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
-        self._close_uart()
+        self._close_uart(0)
         for fd in (self._mod_master, self._mod_slave):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+class BenchRuns:
+    """The rp2040_model flasher's runs when a capture module is attached: each board run
+    on the one bench (started at the first use, ended by close)."""
+
+    def __init__(self, capture_image: Path) -> None:
+        self.capture_image = capture_image
+        self.bench: ModelBench | None = None
+        self._pty: tuple[int, int, str] | None = None  # this run's: master, slave, path
+        self._image: Path | None = None
+        self._ended: dict[str, Any] = {}
+
+    def started(self) -> ModelBench:
+        if self.bench is None:
+            self.bench = ModelBench(self.capture_image)
+        return self.bench
+
+    def module_port(self) -> str:
+        return self.started().module_port
+
+    def flash(self, image: Path) -> None:
+        self.finish_pty()
+        self._image = image
+        self._pty = ModelBench.board_pty()
+        self._ended = {}
+
+    def port(self) -> str:
+        assert self._pty is not None, "flash() first"
+        return self._pty[2]
+
+    def reset(self, max_cycles: int, xip_cache: bool) -> None:
+        assert self._pty is not None and self._image is not None, "flash() first"
+        master, slave, _ = self._pty
+        self._pty = None
+        self.started().run_board(self._image, max_cycles, xip_cache, (master, slave))
+
+    def finish(self, timeout_s: float = 60.0) -> int | None:
+        """The board's status (0 done, 2 error, 3 budget, None aborted); the module runs on."""
+        self.finish_pty()
+        if self.bench is None or self._image is None:
+            return None
+        self._image = None
+        status, self._ended = self.bench.wait_board(timeout_s)
+        self.bench.end_uart()
+        return status
+
+    def finish_pty(self) -> None:
+        pty, self._pty = self._pty, None
+        for fd in pty[:2] if pty else ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def notes(self) -> str:
+        msg = self._ended.get("message")
+        if msg:
+            return str(msg)[:300]
+        return self.bench.notes() if self.bench is not None else ""
+
+    def abort(self) -> None:
+        if self.bench is not None:
+            self.bench.abort_board()
+
+    def close(self) -> None:
+        self.finish_pty()
+        bench, self.bench = self.bench, None
+        if bench is not None:
+            bench.close()

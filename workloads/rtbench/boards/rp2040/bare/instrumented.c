@@ -5,7 +5,8 @@
  * SysTick (the internal figure) while its pins change (the external one):
  *
  * - marker_cost: an empty bracket (rtb_mark_cost), the pin's own cost;
- * - loop_1000_marked: `t0; GP3 high; loop_1000's loop; GP3 low; t1`;
+ * - loop_1000_marked: `t0; GP3 high; loop_1000's loop; GP3 low; t1` (each end atomic
+ *   with its timestamp: rtb_mark_ts_set, rtb_mark_clear_ts);
  * - xip_cold_marked, xip_warm_marked: the flash path after a flush and again, on GP3/GP4;
  * - swi_handler: `t0; toggle GP2; pend` to `handler: ts; toggle GP3`;
  * - ext_handler: `t0; toggle GP5` -> the wire -> GP6's edge interrupt (both edges) to
@@ -34,6 +35,8 @@ enum { N = 8 };
 RTB_RAMFUNC void rtb_marker_set(int ch) { SIO_GPIO_SET = 1u << (MARKER_PIN0 + ((unsigned)ch & 3u)); }
 RTB_RAMFUNC void rtb_marker_clear(int ch) { SIO_GPIO_CLR = 1u << (MARKER_PIN0 + ((unsigned)ch & 3u)); }
 void rtb_cache_cold(void) { bare_xip_flush(); }
+RTB_RAMFUNC void rtb_critical_enter(void) { __asm__ volatile("cpsid i" ::: "memory"); }
+RTB_RAMFUNC void rtb_critical_exit(void) { __asm__ volatile("cpsie i" ::: "memory"); }
 uint32_t rtb_ts(void) { return bare_cycles(); }
 uint32_t rtb_ts_hz(void) { return BARE_SYSCLK_HZ; }
 uint32_t rtb_ts_mask(void) { return BARE_CYCLES_MASK; }
@@ -82,11 +85,9 @@ static int64_t elapsed(uint32_t t0, uint32_t t1) { return (int64_t)((t1 - t0) & 
 /* One marked call of the flash path: the same code cold and warm. */
 __attribute__((noinline)) static int64_t marked_flash(int ch, uint32_t (*flash_path)(uint32_t))
 {
-    uint32_t t0 = bare_cycles();
-    rtb_mark_set(ch);
+    uint32_t t0 = rtb_mark_ts_set(ch);
     (void)flash_path(t0);
-    rtb_mark_clear(ch);
-    return elapsed(t0, bare_cycles());
+    return elapsed(t0, rtb_mark_clear_ts(ch));
 }
 
 /* The marked loop and flash path (GP3 = channel 1, GP4 = channel 2). */
@@ -95,11 +96,9 @@ static void brackets(uint32_t (*flash_path)(uint32_t))
     int64_t v[N], cold[N], warm[N];
     uint32_t first = rtb_mark_edges(1);
     for (int i = 0; i < N; i++) {
-        uint32_t n = 1000, t0 = bare_cycles();
-        rtb_mark_set(1);
+        uint32_t n = 1000, t0 = rtb_mark_ts_set(1);
         __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n bne 1b\n" : "+r"(n)::"cc");
-        rtb_mark_clear(1);
-        v[i] = elapsed(t0, bare_cycles());
+        v[i] = elapsed(t0, rtb_mark_clear_ts(1));
     }
     report("loop_1000_marked", 1, first, 2, 1, first + 1, 2, v);
     uint32_t c1 = rtb_mark_edges(1), c2 = rtb_mark_edges(2);
@@ -125,8 +124,7 @@ int smoke_instrumented(uint32_t (*flash_path)(uint32_t), volatile uint32_t *swi_
 
     uint32_t a = rtb_mark_edges(0), b = rtb_mark_edges(1);
     for (int i = 0; i < N; i++) {
-        uint32_t t0 = bare_cycles();
-        rtb_mark_toggle(0);
+        uint32_t t0 = rtb_mark_ts_toggle(0);
         bare_nvic_pend(BARE_SWI_IRQ); /* the handler: its timestamp, then channel 1 */
         v[i] = elapsed(t0, *swi_ts);
     }
@@ -138,8 +136,8 @@ int smoke_instrumented(uint32_t (*flash_path)(uint32_t), volatile uint32_t *swi_
     a = rtb_mark_edges(RTB_MARK_EXT);
     b = rtb_mark_edges(1);
     for (int i = 0; i < N; i++) {
-        uint32_t seen = ext_runs, t0 = bare_cycles();
-        rtb_mark_toggle(RTB_MARK_EXT); /* GP5: the wire to GP6 */
+        uint32_t seen = ext_runs;
+        uint32_t t0 = rtb_mark_ts_toggle(RTB_MARK_EXT); /* GP5: the wire to GP6 */
         for (int spin = 0; spin < 1000 && ext_runs == seen; spin++) {
         }
         v[i] = ext_runs == seen ? -1 : elapsed(t0, ext_ts);
