@@ -159,30 +159,30 @@ def _row(run: Run, cap: Capture, chans: Mapping[int, str], name: str, plan: Plan
     if ta is None or tb is None:
         have = {ch: len(cap[n]) for ch, n in chans.items()}
         return _replace(empty, f"the capture lacks edges {plan} needs (edges per channel: {have})")
-    ext_s = (tb - ta).astype(np.float64) * float(tick)
-    int_s = internal.astype(np.float64) * float(itick)
-    diff = ext_s - int_s
-    limit = np.full(diff.size, float(bound))
+    ext = (tb - ta).astype(np.float64) * float(tick * 10**9)  # ns, exact for whole ns ticks
+    int_ = internal.astype(np.float64) * float(itick * 10**9)
+    diff = ext - int_
+    limit = np.full(diff.size, float(bound * 10**9))
     all_cold = run.meta.get(f"marker_cold.{name}") == "all"
     if all_cold:
-        limit[:] = float(bound_cold)
+        limit[:] = float(bound_cold * 10**9)
     else:
-        limit[0] = float(bound_cold)
+        limit[0] = float(bound_cold * 10**9)
     warm = slice(1, None) if diff.size > 1 else slice(None)
     return Row(
         scen,
         name,
         int(diff.size),
-        float(np.median(int_s[warm]) * ns),
-        float(np.median(ext_s[warm]) * ns),
-        float(np.median(diff[warm]) * ns),
-        float(diff.min() * ns),
-        float(diff.max() * ns),
+        float(np.median(int_[warm])),
+        float(np.median(ext[warm])),
+        float(np.median(diff[warm])),
+        float(diff.min()),
+        float(diff.max()),
         float(bound * ns),
         float(bound_cold * ns),
-        int(np.count_nonzero(np.abs(diff) > limit + 1e-12)),
-        float(int_s[0] * ns),
-        float(ext_s[0] * ns),
+        int(np.count_nonzero(np.abs(diff) > limit + 1e-6)),
+        float(int_[0]),
+        float(ext[0]),
         cold_bound_ns=float(bound_cold * ns),
         all_cold=all_cold,
     )

@@ -50,13 +50,12 @@ RTB_RAMFUNC uint32_t rtb_mark_clear_ts(int ch)
     return t;
 }
 
-RTB_RAMFUNC uint32_t rtb_mark_ts_toggle(int ch)
+RTB_RAMFUNC void rtb_mark_ts_toggle(int ch, volatile uint32_t *t)
 {
     rtb_critical_enter();
-    uint32_t t = rtb_ts();
+    *t = rtb_ts();
     rtb_mark_toggle(ch);
     rtb_critical_exit();
-    return t;
 }
 
 void rtb_mark_made(int ch, uint32_t n)

@@ -30,7 +30,9 @@ void rtb_mark_toggle(int ch); /* the other level */
  * handler reads rtb_ts and calls rtb_mark_toggle itself). */
 uint32_t rtb_mark_ts_set(int ch);
 uint32_t rtb_mark_clear_ts(int ch);
-uint32_t rtb_mark_ts_toggle(int ch);
+/* The timestamp is stored at *t before the pin changes: an edge that interrupts (the
+ * external trigger) may run code that reads *t as soon as the section ends. */
+void rtb_mark_ts_toggle(int ch, volatile uint32_t *t);
 /* Edges a scenario made with rtb_marker_set/clear itself (the gpio rows): counted. */
 void rtb_mark_made(int ch, uint32_t edges);
 uint32_t rtb_mark_edges(int ch); /* edges on ch so far */

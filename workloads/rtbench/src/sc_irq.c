@@ -52,7 +52,11 @@ static void actor(void *arg)
     irq_msg m;
     for (;;) {
         rtb_queue_recv(c->q, &m, RTB_FOREVER);
-        uint32_t t2 = c->mk ? rtb_mark_ts_toggle(2) : rtb_ts();
+        volatile uint32_t t2;
+        if (c->mk)
+            rtb_mark_ts_toggle(2, &t2);
+        else
+            t2 = rtb_ts();
         if (m.quit)
             break;
         rtb_samples_add(c->isr, rtb_ts_elapsed(c->t0, m.t_isr, mask));
@@ -80,10 +84,10 @@ static void trigger(void *arg)
         rtb_sleep_us(c->period_us);
         if (i == 0) /* the sleep ran kernel code: empty the caches after it */
             rtb_cache_cold();
-        if (c->ext) { /* the edge on the wired pin is the trigger */
-            c->t0 = rtb_mark_ts_toggle(RTB_MARK_EXT);
+        if (c->ext) { /* the edge on the wired pin is the trigger: t0 stored before it */
+            rtb_mark_ts_toggle(RTB_MARK_EXT, &c->t0);
         } else if (c->mk) {
-            c->t0 = rtb_mark_ts_toggle(0);
+            rtb_mark_ts_toggle(0, &c->t0);
             rtb_swi_trigger(swi);
         } else {
             c->t0 = rtb_ts();

@@ -124,7 +124,8 @@ int smoke_instrumented(uint32_t (*flash_path)(uint32_t), volatile uint32_t *swi_
 
     uint32_t a = rtb_mark_edges(0), b = rtb_mark_edges(1);
     for (int i = 0; i < N; i++) {
-        uint32_t t0 = rtb_mark_ts_toggle(0);
+        volatile uint32_t t0;
+        rtb_mark_ts_toggle(0, &t0);
         bare_nvic_pend(BARE_SWI_IRQ); /* the handler: its timestamp, then channel 1 */
         v[i] = elapsed(t0, *swi_ts);
     }
@@ -137,7 +138,8 @@ int smoke_instrumented(uint32_t (*flash_path)(uint32_t), volatile uint32_t *swi_
     b = rtb_mark_edges(1);
     for (int i = 0; i < N; i++) {
         uint32_t seen = ext_runs;
-        uint32_t t0 = rtb_mark_ts_toggle(RTB_MARK_EXT); /* GP5: the wire to GP6 */
+        volatile uint32_t t0;
+        rtb_mark_ts_toggle(RTB_MARK_EXT, &t0); /* GP5: the wire to GP6 */
         for (int spin = 0; spin < 1000 && ext_runs == seen; spin++) {
         }
         v[i] = ext_runs == seen ? -1 : elapsed(t0, ext_ts);
