@@ -248,7 +248,7 @@ def stored(store: Store, run_id: str) -> tuple[list[Run], Capture] | None:
     info = store.run_info(run_id)
     meta: dict[str, Any] = info.get("meta") or {}
     rel = meta.get("instrument.capture_file")
-    if not rel or not any(".marker." in k or k.startswith("marker.") for k in meta):
+    if not rel or not any(str(k).split("/")[-1].startswith("marker.") for k in meta):
         return None
     runs = multirun.split(store, run_id) or [_single(store, run_id, info, meta)]
     return runs, formats.load(store.root / str(rel))
