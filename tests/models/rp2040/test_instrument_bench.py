@@ -138,3 +138,23 @@ def test_compare_pairs_pulses_by_index_and_flags_a_disagreement() -> None:
     assert row.problem is not None and "lacks edges" in row.problem  # the plan runs past
     with pytest.raises(instrument_check.InstrumentCheckError, match="A@a"):
         instrument_check.compare([_run({"marker.p": "1@0>1@1"}, [1, 2])], cap)
+
+
+def test_one_measurement_on_the_model_and_on_a_labgrid_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/instrument-pair.md: the real pair's spec has the model's [instrument] and
+    [[workload]] unchanged; both load (the pair's names the labgrid place)."""
+    import tomllib
+
+    from rtlab.lab.spec import load_spec
+
+    monkeypatch.chdir(REPO_ROOT)
+    model_spec = REPO_ROOT / "examples" / "rp2040-model-instrument.toml"
+    pair_spec = REPO_ROOT / "examples" / "labgrid" / "pico-pair-instrument.toml"
+    a, b = (tomllib.loads(p.read_text()) for p in (model_spec, pair_spec))
+    assert a["instrument"] == b["instrument"] and a["workload"] == b["workload"]
+    assert (a["target"]["kind"], b["target"]["kind"]) == ("serial", "labgrid")
+    for p in (model_spec, pair_spec):
+        spec = load_spec(p)
+        assert spec.instrument is not None and spec.instrument.port == "place"
