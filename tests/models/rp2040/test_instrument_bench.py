@@ -26,6 +26,13 @@ from tests.instruments.rp2040.harness import build_firmware
 from tests.models.rp2040 import model
 from tests.paths import REPO_ROOT
 
+SMOKE_TARGET = {
+    "kind": "serial",
+    "board": "pico",
+    "flasher": "rp2040_model",
+    "image": str(model.bare_image("smoke")),
+    "builtin_args": True,
+}
 PATHS = {"loop_1000_marked", "xip_cold_marked", "xip_warm_marked", "swi_handler", "ext_handler"}
 
 
@@ -67,10 +74,7 @@ def test_the_pin_of_a_loop_is_its_length_in_both_clocks(tmp_path: Path) -> None:
     so both clocks see at least 2999 cycles, and they differ by less than the pin."""
     model.build()
     build_firmware()
-    t = make_target(
-        {"kind": "serial", "board": "pico", "flasher": "rp2040_model", "capture_module": True,
-         "image": str(model.bare_image("smoke")), "builtin_args": True}  # fmt: skip
-    )
+    t = make_target({**SMOKE_TARGET, "capture_module": True})
     try:
         spec = instrument_from_table(
             {"kind": "rp2040", "port": "place", "channels": "2-5", "resolution": "8ns"}
@@ -98,10 +102,7 @@ def test_the_pin_of_a_loop_is_its_length_in_both_clocks(tmp_path: Path) -> None:
 
 def test_place_needs_a_module() -> None:
     model.build()
-    t = make_target(
-        {"kind": "serial", "board": "pico", "flasher": "rp2040_model",
-         "image": str(model.bare_image("smoke")), "builtin_args": True}  # fmt: skip
-    )
+    t = make_target(SMOKE_TARGET)
     spec = instrument_from_table({"kind": "rp2040", "port": "place", "channels": "2-3"})
     with pytest.raises(ConfigError, match="capture_module = true"):
         t.place_instrument(spec)  # type: ignore[attr-defined]
