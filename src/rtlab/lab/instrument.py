@@ -31,11 +31,16 @@ def make_instrument(spec: InstrumentSpec, target: object = None) -> Instrument:
     fill = getattr(target, "place_instrument", None)
     if fill is not None:
         spec = fill(spec)
-    elif {"labgrid", "place"} & {getattr(spec, "driver", None), getattr(spec, "port", None)}:
+    elif "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
         raise RtlabError(
-            f'[instrument] {spec.kind}: "labgrid" and "place" name the device of a labgrid '
-            f"place (or the model's capture module); the target is "
-            f"{getattr(target, 'kind', 'not labgrid')}"
+            f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
+            f"the target is {getattr(target, 'kind', 'not labgrid')}"
+        )
+    elif getattr(spec, "port", None) == "place":
+        raise RtlabError(
+            f'[instrument] {spec.kind}: port = "place" names the capture module wired to '
+            "the target's board (a labgrid place's, or the RP2040 model's capture_module); "
+            f"the target is {getattr(target, 'kind', 'none')}"
         )
     inst = INSTRUMENTS.get(spec.kind).make(spec)
     bind = getattr(inst, "bind", None)  # an instrument the target itself provides (pl061-trace)
