@@ -16,7 +16,9 @@
 // own CDC-ACM device, and the CDC data pipe is connected to stdin/stdout.
 'use strict';
 const fs = require('fs');
+const path = require('path');
 const { RP2040, StateMachine, ConsoleLogger, LogLevel, USBCDC } = require('rp2040js');
+const { patch } = require(path.join(__dirname, '../../../models/rp2040/src/pio_lockstep.js'));
 
 const SYNC_GPIO = 29;
 
@@ -60,34 +62,12 @@ function checkBoot2(image) {
   }
 }
 
-// Silicon-like stepping, called once per system clock for every state machine.
+// Silicon-like stepping, once per system clock, for every state machine: the project's
+// models/rp2040/src/pio_lockstep.js, applied to this harness's copy of rp2040js.
 function patchStateMachine(stats) {
-  StateMachine.prototype.step = function step() {
-    if (!this.enabled) return;
-    const div = (this.clockDivInt || 0x10000) * 256 + this.clockDivFrac;
-    this.hAcc = (this.hAcc || 0) + 256;
-    if (this.hAcc < div) return;
-    this.hAcc -= div;
-    if (this.hDelay > 0) {
-      this.hDelay--;
-      return;
-    }
-    const c0 = this.cycles;
-    if (this.waiting) {
-      const gate = this.waitType === 1 /* Pin */ && this.waitIndex === SYNC_GPIO;
-      this.checkWait();
-      if (!this.waiting) {
-        // The completing wait owns this cycle (stock rp2040js also ran the next one).
-        this.hDelay = this.cycles - c0;
-        if (gate && stats.origin < 0) stats.origin = stats.cycle + 1;
-      }
-      return;
-    }
-    this.updatePC = true;
-    this.executeInstruction(this.pio.instructions[this.pc]);
-    if (this.updatePC) this.nextPC();
-    if (!this.waiting) this.hDelay = this.cycles - c0 - 1;
-  };
+  patch(StateMachine, (sm, gpio) => {
+    if (gpio === SYNC_GPIO && stats.origin < 0) stats.origin = stats.cycle + 1;
+  });
 }
 
 // Frames: 0xA5, type, len, seq (2), payload, CRC-8 (poly 0x07) of type..payload.

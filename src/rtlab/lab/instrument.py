@@ -36,6 +36,12 @@ def make_instrument(spec: InstrumentSpec, target: Target | None = None) -> Instr
             f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
             "no target holds it"
         )
+    elif getattr(spec, "port", None) == "place":
+        raise RtlabError(
+            f'[instrument] {spec.kind}: port = "place" names the capture module wired to '
+            "the target's board (a labgrid place's, or the RP2040 model's capture_module); "
+            f"the target is {getattr(target, 'kind', 'none')}"
+        )
     inst = INSTRUMENTS.get(spec.kind).make(spec)
     bind = getattr(inst, "bind", None)  # an instrument the target itself provides (pl061-trace)
     if bind is not None:

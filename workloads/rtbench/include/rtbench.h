@@ -29,6 +29,7 @@ enum {
     RTB_SC_ALL = 0x1f,
 };
 
+#define RTB_START_DELAY_DEFAULT 0xFFFFFFFFu
 #define RTB_MAX_CORE_COUNTS 4
 #define RTB_MAX_LEVELS 8
 
@@ -44,6 +45,11 @@ typedef struct {
     uint8_t tm_mask;  /* Thread-Metric tests to run: bit 0 = T1 .. bit 7 = T8 */
     uint8_t shared;   /* T6/T7: one object shared by all cores instead of one per core */
     uint8_t crc;      /* append CRC-32 to every line */
+    uint8_t markers;  /* marker pins around every measured path (rtb_mark.h); off: the
+                         figures stay comparable with runs that had none */
+    uint8_t irq_ext;  /* the irq scenario's external-interrupt pass (a GPIO edge, wired) */
+    uint32_t start_delay_ms; /* a board's wait before the first scenario (time to open
+                                its serial port); RTB_START_DELAY_DEFAULT: the board's own */
     uint32_t seed;    /* contention PRNG seed */
 } rtbench_config;
 

@@ -108,6 +108,12 @@ void rtb_heap_peak_reset(void);
 rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core);
 void rtb_swi_delete(rtb_swi *i);
 void rtb_swi_trigger(rtb_swi *i); /* pends it; from thread context */
+/* External interrupt: handler runs on a GPIO edge interrupt (both edges) of the board's
+ * input pin, which the bench wires to marker channel 3's pin (docs/instrument-pair.md):
+ * toggling that marker (rtb_mark_toggle(RTB_MARK_EXT)) raises it. NULL where the board
+ * has none; the core's default (a weak symbol) says so, so a port needs no change.
+ * Released with rtb_swi_delete. */
+rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core);
 
 /* --- time -------------------------------------------------------------------------- */
 uint32_t rtb_ts(void);      /* free-running up-counter, wraps at rtb_ts_mask() */
@@ -120,6 +126,11 @@ uint64_t rtb_time_us(void); /* monotonic microseconds, for windows (tick resolut
  * or invalidates the board's flash and instruction caches, nothing where there are none.
  * The suite calls it before the first, cold sample of each latency series. */
 void rtb_cache_cold(void);
+/* A board may place the marker path in RAM (-DRTB_RAMFUNC=<section attribute>), so that
+ * a marker's cost does not depend on a flash cache (rtb_mark.h); empty by default. */
+#ifndef RTB_RAMFUNC
+#define RTB_RAMFUNC
+#endif
 void rtb_marker_set(int ch); /* GPIO marker high; a no-op where there is no pin */
 void rtb_marker_clear(int ch);
 void rtb_critical_enter(void); /* short sections only, no blocking call inside */

@@ -89,6 +89,14 @@ rtb_arg_result rtb_args_option(rtbench_config *cfg, const char *opt, size_t on,
         cfg->crc = 1;
         return RTB_ARG_FLAG;
     }
+    if (word_is(opt, on, "--markers")) {
+        cfg->markers = 1;
+        return RTB_ARG_FLAG;
+    }
+    if (word_is(opt, on, "--irq-ext")) {
+        cfg->irq_ext = 1;
+        return RTB_ARG_FLAG;
+    }
     if (word_is(opt, on, "--scenarios")) {
         err = parse_scenarios(val, vn, &cfg->scenarios);
     } else if (word_is(opt, on, "--iterations")) {
@@ -98,6 +106,8 @@ rtb_arg_result rtb_args_option(rtbench_config *cfg, const char *opt, size_t on,
               cfg->window_ms > 600000;
     } else if (word_is(opt, on, "--period-us")) {
         err = parse_u32(val, vn, &cfg->period_us) || !cfg->period_us;
+    } else if (word_is(opt, on, "--start-delay-ms")) {
+        err = parse_u32(val, vn, &cfg->start_delay_ms) || cfg->start_delay_ms > 600000;
     } else if (word_is(opt, on, "--seed")) {
         err = parse_u32(val, vn, &cfg->seed);
     } else if (word_is(opt, on, "--cores")) {

@@ -21,7 +21,10 @@
     "  --tests LIST       Thread-Metric tests 1..8 (default all)\n"                        \
     "  --shared           T6/T7 share one object across cores\n"                           \
     "  --crc              append CRC-32 to every protocol line\n"                          \
-    "  --seed N           contention PRNG seed\n"
+    "  --markers          marker pins around every measured path (rtb_mark.h)\n"           \
+    "  --irq-ext          irq scenario: also the external (GPIO edge) interrupt pass\n"    \
+    "  --seed N           contention PRNG seed\n"                                         \
+    "  --start-delay-ms N a board's wait before the first scenario (Pico: 2000)\n"
 
 typedef enum {
     RTB_ARG_FLAG,    /* a flag: the value (if any) was not looked at */

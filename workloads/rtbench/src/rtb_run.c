@@ -1,6 +1,7 @@
 #include "rtb_run.h"
 
 #include "rtb_emit.h"
+#include "rtb_mark.h"
 #include "rtb_measure.h"
 #include "rtbench_port.h"
 
@@ -45,6 +46,11 @@ void rtb_run_begin(const rtbench_config *cfg, const char *scenario, unsigned cor
         if (!code)
             break;
         rtb_emit_warn(code, msg);
+    }
+    rtb_marking = cfg->markers;
+    if (cfg->markers) {
+        rtb_emit_meta("markers", "on");
+        rtb_mark_cost();
     }
     run_peak = 0;
     rtb_heap_peak_reset();

@@ -21,6 +21,9 @@ void rtbench_config_default(rtbench_config *cfg)
     cfg->tm_mask = 0xff;
     cfg->shared = 0;
     cfg->crc = 0;
+    cfg->markers = 0;
+    cfg->irq_ext = 0;
+    cfg->start_delay_ms = RTB_START_DELAY_DEFAULT;
     cfg->seed = 0x2545F491u;
 }
 

@@ -3,9 +3,16 @@
  * interrupt every period; the handler timestamps its entry (handler latency) and sends
  * a message to the highest-priority actor, which timestamps its first instruction
  * (task activation latency). Both from the instant just before the trigger. A second
- * pass adds a lowest-priority busy "troublemaker" on the same core.
+ * pass adds a lowest-priority busy "troublemaker" on the same core. With --irq-ext a
+ * third pass takes a GPIO edge interrupt instead (K4perf: both edges), raised by the
+ * trigger task toggling marker channel 3, which the bench wires to the board's input
+ * pin (rtb_extirq_create); series isr_handler_ext, isr_task_ext.
+ * With --markers the trigger toggles channel 0 just after its timestamp (channel 3 is
+ * the external pass's trigger), the handler channel 1 and the task channel 2, each just
+ * after its own timestamp (rtb_mark.h).
  */
 #include "rtb_emit.h"
+#include "rtb_mark.h"
 #include "rtb_measure.h"
 #include "rtb_run.h"
 #include "scenarios.h"
@@ -20,6 +27,8 @@ typedef struct {
     volatile int tm_run;
     volatile uint32_t tm_spins;
     uint32_t lost;
+    int mk;  /* --markers */
+    int ext; /* this pass: the external interrupt */
 } irq_ctx;
 
 typedef struct {
@@ -31,6 +40,8 @@ static void handler(void *arg)
 {
     irq_ctx *c = arg;
     irq_msg m = {rtb_ts(), 0};
+    if (c->mk)
+        rtb_mark_toggle(1);
     rtb_queue_send_from_isr(c->q, &m);
 }
 
@@ -41,7 +52,11 @@ static void actor(void *arg)
     irq_msg m;
     for (;;) {
         rtb_queue_recv(c->q, &m, RTB_FOREVER);
-        uint32_t t2 = rtb_ts();
+        volatile uint32_t t2;
+        if (c->mk)
+            rtb_mark_ts_toggle(2, &t2);
+        else
+            t2 = rtb_ts();
         if (m.quit)
             break;
         rtb_samples_add(c->isr, rtb_ts_elapsed(c->t0, m.t_isr, mask));
@@ -60,7 +75,7 @@ static void troublemaker(void *arg)
 static void trigger(void *arg)
 {
     irq_ctx *c = arg;
-    rtb_swi *swi = rtb_swi_create(handler, c, 0);
+    rtb_swi *swi = c->ext ? rtb_extirq_create(handler, c, 0) : rtb_swi_create(handler, c, 0);
     if (!swi) {
         c->lost = c->n;
         return;
@@ -69,8 +84,15 @@ static void trigger(void *arg)
         rtb_sleep_us(c->period_us);
         if (i == 0) /* the sleep ran kernel code: empty the caches after it */
             rtb_cache_cold();
-        c->t0 = rtb_ts();
-        rtb_swi_trigger(swi);
+        if (c->ext) { /* the edge on the wired pin is the trigger: t0 stored before it */
+            rtb_mark_ts_toggle(RTB_MARK_EXT, &c->t0);
+        } else if (c->mk) {
+            rtb_mark_ts_toggle(0, &c->t0);
+            rtb_swi_trigger(swi);
+        } else {
+            c->t0 = rtb_ts();
+            rtb_swi_trigger(swi);
+        }
         if (rtb_sem_take(c->done, 100000) != 0)
             c->lost++;
     }
@@ -99,36 +121,57 @@ static int pass(irq_ctx *c, int with_tm)
     return !t || (with_tm && !tm);
 }
 
+/* Marked: sample i of a pass's series starts at edge first + i of its trigger channel
+ * and ends at edge first + i of the handler's (1) or the task's (2) channel. */
+static void plan(const char *handler_name, const char *task_name, const uint32_t *first,
+                 int from)
+{
+    rtb_mark_plan(handler_name, from, first[from], 1, 1, first[1], 1);
+    rtb_mark_plan(task_name, from, first[from], 1, 2, first[2], 1);
+}
+
 int rtb_sc_irq(const rtbench_config *cfg)
 {
     static irq_ctx c;
-    static rtb_samples s[4];
-    static const char *const names[4] = {"isr_handler", "isr_task", "isr_handler_tm",
-                                         "isr_task_tm"};
+    static rtb_samples s[6];
+    static const char *const names[6] = {"isr_handler", "isr_task", "isr_handler_tm",
+                                         "isr_task_tm", "isr_handler_ext", "isr_task_ext"};
+    static const char *const lost_names[3] = {"isr_lost", "isr_lost_tm", "isr_lost_ext"};
+    int passes = cfg->irq_ext ? 3 : 2;
+    uint32_t first[3][RTB_MARK_CHANNELS];
     rtb_run_begin(cfg, "irq", 1);
     rtb_emit_meta_u64("period_us", cfg->period_us);
-    c.n = rtb_pool_fit(cfg->iterations, 5);
+    c.n = rtb_pool_fit(cfg->iterations, (uint32_t)(2 * passes + 1));
     rtb_emit_meta_u64("samples", c.n);
     c.period_us = cfg->period_us;
-    for (int i = 0; i < 4; i++)
+    c.mk = cfg->markers;
+    for (int i = 0; i < 2 * passes; i++)
         if (rtb_samples_init(&s[i], names[i], c.n))
             return rtb_run_end(1, "sample pool exhausted: lower iterations");
     c.q = rtb_queue_create(4, sizeof(irq_msg));
     c.done = rtb_sem_create(0, 1);
-    int err = !c.q || !c.done;
-    uint32_t lost[2] = {0, 0};
-    for (int tm = 0; tm < 2 && !err; tm++) {
-        c.isr = &s[2 * tm];
-        c.task = &s[2 * tm + 1];
-        err = pass(&c, tm);
-        lost[tm] = c.lost;
+    int err = !c.q || !c.done, no_ext = 0;
+    uint32_t lost[3] = {0, 0, 0};
+    for (int p = 0; p < passes && !err; p++) {
+        c.isr = &s[2 * p];
+        c.task = &s[2 * p + 1];
+        c.ext = p == 2;
+        for (int ch = 0; ch < RTB_MARK_CHANNELS; ch++)
+            first[p][ch] = rtb_mark_edges(ch);
+        err = pass(&c, p == 1);
+        lost[p] = c.lost;
+        no_ext = c.ext && c.lost == c.n && s[4].n == 0;
     }
     if (c.q)
         rtb_queue_delete(c.q);
     if (c.done)
         rtb_sem_delete(c.done);
-    rtb_emit_counter("isr_lost", lost[0], "count");
-    rtb_emit_counter("isr_lost_tm", lost[1], "count");
+    for (int p = 0; p < passes; p++)
+        rtb_emit_counter(lost_names[p], lost[p], "count");
+    if (no_ext)
+        rtb_emit_warn("no_external_irq", "no external interrupt reached the handler: the "
+                                         "board has none, or its input pin is not wired "
+                                         "to marker channel 3's");
     /* The handler latency includes the trigger call itself; no overhead floor is
      * subtracted beyond one timestamp read. */
     rtb_samples ovh;
@@ -136,7 +179,11 @@ int rtb_sc_irq(const rtbench_config *cfg)
     if (rtb_samples_init(&ovh, "overhead", 64) == 0)
         floor = rtb_measure_overhead(&ovh, 64);
     rtb_emit_counter("overhead_floor", floor, "ticks");
-    for (int i = 0; i < 4; i++)
-        rtb_report(&s[i], floor);
+    for (int p = 0; p < passes; p++) {
+        if (c.mk && s[2 * p].n)
+            plan(names[2 * p], names[2 * p + 1], first[p], p == 2 ? RTB_MARK_EXT : 0);
+        rtb_report(&s[2 * p], floor);
+        rtb_report(&s[2 * p + 1], floor);
+    }
     return rtb_run_end(err, "could not create an object or a thread");
 }

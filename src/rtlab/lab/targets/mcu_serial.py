@@ -22,6 +22,7 @@ before any cell (check at open).
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,7 +41,8 @@ from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, Tar
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
 OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
-FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive", "xip_cache", "max_cycles")
+FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive", "xip_cache", "max_cycles", "capture_module")
+PLACE = "place"  # [instrument] port: the capture module wired to this target's board
 
 
 def _firmware_table(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -147,6 +149,26 @@ class SerialTarget(TargetBase):
 
     def abort(self) -> None:
         self.board.abort()
+
+    def place_instrument(self, spec: Any) -> Any:
+        """`[instrument] port = "place"`: the capture module the flasher wires to the board
+        (rp2040_model's capture_module; a labgrid place's is the labgrid target's)."""
+        if getattr(spec, "kind", None) != "rp2040" or getattr(spec, "port", None) != PLACE:
+            return spec
+        module_port = getattr(self.flasher, "module_port", lambda: None)()
+        if module_port is None:
+            raise ConfigError(
+                "port",
+                f'[instrument] port = "{PLACE}": this target has no capture module of its '
+                'own (flasher = "rp2040_model" with capture_module = true, or a labgrid '
+                "place); name the module's serial port instead",
+            )
+        return dataclasses.replace(spec, port=module_port)
+
+    def close(self) -> None:
+        close = getattr(self.flasher, "close", None)
+        if close is not None:
+            close()
 
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:

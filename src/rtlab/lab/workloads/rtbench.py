@@ -43,8 +43,11 @@ class RtbenchParams:
     tests: tuple[int, ...] | None = None
     shared: bool = False
     crc: bool = False
+    markers: bool = False  # marker pins around every measured path (off: comparable figures)
+    irq_ext: bool = False  # the irq scenario's external (GPIO edge) interrupt pass
     clock: str | None = None
     seed: int | None = None
+    start_delay_ms: int | None = None  # a board's wait before its first scenario (Pico: 2 s)
 
 
 def _ints(key: str, value: object, lo: int, hi: int) -> tuple[int, ...]:
@@ -84,6 +87,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
         "window_ms": (1, 600_000),
         "period_us": (1, 10**7),
         "seed": (0, 2**32 - 1),
+        "start_delay_ms": (0, 600_000),
     }
     for key, (lo, hi) in limits.items():
         if key in spec:
@@ -91,7 +95,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
     for key, (lo, hi) in {"cores": (1, 255), "levels": (0, 100), "tests": (1, 8)}.items():
         if key in spec:
             kw[key] = _ints(key, spec[key], lo, hi)
-    for key in ("shared", "crc"):
+    for key in ("shared", "crc", "markers", "irq_ext"):
         if key in spec:
             if not isinstance(spec[key], bool):
                 raise RtbenchError(f"rtbench.{key}: expected true or false", key)
@@ -111,6 +115,7 @@ def posix_argv(p: RtbenchParams) -> list[str]:
         ("--window-ms", p.window_ms),
         ("--period-us", p.period_us),
         ("--seed", p.seed),
+        ("--start-delay-ms", p.start_delay_ms),
     ):
         if val is not None:
             argv += [opt, str(val)]
@@ -120,7 +125,7 @@ def posix_argv(p: RtbenchParams) -> list[str]:
     if p.clock is not None:
         argv += ["--clock", p.clock]
     argv += ["--shared"] * p.shared + ["--crc"] * p.crc
-    return argv
+    return argv + ["--markers"] * p.markers + ["--irq-ext"] * p.irq_ext
 
 
 def run_posix(p: RtbenchParams, exe: Path | None = None, timeout: float = 600) -> list[Run]:

@@ -60,6 +60,7 @@ SECTIONS: Registry[SectionKind] = Registry(
             "user_vs_kernel",
             "rtos_compare",
             "rtbench",
+            "instrument",
             "multicore",
             "latency_measure",
         )

@@ -8,7 +8,8 @@
  *   the 1 MHz TIMERAWL instead (32 bits, 1 us resolution, what the capture module
  *   timestamps in).
  * - Markers: GP2..GP5 for channels 0..3, one SIO set/clear write each, for a logic
- *   analyzer or the rtlab RP2040 capture module.
+ *   analyzer or the rtlab RP2040 capture module; GP6 is the external interrupt's input
+ *   (an input with pull-down: wire GP5 to it for rtbench --irq-ext).
  * - Output: UART0 on GP0 (TX) / GP1 (RX), 115200 8N1, polled.
  */
 #include "hardware/clocks.h"
@@ -22,8 +23,9 @@
 #include "pico/time.h"
 
 #include "board_rp2040.h"
+#include "rtbench_port.h" /* RTB_RAMFUNC */
 
-#define MARKER_PIN0 2
+#define MARKER_PIN0 RTB_PICO_MARKER_PIN0
 #define MARKERS 4
 #define COUNTER_SLICE 7 /* GP14/GP15: left as plain GPIOs, the slice is never routed */
 
@@ -37,6 +39,8 @@ void rtb_board_init(void)
         gpio_set_dir(MARKER_PIN0 + ch, GPIO_OUT);
         gpio_put(MARKER_PIN0 + ch, 0);
     }
+    gpio_init(RTB_PICO_EXT_IN_PIN); /* an input, pulled down while nothing drives it */
+    gpio_pull_down(RTB_PICO_EXT_IN_PIN);
     pwm_config c = pwm_get_default_config(); /* divider 1, wrap 0xFFFF, free-running */
     pwm_init(COUNTER_SLICE, &c, true);
 }
@@ -58,7 +62,7 @@ uint32_t rtb_board_ts_mask(void) { return 0xFFFFu; }
 uint32_t rtb_board_cpu_hz(void) { return clock_get_hz(clk_sys); }
 uint64_t rtb_board_time_us(void) { return time_us_64(); }
 
-void rtb_board_marker(int ch, int on)
+RTB_RAMFUNC void rtb_board_marker(int ch, int on)
 {
     uint32_t bit = 1u << (MARKER_PIN0 + (ch & (MARKERS - 1)));
     if (on)

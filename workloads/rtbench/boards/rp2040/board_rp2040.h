@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The external interrupt's input (rtbench --irq-ext): GP6, wired to marker channel 3's
+ * pin (GP5) on the bench (docs/instrument-pair.md). */
+#define RTB_PICO_EXT_IN_PIN 6
+#define RTB_PICO_MARKER_PIN0 2
+
 void rtb_board_init(void);
 const char *rtb_board_name(void);
 const char *rtb_board_clock(void);

@@ -5,13 +5,16 @@
  *
  * Software interrupts: user IRQs (26..31) claimed from the SDK on first use; the NVIC
  * is per core, so under SMP a line is enabled on its core by a short task pinned there,
- * and pended from that core.
+ * and pended from that core. Slot SWI_SLOTS is the external interrupt (rtbench
+ * --irq-ext): IO_IRQ_BANK0 on both edges of GP6, the input wired to marker 3's pin.
  */
 #include "FreeRTOS.h"
 #include "semphr.h"
 #include "task.h"
 
+#include "hardware/gpio.h"
 #include "hardware/irq.h"
+#include "hardware/structs/sio.h"
 #include "hardware/sync.h"
 
 #include "board_rp2040.h"
@@ -77,8 +80,42 @@ static void nvic_on_core(int irq, bool on, int core)
 
 int rtb_board_swi_slots(void) { return SWI_SLOTS; }
 
+/* --- the external interrupt: a GPIO edge on GP6 ------------------------------------- */
+#define EXT_SLOT SWI_SLOTS
+#define EXT_EDGES (GPIO_IRQ_EDGE_RISE | GPIO_IRQ_EDGE_FALL)
+
+/* The handler first (its timestamp is the latency's end), then the edge acknowledged:
+ * the line drops before the exception returns, so it is not taken twice. */
+static void ext_isr(void)
+{
+    rtb_freertos_swi_dispatch(EXT_SLOT);
+    gpio_acknowledge_irq(RTB_PICO_EXT_IN_PIN, EXT_EDGES);
+}
+
+int rtb_board_extirq_slot(void) { return EXT_SLOT; }
+
+static void ext_enable(int core, bool on)
+{
+    static bool installed;
+    if (!installed) {
+        irq_set_exclusive_handler(IO_IRQ_BANK0, ext_isr);
+        installed = true;
+    }
+    gpio_acknowledge_irq(RTB_PICO_EXT_IN_PIN, EXT_EDGES); /* stale edges */
+    gpio_set_irq_enabled(RTB_PICO_EXT_IN_PIN, EXT_EDGES, on);
+    irq_set_priority(IO_IRQ_BANK0, PICO_DEFAULT_IRQ_PRIORITY);
+    nvic_on_core(IO_IRQ_BANK0, on, core);
+}
+
+static int ext_core;
+
 void rtb_board_swi_enable(int slot, int core)
 {
+    if (slot == EXT_SLOT) {
+        ext_core = core;
+        ext_enable(core, true);
+        return;
+    }
     if (!swi_irq[slot]) { /* the vector table is shared by both cores: once */
         int irq = user_irq_claim_unused(false);
         if (irq < 0)
@@ -94,12 +131,23 @@ void rtb_board_swi_enable(int slot, int core)
 
 void rtb_board_swi_disable(int slot)
 {
+    if (slot == EXT_SLOT) {
+        ext_enable(ext_core, false);
+        return;
+    }
     if (swi_irq[slot])
         nvic_on_core(swi_irq[slot], false, swi_core[slot]);
 }
 
 /* Pends on the calling core's NVIC: the scenarios trigger from a task on `core`. */
-void rtb_board_swi_pend(int slot) { irq_set_pending((uint)swi_irq[slot]); }
+/* The external slot: toggles marker 3's pin, which the bench wires to GP6. */
+void rtb_board_swi_pend(int slot)
+{
+    if (slot == EXT_SLOT)
+        sio_hw->gpio_togl = 1u << (RTB_PICO_MARKER_PIN0 + 3);
+    else
+        irq_set_pending((uint)swi_irq[slot]);
+}
 
 /* The idle task: sleep until the next interrupt (FreeRTOSConfig.h). */
 void vApplicationIdleHook(void) { __wfi(); }

@@ -34,10 +34,13 @@ static void body(void *arg)
 #if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
     OS_AppIdleTaskHookPtr = idle_wfi; /* after OSInit, which clears it */
 #endif
-    rtb_sleep_us(2000000u); /* time to open the serial port */
     rtbench_config_default(&cfg);
-    int errors = 0;
-    if (rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0) {
+    int errors = 0, bad_args = rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0;
+    /* time to open the serial port: 2 s unless --start-delay-ms says otherwise */
+    uint32_t ms = cfg.start_delay_ms == RTB_START_DELAY_DEFAULT ? 2000u : cfg.start_delay_ms;
+    if (ms)
+        rtb_sleep_us(ms * 1000u);
+    if (bad_args) {
         static const char msg[] = "rtbench: bad RTB_PICO_ARGS\n";
         rtb_out_write(msg, sizeof msg - 1);
         errors = -1;

@@ -31,6 +31,10 @@ int rtb_board_swi_slots(void);
 void rtb_board_swi_enable(int slot, int core);
 void rtb_board_swi_disable(int slot);
 void rtb_board_swi_pend(int slot); /* returns after the handler ran, on the same core */
+/* Optional: the slot (>= rtb_board_swi_slots(), < 8) whose line is the board's external
+ * GPIO edge interrupt (rtb_extirq_create); swi_enable/disable/pend take it too. The port's
+ * weak default, -1, means none. */
+int rtb_board_extirq_slot(void);
 /* Optional set-up warning (e.g. "icount_unknown"); NULL when none. */
 const char *rtb_board_warning(const char **msg);
 /* Flushes the board's flash/instruction caches (rtb_cache_cold), and says how: a token

@@ -341,6 +341,30 @@ rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
     return i;
 }
 
+/* The board's external-interrupt slot (a GPIO edge line routed to
+ * rtb_freertos_swi_dispatch), -1 where it has none: a board that defines nothing. */
+__attribute__((weak)) int rtb_board_extirq_slot(void) { return -1; }
+
+rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core)
+{
+    int k = rtb_board_extirq_slot();
+    if (k < 0 || k >= MAX_SWI)
+        return NULL;
+    rtb_swi *i = NULL;
+    taskENTER_CRITICAL();
+    if (!swi_by_slot[k]) {
+        i = &swi_pool[k];
+        i->slot = k;
+        i->handler = handler;
+        i->arg = arg;
+        swi_by_slot[k] = i;
+    }
+    taskEXIT_CRITICAL();
+    if (i)
+        rtb_board_swi_enable(k, core < 0 ? 0 : core);
+    return i;
+}
+
 void rtb_swi_delete(rtb_swi *i)
 {
     rtb_board_swi_disable(i->slot);
@@ -355,8 +379,8 @@ uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
 uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
 void rtb_cache_cold(void) { rtb_board_cache_cold(); }
 uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
-void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
-void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
+RTB_RAMFUNC void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
+RTB_RAMFUNC void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 void rtb_critical_enter(void) { taskENTER_CRITICAL(); }
 void rtb_critical_exit(void) { taskEXIT_CRITICAL(); }
 void rtb_out_write(const char *line, size_t len) { rtb_board_out(line, len); }

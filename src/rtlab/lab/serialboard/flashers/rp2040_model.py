@@ -15,6 +15,10 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
     builtin_args = true          # as on a Pico: the image runs the options built into it
     # xip_cache = true           # false: flash reads cost what SRAM reads cost (rp2040js)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
+    # capture_module = true      # the rtlab capture module wired to it, on a second
+                                 # RP2040 model, one clock (issue 33): [instrument]
+                                 # kind = "rp2040", port = "place" times its pins
+                                 # (docs/instrument-pair.md); or the module image's path
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
+from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns
 from rtlab.procgroup import kill_group
 from rtlab.protocol.encoder import encode_value
 
@@ -48,6 +53,10 @@ LEAVES_OUT = (
     "ties core 0); wait states beyond APB (+3 read, +4 write) and XIP misses; DMA bus cycles; "
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
+)
+BENCH = (
+    "the rtlab capture module's firmware on a second RP2040 model, one clock, its PIO "
+    "stepped every cycle; wires instantaneous (no input synchronizer)"
 )
 
 
@@ -65,7 +74,7 @@ class Rp2040ModelFlasher:
     name = "rp2040_model"
     passes_args = False
     gives_port = True
-    keys = ("xip_cache", "max_cycles")
+    keys = ("xip_cache", "max_cycles", "capture_module")
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
         if board.model != "rp2040":
@@ -80,6 +89,15 @@ class Rp2040ModelFlasher:
         budget = spec.get("max_cycles", 20_000_000_000)
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
             raise ConfigError("max_cycles", "max_cycles: expected a positive integer")
+        module = spec.get("capture_module", False)
+        if not isinstance(module, bool | str) or module == "":
+            raise ConfigError(
+                "capture_module", "capture_module: expected true, false or the module image"
+            )
+        self.bench: BenchRuns | None = None
+        if module is not False:
+            image = CAPTURE_IMAGE if module is True else Path(str(module))
+            self.bench = BenchRuns(image if image.is_absolute() else REPO_ROOT / image)
         self.board = board
         self.xip_cache = xip
         self.max_cycles = budget
@@ -101,11 +119,22 @@ class Rp2040ModelFlasher:
                     f"the RP2040 model is not set up ({MODEL_DIR / need} missing): "
                     "run `make setup` (deps/setup.d/rp2040-model.sh)"
                 )
+        if self.bench is not None and not self.bench.capture_image.is_file():
+            raise SerialBoardError(
+                f"capture_module: no image {self.bench.capture_image} (build the capture "
+                "firmware: `make -C firmware/rp2040-capture`)"
+            )
+
+    def module_port(self) -> str | None:
+        """The attached capture module's serial port (the bench starts), None without one."""
+        return self.bench.module_port() if self.bench is not None else None
 
     def flash(self, image: Path, words: Sequence[str]) -> None:
         """Opens the pseudo-terminal the model's UART0 will write to; the model starts at reset."""
         self.finish()
         self.image = image
+        if self.bench is not None:
+            return self.bench.flash(image)
         master, slave = os.openpty()
         tty.setraw(slave)  # bytes as they are: no echo, no CR/LF translation
         self._fds = (master, slave)
@@ -113,6 +142,8 @@ class Rp2040ModelFlasher:
         self._stderr = []
 
     def port(self) -> str | None:
+        if self.bench is not None:
+            return self.bench.port()
         assert self._port is not None, "flash() first"
         return self._port
 
@@ -123,6 +154,8 @@ class Rp2040ModelFlasher:
         return cmd if self.xip_cache else [*cmd, "--no-xip-cache"]
 
     def reset(self) -> None:
+        if self.bench is not None:
+            return self.bench.reset(self.max_cycles, self.xip_cache)
         assert self._fds is not None, "flash() first"
         self.proc = subprocess.Popen(
             self.argv(),
@@ -143,6 +176,8 @@ class Rp2040ModelFlasher:
     def finish(self) -> int | None:
         """The model's exit status (0: the done line; 2: an error of the image or the
         model, in notes(); 3: the cycle budget ran out). It is stopped if it still runs."""
+        if self.bench is not None:
+            return self.bench.finish()
         proc, self.proc = self.proc, None
         status = None
         if proc is not None:
@@ -176,9 +211,13 @@ class Rp2040ModelFlasher:
             "xip_cache": "modelled" if self.xip_cache else "off",
             "model_leaves_out": LEAVES_OUT,
         }
+        if self.bench is not None:
+            own["instrument_bench"] = BENCH
         return {**{k: encode_value(v) for k, v in own.items()}, **extra}
 
     def notes(self) -> str:
+        if self.bench is not None:
+            return self.bench.notes()
         return " ".join(self._stderr[-2:])[:300]
 
     def describe(self) -> dict[str, Any]:
@@ -190,12 +229,20 @@ class Rp2040ModelFlasher:
             "timing": TIMING,
             "xip_cache": self.xip_cache,
             "max_cycles": self.max_cycles,
+            **({"capture_module": str(self.bench.capture_image)} if self.bench else {}),
         }
 
     def abort(self) -> None:
+        if self.bench is not None:
+            return self.bench.abort()
         proc = self.proc
         if proc is not None and proc.poll() is None:
             kill_group(proc, signal.SIGKILL)
+
+    def close(self) -> None:
+        """Ends the bench (with its capture module), if one was started."""
+        if self.bench is not None:
+            self.bench.close()
 
 
 FLASHER = Rp2040ModelFlasher

@@ -12,7 +12,8 @@ refused with one line).
 The RP2040 capture module the same way: its serial port is a second serial resource of
 the place (a NetworkSerialPort named in the exporter, or the USBSerialPort the exporter
 serves), bound by a SerialDriver named `instrument` in the role; `[instrument] kind =
-"rp2040"`, `port = "labgrid"` opens it by its URL (socket:// or rfc2217://).
+"rp2040"`, `port = "labgrid"` (or `"place"`, which the model's bench reads too, so one
+spec runs on both: docs/instrument-pair.md) opens it by its URL (socket:// or rfc2217://).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from typing import Any
 from rtlab.lab.targets.labgrid.places import LabgridError
 
 FROM_PLACE = "labgrid"  # the spec's [instrument] driver that means "the place's"
+PLACES = (FROM_PLACE, "place")  # a capture module's port: "place" also names the model's
 
 
 def place_instrument(target: Any, spec: Any, place: str) -> Any:
     """`spec` with its device taken from the place's resources (when it asks)."""
     kind = getattr(spec, "kind", None)
-    if kind == "rp2040" and spec.port == FROM_PLACE:
+    if kind == "rp2040" and spec.port in PLACES:
         return dataclasses.replace(spec, port=_capture_port(target, place))
     if kind != "sigrok" or spec.driver != FROM_PLACE:
         return spec

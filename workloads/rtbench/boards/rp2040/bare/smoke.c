@@ -3,11 +3,14 @@
  * boots on rtlab's RP2040 model: the boot ROM's functions through its lookup table, the
  * SysTick cycle counter on a fixed loop, the software interrupt through NVIC set-pending,
  * and the XIP cache: a function in flash timed right after a cache flush (cold) and
- * again (warm). Prints the protocol on UART0, then `rtbench: done errors=N`.
+ * again (warm). Then the same paths marked on GP2..GP5 for an instrument, and a GPIO edge
+ * interrupt (instrumented.c). Prints the protocol on UART0, then `rtbench: done errors=N`.
  */
 #include <stdint.h>
 
+#include "instrumented.h"
 #include "rp2040_bare.h"
+#include "rtb_mark.h"
 #include "rtb_emit.h"
 #include "rtbench_port.h"
 
@@ -20,6 +23,8 @@ static volatile uint32_t swi_runs, swi_ts;
 void swi_handler(void)
 {
     swi_ts = bare_cycles();
+    if (rtb_marking)
+        rtb_mark_toggle(1);
     swi_runs++;
 }
 
@@ -136,6 +141,7 @@ int main(void)
     rtb_emit_values("xip_cold", 0, cold, N);
     rtb_emit_series("xip_warm", "cycles", BARE_SYSCLK_HZ);
     rtb_emit_values("xip_warm", 0, warm, N);
+    errors += smoke_instrumented(flash_path, &swi_ts);
     rtb_emit_end(errors ? "error" : "ok", errors ? "a smoke check failed" : 0);
     return errors;
 }

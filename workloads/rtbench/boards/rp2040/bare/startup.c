@@ -11,6 +11,7 @@ void default_handler(void);
 void swi_handler(void) __attribute__((weak, alias("default_handler")));
 void systick_handler(void) __attribute__((weak, alias("default_handler")));
 void svc_handler(void) __attribute__((weak, alias("default_handler")));
+void gpio_handler(void) __attribute__((weak, alias("default_handler")));
 
 typedef void (*vector)(void);
 __attribute__((section(".vectors"), used)) const vector vector_table[48] = {
@@ -20,7 +21,9 @@ __attribute__((section(".vectors"), used)) const vector vector_table[48] = {
     [11] = svc_handler,
     [12 ... 14] = default_handler,
     [15] = systick_handler,
-    [16 ... 16 + BARE_SWI_IRQ - 1] = default_handler,
+    [16 ... 16 + 12] = default_handler,
+    [16 + 13] = gpio_handler, /* IO_IRQ_BANK0 */
+    [16 + 14 ... 16 + BARE_SWI_IRQ - 1] = default_handler,
     [16 + BARE_SWI_IRQ] = swi_handler,
     [16 + BARE_SWI_IRQ + 1 ... 47] = default_handler,
 };
