@@ -56,8 +56,9 @@ def read_plan(path: Path, meta_key: bytes) -> Plan:
     try:
         md, _ = read_struct(raw)
         return _plan(md, meta_key, size - 8 - n)
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        raise FormatError(path, f"bad Parquet footer: {exc}") from None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        # a field of the wrong type or missing: the footer is not what Parquet says
+        raise FormatError(path, f"bad Parquet footer: {type(exc).__name__}: {exc}") from None
 
 
 def _plan(md: dict[int, Any], meta_key: bytes, data_end: int) -> Plan:
