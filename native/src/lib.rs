@@ -23,6 +23,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod delta;
+mod vcd;
 
 const INTERVAL: usize = 0;
 const HIGH: usize = 1;
@@ -225,8 +226,42 @@ fn decode_delta_chunk(
     py.allow_threads(|| delta::decode_chunk(data, nullable, dest)).map_err(PyValueError::new_err)
 }
 
+/// The 1-bit changes of a plain VCD body (native/src/vcd.rs says which bodies):
+/// `slots` (256 int32) maps each one-byte id to its output index, -1 (declared, not
+/// collected) or -2 (undeclared); returns one (times int64 bytes, levels int8 bytes) per
+/// output, or None when the body is not plain.
+#[pyfunction]
+fn vcd_changes(
+    py: Python<'_>,
+    body: PyBuffer<u8>,
+    slots: Vec<i32>,
+    n_out: usize,
+) -> PyResult<Option<Vec<(Py<pyo3::types::PyBytes>, Py<pyo3::types::PyBytes>)>>> {
+    if !body.is_c_contiguous() || slots.len() != 256 {
+        return Err(PyValueError::new_err("body must be contiguous and slots 256 long"));
+    }
+    // SAFETY: a contiguous byte buffer that outlives the call.
+    let data = unsafe { std::slice::from_raw_parts(body.buf_ptr() as *const u8, body.item_count()) };
+    let mut table = [-2i32; 256];
+    table.copy_from_slice(&slots);
+    if table.iter().any(|&s| s >= n_out as i32) {
+        return Err(PyValueError::new_err("a slot beyond n_out"));
+    }
+    let found = py.allow_threads(|| vcd::scan(data, &table, n_out));
+    Ok(found.map(|outs| {
+        outs.into_iter()
+            .map(|(t, l)| {
+                let tb: Vec<u8> = t.iter().flat_map(|v| v.to_le_bytes()).collect();
+                let lb: Vec<u8> = l.iter().map(|&v| v as u8).collect();
+                (pyo3::types::PyBytes::new(py, &tb).unbind(), pyo3::types::PyBytes::new(py, &lb).unbind())
+            })
+            .collect()
+    }))
+}
+
 #[pymodule]
 fn rtlab_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(vcd_changes, m)?)?;
     m.add_function(wrap_pyfunction!(accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(decode_delta_chunk, m)?)?;
     Ok(())
