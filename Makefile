@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 RTLAB := $(VENV)/bin/rtlab
 STAMP := $(VENV)/.setup-done
 SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh) \
-	native/Cargo.toml native/pyproject.toml native/src/lib.rs
+	native/Cargo.toml native/pyproject.toml $(wildcard native/src/*.rs)
 
 .PHONY: setup run test test-kernels bench results fuzz lint clean
 

@@ -5,7 +5,8 @@
    streams row groups into exact histograms (targets: >= 10^8 edges/s, <= 2 GiB).
 2. A 10^6-edge sigrok session made by the real sigrok-cli demo driver: rtlab against
    sigrok's own `timing` decoder on the same file (target: >= 100x faster).
-3. A 10^6-change VCD: rtlab against vcdvcd parsing it and computing periods in Python.
+3. A 10^6-change VCD: rtlab against vcdvcd parsing it and computing periods in Python,
+   and against pywellen's own load of the file (every value out of Rust).
 
 Each part prints the machine's load beside its figures: on a shared machine they move
 with it.
@@ -39,6 +40,20 @@ from rtlab.model import Capture, Channel, EdgeStream
 
 HERE = Path(__file__).resolve().parent
 RTLAB = [sys.executable, "-m", "rtlab.cli"]
+# rtlab's modules run from their bytecode, as in an installed package (pip compiles it):
+# a shell that sets PYTHONDONTWRITEBYTECODE would otherwise compile them on every run
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def compile_rtlab() -> None:
+    import rtlab
+
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(Path(rtlab.__file__).parent)],
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def run(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, bytes]:
@@ -54,6 +69,7 @@ def run(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float
             ["/usr/bin/time", "-f", "%M %U %S", "-o", tf.name, *argv],
             stdout=subprocess.PIPE if stdout is None else stdout,
             stderr=subprocess.PIPE,
+            env=ENV,
         )
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
@@ -145,7 +161,7 @@ def bench_native(tmp: Path, n_edges: int) -> None:
     )
     print(
         f"peak RSS               {rss / 2**20:8.0f} MiB = {rss / raw:.3f}x the raw edge array "
-        f"({raw / 2**20:.0f} MiB); the interpreter with rtlab and pyarrow alone: "
+        f"({raw / 2**20:.0f} MiB); the interpreter with rtlab's reader imported: "
         f"{base / 2**20:.0f} MiB   " + target("native peak RSS", rss / 2**20, "<=", 2048, " MiB")
     )
     print(
@@ -256,6 +272,13 @@ def write_vcd(path: Path, n_changes: int) -> None:
         fh.write("".join(f"#{ti}\n{v}\n" for ti, v in zip(t.tolist(), vals.tolist(), strict=True)))
 
 
+PYWELLEN_SCRIPT = """
+import sys, pywellen
+wave = pywellen.Waveform(sys.argv[1])
+n = sum(len(list(var.signal)) for var in wave.all_vars())
+print(n)
+"""
+
 VCDVCD_SCRIPT = """
 import sys, vcdvcd
 v = vcdvcd.VCDVCD(sys.argv[1])
@@ -275,7 +298,9 @@ def bench_vcd(tmp: Path, n_changes: int) -> None:
         print("\n== VCD: vcdvcd not installed, skipped ==")
         return
     t_ref, _, out = run([sys.executable, "-c", VCDVCD_SCRIPT, str(path)], stdout=None)
+    t_pw, _, _ = run([sys.executable, "-c", PYWELLEN_SCRIPT, str(path)], stdout=None)
     t_rt, _, _ = run([*RTLAB, "analyze", str(path), "--json"])
+    cpu_rt = LAST_CPU_S[0]
     _, t_first, t_lib = in_process(path)
     print(f"\n== VCD, {n_changes:.3g} changes; {format_load()} ==")
     print(f"vcdvcd + Python periods {t_ref:7.3f} s   ({out.decode().split()[0]} periods)")
@@ -283,6 +308,12 @@ def bench_vcd(tmp: Path, n_changes: int) -> None:
         f"rtlab analyze (CLI)    {t_rt:8.3f} s   (full analysis)   ratio {t_ref / t_rt:6.1f}x   "
         + target("VCD end-to-end ratio vs vcdvcd", t_ref / t_rt, ">=", 10, "x")
     )
+    print(
+        f"pywellen load          {t_pw:8.3f} s   (Waveform + every value out of Rust)   "
+        f"pywellen's time is {100 * t_pw / t_rt:.0f} % of rtlab's   "
+        + target("VCD pywellen load time as a share of rtlab's", 100 * t_pw / t_rt, ">=", 100, " %")
+    )
+    print(f"rtlab analyze CPU      {cpu_rt:8.3f} s   (user + sys)")
     print(
         f"rtlab load+analyze     {t_lib:8.3f} s   in-process, best of 3 (first {t_first:.3f} s)"
         f"   ratio {t_ref / t_lib:6.1f}x"
@@ -298,6 +329,7 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}"
     )
+    compile_rtlab()
     with tempfile.TemporaryDirectory(prefix="rtlab-bench-") as d:
         tmp = Path(d)
         if args.only in (None, "native"):

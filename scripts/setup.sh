@@ -26,8 +26,9 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --upgrade pip
-# dev: tests and lint; lab: pyserial and labgrid (an analysis-only install leaves it out)
-"$VENV/bin/python" -m pip install -q -e '.[dev,lab]'
+# dev: tests and lint; lab: pyserial and labgrid; plot: matplotlib (an analysis-only
+# install leaves lab and plot out)
+"$VENV/bin/python" -m pip install -q -e '.[dev,lab,plot]'
 
 for hook in deps/setup.d/*.sh; do
     [ -e "$hook" ] || continue

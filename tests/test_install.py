@@ -172,3 +172,48 @@ def test_missing_build_tool_is_one_line(
     assert r.stderr.strip().count("\n") == 0, r.stderr
     assert f"needs {missing}, which is not installed" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def _closure(name: str) -> dict[str, int]:
+    """Installed size in bytes of `name` and every distribution it requires (without
+    extras), from each distribution's RECORD: the analysis-only install, measured
+    offline from this environment."""
+    import re
+    from importlib import metadata
+
+    sizes: dict[str, int] = {}
+    todo = [name]
+    while todo:
+        dist = metadata.distribution(todo.pop())
+        key = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
+        if key in sizes:
+            continue
+        sizes[key] = sum(f.size or 0 for f in dist.files or [])
+        for req in dist.requires or []:
+            spec, _, marker = req.partition(";")
+            if "extra" in marker:
+                continue
+            if marker.strip() and not _marker_holds(marker):
+                continue
+            todo.append(re.split(r"[\s<>=!~\[(]", spec.strip(), maxsplit=1)[0])
+    return sizes
+
+
+def _marker_holds(marker: str) -> bool:
+    from packaging.markers import Marker
+
+    return Marker(marker.strip()).evaluate()
+
+
+def test_analysis_only_install_is_lean() -> None:
+    """`pip install .` (no extras) is at most 250 MB of packages (issue 36): no pyarrow,
+    matplotlib or the lab's dependencies."""
+    sizes = _closure("rtlab")
+    sizes.pop("rtlab", None)
+    total = sum(sizes.values())
+    listing = ", ".join(
+        f"{k} {v / 1e6:.0f} MB" for k, v in sorted(sizes.items(), key=lambda x: -x[1])
+    )
+    print(f"analysis-only install: {len(sizes)} packages, {total / 1e6:.0f} MB: {listing}")
+    assert not {"pyarrow", "matplotlib", "labgrid", "pyserial"} & set(sizes), listing
+    assert total <= 250e6, listing

@@ -289,31 +289,83 @@ fn decode_delta(page: &[u8], out: &mut [i64], flags: &mut (bool, bool)) -> Res<u
             let bytes = per_mini * w / 8;
             let data_at = r.pos;
             r.skip(bytes)?;
-            let data = &page[data_at..data_at + bytes];
+            // the rest of the page: the unpacker may load a few bytes past the miniblock
+            // (masked off), which saves copying its last values into a padded buffer
+            let data = &page[data_at..];
             let take = per_mini.min(total - n);
             let dest = &mut out[n..n + take];
-            if w <= 56 && data.len() >= take * w / 8 + 8 {
-                // one unaligned 8-byte load per value
-                let mask = (1u64 << w) - 1;
-                for (i, slot) in dest.iter_mut().enumerate() {
-                    let bit = i * w;
-                    let b = &data[bit / 8..bit / 8 + 8];
-                    let word = u64::from_le_bytes(b.try_into().unwrap());
-                    let packed = (word >> (bit % 8)) & mask;
-                    value = value.wrapping_add(min_delta).wrapping_add(packed as i64);
-                    *slot = value;
-                }
-            } else {
-                for (i, slot) in dest.iter_mut().enumerate() {
-                    let packed = unpack(data, i * w, w);
-                    value = value.wrapping_add(min_delta).wrapping_add(packed as i64);
-                    *slot = value;
-                }
-            }
+            value = unpack_run(data, w, min_delta, value, dest);
             n += take;
         }
     }
     Ok(n)
+}
+
+/// Decode `dest.len()` packed deltas of `w` bits (w <= 64) from `data` into running
+/// values starting after `value`; returns the last value. 32 values at a time through
+/// an unpacker specialised to the width (constant shifts, no per-value bounds checks).
+fn unpack_run(data: &[u8], w: usize, min_delta: i64, mut value: i64, dest: &mut [i64]) -> i64 {
+    let mut chunks = dest.chunks_exact_mut(32);
+    let mut at = 0usize; // byte offset of the next 32 values
+    let step = 4 * w; // 32 values of w bits
+    let mut pad = [0u8; 4 * 64 + 8];
+    for group in &mut chunks {
+        let src: &[u8] = if data.len() >= at + step + 8 {
+            &data[at..at + step + 8]
+        } else {
+            let end = data.len().min(at + step);
+            pad.fill(0);
+            pad[..end - at].copy_from_slice(&data[at..end]);
+            &pad[..]
+        };
+        let mut d = [0u64; 32];
+        unpack32(src, w, &mut d);
+        for (slot, x) in group.iter_mut().zip(d.iter()) {
+            value = value.wrapping_add(min_delta).wrapping_add(*x as i64);
+            *slot = value;
+        }
+        at += step;
+    }
+    for (i, slot) in chunks.into_remainder().iter_mut().enumerate() {
+        let packed = unpack(data, (at * 8) + i * w, w);
+        value = value.wrapping_add(min_delta).wrapping_add(packed as i64);
+        *slot = value;
+    }
+    value
+}
+
+/// 32 values of width W from `src` (at least 4 W + 8 bytes).
+#[inline(always)]
+fn unpack32_w<const W: usize>(src: &[u8], d: &mut [u64; 32]) {
+    if W == 0 {
+        *d = [0; 32];
+        return;
+    }
+    let src = &src[..4 * W + 8];
+    let mask: u64 = if W == 64 { u64::MAX } else { (1u64 << W) - 1 };
+    for (i, slot) in d.iter_mut().enumerate() {
+        let bit = i * W;
+        let byte = bit / 8;
+        let shift = bit % 8;
+        let lo = u64::from_le_bytes(src[byte..byte + 8].try_into().unwrap());
+        let mut v = lo >> shift;
+        if shift + W > 64 {
+            v |= (src[byte + 8] as u64) << (64 - shift);
+        }
+        *slot = v & mask;
+    }
+}
+
+macro_rules! unpack_dispatch {
+    ($src:expr, $w:expr, $d:expr; $($n:literal)*) => {
+        match $w { $($n => unpack32_w::<$n>($src, $d),)* _ => unreachable!() }
+    };
+}
+
+fn unpack32(src: &[u8], w: usize, d: &mut [u64; 32]) {
+    unpack_dispatch!(src, w, d; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+        25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53
+        54 55 56 57 58 59 60 61 62 63 64)
 }
 
 #[inline(always)]

@@ -23,6 +23,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod delta;
+mod vcd;
 
 const INTERVAL: usize = 0;
 const HIGH: usize = 1;
@@ -65,6 +66,48 @@ impl Hists<'_> {
             self.n_over += 1;
         }
     }
+}
+
+/// The loop of a known level in its steady state: `e` starts at a chosen edge (the
+/// level before it is `lvl`, the chosen mode), with a previous edge, chosen edge and
+/// period. Each step takes the chosen edge and the one after it: the width before each,
+/// the period and its change; no branch depends on the data but the histograms' range.
+/// Returns (edges consumed, an even number; prev, prev chosen, prev period).
+#[inline(never)]
+fn pairs(
+    hs: &mut Hists,
+    e: &[i64],
+    lvl: i64,
+    prev: i64,
+    prev_sel: i64,
+    prev_p: i64,
+) -> (usize, (i64, i64, i64)) {
+    // width before the chosen edge (level lvl), and before the next one (the other level)
+    let (m_a, m_b) = if lvl == 1 { (HIGH, LOW) } else { (LOW, HIGH) };
+    let (mut prev, mut prev_sel, mut prev_p) = (prev, prev_sel, prev_p);
+    let [_, h_high, h_low, h_per, h_c2c] = &mut hs.h;
+    let (wa, wb): (&mut [i64], &mut [i64]) = if m_a == HIGH { (h_high, h_low) } else { (h_low, h_high) };
+    let (ba, bb, bp, bc) = (hs.base[m_a], hs.base[m_b], hs.base[PERIOD], hs.base[C2C]);
+    let (la, lb, lp, lc) = (wa.len() as u64, wb.len() as u64, h_per.len() as u64, h_c2c.len() as u64);
+    let mut k = 0usize;
+    while k + 1 < e.len() {
+        let (a, b) = (e[k], e[k + 1]);
+        let p = a - prev_sel;
+        let (ia, ib) = ((a - prev).wrapping_sub(ba) as u64, (b - a).wrapping_sub(bb) as u64);
+        let (ip, ic) = (p.wrapping_sub(bp) as u64, (p - prev_p).wrapping_sub(bc) as u64);
+        if ia >= la || ib >= lb || ip >= lp || ic >= lc {
+            break; // a value outside a histogram: the general loop sets it aside
+        }
+        wa[ia as usize] += 1;
+        wb[ib as usize] += 1;
+        h_per[ip as usize] += 1;
+        h_c2c[ic as usize] += 1;
+        prev_p = p;
+        prev_sel = a;
+        prev = b;
+        k += 2;
+    }
+    (k, (prev, prev_sel, prev_p))
 }
 
 /// Count the intervals of `edges` into the histograms (see the module's contract).
@@ -110,6 +153,15 @@ fn accumulate(
         while i < e.len() {
             if hs.n_over + 4 > cap {
                 break;
+            }
+            if lvl == mode && have_prev && have_sel && have_p {
+                // the steady state of a known level: a chosen edge and the one after it
+                let (n, state) = pairs(&mut hs, &e[i..], lvl, prev, prev_sel, prev_p);
+                i += n;
+                (prev, prev_sel, prev_p) = state;
+                if n > 0 {
+                    continue;
+                }
             }
             let t = e[i];
             if have_prev {
@@ -174,8 +226,42 @@ fn decode_delta_chunk(
     py.allow_threads(|| delta::decode_chunk(data, nullable, dest)).map_err(PyValueError::new_err)
 }
 
+/// The 1-bit changes of a plain VCD body (native/src/vcd.rs says which bodies):
+/// `slots` (256 int32) maps each one-byte id to its output index, -1 (declared, not
+/// collected) or -2 (undeclared); returns one (times int64 bytes, levels int8 bytes) per
+/// output, or None when the body is not plain.
+#[pyfunction]
+fn vcd_changes(
+    py: Python<'_>,
+    body: PyBuffer<u8>,
+    slots: Vec<i32>,
+    n_out: usize,
+) -> PyResult<Option<Vec<(Py<pyo3::types::PyBytes>, Py<pyo3::types::PyBytes>)>>> {
+    if !body.is_c_contiguous() || slots.len() != 256 {
+        return Err(PyValueError::new_err("body must be contiguous and slots 256 long"));
+    }
+    // SAFETY: a contiguous byte buffer that outlives the call.
+    let data = unsafe { std::slice::from_raw_parts(body.buf_ptr() as *const u8, body.item_count()) };
+    let mut table = [-2i32; 256];
+    table.copy_from_slice(&slots);
+    if table.iter().any(|&s| s >= n_out as i32) {
+        return Err(PyValueError::new_err("a slot beyond n_out"));
+    }
+    let found = py.allow_threads(|| vcd::scan(data, &table, n_out));
+    Ok(found.map(|outs| {
+        outs.into_iter()
+            .map(|(t, l)| {
+                let tb: Vec<u8> = t.iter().flat_map(|v| v.to_le_bytes()).collect();
+                let lb: Vec<u8> = l.iter().map(|&v| v as u8).collect();
+                (pyo3::types::PyBytes::new(py, &tb).unbind(), pyo3::types::PyBytes::new(py, &lb).unbind())
+            })
+            .collect()
+    }))
+}
+
 #[pymodule]
 fn rtlab_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(vcd_changes, m)?)?;
     m.add_function(wrap_pyfunction!(accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(decode_delta_chunk, m)?)?;
     Ok(())

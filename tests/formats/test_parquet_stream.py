@@ -4,9 +4,11 @@ FormatError, never a crash or a wrong answer, on a damaged file."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -16,6 +18,7 @@ import pytest
 import rtlab
 from rtlab.errors import FormatError
 from rtlab.formats import parquet, parquet_direct, parquet_write
+from rtlab.formats.parquet_footer import read_plan
 from rtlab.model import Capture, Channel
 
 
@@ -53,14 +56,32 @@ def test_stream_gives_the_edges_read_gives(tmp_path: Path, small_groups: None) -
     assert stream.header["D0"].gap_levels.tolist() == [1]
 
 
-def test_a_file_of_another_writer_goes_through_arrow(tmp_path: Path) -> None:
+def old_writer(path: Path, meta: dict) -> Any:
+    """The pyarrow writer rtlab used before its own (parquet_encode.py): its files must
+    still read. A context manager giving (writer, schema)."""
+    schema = pa.schema(
+        [("channel", pa.uint16()), ("time", pa.int64())],
+        metadata={b"rtlab.capture": json.dumps(meta).encode()},
+    )
+    writer = pq.ParquetWriter(
+        path,
+        schema,
+        compression="none",
+        use_dictionary=["channel"],
+        column_encoding={"time": "DELTA_BINARY_PACKED"},
+        write_statistics=["channel", "time"],
+    )
+    return contextlib.closing(writer), schema
+
+
+def test_a_file_of_another_writer_goes_through_duckdb(tmp_path: Path) -> None:
     """Snappy pages and dictionary encoding: not the compiled decoder's layout."""
     cap = _capture(3000)
     rtlab.save(cap, tmp_path / "c.parquet")
     table = pq.read_table(tmp_path / "c.parquet")
     pq.write_table(table, tmp_path / "other.parquet", compression="snappy", row_group_size=500)
-    md = pq.ParquetFile(tmp_path / "other.parquet").metadata
-    assert parquet_direct.time_chunk(md, 0) is None
+    plan = read_plan(tmp_path / "other.parquet", b"rtlab.capture")
+    assert plan.locations[0] is None
     got = _edges(parquet.read_stream(tmp_path / "other.parquet"))
     for ch in cap:
         assert np.array_equal(got[ch.name], ch.edges)
@@ -143,7 +164,8 @@ def test_same_time_pulses_of_old_files_read_as_read_does(tmp_path: Path) -> None
         ],
     }  # fmt: skip
     old = tmp_path / "old.parquet"
-    with parquet_write._writer(old, meta) as (writer, schema):
+    closing, schema = old_writer(old, meta)
+    with closing as writer:
         for k, ch in enumerate(cap):
             for lo in range(0, len(ch), 333):
                 part = ch.edges[lo : lo + 333]
@@ -157,3 +179,19 @@ def test_same_time_pulses_of_old_files_read_as_read_does(tmp_path: Path) -> None
     a, b = rtlab.load(old), rtlab.load(tmp_path / "new.parquet")
     for name in ("D0", "D1"):
         assert np.array_equal(a[name].edges, b[name].edges)
+
+
+@pytest.mark.skipif(parquet_direct.decode_delta_chunk is None, reason="no rtlab_native")
+def test_every_bit_width_decodes(tmp_path: Path) -> None:
+    """Deltas of every packed width (0 to 54 bits) and counts that are not multiples of
+    a miniblock: the compiled decoder reads back exactly what was written."""
+    rng = np.random.default_rng(12)
+    cap = Capture(tick_s=Fraction(1, 10**9))
+    for w in range(55):
+        n = int(rng.integers(1, 300))
+        d = rng.integers(0, 1 << w, n, dtype=np.int64) if w else np.ones(n, np.int64)
+        cap.add(Channel(f"w{w}", np.cumsum(d + 1).astype(np.int64), 0))
+    rtlab.save(cap, tmp_path / "w.parquet")
+    got = _edges(parquet.read_stream(tmp_path / "w.parquet"))
+    for ch in cap:
+        assert np.array_equal(got[ch.name], ch.edges), ch.name

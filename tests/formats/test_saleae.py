@@ -317,3 +317,29 @@ def test_other_directories_are_refused_with_the_reason(tmp_path: Path) -> None:
     bin_v0(tmp_path / "digital_0.bin", 0, 0.0, 1e-3, np.array([1e-6]))
     with pytest.raises(FormatError, match="reads one file"):
         rtlab.load(tmp_path, "vcd")
+
+
+def test_binary_export_streams_block_by_block(tmp_path: Path, monkeypatch) -> None:
+    """Times read a few at a time (blocks of 7): the stream gives the edges, gaps and
+    window that load() gives, and a time out of order deep in a chunk is an error naming
+    its byte offset, raised while streaming."""
+    from rtlab.analysis.stream import analyze_stream
+
+    monkeypatch.setattr(saleae_bin, "_BLOCK", 7)
+    a = random_edges(5, 50, 2, 40) * 1e-9
+    b = (random_edges(6, 30, 2, 40) + 100_000) * 1e-9
+    chunks = [(0, 1e9, 0.0, a[-1] + 1e-6, a), (1, 1e9, b[0] - 5e-6, b[-1] + 1e-6, b)]
+    path = bin_v1(tmp_path / "digital_0.bin", chunks)
+    cap = rtlab.load(path)
+    stream = rtlab.formats.open_stream(path)
+    assert stream.total_edges == len(cap["digital_0"])
+    got = analyze_stream(stream).to_dict()
+    assert json.dumps(got, default=str) == json.dumps(rtlab.analyze(cap).to_dict(), default=str)
+    bad_b = b.copy()
+    bad_b[20] = bad_b[19]
+    bad = bin_v1(tmp_path / "bad.bin", [chunks[0], (*chunks[1][:4], bad_b)])
+    offset = 16 + 8 + 36 + 8 * a.size + 36 + 8 * 20
+    with pytest.raises(FormatError, match="not strictly increasing") as exc:
+        for _ in rtlab.formats.open_stream(bad).chunks:
+            pass
+    assert exc.value.offset == offset

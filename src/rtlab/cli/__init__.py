@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -207,6 +206,8 @@ def plot_stem(name: str) -> str:
     plain = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:48]
     if plain == name:
         return name
+    import hashlib  # OpenSSL's loader: 10-20 ms that analyze of a capture never needs
+
     return f"{plain}-{hashlib.blake2s(name.encode(), digest_size=4).hexdigest()}"
 
 
@@ -342,7 +343,17 @@ def _mount_optional() -> None:
         app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
 
 
-_mount_optional()
+# The commands of this module alone: `rtlab analyze x.sr` skips importing the lab's,
+# the instruments' and the studies' command modules (start-up is most of a small file's
+# analysis, issue 36). Anything else (help, a lab command, the library's tests that drive
+# `app`) mounts them. (While `python -m rtlab.cli` imports this, argv[0] is "-m".)
+_CORE = {"analyze", "convert", "plot", "formats"}
+if not (
+    (sys.argv[0] == "-m" or sys.argv[0].endswith(("rtlab", "__main__.py")))
+    and sys.argv[1:2]
+    and sys.argv[1] in _CORE
+):
+    _mount_optional()
 
 
 def main() -> None:

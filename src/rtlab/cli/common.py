@@ -51,21 +51,30 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-# Modules of the `lab` extra (pyproject.toml): an analysis-only install has none of them.
-LAB_EXTRA_MODULES = ("serial", "labgrid", "grpc")
+# Modules of the extras (pyproject.toml) → the extra: an analysis-only install has none
+# of them (the lab's transports; matplotlib, which `plot` and the HTML report's figures need).
+EXTRA_OF_MODULE = {
+    "serial": "lab",
+    "labgrid": "lab",
+    "grpc": "lab",
+    "matplotlib": "plot",
+    "PIL": "plot",
+}
+LAB_EXTRA_MODULES = tuple(m for m, extra in EXTRA_OF_MODULE.items() if extra == "lab")
 
 
 def guarded(fn: Callable[[], T]) -> T:
     """Run a command body; a user mistake becomes one clear line and exit status 2, and
-    so does a lab command run without the lab extra."""
+    so does a command run without the extra it needs (lab, plot)."""
     try:
         return fn()
     except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in LAB_EXTRA_MODULES:
+        extra = EXTRA_OF_MODULE.get((exc.name or "").split(".")[0])
+        if extra is None:
             raise
         fail(
-            f"this needs the lab extra ({exc.name} is not installed): "
-            "pip install 'rtlab[lab]' (make setup installs it)"
+            f"this needs the {extra} extra ({exc.name} is not installed): "
+            f"pip install 'rtlab[{extra}]' (make setup installs it)"
         )
     except RtlabError as exc:
         fail(str(exc))

@@ -106,8 +106,8 @@ class FormatSpec:
 
 # Format name → the module that defines it (FORMAT, or FORMATS for several), imported
 # when the format is first needed. The order is the sniffing order: most specific
-# content checks first; parquet last because only it needs pyarrow, a slow import that
-# a command reading a .sr file should not pay.
+# content checks first; parquet last (its fallback reader imports DuckDB, a slow import
+# that a command reading a .sr file should not pay).
 FORMATS: Registry[FormatSpec] = Registry(
     "format",
     {

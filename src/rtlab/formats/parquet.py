@@ -11,42 +11,40 @@ edge table directly: `SELECT * FROM 'run.parquet'`.
 from __future__ import annotations
 
 import json
-import mmap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, parquet_direct
 from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
+from rtlab.formats.parquet_footer import Plan, read_plan
 from rtlab.formats.parquet_write import FORMAT_VERSION, META_KEY, ROW_GROUP, write, write_stream
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream, one_value_per_time_stream
-from rtlab.ticks import FILE_TICK_RANGE_S, exact, one_value_per_time
+from rtlab.ticks import FILE_TICK_RANGE_S, exact
 
 _MAGIC = b"PAR1"
 
 
 def _plan(
     path: Path, channels: list[str] | None
-) -> tuple[dict[str, Any], list[int], list[int], dict[str, Any]]:
+) -> tuple[dict[str, Any], list[int], list[int], Plan]:
     """The checked footer: (metadata, channel index of each row group, wanted channels,
-    the footer as the child reported it)."""
-    with open(path, "rb") as fh:
-        head = fh.read(4)
-    if head != _MAGIC:
-        raise FormatError(path, "not a Parquet file (no PAR1 magic)", offset=0)
-    plan = run_isolated(path, _footer, str(path), what="Parquet footer")
-    if plan["meta"] is None:
+    the footer)."""
+    plan = read_plan(path, META_KEY)
+    if plan.meta is None:
         raise FormatError(path, "a Parquet file, but not an rtlab capture (no rtlab.capture)")
-    if plan["names"] != ["channel", "time"]:
-        found = ",".join(map(str, plan["names"]))
+    if plan.names != ["channel", "time"]:
+        found = ",".join(map(str, plan.names))
         raise FormatError(path, f"expected columns channel,time; found {found}")
-    meta = _parse_meta(path, plan["meta"])
+    meta = _parse_meta(path, plan.meta)
     chans = meta["channels"]
-    groups = _check_groups(path, plan["groups"], chans)
+    if any(index is None for index, _ in plan.groups):
+        plan.groups = run_isolated(path, _channels_of_groups, str(path), plan.groups,
+                                   what="Parquet channel column")  # fmt: skip
+    groups = _check_groups(path, plan.groups, chans)
     if channels:
         missing = set(channels) - {c["name"] for c in chans}
         if missing:
@@ -73,40 +71,27 @@ def _channel(c: dict[str, Any], edges: np.ndarray) -> Channel:
 
 
 def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
-    """Read a capture. The Parquet library runs in forked children (see isolate.py):
-    on some corrupt files it aborts the process, which must not take the caller's
-    program down. The first child reports the footer, the second decodes the edges
-    straight into shared memory that becomes the channels' arrays."""
-    meta, groups, wanted, _ = _plan(path, channels)
-    chans = meta["channels"]
-    # The footer's row counts matched the declared edge counts before this allocation,
-    # so a corrupt count cannot ask for terabytes.
-    total = sum(chans[i]["n_edges"] for i in wanted)
+    """Read a capture: read_stream's row groups gathered into one array per channel
+    (the declared edge counts were checked against the footer's row counts, so a
+    corrupt count cannot ask for terabytes). Edges at one time step read as one
+    (one_value_per_time: rtlab's writer once wrote such pulses); how many were dropped
+    is in metadata["same_time_changes"]."""
+    stream = read_stream(path, channels)
+    cap = stream.header
     try:
-        shared = mmap.mmap(-1, max(total, 1) * 8)
-    except (OSError, OverflowError, MemoryError):
+        arrays = {n: np.empty(k, dtype=np.int64) for n, k in stream.edge_counts.items()}
+    except (MemoryError, ValueError):
         raise FormatError(path, "declared edge counts do not fit in memory") from None
-    slots: dict[int, tuple[int, int]] = {}
-    pos = 0
-    for i in wanted:
-        slots[i] = (pos, chans[i]["n_edges"])
-        pos += chans[i]["n_edges"]
-    jobs = [
-        (off, n, [rg for rg, c in enumerate(groups) if c == i]) for i, (off, n) in slots.items()
-    ]
-    run_isolated(path, _decode, str(path), jobs, shared, what="Parquet data")
-    everything = np.frombuffer(shared, dtype=np.int64, count=total)
-    cap = _header(meta)
-    same: dict[str, int] = {}
-    for i, (off, n) in slots.items():
-        c = chans[i]
-        arr = everything[off : off + n]
-        if arr.size > 1 and bool(np.any(arr[1:] < arr[:-1])):
-            raise FormatError(path, f"channel {c['name']!r}: edge times are not sorted")
-        arr, dropped = one_value_per_time(arr)  # rtlab's writer once wrote such pulses
-        if dropped:
-            same[c["name"]] = dropped
-        cap.add(_channel(c, arr))
+    filled = dict.fromkeys(arrays, 0)
+    for name, part in stream.chunks:
+        at = filled[name]
+        arrays[name][at : at + part.size] = part
+        filled[name] = at + part.size
+    same = {n: k - filled[n] for n, k in stream.edge_counts.items() if filled[n] < k}
+    for ch in list(cap):
+        del cap.channels[ch.name]
+        edges = arrays[ch.name][: filled[ch.name]]
+        cap.add(Channel(ch.name, edges, ch.initial_level, ch.gap_levels))
     if same:
         cap.metadata["same_time_changes"] = same
     try:
@@ -117,9 +102,11 @@ def read(path: Path, channels: list[str] | None = None, **_: Any) -> Capture:
 
 
 def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> EdgeStream:
-    """The capture as a stream of row groups (EdgeStream): a forked child decodes the
-    next row groups into shared memory while the caller works on this one, and checks
-    each channel's order and edge count as it goes (FormatError from the iterator)."""
+    """The capture as a stream of row groups (EdgeStream), each channel's order and edge
+    count checked on the way (FormatError from the iterator). rtlab's own layout is
+    decoded by the compiled decoder (parquet_direct) in this process; any other layout,
+    or any file without the compiled decoder, by DuckDB in a forked child (isolate.py:
+    a crash on a corrupt file is a FormatError), row group by row group."""
     meta, groups, wanted, plan = _plan(path, channels)
     chans = meta["channels"]
     header = _header(meta)
@@ -132,29 +119,27 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
     jobs = [(i, [rg for rg, c in enumerate(groups) if c == i]) for i in wanted]
     names = {i: chans[i]["name"] for i in wanted}
     counts = {chans[i]["name"]: chans[i]["n_edges"] for i in wanted}
-    locations = plan.get("locations") or [None] * len(groups)
+    locations = plan.locations or [None] * len(groups)
     if parquet_direct.usable(locations, [rg for _, rgs in jobs for rg in rgs]):
-        direct = parquet_direct.iter_direct(path, jobs, locations, names, plan["nullable"])
+        direct = parquet_direct.iter_direct(path, jobs, locations, names, plan.nullable)
         return EdgeStream(header, counts, one_value_per_time_stream(direct))
+    starts = np.concatenate(([0], np.cumsum([rows for _, rows in plan.groups]))).tolist()
 
     def produce(emit: Emit) -> None:
-        pf = pq.ParquetFile(str(path))
+        con = _duckdb()
         for i, rgs in jobs:
             last, seen = None, 0
             for rg in rgs:
-                col = pf.read_row_group(rg, columns=["time"], use_threads=False).column(0)
-                for chunk in col.chunks:
-                    if chunk.null_count:
-                        raise ValueError(f"row group {rg}: null edge times")
-                    part = chunk.to_numpy(zero_copy_only=False)
-                    if part.size and (
-                        (last is not None and part[0] < last) or bool(np.any(part[1:] < part[:-1]))
-                    ):
-                        raise ValueError(f"channel {names[i]!r}: edge times are not sorted")
-                    if part.size:
-                        last = int(part[-1])
-                        seen += part.size
-                        emit(i, part)
+                part = _rows(con, str(path), "time", starts[rg], starts[rg + 1])
+                if part.size and (
+                    (last is not None and part[0] < last) or bool(np.any(part[1:] < part[:-1]))
+                ):
+                    raise ValueError(f"channel {names[i]!r}: edge times are not sorted")
+                for lo in range(0, part.size, ROW_GROUP):
+                    emit(i, part[lo : lo + ROW_GROUP])
+                if part.size:
+                    last = int(part[-1])
+                    seen += part.size
             if seen != chans[i]["n_edges"]:
                 raise ValueError(f"{seen} edges stored where {chans[i]['n_edges']} were declared")
 
@@ -166,58 +151,41 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
     return EdgeStream(header, counts, one_value_per_time_stream(chunks()))
 
 
-def _footer(path: str) -> dict[str, Any]:
-    """In the child: column names, rtlab metadata, and (channel, rows) per row group."""
-    pf = pq.ParquetFile(path)
-    kv = pf.schema_arrow.metadata or {}
-    names = list(pf.schema_arrow.names)
-    raw = kv.get(META_KEY)
-    meta = None if raw is None else raw.decode("utf-8", "replace")
-    if names != ["channel", "time"]:
-        return {"names": names, "meta": meta, "groups": []}
-    md = pf.metadata
-    groups = []
-    for rg in range(md.num_row_groups):
-        col = md.row_group(rg).column(0)
-        stats = col.statistics
-        if stats is not None and stats.has_min_max and stats.min == stats.max:
-            index = int(stats.min)
-        else:
-            values = pf.read_row_group(rg, columns=["channel"]).column(0).to_numpy()
-            same = values.size > 0 and bool(np.all(values == values[0]))
-            index = int(values[0]) if same else -1  # -1: the group mixes channels
-        groups.append((index, md.row_group(rg).num_rows))
-    locations = [parquet_direct.time_chunk(md, rg) for rg in range(md.num_row_groups)]
-    nullable = pf.schema.column(1).max_definition_level > 0
-    return {
-        "names": names,
-        "meta": meta,
-        "groups": groups,
-        "locations": locations,
-        "nullable": nullable,
-    }
+def _duckdb() -> Any:
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET threads TO 1")
+    return con
 
 
-def _decode(path: str, jobs: list[tuple[int, int, list[int]]], shared: mmap.mmap) -> None:
-    """In the child: decode each channel's row groups into its slot of shared memory."""
-    pf = pq.ParquetFile(path)
-    dest_all = np.frombuffer(shared, dtype=np.int64)
-    for off, n, rgs in jobs:
-        dest = dest_all[off : off + n]
-        pos = 0
-        if rgs:
-            # All of a channel's row groups at once: Arrow decodes them on every core.
-            col = pf.read_row_groups(rgs, columns=["time"], use_threads=True).column(0)
-            for chunk in col.chunks:
-                if chunk.null_count:
-                    raise ValueError("null edge times")
-                part = chunk.to_numpy(zero_copy_only=False)
-                if pos + part.size > n:
-                    raise ValueError("more edges than the channel declares")
-                dest[pos : pos + part.size] = part
-                pos += part.size
-        if pos != n:
-            raise ValueError(f"{pos} edges stored where {n} were declared")
+def _rows(con: Any, path: str, column: str, lo: int, hi: int) -> np.ndarray:
+    """Rows [lo, hi) of one column (DuckDB skips the row groups outside the range)."""
+    sql = (
+        f"SELECT {column} FROM read_parquet(?, file_row_number=true) "
+        "WHERE file_row_number >= ? AND file_row_number < ? ORDER BY file_row_number"
+    )
+    got = con.execute(sql, [path, lo, hi]).fetchnumpy()[column]
+    if np.ma.isMaskedArray(got) and bool(np.ma.getmaskarray(got).any()):
+        raise ValueError(f"null {column} values in rows {lo} to {hi}")
+    out = np.asarray(got, dtype=np.int64)
+    if out.size != hi - lo:
+        raise ValueError(f"{out.size} values in rows {lo} to {hi}")
+    return out
+
+
+def _channels_of_groups(path: str, groups: list[tuple[int | None, int]]) -> list[tuple[int, int]]:
+    """In a child: the channel of each row group whose statistics do not say it (a file
+    written before rtlab stored them): -1 when the group mixes channels."""
+    con = _duckdb()
+    out, start = [], 0
+    for index, rows in groups:
+        if index is None and rows:
+            values = _rows(con, path, "channel", start, start + rows)
+            index = int(values[0]) if bool(np.all(values == values[0])) else -1
+        out.append((0 if index is None else index, rows))  # an empty group: any channel
+        start += rows
+    return out
 
 
 def _check_groups(path: Path, groups: list, chans: list[dict[str, Any]]) -> list[int]:
@@ -239,7 +207,7 @@ def _check_groups(path: Path, groups: list, chans: list[dict[str, Any]]) -> list
     return out
 
 
-def _parse_meta(path: Path, raw: bytes) -> dict[str, Any]:
+def _parse_meta(path: Path, raw: str) -> dict[str, Any]:
     try:
         meta = json.loads(raw)
         if not isinstance(meta, dict) or not isinstance(meta.get("channels"), list):

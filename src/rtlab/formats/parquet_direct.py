@@ -5,7 +5,8 @@ pages. `rtlab_native.decode_delta_chunk` (Rust, bounds-checked: a corrupt page i
 ValueError naming its byte offset, never a crash, so no forked child is needed) decodes
 such a column chunk straight from the memory-mapped file, row group by row group, at
 about twice Arrow's speed on this machine. Any other layout (a file written by another
-tool: compressed, dictionary-encoded) goes through Arrow in a forked child instead.
+tool: compressed, dictionary-encoded) goes through DuckDB in a forked child instead
+(parquet.py); parquet_footer.py finds the column chunks.
 """
 
 from __future__ import annotations
@@ -25,25 +26,6 @@ try:
     from rtlab_native import decode_delta_chunk
 except ImportError:  # pragma: no cover - depends on the install
     decode_delta_chunk = None
-
-_ENCODINGS = {"RLE", "BIT_PACKED", "DELTA_BINARY_PACKED"}
-# A row group the footer says is larger than this is read through Arrow (no huge buffer).
-MAX_ROWS = 1 << 24
-
-
-def time_chunk(md: Any, rg: int) -> tuple[int, int, int] | None:
-    """(byte offset, byte size, rows) of row group rg's `time` column chunk when the
-    compiled decoder can read it; None otherwise. Runs in the footer's child."""
-    col = md.row_group(rg).column(1)
-    if (
-        col.compression != "UNCOMPRESSED"
-        or col.has_dictionary_page
-        or not set(col.encodings) <= _ENCODINGS
-        or col.physical_type != "INT64"
-        or md.row_group(rg).num_rows > MAX_ROWS
-    ):
-        return None
-    return int(col.data_page_offset), int(col.total_compressed_size), int(col.num_values)
 
 
 def usable(locations: list[tuple[int, int, int] | None], rgs: list[int]) -> bool:

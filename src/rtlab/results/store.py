@@ -35,7 +35,6 @@ from typing import Any, TypeVar
 
 import duckdb
 import numpy as np
-import pyarrow.parquet as pq
 
 from rtlab.errors import NothingRan
 from rtlab.procgroup import interrupts_deferred
@@ -332,10 +331,16 @@ class Store:
                 f"run {run_id}: its samples file {path} is missing (deleted or moved?); "
                 "its figures cannot be read"
             )
-        table = pq.read_table(path, filters=[("series", "==", series)], columns=["value"])
-        if table.num_rows == 0 and not self._has_series(run_id, series):
+        values = (
+            self.db.execute(
+                "SELECT value FROM read_parquet(?) WHERE series::VARCHAR = ?", [str(path), series]
+            )
+            .fetchnumpy()["value"]
+            .astype(np.int64, copy=False)
+        )
+        if values.size == 0 and not self._has_series(run_id, series):
             raise StoreError(f"run {run_id} has no series {series!r}")
-        return table.column("value").to_numpy().astype(np.int64, copy=False)
+        return values
 
     def _has_series(self, run_id: str, series: str) -> bool:
         return (

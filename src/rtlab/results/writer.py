@@ -14,8 +14,6 @@ from typing import Any
 
 import duckdb
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from rtlab.analysis.stats import summarize
 from rtlab.fsutil import atomic_path
@@ -106,37 +104,46 @@ def _approx(x: Fraction) -> str:
 
 
 def write_samples(path: Path, w: RunWriter) -> None:
-    """The run's series as one Parquet file (run_id, series, value), fsynced."""
+    """The run's series as one Parquet file (run_id, series, value; zstd), fsynced.
+    DuckDB writes it (run_id and series dictionary-encoded: almost free), with the run
+    id and each series' unit and tick in the file's key-value metadata."""
     names = list(w.series)
     lengths = [w.series[n].values.size for n in names]
     codes = np.repeat(np.arange(len(names), dtype=np.int32), lengths)
-    n = int(codes.size)
-    table = pa.table(
-        {
-            # run_id in every row (dictionary: almost free) so that queries over all
-            # files filter runs by a column, with row-group statistics, not by file name.
-            "run_id": pa.DictionaryArray.from_arrays(
-                pa.array(np.zeros(n, np.int32)), pa.array([w.run_id])
-            ),
-            "series": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)),
-            "value": pa.array(
-                np.concatenate([w.series[n].values for n in names])
-                if names
-                else np.zeros(0, np.int64)
-            ),
-        }
+    values = (
+        np.concatenate([w.series[n].values for n in names]).astype(np.int64, copy=False)
+        if names
+        else np.zeros(0, np.int64)
     )
     md = {
-        b"rtlab.run_id": w.run_id.encode(),
-        b"rtlab.series": json.dumps(
+        "rtlab.run_id": w.run_id,
+        "rtlab.series": json.dumps(
             {n: {"unit": s.unit, "tick_s": str(s.tick_s)} for n, s in w.series.items()}
-        ).encode(),
+        ),
     }
-    table = table.replace_schema_metadata(md)
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())  # on disk before the commit that points at it
+    kv = ", ".join(f"{_sql_text(k)}: {_sql_text(v)}" for k, v in md.items())
+    con = duckdb.connect()
+    try:
+        rows = {"code": codes, "value": values}  # noqa: F841 - DuckDB scans it by name
+        with atomic_path(path) as tmp:
+            # run_id in every row so that queries over all files filter runs by a
+            # column, with row-group statistics, not by file name
+            con.execute(
+                "COPY (SELECT ?::VARCHAR AS run_id, list_extract(?::VARCHAR[], code + 1) "
+                "AS series, value FROM rows) "
+                f"TO {_sql_text(str(tmp))} (FORMAT parquet, COMPRESSION zstd, "
+                f"KV_METADATA {{{kv}}})",
+                [w.run_id, names],
+            )
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())  # on disk before the commit that points at it
+    finally:
+        con.close()
+
+
+def _sql_text(text: str) -> str:
+    """A SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def insert_rows(db: duckdb.DuckDBPyConnection, w: RunWriter, samples_file: str | None) -> None:

@@ -285,11 +285,13 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
     elif body.startswith(b"$"):  # VCD: the time line first, whichever parser reads it
         check_timescale(p, head)
         _check_complete(p, size)  # a cut last time would read as one going backwards
-        pauses = timeline(p)
+        scannable = engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p)
+        res = _scan(p) if scannable else None
+        if res is None or not res.get("plain"):  # a plain body has no pause, no bad time
+            pauses = timeline(p)
     if sniff_fst(head, p):
         pass  # pywellen reads FST
-    elif engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p):
-        _check_complete(p, size)
+    elif res is None and engine != "wellen" and size <= _SCAN_MAX_BYTES and sniff(head, p):
         res = _scan(p)
     if res is None:
         if engine == "scan":

@@ -16,6 +16,11 @@ from typing import Any
 
 import numpy as np
 
+try:  # the compiled one-pass scanner of plain bodies (native/src/vcd.rs)
+    from rtlab_native import vcd_changes as _vcd_changes
+except ImportError:  # pragma: no cover - depends on the install
+    _vcd_changes = None
+
 # 1-bit kinds read as levels; any other kind of 1-bit variable sends the file to pywellen
 _BIT_TYPES = {
     b"wire",
@@ -234,6 +239,10 @@ def scan(data: bytes) -> dict[str, Any] | None:
         return None
     timescale, variables, skipped, declared = head
     body = data[close + 4 :]
+    fast = _native_scan(body, variables, declared)
+    if fast is not None:
+        return {"format": "VCD", "timescale": timescale, "signals": fast, "skipped": skipped,
+                "plain": True}  # fmt: skip
     if b"$comment" in body or b"$dumpoff" in body or b"$dumpon" in body or b"\0" in body:
         return None
     # tokens found with numpy: no Python object per token
@@ -277,6 +286,34 @@ def scan(data: bytes) -> dict[str, Any] | None:
         for (full, short, _), sel in zip(variables, found, strict=True)
     ]
     return {"format": "VCD", "timescale": timescale, "signals": signals, "skipped": skipped}
+
+
+def _native_scan(
+    body: bytes, variables: list[tuple[str, str, bytes]], declared: set[int]
+) -> list[tuple[str, str, np.ndarray, np.ndarray]] | None:
+    """The signals by the compiled one-pass scanner (rtlab_native.vcd_changes) when the
+    body is plain (one-byte ids, times never going backwards, no comment or $dumpoff:
+    `plain` in the result tells the reader that its time-line check has nothing to
+    find); None otherwise, and without rtlab_native."""
+    if _vcd_changes is None or any(k > 255 for k in declared):
+        return None
+    slots = [-2] * 256
+    for k in declared:
+        slots[k] = -1
+    outputs: dict[int, int] = {}  # id byte → output (variables may share an id)
+    for _, _, ident in variables:
+        if len(ident) != 1:
+            return None
+        outputs.setdefault(ident[0], len(outputs))
+    for k, i in outputs.items():
+        slots[k] = i
+    found = _vcd_changes(body, slots, len(outputs))
+    if found is None:
+        return None
+    arrays = [
+        (np.frombuffer(t, dtype=np.int64), np.frombuffer(lv, dtype=np.int8)) for t, lv in found
+    ]
+    return [(full, short, *arrays[outputs[ident[0]]]) for full, short, ident in variables]
 
 
 def _vectors_ok(joined: np.ndarray, start: np.ndarray, length: np.ndarray) -> bool:
