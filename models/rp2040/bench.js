@@ -67,32 +67,34 @@ function say(msg) {
   writeAll(1, Buffer.from(JSON.stringify(msg) + '\n'));
 }
 
-function main() {
-  const args = parseArgs(process.argv);
-  const rom = fs.readFileSync(args.rom);
-  const bench = new Bench({ rom, module: loadImage(args.module) });
-  const mod = bench.module;
-  let toHost = [];
-  mod.uart[0].onByte = (b) => toHost.push(b);
-  const fromHost = [];
-  const link = fs.createReadStream(null, { fd: args.fd, autoClose: false, highWaterMark: 4096 });
-  let hostGone = false;
-  link.on('data', (d) => {
-    hostGone = false;
-    for (const b of d) fromHost.push(b);
-  });
-  link.on('error', () => {}); // the host closed its side: the module talks to nobody
-  const cmds = [];
-  let stdinOpen = true;
-  const rl = readline.createInterface({ input: process.stdin });
-  rl.on('line', (line) => cmds.push(line));
-  rl.on('close', () => {
-    stdinOpen = false;
-  });
-  let idle = 0;
-  let ready = false;
+/** The bench and its host side: the module's link, the control commands, the loop. */
+class BenchHost {
+  constructor(args) {
+    this.fd = args.fd;
+    this.bench = new Bench({ rom: fs.readFileSync(args.rom), module: loadImage(args.module) });
+    this.mod = this.bench.module;
+    this.toHost = [];
+    this.fromHost = [];
+    this.hostGone = false;
+    this.cmds = [];
+    this.stdinOpen = true;
+    this.idle = 0;
+    this.ready = false;
+    this.mod.uart[0].onByte = (b) => this.toHost.push(b);
+    const link = fs.createReadStream(null, { fd: this.fd, autoClose: false, highWaterMark: 4096 });
+    link.on('data', (d) => {
+      this.hostGone = false;
+      for (const b of d) this.fromHost.push(b);
+    });
+    link.on('error', () => {}); // the host closed its side: the module talks to nobody
+    const rl = readline.createInterface({ input: process.stdin });
+    rl.on('line', (line) => this.cmds.push(line));
+    rl.on('close', () => {
+      this.stdinOpen = false;
+    });
+  }
 
-  function command(line) {
+  command(line) {
     let c;
     try {
       c = JSON.parse(line);
@@ -102,8 +104,8 @@ function main() {
     if (c.cmd === 'run') {
       let start;
       try {
-        const image = loadImage(c.image);
-        start = bench.startBoard(image.flash, { xipCache: c.xip_cache !== false, maxCycles: c.max_cycles });
+        const { flash } = loadImage(c.image);
+        start = this.bench.startBoard(flash, { xipCache: c.xip_cache !== false, maxCycles: c.max_cycles });
       } catch (e) {
         if (!(e instanceof ModelError)) throw e;
         say({ event: 'ended', reason: 'error', message: e.message, cycles: 0 });
@@ -111,42 +113,51 @@ function main() {
       }
       say({ event: 'started', cycle: start });
     } else if (c.cmd === 'abort') {
-      if (bench.board) bench.board.status = { reason: 'aborted' };
+      if (this.bench.board) this.bench.board.status = { reason: 'aborted' };
     } else {
       throw new ModelError(`bench: unknown command ${JSON.stringify(c.cmd)}`);
     }
   }
 
-  function loop() {
+  /** One chunk: commands, host bytes in, CHUNK cycles, bytes and events out. */
+  chunk() {
+    const bench = this.bench;
+    while (this.cmds.length) this.command(this.cmds.shift());
+    const rx = this.mod.uart[0].rxFIFO;
+    const busy = this.fromHost.length > 0 || bench.board !== null;
+    while (this.fromHost.length && !rx.full) this.mod.uart[0].feedByte(this.fromHost.shift());
+    const end = bench.run(bench.now + CHUNK);
+    const out = bench.takeBoardOutput();
+    if (out) say({ uart: out.toString('latin1') });
+    if (this.toHost.length) {
+      if (!this.hostGone) this.hostGone = !writeAll(this.fd, Buffer.from(this.toHost), 200);
+      this.toHost = [];
+    }
+    if (!this.ready) {
+      this.ready = true;
+      say({ event: 'ready', module_cycles: bench.now });
+    }
+    if (end) say({ event: 'ended', ...end, ...bench.removeBoard() });
+    this.idle = busy ? 0 : this.idle + 1;
+  }
+
+  loop() {
     try {
-      while (cmds.length) command(cmds.shift());
-      const rx = mod.uart[0].rxFIFO;
-      const busy = fromHost.length > 0 || bench.board !== null;
-      while (fromHost.length && !rx.full) mod.uart[0].feedByte(fromHost.shift());
-      const end = bench.run(bench.now + CHUNK);
-      const out = bench.takeBoardOutput();
-      if (out) say({ uart: out.toString('latin1') });
-      if (toHost.length) {
-        if (!hostGone) hostGone = !writeAll(args.fd, Buffer.from(toHost), 200);
-        toHost = [];
-      }
-      if (!ready) {
-        ready = true;
-        say({ event: 'ready', module_cycles: bench.now });
-      }
-      if (end) say({ event: 'ended', ...end, ...bench.removeBoard() });
-      idle = busy ? 0 : idle + 1;
+      this.chunk();
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
       process.stderr.write(`rp2040-bench: ${e.message}\n`);
       process.exit(2);
     }
-    if (!stdinOpen && !cmds.length) process.exit(0);
+    if (!this.stdinOpen && !this.cmds.length) process.exit(0);
     // idle (no board, no host byte): the module's time may lag the host's
-    if (idle > IDLE_CHUNKS) setTimeout(loop, 2);
-    else setImmediate(loop);
+    if (this.idle > IDLE_CHUNKS) setTimeout(() => this.loop(), 2);
+    else setImmediate(() => this.loop());
   }
-  loop();
+}
+
+function main() {
+  new BenchHost(parseArgs(process.argv)).loop();
 }
 
 try {
