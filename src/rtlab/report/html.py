@@ -274,6 +274,8 @@ def text_report(
     if multi:
         lines += ["", "## Multi-core", ""]
         lines += [multicore.markdown(label, f).rstrip("\n") + "\n" for label, f in multi]
+        both = multicore.side_by_side(multi)
+        lines += [both.rstrip("\n") + "\n"] if both else []
     lines += [line.rstrip("\n") for line in _cross_checks(secs)]
     if gpio is not None:
         lines += ["", gpio_study.markdown(gpio).rstrip("\n")]
