@@ -316,7 +316,7 @@ def _contention_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> 
     levels = sorted({lv for f in figs for lv in f.contention})
     if not levels:
         return []
-    out = ["#### Contention 0–70 % (target throughput, % of level 0)", ""]
+    out = ["#### Contention 0–70 % (throughput of the target task, % of level 0)", ""]
     out += ["| stress % | " + " | ".join(names) + " |", "| ---: |" + " ---: |" * len(names)]
     out += [_row(str(lv), [f.contention.get(lv) for f in figs], "{:.1f}") for lv in levels]
     return [*out, ""]
