@@ -83,3 +83,20 @@ def _unparse(run: Run) -> str:
         body.append(f"@rtl1 c {name} {value} unit={unit}")
     meta = " ".join(f"{k}={v}" for k, v in run.meta.items() if k not in ("scenario", "cores"))
     return run_text(run.meta["scenario"], body, int(run.meta["cores"]), meta).rstrip("\n")
+
+
+MODEL = "timing_mode=rp2040-model timebase=rp2040_model board=pico"
+
+
+def test_rp2040_model_mode_and_rtoses_side_by_side() -> None:
+    """The model's runs name their timing mode; two RTOSes' cells on one board and mode
+    share one table per figure (the RP2040 study's figures), one alone has none."""
+    fr = multicore.figures([repetition(1600, meta=f"{MODEL} rtos=freertos")])
+    nx = multicore.figures([repetition(2000, meta=f"{MODEL} rtos=nuttx")])
+    assert fr is not None and nx is not None
+    assert fr.setting.mode == "rp2040-model" and "RP2040 cycle model" in fr.setting.mode_text
+    assert multicore.side_by_side([("a", fr)]) == ""
+    md = multicore.side_by_side([("a", fr), ("b", nx)])
+    assert "| pattern | FreeRTOS | NuttX |" in md
+    assert "| P1 get count | 80.0 | 100.0 |" in md  # per core: 800 and 1000 of 1000
+    assert "| 50 | 50.0 | 50.0 |" in md  # contention, % of level 0

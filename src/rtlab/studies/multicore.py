@@ -22,7 +22,7 @@ from rtlab.analysis.runchange import MeanInterval, mean_interval
 from rtlab.lab.rtos.firmware import shown_version
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
-from rtlab.studies import rtbench
+from rtlab.studies import rtbench, rtos_compare
 
 MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
@@ -224,3 +224,73 @@ def markdown(label: str, f: MulticoreFigures) -> str:
         out += [f"| {lv} | {iv.text()} |" for lv, iv in f.contention.items()]
         out.append("")
     return "\n".join(out)
+
+
+def side_by_side(multi: Sequence[tuple[str, MulticoreFigures]]) -> str:
+    """The RTOSes' multi-core figures in one table each, the RP2040 study's way (Figs.
+    16–18: every RTOS beside the others), for the cells taken on one board in one timing
+    mode; "" when fewer than two such cells. Means over each cell's repetitions."""
+    groups: dict[tuple[str, str], list[tuple[str, MulticoreFigures]]] = {}
+    for label, f in multi:
+        groups.setdefault((f.setting.board, f.setting.mode), []).append((label, f))
+    out: list[str] = []
+    for (board, mode), cells in groups.items():
+        if len(cells) < 2:
+            continue
+        names = [_title(f.setting) for _, f in cells]
+        figs = [f for _, f in cells]
+        out += [f"### Side by side on {board}: {MODES.get(mode, mode)}", ""]
+        out += _tm_side(names, figs) + _scaling_side(names, figs) + _contention_side(names, figs)
+    return "\n".join(out)
+
+
+def _title(s: Setting) -> str:
+    name = rtos_compare.TITLES.get(s.rtos, s.rtos)
+    return name if s.rtos_version.startswith("unknown") else f"{name} {s.rtos_version}".strip()
+
+
+def _row(label: str, vals: Sequence[Interval | None], fmt: str) -> str:
+    return f"| {label} | " + " | ".join(v.text(fmt) if v else "–" for v in vals) + " |"
+
+
+def _tm_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> list[str]:
+    tests = [t for t in rtbench.TM_TESTS if any(t in f.tm for f in figs)]
+    if not tests:
+        return []
+    head = [f"{n}, {c} core(s)" for n in names for c in (1, 2)] + [f"{n}, 2 ÷ 1" for n in names]
+    out = ["#### Thread-Metric T1–T8, 1 and 2 cores (iterations per second; 2 ÷ 1: the ratio)"]
+    out += ["", "| test | " + " | ".join(head) + " |", "| --- |" + " ---: |" * len(head)]
+    for t in tests:
+        rows = [f.tm.get(t, {}) for f in figs]
+        vals = [row.get(c) for row in rows for c in (1, 2)]
+        ratios = [
+            Interval(row[2].mean / row[1].mean, None, 1) if 1 in row and 2 in row and row[1].mean
+            else None
+            for row in rows
+        ]  # fmt: skip
+        cells = [v.text("{:.0f}") if v else "–" for v in vals]
+        cells += [r.text("{:.3f}") if r else "–" for r in ratios]
+        out.append(f"| {rtbench.TM_LABELS.get(t, t)} | " + " | ".join(cells) + " |")
+    return [*out, ""]
+
+
+def _scaling_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> list[str]:
+    patterns = list(dict.fromkeys(p for f in figs for p in f.scaling))
+    if not patterns:
+        return []
+    out = ["#### Scalability P1–P6 (per core on 2 cores, % of one core)", ""]
+    out += ["| pattern | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for p in patterns:
+        two = [f.scaling.get(p, {}).get(2) for f in figs]
+        out.append(_row(rtbench.PATTERNS.get(p, p), two, "{:.1f}"))
+    return [*out, ""]
+
+
+def _contention_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> list[str]:
+    levels = sorted({lv for f in figs for lv in f.contention})
+    if not levels:
+        return []
+    out = ["#### Contention 0–70 % (throughput of the target task, % of level 0)", ""]
+    out += ["| stress % | " + " | ".join(names) + " |", "| ---: |" + " ---: |" * len(names)]
+    out += [_row(str(lv), [f.contention.get(lv) for f in figs], "{:.1f}") for lv in levels]
+    return [*out, ""]

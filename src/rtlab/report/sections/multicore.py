@@ -106,6 +106,8 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
                 f"{f.repetitions} repetition(s)."
             )
     md = ["", "## Multi-core", ""] + [b["markdown"].rstrip("\n") + "\n" for b in blocks]
+    both = multicore.side_by_side(found)  # the RTOSes side by side, as the RP2040 study
+    md += [both.rstrip("\n") + "\n"] if both else []
     return Section(
         "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings, md
     )
