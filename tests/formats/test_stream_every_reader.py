@@ -3,9 +3,10 @@
 For each format, random edge times (hypothesis) written in that format (sigrok and FST
 by the real sigrok-cli and Icarus Verilog), then `open_stream(file, chunk=k)` analyzed
 chunk by chunk against `analyze(load(file))`, every edge mode. Parquet (row groups),
-sigrok and Saleae binary (blocks) have their own streaming readers; the other readers
-are read whole and handed out in chunks of k edges (rtlab.formats.open_stream), so the pipeline from each reader's
-capture through the chunked statistics is what is proven for them.
+sigrok, Saleae binary and the PIO CSV (blocks) have their own streaming readers; the
+other readers are read whole and handed out in chunks of k edges
+(rtlab.formats.open_stream), so the pipeline from each reader's capture through the
+chunked statistics is what is proven for them.
 """
 
 from __future__ import annotations

@@ -205,6 +205,11 @@ def open_stream(
     if spec.stream is None:
         return EdgeStream.from_capture(load(p, spec.name, **options), chunk)
     stream = spec.stream(p, **spec.reader_options(options))
+    if options.get("channels") and "channels" not in spec.options:
+        _select(p, stream.header, options["channels"])  # as load() does
+        kept = set(stream.header.channels)
+        stream.edge_counts = {n: k for n, k in stream.edge_counts.items() if n in kept}
+        stream.chunks = ((n, e) for n, e in stream.chunks if n in kept)
     _provenance(p, spec, stream.header.metadata)
     return _span_checked(p, stream)
 

@@ -9,6 +9,7 @@ channel (the channel's name, default 'D0').
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,132 @@ import numpy as np
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, integer, text
 from rtlab.formats.textutil import line_of, tick_option
-from rtlab.model import Capture, Channel
+from rtlab.model import Capture, Channel, EdgeStream
 
 _BAD_BYTE = re.compile(rb"[^0-9\r\n \t]")
 _LINE_OK = re.compile(rb"^[ \t]*[0-9]+[ \t]*\r?$|^[ \t]*\r?$")
 _TWO_ON_A_LINE = re.compile(rb"[0-9][ \t]+[0-9]")
 _TOO_LONG = re.compile(rb"[0-9]{16}")  # > 10^15 ticks: a corrupt line, not a level
+
+
+_BLOCK = 16 << 20  # bytes read at a time, cut at a line end
+
+
+def _blocks(path: Path) -> Iterator[tuple[bytes, int, int]]:
+    """(block, byte offset, line number of its first byte): the file in blocks that end
+    at a line end (the last one may not)."""
+    with open(path, "rb") as fh:
+        at, line, rest = 0, 1, b""
+        while True:
+            data = fh.read(_BLOCK)
+            whole = rest + data
+            cut = whole.rfind(b"\n") + 1 if data else len(whole)
+            if cut == 0 and data:
+                rest = whole
+                continue
+            if cut:
+                yield whole[:cut], at, line
+                line += whole.count(b"\n", 0, cut)
+                at += cut
+            rest = whole[cut:]
+            if not data:
+                return
+
+
+def _check(path: Path, data: bytes, at: int, line0: int) -> None:
+    """The checks of one block's text (its lines whole)."""
+    bad = _BAD_BYTE.search(data)
+    if bad is not None:
+        what = (
+            "a negative duration: a level lasts at least one tick"
+            if bad.group() == b"-"
+            else f"unexpected byte {bad.group()!r}: expected one non-negative integer per line"
+        )
+        raise FormatError(
+            path, what, line=line0 - 1 + line_of(data, bad.start()), offset=at + bad.start()
+        )
+    two = _TWO_ON_A_LINE.search(data)
+    if two is not None:
+        raise FormatError(
+            path,
+            "two values on one line: expected one integer per line",
+            line=line0 - 1 + line_of(data, two.start()),
+        )
+    big = _TOO_LONG.search(data)
+    if big is not None:
+        raise FormatError(path, "duration too large", line=line0 - 1 + line_of(data, big.start()))
+
+
+def _count(path: Path) -> int:
+    """The number of values, every block's text checked, in read()'s order of checks
+    (empty, cut last line, then the first bad line): a first pass at memory speed, so
+    that the stream's header holds the edge count."""
+    values, newlines, text, last, error = 0, 0, False, b"", None
+    for data, at, line0 in _blocks(path):
+        if error is None:
+            try:
+                _check(path, data, at, line0)
+            except FormatError as exc:
+                error = exc
+        arr = np.frombuffer(data, dtype=np.uint8)
+        digit = (arr >= 48) & (arr <= 57)
+        values += int(np.count_nonzero(digit[1:] & ~digit[:-1])) + int(digit[:1].sum())
+        text = text or bool(data.strip())
+        newlines += data.count(b"\n")
+        last = data[-1:]
+    if not text:
+        raise FormatError(path, "file is empty: expected one integer duration per line", offset=0)
+    if last != b"\n":  # the host ends each value's line: this file was cut
+        raise FormatError(
+            path,
+            "the file ends in the middle of a line: truncated (the last value may be cut)",
+            line=newlines + 1,
+        )
+    if error is not None:
+        raise error
+    return values
+
+
+def read_stream(
+    path: Path, tick: Any = None, first_level: int = 1, channel: str = "D0", **_: Any
+) -> EdgeStream:
+    """The capture block by block (EdgeStream): every line is checked by a first pass,
+    the durations are summed as they are read (an error from the iterator names the
+    line of a zero duration or of a sum beyond a 64-bit tick counter); the window's end
+    is in the header once the stream is read."""
+    tick_s = tick_option(path, tick, "16ns")
+    if first_level not in (0, 1):
+        raise FormatError(path, f"first_level must be 0 or 1, got {first_level!r}")
+    n = _count(path)
+    cap = Capture(tick_s=tick_s, t_start=0)
+    # The first edge starts the first measured level; before it the level was the other.
+    cap.add(Channel(channel, np.zeros(0, np.int64), initial_level=1 - first_level))
+    cap.metadata["instrument"] = "rp2040-pio-durations"
+
+    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+        t, total = 0, 0.0
+        yield channel, np.zeros(1, dtype=np.int64)
+        for data, _, line0 in _blocks(path):
+            durations = np.array(data.split(), dtype=np.int64)
+            if durations.size == 0:
+                continue
+            total += float(durations.sum(dtype=np.float64))
+            if total >= 2.0**62:
+                raise FormatError(path, "durations add up to more than a 64-bit tick counter holds")
+            zero = np.flatnonzero(durations <= 0)
+            if zero.size:
+                raise FormatError(
+                    path,
+                    "duration 0: a level lasts at least one tick",
+                    line=line0 - 1 + _line_of_token(data, int(zero[0])),
+                )
+            durations[0] += t
+            edges = np.cumsum(durations, out=durations)
+            t = int(edges[-1])
+            cap.t_end = t
+            yield channel, edges
+
+    return EdgeStream(cap, {channel: n + 1}, chunks())
 
 
 def read(
@@ -32,58 +153,15 @@ def read(
     channel: str = "D0",
     **_: Any,
 ) -> Capture:
-    tick_s = tick_option(path, tick, "16ns")
-    if first_level not in (0, 1):
-        raise FormatError(path, f"first_level must be 0 or 1, got {first_level!r}")
-    data = path.read_bytes()
-    if not data.strip():
-        raise FormatError(path, "file is empty: expected one integer duration per line", offset=0)
-    if not data.endswith(b"\n"):  # the host ends each value's line: this file was cut
-        raise FormatError(
-            path,
-            "the file ends in the middle of a line: truncated (the last value may be cut)",
-            line=data.count(b"\n") + 1,
-        )
-    bad = _BAD_BYTE.search(data)
-    if bad is not None:
-        what = (
-            "a negative duration: a level lasts at least one tick"
-            if bad.group() == b"-"
-            else f"unexpected byte {bad.group()!r}: expected one non-negative integer per line"
-        )
-        raise FormatError(
-            path,
-            what,
-            line=line_of(data, bad.start()),
-            offset=bad.start(),
-        )
-    two = _TWO_ON_A_LINE.search(data)
-    if two is not None:
-        raise FormatError(
-            path,
-            "two values on one line: expected one integer per line",
-            line=line_of(data, two.start()),
-        )
-    big = _TOO_LONG.search(data)
-    if big is not None:
-        raise FormatError(path, "duration too large", line=line_of(data, big.start()))
-    durations = np.array(data.split(), dtype=np.int64)
-    if float(durations.sum(dtype=np.float64)) >= 2.0**62:
-        raise FormatError(path, "durations add up to more than a 64-bit tick counter holds")
-    zero = np.flatnonzero(durations <= 0)
-    if zero.size:
-        raise FormatError(
-            path,
-            "duration 0: a level lasts at least one tick",
-            line=_line_of_token(data, int(zero[0])),
-        )
-    edges = np.empty(durations.size + 1, dtype=np.int64)
-    edges[0] = 0
-    np.cumsum(durations, out=edges[1:])
-    cap = Capture(tick_s=tick_s, t_start=0, t_end=int(edges[-1]))
-    # The first edge starts the first measured level; before it the level was the other.
-    cap.add(Channel(channel, edges, initial_level=1 - first_level))
-    cap.metadata["instrument"] = "rp2040-pio-durations"
+    """The whole capture: read_stream gathered (one set of checks and figures)."""
+    stream = read_stream(path, tick, first_level, channel)
+    parts = [edges for _, edges in stream.chunks]
+    cap = stream.header
+    edges = np.concatenate(parts)
+    cap.t_end = int(edges[-1])
+    ch = cap[channel]
+    del cap.channels[channel]
+    cap.add(Channel(channel, edges, ch.initial_level))
     return cap
 
 
@@ -110,6 +188,7 @@ FORMAT = FormatSpec(
     name="pio-durations",
     extensions=(".pio.csv",),
     read=read,
+    stream=read_stream,
     sniff=_sniff,
     description="RP2040 PIO level durations, one integer per line (the GPIO study's CSV)",
     options={"tick": text, "first_level": integer, "channel": text},
