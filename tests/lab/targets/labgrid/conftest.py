@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.labgrid import places
 from tests.needs import missing_tool

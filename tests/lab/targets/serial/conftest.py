@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from tests.needs import missing_tool
 from tests.paths import REPO_ROOT

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.stm32_board import BOARDS, STM32_DIR, build_stm32
+from rtlab.lab.boards.stm32 import BOARDS, STM32_DIR, build_stm32
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec

@@ -12,8 +12,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
 TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"

@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.lab import uf2, uf2_rp2350
-from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.mps2_board import TOOLCHAIN, configure_and_build, need_cross_tools
+from rtlab.lab.boards.mps2 import TOOLCHAIN, configure_and_build, need_cross_tools
+from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
 
 RP2350_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2350"
 BOARDS = tuple(sorted(p.stem for p in (RP2350_DIR / "machines").glob("*.toml")))
