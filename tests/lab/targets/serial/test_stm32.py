@@ -24,6 +24,7 @@ from rtlab.lab.targets.base import make_target
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.labgrid.test_mps2_places import _stored
+from tests.lab.targets.serial.conftest import assert_fails_without_its_probe
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -189,15 +190,7 @@ def test_nucleo_example_loads_and_fails_without_its_probe(tmp_path: Path) -> Non
     naming the board and its OpenOCD configuration, exit 2, nothing stored."""
     spec = load_spec(NUCLEO)
     assert spec.target["board"] == "nucleo-f411re" and spec.target["flasher"] == "openocd"
-    store = tmp_path / "st.duckdb"
-    proc = rtlab("run", str(NUCLEO), "--store", str(store))
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, proc.stdout + err
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert "board nucleo-f411re (board/st_nucleo_f4.cfg)" in err
-    if store.exists():
-        with Store(store) as st:
-            assert st.runs() == []
+    assert_fails_without_its_probe(NUCLEO, tmp_path, "board nucleo-f411re (board/st_nucleo_f4.cfg)")
 
 
 @pytest.mark.parametrize(
