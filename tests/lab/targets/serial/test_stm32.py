@@ -21,6 +21,7 @@ from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import make_target
+from rtlab.protocol import parse
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.labgrid.test_mps2_places import _stored
@@ -99,7 +100,7 @@ def test_smoke_images_build_and_run_on_netduinoplus2() -> None:
     t = make_target({"kind": "serial", "board": "netduinoplus2", "flasher": "qemu", "image": elf})
     done = t.run([elf, "--exit", "3"], timeout=30)
     assert done.returncode == 3 and not done.timed_out, done.stdout
-    (run,) = tq.parse(done.stdout)
+    (run,) = parse(done.stdout)
     assert run.meta["board"] == "netduinoplus2" and run.meta["clock"] == "tim2"
     assert run.meta["timebase"] == "icount" and run.counters["icount_hz"][0] == 1_000_000_000
     assert set(run.series["loop_2000_insn"].values.tolist()) == {2002}  # + two counter reads
