@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,3 +91,21 @@ def port_brought(port: Any) -> dict[str, str]:
     if why:
         pytest.fail(why, pytrace=False)
     return paths
+
+
+def wait_listening(
+    port: int, proc: subprocess.Popen[Any], what: str, log: Path, timeout: float
+) -> None:
+    """Return once something listens on 127.0.0.1:`port`; fail naming `what` with the end
+    of its `log` when `proc` exits first or `timeout` seconds pass."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"{what} did not start: {log.read_text()[-500:]}")
+        time.sleep(0.05)

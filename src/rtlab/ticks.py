@@ -86,6 +86,19 @@ def parse_frequency(text: str) -> Fraction:
     return freq
 
 
+# libsigrok's size strings: suffix k/m/g in either case ("24m" is 24 MHz, as sigrok-cli reads it)
+_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmg]?)\s*(?:hz)?\s*$", re.IGNORECASE)
+_MULT = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+
+def parse_size(text: str) -> Fraction:
+    """A libsigrok size string: '1 MHz', '200 kHz', '24m', '24000000' → a number (exact)."""
+    m = _SIZE_RE.match(text)
+    if not m:
+        raise ValueError(f"not a sample rate: {text!r}")
+    return Fraction(m.group(1)) * _MULT[m.group(2).lower()]
+
+
 def parse_duration(text: str) -> Fraction:
     """'16ns', '8 ns', '1/125MHz', '125MHz' (one period), '0.5us' → seconds (exact).
 

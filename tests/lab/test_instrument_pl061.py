@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.instrument_pl061 import capture_from_trace
+from rtlab.instruments.pl061 import capture_from_trace
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.specfile import SpecError
 from tests.paths import REPO_ROOT

@@ -411,7 +411,7 @@ def test_samplerate_units_mean_what_they_mean_everywhere() -> None:
     """Issue 35 case 16: "16mHz" is millihertz (not a whole Hz: refused) and "16mhz"
     ambiguous, as in every rtlab option; sigrok-cli's bare "16m" stays 16 MHz."""
     from rtlab.errors import ConfigError
-    from rtlab.lab.instrument_sigrok import parse_samplerate
+    from rtlab.instruments.sigrok.kind import parse_samplerate
 
     assert parse_samplerate("16m") == parse_samplerate("16MHz") == 16_000_000
     with pytest.raises(ConfigError, match="whole positive Hz"):

@@ -24,23 +24,12 @@ from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel, EdgeStream
-from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency
+from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency, parse_size
 
 # Bounds that keep a tiny hostile file from asking for absurd work.
 _MAX_META_BYTES = 1 << 20
 _MAX_UNITSIZE = 64  # bytes per sample: 512 channels
 
-# libsigrok's size strings: suffix k/m/g in either case ("24m" is 24 MHz, as sigrok-cli reads it)
-_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmg]?)\s*(?:hz)?\s*$", re.IGNORECASE)
-_MULT = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
-
-
-def parse_size(text: str) -> Fraction:
-    """A libsigrok size string: '1 MHz', '200 kHz', '24m', '24000000' → a number (exact)."""
-    m = _SIZE_RE.match(text)
-    if not m:
-        raise ValueError(f"not a sample rate: {text!r}")
-    return Fraction(m.group(1)) * _MULT[m.group(2).lower()]
 
 
 def parse_samplerate(text: str) -> Fraction:

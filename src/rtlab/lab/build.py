@@ -50,6 +50,11 @@ class BuildError(RtlabError):
     """CMake failed: the message carries the end of its output."""
 
 
+class RtosBuildError(BuildError):
+    """The RTOS is not brought, or its firmware (an RTOS port on a board layer) does not
+    build: one line (+ build tail)."""
+
+
 def find_c_target(name: str, root: Path | None = None) -> Path:
     """The source directory of a C target: workloads/<name> or workloads/<kind>/<name>."""
     targets = _layout(root)[0]

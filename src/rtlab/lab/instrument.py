@@ -8,22 +8,24 @@
 
 Every failure is an InstrumentFailure whose message names the instrument (and carries
 sigrok-cli's last stderr lines), so the run's message says which instrument failed.
-Each kind's driver is in its module (instrument_sigrok.py: the real sigrok-cli;
-instrument_rp2040.py: the rtlab capture module through rtlab.instruments.rp2040;
-instrument_pl061.py: QEMU's trace of the emulated guest's GPIO).
+Each kind's run-time glue lies beside its driver (rtlab.instruments.sigrok.kind: the real
+sigrok-cli; rtlab.instruments.rp2040.kind: the rtlab capture module;
+rtlab.instruments.pl061: QEMU's trace of the emulated guest's GPIO).
 """
 
 from __future__ import annotations
 
 from rtlab.errors import RtlabError
-from rtlab.lab.instrument_spec import INSTRUMENTS, Armed, Instrument, InstrumentSpec
+from rtlab.instruments.kinds import (
+    INSTRUMENTS,
+    Armed,
+    Instrument,
+    InstrumentFailure,
+    InstrumentSpec,
+)
 from rtlab.lab.targets.base import Target
 
 __all__ = ["Armed", "Instrument", "InstrumentFailure", "make_instrument"]
-
-
-class InstrumentFailure(RtlabError):
-    """The instrument did not start, died, or gave no usable capture."""
 
 
 def make_instrument(spec: InstrumentSpec, target: Target | None = None) -> Instrument:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rtlab.analysis.latency import latency
-from rtlab.lab.instrument_spec import InstrumentSpec
+from rtlab.instruments.kinds import InstrumentSpec
 from rtlab.model import Capture, format_tick
 from rtlab.results import RunWriter
 

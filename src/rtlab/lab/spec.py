@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.instruments.kinds import INSTRUMENTS, InstrumentSpec, instrument_from_table
 from rtlab.lab.conditions import CONDITIONS, Condition, condition_from_table
-from rtlab.lab.instrument_spec import INSTRUMENTS, InstrumentSpec, instrument_from_table
 from rtlab.lab.specfile import KeyLines, SpecError, dotted
 from rtlab.lab.targets.base import check_target, target_identity, target_kind, target_variants
 from rtlab.lab.workloads.base import KINDS

@@ -20,6 +20,7 @@ from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.results import Store
+from tests.needs import wait_listening
 from tests.paths import REPO_ROOT
 
 SSHD = REPO_ROOT / "build" / "sshd" / "usr" / "sbin" / "sshd"
@@ -57,14 +58,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]
         stderr=open(d / "sshd.log", "w"),  # noqa: SIM115 - lives as long as sshd
     )
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"sshd did not start: {(d / 'sshd.log').read_text()[-500:]}")
-            time.sleep(0.05)
+        wait_listening(port, proc, "sshd", d / "sshd.log", 10)
         yield {
             "host": "127.0.0.1",
             "port": port,

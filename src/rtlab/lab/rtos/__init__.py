@@ -4,7 +4,8 @@
     port.missing(paths)                      # None, or one line: what the user must set
     port.build("mps2-an385", "default", paths)   # the ELF (cached)
 
-Adding an RTOS is a module here (see base.RtosPort) plus one line below; its C side is
+Adding an RTOS is a module here (a base.PortBase subclass: its capabilities are declared
+fields, its machines the machine files naming it) plus one line below; its C side is
 workloads/rtbench/ports/<rtos>/ (docs/porting.md). The kernels themselves are the user's
 own checkouts, named by environment variables (README: bring your own kernels).
 """

@@ -15,11 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rtlab.lab.boards.machines import MACHINES, machines_for
-from rtlab.lab.build import BuildError
-
-
-class RtosBuildError(BuildError):
-    """The RTOS is not brought, or its firmware does not build: one line (+ build tail)."""
+from rtlab.lab.build import RtosBuildError
 
 
 class RtosPort(Protocol):

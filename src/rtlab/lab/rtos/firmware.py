@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlab.errors import ConfigError
+from rtlab.lab.boards.pico_sdk import sdk_describe
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
-from rtlab.lab.rtos.pico_sdk import sdk_describe
 
 KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", "freertos_kernel_path")
 

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.lab.boards.machines import MACHINES, layer_of
+from rtlab.lab.boards.mps2 import BOARD_DIR, build_mps2
+from rtlab.lab.boards.rp2350 import build_rp2350
+from rtlab.lab.boards.stm32 import build_stm32
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
-from rtlab.lab.rtos.mps2_board import BOARD_DIR, build_mps2
-from rtlab.lab.rtos.rp2350_board import build_rp2350
-from rtlab.lab.rtos.stm32_board import build_stm32
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # multi-core machines' kernel (Armv8-M SMP)

@@ -1,6 +1,6 @@
 """Builds rtbench on FreeRTOS for the Raspberry Pi Pico: the board layer
 workloads/rtbench/boards/rp2040 (UART0 on GP0/GP1 at 115200) against the user's pico-sdk
-and FreeRTOS-Kernel, with the options built in (pico_board.build_pico). Three
+and FreeRTOS-Kernel, with the options built in (boards.pico.build_pico). Three
 configurations (CONFIGS): the kernel's RP2040 port (portable/ThirdParty/GCC/RP2040: in
 its tree up to V11.3.0 at least) on both cores (SMP, "default") or on core 0 alone
 ("one-core"), and the generic GCC/ARM_CM0 port on core 0 ("arm-cm0": any FreeRTOS,
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from rtlab.lab.boards.pico import BOARD_DIR, build_pico
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.pico_board import BOARD_DIR, build_pico
 
 __all__ = ["BOARD_DIR", "CONFIGS", "build_freertos_pico", "pico_settings", "port_missing"]
 

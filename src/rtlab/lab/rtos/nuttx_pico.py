@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path
 
 from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab.boards.pico_sdk import sdk_path
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.nuttx_build import (
     BUILD_ROOT,
@@ -35,7 +36,6 @@ from rtlab.lab.rtos.nuttx_build import (
     kernel_identity,
     need_host_tools,
 )
-from rtlab.lab.rtos.pico_sdk import sdk_path
 
 # The SDK folders boot2/Make.defs reads (pico_platform: SDK < 2.2.0, _common: >= 2.2.0).
 SDK_PARTS = (

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.lab.boards.machines import MACHINES
+from rtlab.lab.boards.mps2 import build_mps2
+from rtlab.lab.boards.pico import build_pico
+from rtlab.lab.boards.rp2350 import build_rp2350
+from rtlab.lab.boards.stm32 import build_stm32
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
-from rtlab.lab.rtos.mps2_board import build_mps2
-from rtlab.lab.rtos.pico_board import build_pico
-from rtlab.lab.rtos.rp2350_board import build_rp2350
-from rtlab.lab.rtos.stm32_board import build_stm32
 
 VAR_OS, VAR_CPU, VAR_LIB = "UCOS3_PATH", "UCCPU_PATH", "UCLIB_PATH"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3"

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.labgrid import places
-from tests.needs import missing_tool
+from tests.needs import missing_tool, wait_listening
 from tests.paths import REPO_ROOT
 
 BIN = Path(sys.executable).parent
@@ -36,14 +36,7 @@ def free_port() -> int:
 
 
 def _wait_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        if proc.poll() is not None or time.monotonic() > deadline:
-            pytest.fail(f"labgrid-coordinator did not start: {log.read_text()[-500:]}")
-        time.sleep(0.1)
+    wait_listening(port, proc, "labgrid-coordinator", log, 30)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

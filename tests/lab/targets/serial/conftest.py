@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.mps2_board import build_mps2
+from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from tests.needs import missing_tool
 from tests.paths import REPO_ROOT
@@ -80,3 +80,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def assert_fails_without_its_probe(spec: Path, tmp_path: Path, says: str) -> None:
+    """`rtlab run` of a real board's example spec here, where no probe is plugged in: exit
+    2, one line that `says` (the board and its OpenOCD configuration), nothing stored."""
+    from rtlab.results import Store
+    from tests.conftest import rtlab
+
+    store = tmp_path / "st.duckdb"
+    proc = rtlab("run", str(spec), "--store", str(store))
+    err = proc.stderr.strip()
+    assert proc.returncode == 2, proc.stdout + err
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert says in err
+    if store.exists():
+        with Store(store) as st:
+            assert st.runs() == []

@@ -20,6 +20,7 @@ from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError, WrongIma
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import make_target
+from rtlab.protocol import parse
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.labgrid.test_mps2_places import _stored
@@ -80,7 +81,7 @@ def test_rtbench_output_is_byte_identical_to_the_qemu_target() -> None:
     direct = tq.run_qemu(elf, append=QUICK, timeout_s=120, meta={"rtos_config": "default"})
     assert done.returncode == direct.exit_status == 0 and not done.timed_out
     assert done.stdout == direct.output
-    assert len(tq.parse(done.stdout)) == 5  # every scenario's run
+    assert len(parse(done.stdout)) == 5  # every scenario's run
 
 
 def test_smoke_image_exit_status_and_labels(smoke_dir: Path) -> None:
@@ -277,7 +278,7 @@ def test_netduinoplus2_usart2_is_one_more_description(tmp_path: Path) -> None:
     t = make_target({"kind": "serial", "board": str(desc), "flasher": "qemu", "image": str(elf)})
     done = t.run([str(elf)], timeout=30)
     assert done.returncode == 0 and not done.timed_out
-    (run,) = tq.parse(done.stdout)
+    (run,) = parse(done.stdout)
     assert run.status == "ok" and run.meta["board"] == "netduinoplus2"
     assert run.meta["qemu_machine"] == "netduinoplus2" and run.counters["bytes"][0] == 2
 

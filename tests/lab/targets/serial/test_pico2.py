@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab.boards.rp2350 import build_rp2350
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.rtos.rp2350_board import build_rp2350
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target

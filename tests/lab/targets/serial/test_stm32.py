@@ -15,15 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.stm32_board import BOARDS, STM32_DIR, build_stm32
+from rtlab.lab.boards.stm32 import BOARDS, STM32_DIR, build_stm32
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import make_target
+from rtlab.protocol import parse
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.labgrid.test_mps2_places import _stored
+from tests.lab.targets.serial.conftest import assert_fails_without_its_probe
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -98,7 +100,7 @@ def test_smoke_images_build_and_run_on_netduinoplus2() -> None:
     t = make_target({"kind": "serial", "board": "netduinoplus2", "flasher": "qemu", "image": elf})
     done = t.run([elf, "--exit", "3"], timeout=30)
     assert done.returncode == 3 and not done.timed_out, done.stdout
-    (run,) = tq.parse(done.stdout)
+    (run,) = parse(done.stdout)
     assert run.meta["board"] == "netduinoplus2" and run.meta["clock"] == "tim2"
     assert run.meta["timebase"] == "icount" and run.counters["icount_hz"][0] == 1_000_000_000
     assert set(run.series["loop_2000_insn"].values.tolist()) == {2002}  # + two counter reads
@@ -189,15 +191,7 @@ def test_nucleo_example_loads_and_fails_without_its_probe(tmp_path: Path) -> Non
     naming the board and its OpenOCD configuration, exit 2, nothing stored."""
     spec = load_spec(NUCLEO)
     assert spec.target["board"] == "nucleo-f411re" and spec.target["flasher"] == "openocd"
-    store = tmp_path / "st.duckdb"
-    proc = rtlab("run", str(NUCLEO), "--store", str(store))
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, proc.stdout + err
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert "board nucleo-f411re (board/st_nucleo_f4.cfg)" in err
-    if store.exists():
-        with Store(store) as st:
-            assert st.runs() == []
+    assert_fails_without_its_probe(NUCLEO, tmp_path, "board nucleo-f411re (board/st_nucleo_f4.cfg)")
 
 
 @pytest.mark.parametrize(
@@ -206,7 +200,7 @@ def test_nucleo_example_loads_and_fails_without_its_probe(tmp_path: Path) -> Non
         ('board = "nucleo-f103rb"\nflasher = "qemu"', "names no qemu_machine"),
         (
             'board = "mps2-an500"\nport = "x"\nrtos = "ucos3"',
-            "µC/OS-III runs on mps2-an385, mps2-an386, microbit, pico, netduinoplus2",
+            "µC/OS-III runs on mps2-an385, mps2-an386, microbit, pico, pico2, netduinoplus2",
         ),
     ],
 )

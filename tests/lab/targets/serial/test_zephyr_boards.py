@@ -20,9 +20,7 @@ from rtlab.lab.rtos.zephyr_boards import hal_missing
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
-from rtlab.results import Store
-from tests.conftest import rtlab
-from tests.lab.targets.serial.conftest import PortServer
+from tests.lab.targets.serial.conftest import PortServer, assert_fails_without_its_probe
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
@@ -163,12 +161,6 @@ def test_example_loads_and_fails_without_its_probe(tmp_path: Path) -> None:
     nothing stored (before anything is built)."""
     spec = load_spec(EXAMPLE)
     assert spec.target["board"] == "nucleo-f411re" and spec.target["rtos"] == "zephyr"
-    store = tmp_path / "st.duckdb"
-    proc = rtlab("run", str(EXAMPLE), "--store", str(store))
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, proc.stdout + err
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert "board nucleo-f411re (board/st_nucleo_f4.cfg)" in err
-    if store.exists():
-        with Store(store) as st:
-            assert st.runs() == []
+    assert_fails_without_its_probe(
+        EXAMPLE, tmp_path, "board nucleo-f411re (board/st_nucleo_f4.cfg)"
+    )

@@ -28,8 +28,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import ConfigError
-from rtlab.lab.instrument import Armed, InstrumentFailure
-from rtlab.lab.instrument_spec import InstrumentKind, pins
+from rtlab.instruments.kinds import Armed, InstrumentFailure, InstrumentKind, pins
 from rtlab.model import Capture, Channel
 
 KEYS = ("channels",)

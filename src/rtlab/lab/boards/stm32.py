@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.mps2_board import build_mps2
 
 STM32_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "stm32"
 

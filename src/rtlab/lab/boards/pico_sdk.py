@@ -9,7 +9,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.build import RtosBuildError
 
 VAR = "PICO_SDK_PATH"
 TESTED = (

@@ -9,8 +9,9 @@
 
 Checked here, once, with the key of every mistake (ConfigError.key) so the spec error
 names its line; `rtlab.lab.instrument` drives the instrument around each run. Each
-kind is one module defining `INSTRUMENT_KIND` (its keys, its table parser, its driver),
-found through the table of `INSTRUMENTS`: instrument_sigrok.py, instrument_rp2040.py.
+kind's run-time glue is one module beside its driver defining `INSTRUMENT_KIND` (its
+keys, its table parser, its driver), found through the table of `INSTRUMENTS`:
+rtlab.instruments.sigrok.kind, rtlab.instruments.rp2040.kind, rtlab.instruments.pl061.
 No value becomes part of a shell string: sigrok-cli gets an argv list, and the values
 that land inside one of its arguments (driver, conn, channel names, config pairs) may
 not contain the separators sigrok-cli splits them on.
@@ -24,11 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from rtlab.errors import ConfigError
+from rtlab.errors import ConfigError, RtlabError
 from rtlab.model import Capture
 from rtlab.registry import Registry
 
 COMMON_KEYS = ("kind", "pin", "response")
+
+
+class InstrumentFailure(RtlabError):
+    """The instrument did not start, died, or gave no usable capture."""
+
+
 CHANNEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # no , : = (sigrok-cli separators)
 
 
@@ -72,9 +79,9 @@ class InstrumentKind:
 INSTRUMENTS: Registry[InstrumentKind] = Registry(
     "instrument kind",
     {
-        "sigrok": "rtlab.lab.instrument_sigrok",
-        "rp2040": "rtlab.lab.instrument_rp2040",
-        "pl061-trace": "rtlab.lab.instrument_pl061",
+        "sigrok": "rtlab.instruments.sigrok.kind",
+        "rp2040": "rtlab.instruments.rp2040.kind",
+        "pl061-trace": "rtlab.instruments.pl061",
     },
     attr="INSTRUMENT_KIND",
     unknown=lambda name, known: ConfigError(

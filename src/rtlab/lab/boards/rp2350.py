@@ -7,15 +7,13 @@ checks it as the boot ROM would; no pico-sdk or picotool is needed.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.lab import uf2, uf2_rp2350
-from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.mps2_board import TOOLCHAIN, configure_and_build, need_cross_tools
+from rtlab.lab.boards.mps2 import configure_and_build, layer_build, need_cross_tools
+from rtlab.lab.build import REPO_ROOT, RtosBuildError
 
 RP2350_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2350"
 BOARDS = tuple(sorted(p.stem for p in (RP2350_DIR / "machines").glob("*.toml")))
@@ -33,23 +31,14 @@ def build_rp2350(
     if any(c in args for c in '"\\;\n'):
         raise RtosBuildError(f"options for the {board} image: no quotes, ; or backslashes ({args})")
     out = REPO_ROOT / "build" / f"rtbench-rp2350-{what}"
-    out.mkdir(parents=True, exist_ok=True)
-    cfg = [
-        "cmake",
-        "-S",
-        str(RP2350_DIR),
-        "-B",
-        str(out),
-        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
+    options = [
         "-DCMAKE_BUILD_TYPE=Release",
         *(f"-D{k}={Path(v).resolve()}" for k, v in defines.items() if v),
         f"-DRTB_RP2350_ARGS={args}",
     ]
     tag = hashlib.sha256(args.encode()).hexdigest()[:8]
     image = out / f"{elf_name}-{board}-{tag}.uf2"
-    with open(out / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        forget_other_source(out, RP2350_DIR)
+    with layer_build(RP2350_DIR, out, options) as cfg:
         configure_and_build(cfg, out, "RP2350 board", "--target", f"{elf_name}-{board}", "-j2")
         elf = image.with_suffix(".elf")
         elf.write_bytes((out / f"{elf_name}-{board}.elf").read_bytes())

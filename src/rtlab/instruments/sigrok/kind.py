@@ -13,11 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rtlab.errors import ConfigError
-from rtlab.formats.sigrok import parse_size
-from rtlab.lab.instrument import Armed, InstrumentFailure
-from rtlab.lab.instrument_spec import CHANNEL, InstrumentKind, pins, seconds, string
+from rtlab.instruments.kinds import (
+    CHANNEL,
+    Armed,
+    InstrumentFailure,
+    InstrumentKind,
+    pins,
+    seconds,
+    string,
+)
 from rtlab.model import Capture
-from rtlab.ticks import parse_frequency
+from rtlab.ticks import parse_frequency, parse_size
 
 if TYPE_CHECKING:
     from rtlab.instruments.sigrok.capture import SigrokRun

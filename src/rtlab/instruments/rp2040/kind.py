@@ -11,9 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from rtlab.errors import ConfigError, RtlabError
+from rtlab.instruments.kinds import (
+    CHANNEL,
+    Armed,
+    InstrumentFailure,
+    InstrumentKind,
+    pins,
+    seconds,
+    string,
+)
 from rtlab.instruments.rp2040.selftest import DEFAULT_PERIOD_S
-from rtlab.lab.instrument import Armed, InstrumentFailure
-from rtlab.lab.instrument_spec import CHANNEL, InstrumentKind, pins, seconds, string
 from rtlab.model import Capture, parse_duration
 
 RP2040_KEYS = (

@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.lab import uf2
-from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.mps2_board import configure_and_build, need_cross_tools
-from rtlab.lab.rtos.pico_sdk import sdk_path
+from rtlab.lab.boards.mps2 import configure_and_build, need_cross_tools
+from rtlab.lab.boards.pico_sdk import sdk_path
+from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040"
 

@@ -6,14 +6,14 @@ their own (Zephyr, NuttX) do not use it.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from rtlab.lab.build import REPO_ROOT, forget_other_source
-from rtlab.lab.rtos.base import RtosBuildError
+from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
 TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"
@@ -43,22 +43,23 @@ def build_mps2(
     if out is None:
         what = "-".join(k.split("_")[0].lower() for k in sorted(defines)) or "nokernel"
         out = REPO_ROOT / "build" / f"rtbench-qemu-{what}"
-    out.mkdir(parents=True, exist_ok=True)
-    cfg = [
-        "cmake",
-        "-S",
-        str(board_dir),
-        "-B",
-        str(out),
-        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
-        f"-DCMAKE_BUILD_TYPE={build_type}",
-        *(f"-D{k}={v}" for k, v in defines.items()),
-    ]
-    with open(out / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        forget_other_source(out, board_dir)
+    options = [f"-DCMAKE_BUILD_TYPE={build_type}", *(f"-D{k}={v}" for k, v in defines.items())]
+    with layer_build(board_dir, out, options) as cfg:
         configure_and_build(cfg, out, f"{board_dir.name} board")
     return out
+
+
+@contextlib.contextmanager
+def layer_build(board_dir: Path, out: Path, options: Sequence[str]) -> Iterator[list[str]]:
+    """Holds the build directory `out` of a CMake board layer (parallel tests wait for
+    one build; a tree configured from another source is forgotten) and gives its
+    configure line: the cross toolchain and `options` (-D…)."""
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = ["cmake", "-S", str(board_dir), "-B", str(out), f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}"]
+    with open(out / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        forget_other_source(out, board_dir)
+        yield [*cfg, *options]
 
 
 def configure_and_build(cfg: list[str], out: Path, name: str, *build_args: str) -> None:
