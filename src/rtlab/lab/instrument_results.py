@@ -6,7 +6,7 @@ Series (int64 ticks of the capture's tick, unit "ticks"; names are read by the r
 - `instrument.high`, `instrument.low`: its complete high and low levels
 - `instrument.latency`: pin rising edge → first rising edge on `response` (if set)
 
-No interval spans a gap of the capture (rtlab.analysis.edges). Counters:
+No interval spans a gap of the capture (rtlab.intervals). Counters:
 `instrument.edges` (the pin's edges), `instrument.gaps`, `instrument.edges_dropped`
 (edges of other channels inside gaps), `instrument.latency_unpaired`/`_extra`.
 Metadata keys start with `instrument.`: kind, pin, tick, window, capture file.
