@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rtlab.errors import ConfigError
-from rtlab.lab.instrument_spec import instrument_from_table
+from rtlab.instruments.kinds import instrument_from_table
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
