@@ -81,7 +81,7 @@ def test_the_pin_of_a_loop_is_its_length_in_both_clocks(tmp_path: Path) -> None:
         )
         filled = t.place_instrument(spec)  # type: ignore[attr-defined]
         assert filled.port.startswith("/dev/pts/")
-        from rtlab.lab.instrument_rp2040 import RP2040Instrument
+        from rtlab.instruments.rp2040.kind import RP2040Instrument
 
         armed = RP2040Instrument(filled).arm(10, scratch=tmp_path, run_id="x")
         done = t.run([str(model.bare_image("smoke"))], timeout=120)
