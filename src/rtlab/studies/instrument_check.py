@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.stats import median
 from rtlab.errors import RtlabError
 from rtlab.model import Capture
 from rtlab.protocol import Run
@@ -173,9 +174,9 @@ def _row(run: Run, cap: Capture, chans: Mapping[int, str], name: str, plan: Plan
         scen,
         name,
         int(diff.size),
-        float(np.median(int_[warm])),
-        float(np.median(ext[warm])),
-        float(np.median(diff[warm])),
+        median(int_[warm]),
+        median(ext[warm]),
+        median(diff[warm]),
         float(diff.min()),
         float(diff.max()),
         float(bound * ns),
