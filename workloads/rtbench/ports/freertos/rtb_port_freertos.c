@@ -321,20 +321,26 @@ void rtb_freertos_swi_dispatch(int slot)
     portYIELD_FROM_ISR(isr_woken[core]);
 }
 
+/* Slot k for handler if it is free (the caller holds the critical section), else NULL. */
+static rtb_swi *claim_slot(int k, void (*handler)(void *arg), void *arg)
+{
+    if (swi_by_slot[k])
+        return NULL;
+    rtb_swi *i = &swi_pool[k];
+    i->slot = k;
+    i->handler = handler;
+    i->arg = arg;
+    swi_by_slot[k] = i;
+    return i;
+}
+
 rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
 {
     int n = rtb_board_swi_slots();
     rtb_swi *i = NULL;
     taskENTER_CRITICAL();
-    for (int k = 0; k < n && k < MAX_SWI && !i; k++) {
-        if (!swi_by_slot[k]) {
-            i = &swi_pool[k];
-            i->slot = k;
-            i->handler = handler;
-            i->arg = arg;
-            swi_by_slot[k] = i;
-        }
-    }
+    for (int k = 0; k < n && k < MAX_SWI && !i; k++)
+        i = claim_slot(k, handler, arg);
     taskEXIT_CRITICAL();
     if (i)
         rtb_board_swi_enable(i->slot, core < 0 ? 0 : core);
@@ -350,15 +356,8 @@ rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core)
     int k = rtb_board_extirq_slot();
     if (k < 0 || k >= MAX_SWI)
         return NULL;
-    rtb_swi *i = NULL;
     taskENTER_CRITICAL();
-    if (!swi_by_slot[k]) {
-        i = &swi_pool[k];
-        i->slot = k;
-        i->handler = handler;
-        i->arg = arg;
-        swi_by_slot[k] = i;
-    }
+    rtb_swi *i = claim_slot(k, handler, arg);
     taskEXIT_CRITICAL();
     if (i)
         rtb_board_swi_enable(k, core < 0 ? 0 : core);
