@@ -66,6 +66,13 @@ def rtlab(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([RTLAB, *args], capture_output=True, text=True, timeout=timeout)
 
 
+def rtlab_run(spec: Path, store: Path, stdout: int = subprocess.PIPE) -> subprocess.Popen[str]:
+    """`rtlab run spec --store store` started, not waited for: stderr a text pipe (its
+    one line per finished run), stdout a pipe or subprocess.DEVNULL."""
+    cmd = [RTLAB, "run", str(spec), "--store", str(store)]
+    return subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
+
+
 @pytest.fixture(scope="session")
 def built() -> Path:
     build_c_target("rtbench")

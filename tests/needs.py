@@ -78,10 +78,11 @@ def kernel_guest_can_boot(flavour: str) -> None:
     pytest.skip(str(u))
 
 
-def port_brought(port: Any) -> dict[str, str]:
+def port_brought(port: Any, *tools: str) -> dict[str, str]:
     """The merged paths (environment + nothing) for an RTOS port of rtlab.lab.rtos, or
     skip with the port's own line when its first variable is unset; a set but broken
-    checkout FAILS with that line (the user brought something that does not work)."""
+    checkout FAILS with that line (the user brought something that does not work).
+    `tools`: the programs its build and run need (deps/apt.txt's, see missing_tool)."""
     from rtlab.lab.rtos.base import merged_paths
 
     paths = merged_paths()
@@ -90,6 +91,7 @@ def port_brought(port: Any) -> dict[str, str]:
         pytest.skip(why)
     if why:
         pytest.fail(why, pytrace=False)
+    missing_tool("deps/apt.txt", *tools)
     return paths
 
 

@@ -20,68 +20,35 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
     return res.stdout
 
 
+LOGIC4 = "logic_channels=4:analog_channels=0"
+
+
+def sigrok_demo(tmp: pytest.TempPathFactory, name: str, device: str, options: str) -> Path:
+    """sigrok-cli's demo driver (`demo:<device>`, then `options`) written to a new
+    temporary folder's `name`."""
+    out = tmp.mktemp("sr") / name
+    run([need("sigrok-cli"), "-d", f"demo:{device}", *options.split(), "-o", str(out)])
+    return out
+
+
 @pytest.fixture(scope="session")
 def demo_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """20000 samples of the demo driver's default 'sigrok' pattern at 1 MHz."""
-    sigrok = need("sigrok-cli")
-    out = tmp_path_factory.mktemp("sr") / "demo.sr"
-    run(
-        [
-            sigrok,
-            "-d",
-            "demo:logic_channels=4:analog_channels=0",
-            "-c",
-            "samplerate=1m",
-            "--samples",
-            "20000",
-            "-o",
-            str(out),
-        ]
-    )
-    return out
+    return sigrok_demo(tmp_path_factory, "demo.sr", LOGIC4, "-c samplerate=1m --samples 20000")
 
 
 @pytest.fixture(scope="session")
 def incremental_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo's 'incremental' pattern (a 4-bit counter) at its default 200 kHz."""
-    sigrok = need("sigrok-cli")
-    out = tmp_path_factory.mktemp("sr") / "inc.sr"
-    run(
-        [
-            sigrok,
-            "-d",
-            "demo:logic_channels=4:analog_channels=0",
-            "-g",
-            "Logic",
-            "-c",
-            "pattern=incremental",
-            "--samples",
-            "4096",
-            "-o",
-            str(out),
-        ]
-    )
-    return out
+    options = "-g Logic -c pattern=incremental --samples 4096"
+    return sigrok_demo(tmp_path_factory, "inc.sr", LOGIC4, options)
 
 
 @pytest.fixture(scope="session")
 def analog_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sigrok = need("sigrok-cli")
-    out = tmp_path_factory.mktemp("sr") / "analog.sr"
-    run(
-        [
-            sigrok,
-            "-d",
-            "demo:logic_channels=0:analog_channels=2",
-            "-c",
-            "samplerate=1m",
-            "--samples",
-            "100",
-            "-o",
-            str(out),
-        ]
-    )
-    return out
+    """100 samples of the demo's two analog channels at 1 MHz (no logic channel)."""
+    device = "logic_channels=0:analog_channels=2"
+    return sigrok_demo(tmp_path_factory, "analog.sr", device, "-c samplerate=1m --samples 100")
 
 
 TESTBENCH = """\

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import signal
-import subprocess
 import threading
 import time
 from fractions import Fraction
@@ -28,7 +27,7 @@ from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.specfile import SpecError
 from rtlab.lab.workloads.base import KINDS
 from rtlab.results import Store
-from tests.conftest import RTLAB, rtlab
+from tests.conftest import rtlab, rtlab_run
 from tests.needs import tool
 from tests.paths import REPO_ROOT
 
@@ -222,12 +221,7 @@ def test_ctrl_c_stops_the_instrument_and_marks_the_run(tmp_path: Path, built: Pa
     store = tmp_path / "s" / "rtlab.duckdb"
     spec = _spec(tmp_path, duration="2s")
     captures = store.parent / "captures"
-    proc = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = rtlab_run(spec, store)
     deadline = time.monotonic() + 30
     while not _procs_with(str(captures)):  # armed: sigrok-cli is running
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()

@@ -13,7 +13,7 @@ import pytest
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
 from rtlab.results import Store
-from tests.conftest import RTLAB, rtlab
+from tests.conftest import RTLAB, rtlab, rtlab_run
 
 FOUR_CELLS = """\
 name = "four"
@@ -32,12 +32,7 @@ def test_interrupt_keeps_finished_runs_marks_the_one_in_progress_and_resumes(
     spec = tmp_path / "four.toml"
     spec.write_text(FOUR_CELLS)
     store = tmp_path / "s" / "rtlab.duckdb"
-    proc = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = rtlab_run(spec, store)
     assert proc.stderr is not None
     first_ok = ""
     for line in proc.stderr:  # the runner prints one line per finished run
@@ -163,8 +158,34 @@ def _child_of(ppid: int, deadline: float, comm: str = "stress-ng") -> int:
     raise AssertionError(f"the run started no {comm}")
 
 
-def _load_of(ppid: int, deadline: float) -> int:
-    return _child_of(ppid, deadline)
+def _kill_9_then_resume(spec: Path, name: str, comm: str) -> tuple[int, list[dict]]:
+    """`rtlab run` killed with SIGKILL (no handler runs) while its `comm` child, a
+    process group of its own, measures; the group outlives it. Then `rtlab run` again,
+    which must stop that group before it starts its own `comm`, and end with exit 0.
+    Returns the killed run's group and the runs of the spec (named `name`) stored."""
+    store = spec.parent / "s" / "rtlab.duckdb"
+    first = subprocess.Popen(
+        [RTLAB, "run", str(spec), "--store", str(store)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    orphan = _child_of(first.pid, time.monotonic() + 60, comm)
+    time.sleep(0.5)  # measuring
+    first.kill()
+    first.wait()
+    time.sleep(0.3)
+    assert _group(orphan), f"the {comm} died with the runner: nothing to recover"
+    second = rtlab_run(spec, store, stdout=subprocess.DEVNULL)
+    try:
+        # its own starts after the recovery; the old group must be gone by then
+        mine = _child_of(second.pid, time.monotonic() + 60, comm)
+        assert mine != orphan
+        assert _group(orphan) == [], f"the killed run's {comm} still runs"
+    finally:
+        _out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    with Store(store, read_only=True) as st:
+        return orphan, st.runs(spec_name=name)
 
 
 def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path) -> None:
@@ -176,34 +197,7 @@ def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path
         'workers = 1\nsettle_s = 0.2\n[[workload]]\nkind = "rtlab-latency"\n'
         'duration = "3s"\n'
     )
-    store = tmp_path / "s" / "rtlab.duckdb"
-    first = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    pgid = _load_of(first.pid, time.monotonic() + 60)
-    time.sleep(0.5)  # the run is measuring under the load
-    first.kill()  # SIGKILL: no handler runs
-    first.wait()
-    time.sleep(0.3)
-    assert _group(pgid), "the load died with the runner: nothing to recover"
-    second = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        # its own load starts after the recovery; the old group must be gone by then
-        mine = _load_of(second.pid, time.monotonic() + 60)
-        assert mine != pgid
-        assert _group(pgid) == [], "the killed run's stress-ng still runs"
-    finally:
-        _out, err = second.communicate(timeout=120)
-    assert second.returncode == 0, err
-    with Store(store, read_only=True) as st:
-        runs = st.runs(spec_name="k")
+    pgid, runs = _kill_9_then_resume(spec, "k", "stress-ng")
     assert [r["status"] for r in runs] == ["interrupted", "ok"]
     assert f"stress-ng (process group {pgid})" in runs[0]["message"]
 
@@ -217,33 +211,7 @@ def test_kill_9_then_resume_measures_alone(tmp_path: Path, built: Path) -> None:
     spec.write_text(
         'name = "w"\nrepetitions = 2\n[[workload]]\nkind = "rtlab-latency"\nduration = "6s"\n'
     )
-    store = tmp_path / "s" / "rtlab.duckdb"
-    first = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    orphan = _child_of(first.pid, time.monotonic() + 60, "rtlab-latency")
-    time.sleep(0.5)  # measuring
-    first.kill()  # SIGKILL: no handler runs
-    first.wait()
-    time.sleep(0.3)
-    assert _group(orphan), "the workload died with the runner: nothing to recover"
-    second = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        mine = _child_of(second.pid, time.monotonic() + 60, "rtlab-latency")
-        assert mine != orphan
-        assert _group(orphan) == [], "the killed run's workload still measures"
-    finally:
-        _out, err = second.communicate(timeout=120)
-    assert second.returncode == 0, err
-    with Store(store, read_only=True) as st:
-        runs = st.runs(spec_name="w")
+    orphan, runs = _kill_9_then_resume(spec, "w", "rtlab-latency")
     assert [r["status"] for r in runs] == ["interrupted", "ok", "ok"]
     assert f"rtlab-latency (process group {orphan}) was stopped" in runs[0]["message"]
 
@@ -296,12 +264,7 @@ def test_an_interrupt_during_a_store_write_is_still_an_interrupt(
     spec.write_text(QUICK)
     for k in range(4):
         store = tmp_path / f"s{k}" / "rtlab.duckdb"
-        proc = subprocess.Popen(
-            [RTLAB, "run", str(spec), "--store", str(store)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        proc = rtlab_run(spec, store, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 60  # a loaded machine starts Python slowly
         while not store.exists() and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -5,13 +5,12 @@ applies is a refusal naming the block."""
 from __future__ import annotations
 
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from rtlab.lab import uf2
-from tests.needs import brought, tool
+from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 
 # Two segments in flash with a gap: code at the start, a table 0x300 bytes further on
 # (not page-aligned, so its page is part zero).
@@ -27,22 +26,11 @@ _start: .word 0x11111111, 0x22222222
 
 @pytest.fixture(scope="module")
 def elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cc = tool("arm-none-eabi-gcc", "deps/apt.txt")
-    d = tmp_path_factory.mktemp("uf2")
-    (d / "x.S").write_text(SOURCE)
-    out = d / "x.elf"
-    subprocess.run(
-        [cc, "-nostdlib", "-mcpu=cortex-m0plus", "-mthumb", "-Wl,-Ttext=0x10000000",
-         "-Wl,--section-start=.table=0x10000310", "-o", str(out), str(d / "x.S")],
-        check=True,
-    )  # fmt: skip
-    return out
+    return flash_elf(tmp_path_factory.mktemp("uf2"), SOURCE, "cortex-m0plus")
 
 
 def test_pages_hold_what_objcopy_holds(elf: Path) -> None:
-    bin_ = elf.with_suffix(".bin")
-    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(bin_)], check=True)
-    flat = bin_.read_bytes()  # from 0x10000000, the gap filled with zeros
+    flat = objcopy_binary(elf)  # from 0x10000000, the gap filled with zeros
     blocks = uf2.read(uf2.from_elf(elf))
     # picotool's zero pages fill the sector's gap (0x100, 0x200) up to the last page
     assert [b.address for b in blocks] == [0x10000000, 0x10000100, 0x10000200, 0x10000300]
@@ -60,16 +48,8 @@ def test_pages_hold_what_objcopy_holds(elf: Path) -> None:
 
 def test_byte_for_byte_picotools(elf: Path, tmp_path: Path) -> None:
     """picotool 2.1.1's `uf2 convert --family rp2040`, padding included."""
-    cmake_dir = brought(
-        "picotool_DIR",
-        "a picotool 2.1.1 install's lib/cmake/picotool (its bin/picotool runs)",
-        "github.com/raspberrypi/picotool; README: bring your own kernels",
-    )
-    out = tmp_path / "p.uf2"
-    picotool = Path(cmake_dir).parents[2] / "bin" / "picotool"
-    cmd = [str(picotool), "uf2", "convert", str(elf), str(out), "--family", "rp2040"]
-    subprocess.run(cmd, check=True, capture_output=True)
-    assert out.read_bytes() == uf2.from_elf(elf)
+    out = picotool_uf2(elf, tmp_path / "p.uf2", "--family", "rp2040")
+    assert out == uf2.from_elf(elf)
 
 
 def test_boot2_crc_is_the_boot_roms() -> None:

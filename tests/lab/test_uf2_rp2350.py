@@ -6,14 +6,13 @@ the checker applies is a refusal naming what."""
 from __future__ import annotations
 
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from rtlab.lab import uf2
 from rtlab.lab import uf2_rp2350 as r
-from tests.needs import brought, tool
+from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 
 # A vector table (SP at the top of SRAM, reset in flash), the IMAGE_DEF right after it
 # (as boards/rp2350 places it), code, and a table 0x300 bytes on (a part-zero page).
@@ -36,16 +35,7 @@ _start: b _start
 
 @pytest.fixture(scope="module")
 def elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cc = tool("arm-none-eabi-gcc", "deps/apt.txt")
-    d = tmp_path_factory.mktemp("uf2_rp2350")
-    (d / "x.S").write_text(SOURCE)
-    out = d / "x.elf"
-    subprocess.run(
-        [cc, "-nostdlib", "-mcpu=cortex-m33", "-mthumb", "-Wl,-Ttext=0x10000000",
-         "-Wl,--section-start=.table=0x10000310", "-o", str(out), str(d / "x.S")],
-        check=True,
-    )  # fmt: skip
-    return out
+    return flash_elf(tmp_path_factory.mktemp("uf2_rp2350"), SOURCE, "cortex-m33")
 
 
 def test_the_e10_block_then_the_pages_objcopy_holds(elf: Path) -> None:
@@ -60,9 +50,7 @@ def test_the_e10_block_then_the_pages_objcopy_holds(elf: Path) -> None:
     assert [(b.address, b.number, b.count, b.family) for b in image] == [
         (0x10000000 + 0x100 * n, n, 4, 0xE48BFF59) for n in range(4)
     ]
-    bin_ = elf.with_suffix(".bin")
-    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(bin_)], check=True)
-    flat = bin_.read_bytes()
+    flat = objcopy_binary(elf)
     assert b"".join(b.payload for b in image)[: len(flat)] == flat
     assert r.from_elf(elf, e10=False) == r.from_elf(elf)[512:]
 
@@ -70,20 +58,9 @@ def test_the_e10_block_then_the_pages_objcopy_holds(elf: Path) -> None:
 @pytest.mark.parametrize("abs_block", [True, False], ids=["abs-block", "plain"])
 def test_byte_for_byte_picotools(elf: Path, tmp_path: Path, abs_block: bool) -> None:
     """picotool 2.1.1's `uf2 convert --family rp2350-arm-s [--abs-block]`."""
-    cmake_dir = brought(
-        "picotool_DIR",
-        "a picotool 2.1.1 install's lib/cmake/picotool (its bin/picotool runs)",
-        "github.com/raspberrypi/picotool; README: bring your own kernels",
-    )
-    picotool = Path(cmake_dir).parents[2] / "bin" / "picotool"
-    out = tmp_path / "p.uf2"
     extra = ["--abs-block"] if abs_block else []
-    subprocess.run(
-        [str(picotool), "uf2", "convert", str(elf), str(out), "--family", "rp2350-arm-s", *extra],
-        check=True,
-        capture_output=True,
-    )
-    assert out.read_bytes() == r.from_elf(elf, e10=abs_block)
+    out = picotool_uf2(elf, tmp_path / "p.uf2", "--family", "rp2350-arm-s", *extra)
+    assert out == r.from_elf(elf, e10=abs_block)
 
 
 def _mem(elf: Path) -> dict[int, bytes]:

@@ -5,11 +5,10 @@ snapshot, rtlab.results.snapshot) and show the runs finished so far."""
 from __future__ import annotations
 
 import re
-import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import RTLAB, rtlab
+from tests.conftest import rtlab, rtlab_run
 
 SPEC = """\
 name = "watched"
@@ -36,12 +35,7 @@ def test_runs_and_report_while_a_run_writes(tmp_path: Path, built: Path) -> None
     spec = tmp_path / "watched.toml"
     spec.write_text(SPEC)
     store = tmp_path / "st" / "rtlab.duckdb"
-    run = subprocess.Popen(
-        [RTLAB, "run", str(spec), "--store", str(store)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    run = rtlab_run(spec, store)
     try:
         seen: list[int] = []  # finished runs `rtlab runs` showed while the run went on
         while run.poll() is None and not (seen and seen[-1] >= 1):

@@ -75,6 +75,25 @@ class Unavailable:
         return f"{self.reason} — {self.fix}"
 
 
+def not_fetched(script: str, fetch_failed: Path, what: str, missing: str) -> Unavailable:
+    """Why a guest's kernel files are not here: `what` could not be fetched, for the
+    reason `script` (a deps/setup.d/ script) wrote in `fetch_failed` when the Debian
+    archive was not reachable (not rtlab's to fix); else `missing` (what is absent,
+    where), since the set-up step that fetches it was not run."""
+    if fetch_failed.is_file():
+        why = fetch_failed.read_text(errors="replace").strip() or "apt-get download failed"
+        return Unavailable(
+            f"{what} could not be fetched ({why})",
+            f"run `bash deps/setup.d/{script}` once the Debian archive is reachable",
+            fixable=False,
+        )
+    return Unavailable(
+        f"no {missing}",
+        f"run `make setup` (deps/setup.d/{script} fetches them with apt-get download)",
+        fixable=True,
+    )
+
+
 # deps/setup.d/gpio-guest.sh writes why it could not fetch the kernel here
 FETCH_FAILED = GUEST_DIR / "dl" / "fetch-failed"
 
@@ -91,17 +110,11 @@ def availability() -> Unavailable | None:
     dl = GUEST_DIR / "dl"
     if (dl / "vmlinuz").is_file() and (dl / "busybox").is_file():
         return None
-    if FETCH_FAILED.is_file():
-        why = FETCH_FAILED.read_text(errors="replace").strip() or "apt-get download failed"
-        return Unavailable(
-            f"the arm64 kernel could not be fetched ({why})",
-            "run `bash deps/setup.d/gpio-guest.sh` once the Debian archive is reachable",
-            fixable=False,
-        )
-    return Unavailable(
-        "no arm64 kernel/busybox in build/gpio-guest/dl",
-        "run `make setup` (deps/setup.d/gpio-guest.sh fetches them with apt-get download)",
-        fixable=True,
+    return not_fetched(
+        "gpio-guest.sh",
+        FETCH_FAILED,
+        "the arm64 kernel",
+        "arm64 kernel/busybox in build/gpio-guest/dl",
     )
 
 

@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.gpio_guest import GuestError, Unavailable, availability
+from rtlab.lab.gpio_guest import GuestError, Unavailable, availability, not_fetched
 
 FLAVOURS = ("stock", "rt")
 HRTIMER_DIR = REPO_ROOT / "build" / "hrtimer-guest"
@@ -59,17 +59,11 @@ def flavour_availability(flavour: str) -> Unavailable | None:
         and (HRTIMER_DIR / flavour / "headers" / "Makefile").is_file()
     ):
         return None
-    if FETCH_FAILED.is_file():
-        why = FETCH_FAILED.read_text(errors="replace").strip() or "apt-get download failed"
-        return Unavailable(
-            f"the {flavour} arm64 kernel could not be fetched ({why})",
-            "run `bash deps/setup.d/hrtimer-guest.sh` once the Debian archive is reachable",
-            fixable=False,
-        )
-    return Unavailable(
-        f"no {flavour} arm64 kernel and headers in build/hrtimer-guest",
-        "run `make setup` (deps/setup.d/hrtimer-guest.sh fetches them with apt-get download)",
-        fixable=True,
+    return not_fetched(
+        "hrtimer-guest.sh",
+        FETCH_FAILED,
+        f"the {flavour} arm64 kernel",
+        f"{flavour} arm64 kernel and headers in build/hrtimer-guest",
     )
 
 

@@ -83,6 +83,42 @@ def check_ranges(p: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]]
             raise ConfigError(key, f"{key} = {v}: expected {int(lo)}..{int(hi)}")
 
 
+OptionTable = Mapping[str, tuple[Any, str]]  # parameter -> (its type(s), the program's option)
+
+
+def check_params(
+    program: str,
+    p: Mapping[str, Any],
+    opts: OptionTable,
+    choices: Mapping[str, tuple[str, ...]] | None = None,
+    also: tuple[str, ...] = (),
+) -> None:
+    """Every parameter of `p` but those in `also` (checked by the caller, named among
+    the known ones) is an option of `program`'s table, of its type (a bool never passes
+    for a number), one of its `choices` where it has some, and not a negative integer."""
+    for key, value in p.items():
+        if key in also:
+            continue
+        if key not in opts:
+            known = ", ".join([*opts, *also])
+            raise ConfigError(key, f"unknown {program} parameter {key!r}; known: {known}")
+        want = opts[key][0]
+        takes_bool = want is bool or (isinstance(want, tuple) and bool in want)
+        if not isinstance(value, want) or (isinstance(value, bool) and not takes_bool):
+            raise ConfigError(key, f"{key} = {value!r}: wrong type")
+        allowed = (choices or {}).get(key)
+        if allowed is not None and value not in allowed:
+            raise ConfigError(key, f"{key} = {value!r}: expected one of {', '.join(allowed)}")
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise ConfigError(key, f"{key} = {value}: must not be negative")
+
+
+def options_argv(exe: str, p: Mapping[str, Any], opts: OptionTable) -> list[str]:
+    """The program's command line: `exe -q` and each parameter as its option
+    (option_args), in the order the spec gives them."""
+    return [exe, "-q", *(a for k, v in p.items() for a in option_args(k, v, opts[k][1]))]
+
+
 def check_duration(p: Mapping[str, Any]) -> None:
     """`duration`: a positive time of at least 1 ns (the programs refuse less)."""
     if "duration" in p and duration_s(p["duration"]) * 1e9 < 1:

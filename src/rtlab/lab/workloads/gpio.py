@@ -20,6 +20,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.workloads.base import (
     WorkloadKind,
     check_duration,
+    check_params,
     check_ranges,
     duration_s,
     option_args,
@@ -113,32 +114,19 @@ _COMMON = ("seconds", "meta")
 
 def _checker(kind: str, opts: Mapping[str, tuple[tuple[type, ...], str]]) -> Any:
     def check(p: Mapping[str, Any]) -> None:
-        for key, value in p.items():
-            if key in _COMMON:
-                ok = isinstance(value, dict) if key == "meta" else isinstance(value, int | float)
-                if not ok or isinstance(value, bool):
-                    raise ConfigError(key, f"{key} = {value!r}: wrong type")
+        for key in _COMMON:
+            value = p.get(key)
+            if value is None:
                 continue
-            if key not in opts:
-                known = ", ".join([*opts, *_COMMON])
-                raise ConfigError(key, f"unknown {kind} parameter {key!r}; known: {known}")
-            want = opts[key][0]
-            if not isinstance(value, want) or (isinstance(value, bool) and bool not in want):
+            ok = isinstance(value, dict) if key == "meta" else isinstance(value, int | float)
+            if not ok or isinstance(value, bool):
                 raise ConfigError(key, f"{key} = {value!r}: wrong type")
-            if key in _CHOICES and value not in _CHOICES[key]:
-                raise ConfigError(
-                    key, f"{key} = {value!r}: expected one of {', '.join(_CHOICES[key])}"
-                )
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                raise ConfigError(key, f"{key} = {value}: must not be negative")
-            if (
-                key == "lines"
-                and isinstance(value, list)
-                and not all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
-                )
-            ):
-                raise ConfigError(key, "lines: expected a list of line offsets")
+        check_params(kind, p, opts, _CHOICES, also=_COMMON)
+        lines = p.get("lines")
+        if isinstance(lines, list) and not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in lines
+        ):
+            raise ConfigError("lines", "lines: expected a list of line offsets")
         if "count" in p and "duration" in p:
             raise ConfigError("count", f"{kind}: give count or duration, not both")
         _check_together(kind, p)

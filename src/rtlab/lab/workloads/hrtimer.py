@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rtlab.errors import ConfigError
-from rtlab.lab.workloads.base import WorkloadKind, check_ranges
+from rtlab.lab.workloads.base import WorkloadKind, check_params, check_ranges, options_argv
 
 # parameter -> (type, the reader's option)
 _OPTS: dict[str, tuple[type, str]] = {
@@ -31,26 +30,12 @@ _RANGES: dict[str, tuple[float, float]] = {
 
 
 def _check(p: Mapping[str, Any]) -> None:
-    for key, value in p.items():
-        if key not in _OPTS:
-            raise ConfigError(
-                key, f"unknown rtlab-hrtimer parameter {key!r}; known: {', '.join(_OPTS)}"
-            )
-        want = _OPTS[key][0]
-        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool):
-            raise ConfigError(key, f"{key} = {value!r}: wrong type")
+    check_params("rtlab-hrtimer", p, _OPTS)
     check_ranges(p, _RANGES)
 
 
 def _argv(exe: str, p: Mapping[str, Any]) -> list[str]:
-    args = [exe, "-q"]
-    for key, value in p.items():
-        opt = _OPTS[key][1]
-        if isinstance(value, bool):
-            args += [opt] if value else []
-        else:
-            args += [opt, str(value)]
-    return args
+    return options_argv(exe, p, _OPTS)
 
 
 def _seconds(p: Mapping[str, Any]) -> float:

@@ -10,10 +10,11 @@ from rtlab.errors import ConfigError
 from rtlab.lab.workloads.base import (
     WorkloadKind,
     check_duration,
+    check_params,
     check_ranges,
     cpu_list,
     duration_s,
-    option_args,
+    options_argv,
 )
 
 _LAT_OPTS: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -76,23 +77,12 @@ def _check_combination(p: Mapping[str, Any]) -> None:
 
 
 def _check_latency(p: Mapping[str, Any]) -> None:
-    for key, value in p.items():
-        if key not in _LAT_OPTS:
-            raise ConfigError(
-                key, f"unknown rtlab-latency parameter {key!r}; known: {', '.join(_LAT_OPTS)}"
-            )
-        want = _LAT_OPTS[key][0]
-        ok = isinstance(value, want) and not (isinstance(value, bool) and want is not bool)
-        if not ok:
-            raise ConfigError(key, f"{key} = {value!r}: wrong type")
-        if key in _CHOICES and value not in _CHOICES[key]:
-            raise ConfigError(key, f"{key} = {value!r}: expected one of {', '.join(_CHOICES[key])}")
-        if key in ("sleeps", "periods") and not all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value
+    check_params("rtlab-latency", p, _LAT_OPTS, _CHOICES)
+    for key in ("sleeps", "periods"):
+        if key in p and not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in p[key]
         ):
             raise ConfigError(key, f"{key}: expected a list of positive integers (us)")
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            raise ConfigError(key, f"{key} = {value}: must not be negative")
     check_duration(p)
     check_ranges(p, _RANGES)
     _check_combination(p)
@@ -101,7 +91,7 @@ def _check_latency(p: Mapping[str, Any]) -> None:
 
 
 def _latency_argv(exe: str, p: Mapping[str, Any]) -> list[str]:
-    return [exe, "-q", *(a for k, v in p.items() for a in option_args(k, v, _LAT_OPTS[k][1]))]
+    return options_argv(exe, p, _LAT_OPTS)
 
 
 def _latency_seconds(p: Mapping[str, Any]) -> float:

@@ -27,7 +27,7 @@ from tests.lab.targets.qemu_mps2.conftest import (
     assert_irq_plausible,
     assert_throughput_plausible,
 )
-from tests.needs import missing_tool, port_brought
+from tests.needs import port_brought
 from tests.paths import REPO_ROOT
 
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
@@ -82,8 +82,7 @@ CASES = [
 
 def _elf(rtos: str, machine: str) -> Path:
     port = RTOSES.get(rtos)
-    paths = port_brought(port)
-    missing_tool("deps/apt.txt", "cmake", "make", "arm-none-eabi-gcc", tq.QEMU)
+    paths = port_brought(port, "cmake", "make", "arm-none-eabi-gcc", tq.QEMU)
     return port.build(machine, configs_on(port, machine)[0], paths)
 
 

@@ -13,25 +13,18 @@ from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.nuttx import trees
 from rtlab.lab.targets import qemu_mps2 as tq
-from tests.needs import missing_tool, port_brought
+from tests.needs import port_brought
 from tests.paths import REPO_ROOT
 
-SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 MACHINES = ["mps2-an385", "mps2-an500"]
 PORT = RTOSES.get("nuttx")
-Pair = tuple[tq.QemuResult, tq.QemuResult]
-
-
-def _paths() -> dict[str, str]:
-    paths = port_brought(PORT)
-    missing_tool("deps/apt.txt", "arm-none-eabi-gcc", "kconfig-conf", "make", tq.QEMU)
-    return paths
+TOOLS = ("arm-none-eabi-gcc", "kconfig-conf", "make", tq.QEMU)  # what the build and QEMU need
 
 
 @pytest.fixture(scope="module")
 def elfs() -> dict[str, Path]:
     """One build per core (an385/an386 share the Cortex-M3 image), cached in build/."""
-    paths = _paths()
+    paths = port_brought(PORT, *TOOLS)
     return {m: PORT.build(m, "default", paths) for m in (*MACHINES, "mps2-an386")}
 
 
@@ -64,7 +57,7 @@ def test_an386_runs_the_m3_image(elfs: dict[str, Path]) -> None:
 def test_assert_configuration_costs_instructions(elfs: dict[str, Path]) -> None:
     """rtos_config = "assert" (NuttX's DEBUG_ASSERTIONS): every run ok, and a kernel
     path with its checks costs at least what it costs without them."""
-    elf = PORT.build("mps2-an385", "assert", _paths())
+    elf = PORT.build("mps2-an385", "assert", port_brought(PORT, *TOOLS))
     quick = "--scenarios primitives --iterations 50"
     checked = tq.run_qemu(elf, append=quick, timeout_s=60)
     plain = tq.run_qemu(elfs["mps2-an385"], append=quick, timeout_s=60)

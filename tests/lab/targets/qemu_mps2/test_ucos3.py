@@ -20,7 +20,7 @@ from tests.lab.targets.qemu_mps2.conftest import (
     assert_irq_plausible,
     assert_throughput_plausible,
 )
-from tests.needs import missing_tool, port_brought
+from tests.needs import port_brought
 
 PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
@@ -31,9 +31,7 @@ QEMU_MACHINES = list(PORT.machines)  # the `qemu` target's (the Pico's: test_pic
 
 @pytest.fixture(scope="module")
 def paths() -> dict[str, str]:
-    found = port_brought(PORT)
-    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", tq.QEMU)
-    return found
+    return port_brought(PORT, "cmake", "arm-none-eabi-gcc", tq.QEMU)
 
 
 @pytest.fixture(scope="module")

@@ -18,22 +18,15 @@ from rtlab.results import Store, multirun
 from rtlab.studies import rtbench
 from rtlab.studies.latency_measure import cross_check
 from tests.conftest import rtlab
-from tests.needs import missing_tool, port_brought
+from tests.needs import port_brought
 
-SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
-Pair = tuple[tq.QemuResult, tq.QemuResult]
-
-
-def _paths() -> dict[str, str]:
-    paths = port_brought(ZEPHYR)
-    missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)
-    return paths
+TOOLS = ("cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)  # what the build and QEMU need
 
 
 @pytest.fixture(scope="module")
 def elves() -> dict[str, Path]:
     """Both configurations for mps2-an385 (built once, cached under build/)."""
-    paths = _paths()
+    paths = port_brought(ZEPHYR, *TOOLS)
     return {c: ZEPHYR.build("mps2-an385", c, paths) for c in ZEPHYR.configs}
 
 

@@ -17,7 +17,7 @@ from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.protocol import Run
-from tests.needs import missing_tool, port_brought
+from tests.needs import port_brought
 
 MACHINE = "virt-a53"
 QEMU = MACHINES.get(MACHINE).qemu
@@ -25,9 +25,7 @@ SHORT = "--iterations 20 --window-ms 20"
 
 
 def _paths(rtos: str) -> dict[str, str]:
-    paths = port_brought(RTOSES.get(rtos))
-    missing_tool("deps/apt.txt", "aarch64-linux-gnu-gcc", QEMU)
-    return paths
+    return port_brought(RTOSES.get(rtos), "aarch64-linux-gnu-gcc", QEMU)
 
 
 @pytest.fixture(scope="module")

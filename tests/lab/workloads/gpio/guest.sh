@@ -6,6 +6,11 @@ E="--meta emulated=qemu-tcg"
 step() { name=$1; shift; echo "@@sec $name"; "$@" 2>&1; echo "@@rc $name=$?"; }
 # Waits until a background workload has printed its first record (the line is claimed).
 wait_hello() { i=0; while ! grep -q "@rtl1 hello" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
+# hold NAME PROGRAM LINE: PROGRAM toggles LINE in the background (output in /tmp/NAME.out,
+# its pid in $pid) until it has claimed the line; release NAME SIG ends it with SIG and
+# prints its output and exit status as the step NAME.
+hold() { $2 -l $3 -D 60s -q $E > /tmp/$1.out 2>&1 & pid=$!; wait_hello /tmp/$1.out; }
+release() { kill -$2 $pid; wait $pid; st=$?; echo "@@sec $1"; cat /tmp/$1.out; echo "@@rc $1=$st"; }
 HAVE_RS=0; [ -x /rtlab/rtlab-toggle-rs ] && HAVE_RS=1
 HAVE_KT=0; [ -x /rtlab/rtlab-toggle-kt ] && HAVE_KT=1
 echo "@@have rust=$HAVE_RS kotlin=$HAVE_KT"
@@ -19,47 +24,27 @@ step toggle_abs_c rtlab-toggle -l 0 -w abs -i 200000 -n 50 -t $E
 [ $HAVE_KT = 1 ] && step toggle_abs_kt rtlab-toggle-kt -l 0 -w abs -i 200000 -n 50 -t $E
 
 # 2. Claimed: while one process toggles line 2, a second request gets EBUSY.
-rtlab-toggle -l 2 -D 60s -q $E > /tmp/hold_c.out 2>&1 &
-pid=$!
-wait_hello /tmp/hold_c.out
+hold hold_c rtlab-toggle 2
 step busy_c rtlab-toggle -l 2 -n 1
 [ $HAVE_RS = 1 ] && step busy_rs rtlab-toggle-rs -l 2 -n 1
 [ $HAVE_KT = 1 ] && step busy_kt rtlab-toggle-kt -l 2 -n 1
 step busy_events rtlab-gpio-events -l 2 -n 1
 # 3. Released on SIGINT: the holder reports status=interrupted, a new request succeeds.
-kill -INT $pid
-wait $pid
-st=$?
-echo "@@sec hold_c"; cat /tmp/hold_c.out; echo "@@rc hold_c=$st"
+release hold_c INT
 step after_sigint_c rtlab-toggle -l 2 -n 2 --verify
 if [ $HAVE_RS = 1 ]; then
-    rtlab-toggle-rs -l 4 -D 60s -q $E > /tmp/hold_rs.out 2>&1 &
-    pid=$!
-    wait_hello /tmp/hold_rs.out
+    hold hold_rs rtlab-toggle-rs 4
     step busy_by_rs rtlab-toggle -l 4 -n 1
-    kill -TERM $pid
-    wait $pid
-    st=$?
-    echo "@@sec hold_rs"; cat /tmp/hold_rs.out; echo "@@rc hold_rs=$st"
+    release hold_rs TERM
     step after_sigterm_rs rtlab-toggle-rs -l 4 -n 2 --verify
 fi
 if [ $HAVE_KT = 1 ]; then
-    rtlab-toggle-kt -l 5 -D 60s -q $E > /tmp/hold_kt.out 2>&1 &
-    pid=$!
-    wait_hello /tmp/hold_kt.out
+    hold hold_kt rtlab-toggle-kt 5
     step busy_by_kt rtlab-toggle -l 5 -n 1
-    kill -TERM $pid
-    wait $pid
-    st=$?
-    echo "@@sec hold_kt"; cat /tmp/hold_kt.out; echo "@@rc hold_kt=$st"
+    release hold_kt TERM
     step after_sigterm_kt rtlab-toggle-kt -l 5 -n 2 --verify
-    rtlab-toggle-kt -l 6 -D 60s -q $E > /tmp/hold_kt_int.out 2>&1 &
-    pid=$!
-    wait_hello /tmp/hold_kt_int.out
-    kill -INT $pid
-    wait $pid
-    st=$?
-    echo "@@sec hold_kt_int"; cat /tmp/hold_kt_int.out; echo "@@rc hold_kt_int=$st"
+    hold hold_kt_int rtlab-toggle-kt 6
+    release hold_kt_int INT
     step after_sigint_kt rtlab-toggle-kt -l 6 -n 2 --verify
 fi
 
