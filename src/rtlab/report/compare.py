@@ -233,6 +233,11 @@ def _change(
     return sc
 
 
+def _unmatched(changes: Comparison | list[SeriesChange]) -> list[Unmatched]:
+    """What could not be compared: a Comparison's `unmatched`, nothing for a bare list."""
+    return changes.unmatched if isinstance(changes, Comparison) else []
+
+
 def check_gates(
     changes: Comparison | list[SeriesChange], gates: list[Gate], on: str = "estimate"
 ) -> list[str]:
@@ -252,7 +257,7 @@ def check_gates(
                 got = f"{x:+.1f} %" if g.kind == "pct" else f"{x / 1000:,.2f} µs"
                 what = g.metric if on == "estimate" else f"{g.metric} (95 % interval bound)"
                 failures.append(f"{g.text!r}: {sc.series} {sc.names()}: {what} {got}")
-    for u in getattr(changes, "unmatched", []):
+    for u in _unmatched(changes):
         failures += [f"{g.text!r}: {u.text()}: not compared" for g in gates]
     return failures
 
@@ -274,7 +279,7 @@ def caption_lines(changes: Comparison | list[SeriesChange]) -> list[str]:
     out = [f"n/a: {n}" for n in notes]
     pairs = {sc.names(): sc.differs for sc in changes if sc.differs}
     out += [f"parameters differ, {names}: {'; '.join(d)}" for names, d in pairs.items()]
-    out += [f"not compared: {u.text()}" for u in getattr(changes, "unmatched", [])]
+    out += [f"not compared: {u.text()}" for u in _unmatched(changes)]
     return out
 
 
@@ -314,6 +319,6 @@ def to_json(changes: Comparison | list[SeriesChange], failures: list[str]) -> di
 
     return {
         "changes": [finite(asdict(c)) for c in changes],
-        "unmatched": [asdict(u) for u in getattr(changes, "unmatched", [])],
+        "unmatched": [asdict(u) for u in _unmatched(changes)],
         "gate_failures": failures,
     }

@@ -17,6 +17,7 @@ import numpy as np
 
 from rtlab.analysis.stats import summarize
 from rtlab.fsutil import atomic_path
+from rtlab.protocol import Run
 from rtlab.results.schema import StoreError, to_json
 
 
@@ -76,19 +77,19 @@ class RunWriter:
             if name in self.series:
                 self.series[name].attrs.setdefault("kind", "timestamps")
 
-    def add_protocol_run(self, run: Any) -> None:
+    def add_protocol_run(self, run: Run) -> None:
         """Everything of a parsed rtlab.protocol.Run, and its status."""
         for s in run.series.values():
             self.add_series(s.name, s.values, unit=s.unit, tick_s=s.tick_s, attrs=s.attrs)
         self.counters.update(run.counters)
         for name, buckets in run.histograms.items():
-            unit = getattr(run, "histogram_units", {}).get(name, "")
+            unit = run.histogram_units.get(name, "")
             self.histograms[name] = (unit, list(buckets))
         self.warnings.extend(run.warnings)
         self.meta.update(run.meta)
         self.meta.setdefault("workload_version", run.version)
         self.problems.extend(run.problems)
-        self.message = getattr(run, "message", None)
+        self.message = run.message
         if run.status in ("error", "interrupted"):
             self.status = run.status
         elif run.status == "truncated" or not run.complete:

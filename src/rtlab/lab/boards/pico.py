@@ -6,14 +6,13 @@ UF2 (rtlab.lab.uf2), so picotool is not needed."""
 from __future__ import annotations
 
 import fcntl
-import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab import uf2
 from rtlab.lab.boards.mps2 import configure_and_build, need_cross_tools
 from rtlab.lab.boards.pico_sdk import sdk_path
-from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
+from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
+from rtlab.lab.build import REPO_ROOT, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040"
 
@@ -27,9 +26,7 @@ def build_pico(
     recompiles main_rp2040.c only). The ELF lies beside it."""
     need_cross_tools()
     sdk = sdk_path(paths)
-    args = " ".join(words)
-    if any(c in args for c in '"\\;\n'):
-        raise RtosBuildError(f"options for the Pico image: no quotes, ; or backslashes ({args})")
+    args = baked_args(words, "Pico")
     out.mkdir(parents=True, exist_ok=True)
     cfg = [
         "cmake",
@@ -42,18 +39,8 @@ def build_pico(
         "-DRTB_PICO_UF2=OFF",
         f"-DRTB_PICO_ARGS={args}",
     ]
-    tag = hashlib.sha256(args.encode()).hexdigest()[:8]
-    image = out / f"{stem}-{tag}.uf2"
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
         forget_other_source(out, BOARD_DIR)
         configure_and_build(cfg, out, "Pico board", "-j2")
-        elf = image.with_suffix(".elf")
-        elf.write_bytes((out / "rtbench-pico.elf").read_bytes())
-        data = uf2.from_elf(elf)
-        try:
-            uf2.check_rp2040(uf2.read(data))
-        except uf2.Uf2Error as e:
-            raise RtosBuildError(f"the {stem} image is not bootable: {e}") from None
-        image.write_bytes(data)
-    return image
+        return write_uf2(out / "rtbench-pico.elf", image_path(out, stem, args), "rp2040")

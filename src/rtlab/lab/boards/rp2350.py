@@ -1,19 +1,19 @@
 """The project's RP2350 board layer (workloads/rtbench/boards/rp2350): rtbench for the
 Raspberry Pi Pico 2 on the mps2 layer's Cortex-M glue, one CMake project built the way
 the mps2 and STM32 layers are (the kernels as CMake variables), with the options built
-in (a Pico 2 has no command line). rtlab writes the UF2 (rtlab.lab.uf2_rp2350) and
+in (a Pico 2 has no command line). rtlab writes the UF2 (rtlab.lab.boards.uf2_image) and
 checks it as the boot ROM would; no pico-sdk or picotool is needed.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.boards.mps2 import configure_and_build, layer_build, need_cross_tools
-from rtlab.lab.build import REPO_ROOT, RtosBuildError
+from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
+from rtlab.lab.build import REPO_ROOT
 
 RP2350_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2350"
 BOARDS = tuple(sorted(p.stem for p in (RP2350_DIR / "machines").glob("*.toml")))
@@ -27,25 +27,15 @@ def build_rp2350(
     cached per option set (another one recompiles rp2350_args.c only). The ELF lies
     beside it."""
     need_cross_tools()
-    args = " ".join(words)
-    if any(c in args for c in '"\\;\n'):
-        raise RtosBuildError(f"options for the {board} image: no quotes, ; or backslashes ({args})")
+    args = baked_args(words, board)
     out = REPO_ROOT / "build" / f"rtbench-rp2350-{what}"
     options = [
         "-DCMAKE_BUILD_TYPE=Release",
         *(f"-D{k}={Path(v).resolve()}" for k, v in defines.items() if v),
         f"-DRTB_RP2350_ARGS={args}",
     ]
-    tag = hashlib.sha256(args.encode()).hexdigest()[:8]
-    image = out / f"{elf_name}-{board}-{tag}.uf2"
+    chip = MACHINES.get(board).get("chip", "rp2350")
     with layer_build(RP2350_DIR, out, options) as cfg:
         configure_and_build(cfg, out, "RP2350 board", "--target", f"{elf_name}-{board}", "-j2")
-        elf = image.with_suffix(".elf")
-        elf.write_bytes((out / f"{elf_name}-{board}.elf").read_bytes())
-        data = uf2_rp2350.from_elf(elf)
-        try:
-            uf2_rp2350.check_rp2350(uf2.read(data))
-        except uf2.Uf2Error as e:
-            raise RtosBuildError(f"the {board} image {elf.name} is not bootable: {e}") from None
-        image.write_bytes(data)
-    return image
+        built = out / f"{elf_name}-{board}.elf"
+        return write_uf2(built, image_path(out, f"{elf_name}-{board}", args), chip)
