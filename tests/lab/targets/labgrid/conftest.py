@@ -49,6 +49,13 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
+def network_serial(port: int, name: str = "") -> str:
+    """A NetworkSerialPort resource (raw TCP on 127.0.0.1:`port`, 115200 baud) as an
+    exporter group's YAML: named `name` when the group has more than one."""
+    head = f"  {name}:\n    cls: NetworkSerialPort\n" if name else "  NetworkSerialPort:\n"
+    return f"{head}    host: 127.0.0.1\n    port: {port}\n    speed: 115200\n    protocol: raw\n"
+
+
 @dataclass
 class Lab:
     address: str
@@ -77,6 +84,14 @@ class Lab:
         self.check("-p", name, "set-tags", *(f"{k}={v}" for k, v in tags.items()))
         if match:
             self.check("-p", name, "add-match", match)
+
+    def exported_place(
+        self, place: str, board: str, exporter: str, group: str, resources: str
+    ) -> None:
+        """The place `place` (tag board=`board`) matching the resource group `group` that
+        a new exporter `exporter` publishes; `resources`: the group's YAML, indented."""
+        self.export(exporter, f"{group}:\n{resources}")
+        self.place(place, {"board": board}, f"{exporter}/{group}/*")
 
     def export(self, name: str, config: str) -> None:
         """A labgrid-exporter named `name` with this resource YAML, once it is listed."""

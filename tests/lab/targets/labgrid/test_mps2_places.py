@@ -114,6 +114,12 @@ def _env(lab: Lab) -> dict[str, str]:
     return {**os.environ, "LG_COORDINATOR": lab.address, "PYTHONPATH": str(REPO_ROOT / "src")}
 
 
+def _run_in(lab: Lab, spec: Path, store: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`rtlab run spec --store store` against the lab's coordinator, to its end."""
+    cmd = _rtlab("run", str(spec), "--store", str(store))
+    return subprocess.run(cmd, capture_output=True, text=True, env=_env(lab), timeout=timeout)
+
+
 def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
     in_repo: Lab, tmp_path: Path
 ) -> None:
@@ -122,13 +128,7 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
     store = tmp_path / "rtlab.duckdb"
     in_repo.check("-p", "mps2-1", "acquire", user="alice")
     try:
-        busy = subprocess.run(
-            _rtlab("run", str(spec), "--store", str(store)),
-            capture_output=True,
-            text=True,
-            env=_env(in_repo),
-            timeout=120,
-        )
+        busy = _run_in(in_repo, spec, store)
         assert busy.returncode == 2, busy.stderr
         assert re.search(r"place mps2-1 is held by \S+/alice", busy.stderr), busy.stderr
         assert "Traceback" not in busy.stderr
@@ -219,13 +219,7 @@ def test_spec_mistakes_are_one_line(in_repo: Lab, tmp_path: Path) -> None:
     ):
         spec = tmp_path / "bad.toml"
         spec.write_text(_with_target(target))
-        r = subprocess.run(
-            _rtlab("run", str(spec), "--store", str(tmp_path / "rtlab.duckdb")),
-            capture_output=True,
-            text=True,
-            env=_env(in_repo),
-            timeout=120,
-        )
+        r = _run_in(in_repo, spec, tmp_path / "rtlab.duckdb")
         assert r.returncode == 2 and says in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) <= 2
     assert places.holder(in_repo.address, "mps2-1") is None
@@ -237,13 +231,7 @@ def test_with_tags_a_held_place_is_skipped_and_the_free_ones_run(
     store = tmp_path / "rtlab.duckdb"
     in_repo.check("-p", "mps2-1", "acquire", user="alice")
     try:
-        r = subprocess.run(
-            _rtlab("run", str(EXAMPLE), "--store", str(store)),
-            capture_output=True,
-            text=True,
-            env=_env(in_repo),
-            timeout=300,
-        )
+        r = _run_in(in_repo, EXAMPLE, store, timeout=300)
         assert places.holder(in_repo.address, "mps2-1").endswith("/alice")  # type: ignore[union-attr]
     finally:
         in_repo.check("-p", "mps2-1", "release", user="alice")

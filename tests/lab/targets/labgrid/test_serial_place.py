@@ -22,7 +22,7 @@ from rtlab.lab.targets.labgrid import places
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.instruments.rp2040 import harness as h
-from tests.lab.targets.labgrid.conftest import Lab, free_port
+from tests.lab.targets.labgrid.conftest import Lab, free_port, network_serial
 from tests.lab.targets.labgrid.test_mps2_places import DIRECT, _stored
 from tests.lab.targets.serial.conftest import PortServer
 from tests.paths import REPO_ROOT
@@ -32,18 +32,23 @@ NUCLEO = REPO_ROOT / "examples" / "labgrid" / "nucleo-f411re.toml"
 TARGET = re.compile(r"^\[target\]\n(?:(?!\[).*\n)*", re.M)
 
 
+def _serial_place(lab: Lab, monkeypatch: pytest.MonkeyPatch, n: str, board: str) -> None:
+    """The place serial-mps2-1 (n "") or serial-mps2<n>, tagged `board`, over the
+    NetworkSerialPort mps2-serial<n> of the exporter serial-exporter<n>; the lab's
+    coordinator in LG_COORDINATOR and the repository the working directory (the
+    example's paths are the repository's)."""
+    place = f"serial-mps2{n or '-1'}"
+    lab.exported_place(
+        place, board, f"serial-exporter{n}", f"mps2-serial{n}", network_serial(free_port())
+    )
+    monkeypatch.chdir(REPO_ROOT)
+    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+
+
 def test_example_serial_place_stores_what_qemu_stores(
     lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    port = free_port()
-    lab.export(
-        "serial-exporter",
-        f"mps2-serial:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {port}\n"
-        "    speed: 115200\n    protocol: raw\n",
-    )
-    lab.place("serial-mps2-1", {"board": "mps2-an385-serial"}, "serial-exporter/mps2-serial/*")
-    monkeypatch.chdir(REPO_ROOT)  # the example's paths are the repository's
-    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    _serial_place(lab, monkeypatch, "", "mps2-an385-serial")
     spec = load_spec(EXAMPLE)
     with Store(tmp_path / "lab" / "rtlab.duckdb") as st:
         out = run_spec(spec, st)
@@ -65,15 +70,7 @@ def test_wrong_image_on_a_serial_place(
     lab: Lab, smoke_elf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The place's board is described as mps2-an386; the an385 image says otherwise."""
-    port = free_port()
-    lab.export(
-        "serial-exporter-2",
-        f"mps2-serial-2:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {port}\n"
-        "    speed: 115200\n    protocol: raw\n",
-    )
-    lab.place("serial-mps2-2", {"board": "x"}, "serial-exporter-2/mps2-serial-2/*")
-    monkeypatch.chdir(REPO_ROOT)
-    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    _serial_place(lab, monkeypatch, "-2", "x")
     text = EXAMPLE.read_text().replace('place = "serial-mps2-1"', 'place = "serial-mps2-2"')
     text = text.replace('board = "mps2-an385"', 'board = "mps2-an386"')
     spec = tmp_path / "s.toml"
@@ -94,15 +91,11 @@ def test_nucleo_place_without_its_probe(
     its ST-LINK: one line naming the probe, exit 2, nothing stored, the place released."""
     vcp = PortServer(b"")
     try:
-        lab.export(
-            "nucleo-exporter",
-            f"nucleo-f411re-1:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {vcp.port}\n"
-            "    speed: 115200\n    protocol: raw\n"
-            "  USBDebugger:\n    match:\n      ID_SERIAL_SHORT: 066DFF555185754867154835\n",
-        )
-        lab.place(
-            "nucleo-f411re-1", {"board": "nucleo-f411re"}, "nucleo-exporter/nucleo-f411re-1/*"
-        )
+        probe = "  USBDebugger:\n    match:\n      ID_SERIAL_SHORT: 066DFF555185754867154835\n"
+        lab.exported_place(
+            "nucleo-f411re-1", "nucleo-f411re", "nucleo-exporter", "nucleo-f411re-1",
+            network_serial(vcp.port) + probe,
+        )  # fmt: skip
         monkeypatch.chdir(REPO_ROOT)
         monkeypatch.setenv("LG_COORDINATOR", lab.address)
         store = tmp_path / "st.duckdb"
@@ -126,8 +119,10 @@ def test_the_places_analyzer_is_the_instrument(
     """A place = board + instrument: the exporter publishes a SigrokDevice (sigrok's demo
     driver, captured by the real sigrok-cli), the spec's [instrument] driver = "labgrid"
     takes it from the place rtlab holds."""
-    lab.export("sigrok-exporter", "mps2-bench:\n  SigrokDevice:\n    driver: demo\n")
-    lab.place("mps2-sigrok-1", {"board": "mps2-an385-sigrok"}, "sigrok-exporter/mps2-bench/*")
+    lab.exported_place(
+        "mps2-sigrok-1", "mps2-an385-sigrok", "sigrok-exporter", "mps2-bench",
+        "  SigrokDevice:\n    driver: demo\n",
+    )  # fmt: skip
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.setenv("LG_COORDINATOR", lab.address)
     spec = load_spec(SIGROK)
@@ -157,15 +152,10 @@ def test_the_capture_modules_port_is_a_second_serial_resource(lab: Lab, tmp_path
     `instrument`; [instrument] port = "labgrid" becomes the Pico's URL."""
     board_port, pico_port = PortServer(b""), PortServer(b"")
     try:
-        lab.export(
-            "pair-exporter",
-            "nucleo-pico:\n"
-            f"  board-port:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
-            f"    port: {board_port.port}\n    protocol: raw\n"
-            f"  pico:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
-            f"    port: {pico_port.port}\n    protocol: raw\n",
-        )
-        lab.place("nucleo-pico-1", {"board": "pair"}, "pair-exporter/nucleo-pico/*")
+        lab.exported_place(
+            "nucleo-pico-1", "pair", "pair-exporter", "nucleo-pico",
+            network_serial(board_port.port, "board-port") + network_serial(pico_port.port, "pico"),
+        )  # fmt: skip
         env = tmp_path / "env.yaml"
         env.write_text(
             "targets:\n  main:\n    drivers:\n"
@@ -215,12 +205,9 @@ def test_the_places_pico_times_the_run_over_the_network(
         running.append((conn, h.start(tmp_path, toggles=toggles, stdin=fd, stdout=fd)))
 
     threading.Thread(target=serve, daemon=True).start()
-    lab.export(
-        "pico-exporter",
-        f"mps2-pico:\n  pico:\n    cls: NetworkSerialPort\n    host: 127.0.0.1\n"
-        f"    port: {port}\n    protocol: raw\n",
+    lab.exported_place(
+        "mps2-pico-1", "mps2-pico", "pico-exporter", "mps2-pico", network_serial(port, "pico")
     )
-    lab.place("mps2-pico-1", {"board": "mps2-pico"}, "pico-exporter/mps2-pico/*")
     env = tmp_path / "env.yaml"
     env.write_text(
         (REPO_ROOT / "examples" / "labgrid" / "mps2-env.yaml")

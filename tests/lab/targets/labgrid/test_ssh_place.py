@@ -26,12 +26,11 @@ def test_spec_runs_on_an_exported_ssh_board(
     built: Path,
     tmp_path: Path,
 ) -> None:
-    lab.export(
-        "pi-exporter",
-        f"orangepi:\n  NetworkService:\n    address: 127.0.0.1\n    port: {sshd['port']}\n"
-        f"    username: {sshd['user']}\n",
+    service = (
+        f"  NetworkService:\n    address: 127.0.0.1\n    port: {sshd['port']}\n"
+        f"    username: {sshd['user']}\n"
     )
-    lab.place("orangepi-1", {"board": "orangepi"}, "pi-exporter/orangepi/*")
+    lab.exported_place("orangepi-1", "orangepi", "pi-exporter", "orangepi", service)
     env = tmp_path / "lab-env.yaml"
     env.write_text(
         f"targets:\n  main:\n    drivers:\n      SSHDriver:\n        keyfile: {sshd['identity']}\n"

@@ -7,6 +7,7 @@ heap counters in each) ends `rtbench: done errors=0`, twice, with the same store
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,17 +44,19 @@ def _brought(rtos: str) -> None:
         brought("ZEPHYR_MODULES", "cmsis;hal_rpi_pico checkouts", "docs/boards.md" + TESTED)
 
 
-SPEC = """
-name = "pico-on-model-{rtos}-{config}"
-repetitions = 2
-[target]
+# The target of a spec running the Pico's images on the model ({rtos}: str.format's)
+ON_MODEL = """[target]
 kind = "serial"
 board = "pico"
 flasher = "rp2040_model"
 builtin_args = true
-answer_s = 300
 rtos = "{rtos}"
-rtos_config = "{config}"
+"""
+SPEC = (
+    'name = "pico-on-model-{rtos}-{config}"\nrepetitions = 2\n'
+    + ON_MODEL
+    + 'answer_s = 300\nrtos_config = "{config}"\n'
+) + """\
 [[workload]]
 kind = "rtbench"
 name = "{rtos}-{config}"
@@ -65,16 +68,25 @@ timeout_s = 600
 """
 
 
-@pytest.mark.parametrize(("rtos", "config"), IMAGES)
-def test_every_scenario_runs_twice_identical(rtos: str, config: str, tmp_path: Path) -> None:
-    _brought(rtos)
-    spec = parse_spec(SPEC.format(rtos=rtos, config=config), tmp_path / "spec.toml")
+def run_twice_identical(text: str, tmp_path: Path) -> tuple[Any, Any, Any]:
+    """The spec `text` (two repetitions of one cell) run on the model: both runs ok,
+    and the second stored the same samples and counters as the first (the model is
+    deterministic). Returns the first run's (meta, samples, counters) as _stored has
+    them."""
+    spec = parse_spec(text, tmp_path / "spec.toml")
     with Store(tmp_path / "rtlab.duckdb") as st:
         out = run_spec(spec, st)
         assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
         stored = _stored(st, spec.name)
     (m1, s1, c1), (_, s2, c2) = stored.values()
     assert s1 == s2 and c1 == c2, "two runs on the model stored different samples"
+    return m1, s1, c1
+
+
+@pytest.mark.parametrize(("rtos", "config"), IMAGES)
+def test_every_scenario_runs_twice_identical(rtos: str, config: str, tmp_path: Path) -> None:
+    _brought(rtos)
+    m1, s1, c1 = run_twice_identical(SPEC.format(rtos=rtos, config=config), tmp_path)
     # the meta per scenario invocation (`primitives@1/board`, ...)
     for key in ("timebase", "board", "rtos", "cores"):
         assert {v for k, v in m1.items() if k.endswith(f"/{key}")} == {

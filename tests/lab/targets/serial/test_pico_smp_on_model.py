@@ -12,22 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.runner import run_spec
-from rtlab.lab.spec import parse_spec
-from rtlab.results import Store
-from tests.lab.targets.labgrid.test_mps2_places import _stored
 from tests.lab.targets.serial.test_pico import _freertos, _nuttx
+from tests.lab.targets.serial.test_pico_on_model import ON_MODEL, run_twice_identical
 
-SPEC = """
-name = "pico-smp-on-model-{rtos}"
-repetitions = 2
-[target]
-kind = "serial"
-board = "pico"
-flasher = "rp2040_model"
-builtin_args = true
-answer_s = 600
-rtos = "{rtos}"
+SPEC = (
+    'name = "pico-smp-on-model-{rtos}"\nrepetitions = 2\n' + ON_MODEL + "answer_s = 600\n"
+) + """\
 [[workload]]
 kind = "rtbench"
 name = "{rtos}-smp"
@@ -43,13 +33,7 @@ timeout_s = 1200
 @pytest.mark.parametrize("rtos", ["freertos", "nuttx"])
 def test_smp_scenarios_run_twice_identical(rtos: str, tmp_path: Path) -> None:
     _freertos() if rtos == "freertos" else _nuttx()
-    spec = parse_spec(SPEC.format(rtos=rtos), tmp_path / "spec.toml")
-    with Store(tmp_path / "rtlab.duckdb") as st:
-        out = run_spec(spec, st)
-        assert [r.status for r in out.runs] == ["ok", "ok"], [r.message for r in out.runs]
-        stored = _stored(st, spec.name)
-    (m1, s1, c1), (_, s2, c2) = stored.values()
-    assert s1 == s2 and c1 == c2, "two runs on the model stored different samples"
+    m1, _, c1 = run_twice_identical(SPEC.format(rtos=rtos), tmp_path)
     assert {v for k, v in m1.items() if k.endswith("/timing_mode")} == {"rp2040-model"}
     assert not [k for k in m1 if k.endswith("/withheld")], "2-core runs withheld"
     counters = dict(c1)
