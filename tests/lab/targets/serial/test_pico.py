@@ -15,12 +15,9 @@ import pytest
 from rtlab.lab import uf2
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
-from rtlab.lab.targets.base import make_target
-from rtlab.results import Store
-from tests.conftest import rtlab
 from tests.lab.targets.serial.conftest import PortServer
+from tests.lab.targets.serial.test_uf2_boards import copied_image
 from tests.needs import brought
 from tests.paths import REPO_ROOT
 
@@ -126,24 +123,6 @@ def test_example_spec_loads(spec: Path) -> None:
     assert w["scenarios"] == ["threadmetric", "scalability", "contention"]
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
-def test_run_without_a_pico_is_one_error(spec: Path, tmp_path: Path) -> None:
-    store = tmp_path / "s.duckdb"
-    proc = rtlab("run", str(spec), "--store", str(store))
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    err = proc.stderr.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
-    assert "no RPI-RP2 boot drive mounted for board pico: hold BOOTSEL" in err
-    assert not store.exists() or Store(store).runs() == []
-
-
-def _drive(tmp_path: Path) -> Path:
-    drive = tmp_path / "RPI-RP2"
-    drive.mkdir()
-    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
-    return drive
-
-
 def test_a_run_copies_the_image_with_the_workloads_options(
     tmp_path: Path, silent_port: PortServer
 ) -> None:
@@ -151,32 +130,8 @@ def test_a_run_copies_the_image_with_the_workloads_options(
     on the drive is the UF2 built with them; no Pico is behind the port, so it then
     does not answer."""
     _freertos()
-    drive = _drive(tmp_path)
-    t = make_target(
-        {"kind": "serial", "board": "pico", "flasher": "uf2", "uf2_drive": str(drive),
-         "port": silent_port.url, "rtos": "freertos", "answer_s": 0.5}
-    )  # fmt: skip
-    default = t.program("rtbench-posix")
-    with pytest.raises(SerialBoardError, match=r"board pico on .* does not answer"):
-        t.run([default, *WORDS], timeout=10)
-    [copied] = [p for p in drive.iterdir() if p.suffix == ".uf2"]
-    assert copied.name != Path(default).name
-    built = next(Path(default).parent.glob(copied.name))
-    assert copied.read_bytes() == built.read_bytes()
-    _bootable_with(copied, WORDS, built.with_suffix(".elf"))
-
-
-def test_a_malformed_image_never_reaches_the_drive(tmp_path: Path, silent_port: PortServer) -> None:
-    drive = _drive(tmp_path)
-    image = tmp_path / "x.uf2"
-    image.write_bytes(uf2.write({0x10000100: bytes(256)}))  # no stage 2 at 0x10000000
-    t = make_target(
-        {"kind": "serial", "board": "pico", "flasher": "uf2", "uf2_drive": str(drive),
-         "port": silent_port.url, "image": str(image), "builtin_args": True}
-    )  # fmt: skip
-    with pytest.raises(SerialBoardError, match=r"x\.uf2 is not an image for board pico: .*stage 2"):
-        t.run([str(image)], timeout=10)
-    assert sorted(p.name for p in drive.iterdir()) == ["INFO_UF2.TXT"]
+    built = copied_image("pico", tmp_path, silent_port, WORDS)
+    _bootable_with(built, WORDS, built.with_suffix(".elf"))
 
 
 def test_a_pico_run_records_its_own_smp_configuration() -> None:

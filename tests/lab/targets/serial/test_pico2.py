@@ -16,12 +16,9 @@ from rtlab.lab import uf2, uf2_rp2350
 from rtlab.lab.boards.rp2350 import build_rp2350
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
-from rtlab.lab.targets.base import make_target
-from rtlab.results import Store
-from tests.conftest import rtlab
 from tests.lab.targets.serial.conftest import PortServer
+from tests.lab.targets.serial.test_uf2_boards import copied_image
 from tests.needs import brought
 from tests.paths import REPO_ROOT
 
@@ -93,60 +90,9 @@ def test_example_spec_loads() -> None:
     assert w["scenarios"] == ["irq", "primitives"]
 
 
-def test_run_without_a_pico2_is_one_error(tmp_path: Path) -> None:
-    store = tmp_path / "s.duckdb"
-    proc = rtlab("run", str(SPEC), "--store", str(store))
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    err = proc.stderr.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
-    assert "no RP2350 boot drive mounted for board pico2: hold BOOTSEL" in err
-    assert not store.exists() or Store(store).runs() == []
-
-
-def _drive(tmp_path: Path) -> Path:
-    drive = tmp_path / "RP2350"
-    drive.mkdir()
-    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\n")
-    return drive
-
-
 def test_a_run_copies_the_image_with_the_workloads_options(
     tmp_path: Path, silent_port: PortServer
 ) -> None:
     brought("FREERTOS_KERNEL_PATH", "a FreeRTOS-Kernel checkout", "V11.3.0" + TESTED)
-    drive = _drive(tmp_path)
-    t = make_target(
-        {"kind": "serial", "board": "pico2", "flasher": "uf2", "uf2_drive": str(drive),
-         "port": silent_port.url, "rtos": "freertos", "answer_s": 0.5}
-    )  # fmt: skip
-    default = t.program("rtbench-posix")
-    with pytest.raises(SerialBoardError, match=r"board pico2 on .* does not answer"):
-        t.run([default, *WORDS], timeout=10)
-    [copied] = [p for p in drive.iterdir() if p.suffix == ".uf2"]
-    built = Path(default).parent / copied.name
-    assert copied.name != Path(default).name and copied.read_bytes() == built.read_bytes()
+    built = copied_image("pico2", tmp_path, silent_port, WORDS)
     assert " ".join(WORDS).encode() + b"\0" in b"".join(_flash(built).values())
-
-
-@pytest.mark.parametrize(
-    ("data", "says"),
-    [
-        (uf2.write({0x10000000: bytes(256)}), "family 0xe48bff56, not RP2350_ARM_S"),
-        (uf2.write({0x10000000: bytes(256)}, 0xE48BFF59), "no IMAGE_DEF block"),
-    ],
-    ids=["rp2040-image", "no-image-def"],
-)
-def test_a_wrong_image_never_reaches_the_drive(
-    tmp_path: Path, silent_port: PortServer, data: bytes, says: str
-) -> None:
-    drive = _drive(tmp_path)
-    image = tmp_path / "x.uf2"
-    image.write_bytes(data)
-    t = make_target(
-        {"kind": "serial", "board": "pico2", "flasher": "uf2", "uf2_drive": str(drive),
-         "port": silent_port.url, "image": str(image), "builtin_args": True}
-    )  # fmt: skip
-    wrong = rf"x\.uf2 is not an image for board pico2: .*{says}"
-    with pytest.raises(SerialBoardError, match=wrong):
-        t.run([str(image)], timeout=10)
-    assert sorted(p.name for p in drive.iterdir()) == ["INFO_UF2.TXT"]
