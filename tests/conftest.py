@@ -73,6 +73,13 @@ def rtlab_run(spec: Path, store: Path, stdout: int = subprocess.PIPE) -> subproc
     return subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
 
 
+def latency_output(*args: str) -> str:
+    """What rtlab-latency (built first) prints with these options after -q: @rtl1."""
+    exe = build_c_target("rtlab-latency")
+    cmd = [str(exe), "-q", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+
 @pytest.fixture(scope="session")
 def built() -> Path:
     build_c_target("rtbench")

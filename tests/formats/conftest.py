@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import subprocess
+import zipfile
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -18,6 +20,15 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
     res = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, f"{cmd}: {res.stderr}"
     return res.stdout
+
+
+def write_sr(dest: Path | IO[bytes], metadata: str, logic: bytes) -> None:
+    """A sigrok session file (the zip sigrok-cli writes, version 2) to `dest`: its
+    `metadata` text and one chunk `logic-1-1` of samples."""
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("version", "2")
+        zf.writestr("metadata", metadata)
+        zf.writestr("logic-1-1", logic)
 
 
 LOGIC4 = "logic_channels=4:analog_channels=0"

@@ -7,7 +7,6 @@ import json
 import shutil
 import struct
 import subprocess
-import zipfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from rtlab.analysis.stats import parse_quantiles, quantile_key
 from rtlab.errors import FormatError, RtlabError
 from rtlab.model import Capture, Channel
 from rtlab.ticks import parse_duration
+from tests.formats.conftest import write_sr
 
 HEAD = (
     "$timescale 1ns $end $scope module tb $end $var wire 1 ! clk $end $upscope $end "
@@ -228,14 +228,12 @@ def _sr(tmp_path: Path, samples: int, rate: str) -> Path:
     """A sigrok session of `samples` samples of a square wave on D0 (period 64)."""
     data = ((np.arange(samples) // 32) % 2).astype(np.uint8).tobytes()
     path = tmp_path / "odd.sr"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("version", "2")
-        zf.writestr(
-            "metadata",
-            f"[global]\nsigrok version=0.5.2\n[device 1]\ncapturefile=logic-1\n"
-            f"total probes=1\nsamplerate={rate}\ntotal analog=0\nprobe1=D0\nunitsize=1\n",
-        )
-        zf.writestr("logic-1-1", data)
+    write_sr(
+        path,
+        f"[global]\nsigrok version=0.5.2\n[device 1]\ncapturefile=logic-1\n"
+        f"total probes=1\nsamplerate={rate}\ntotal analog=0\nprobe1=D0\nunitsize=1\n",
+        data,
+    )
     return path
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import struct
-import zipfile
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -31,6 +30,7 @@ import rtlab.formats as F
 from rtlab.analysis.summary import analyze
 from rtlab.model import Capture, Channel
 from rtlab.ticks import one_value_per_time
+from tests.formats.conftest import write_sr
 
 TICKS = [
     Fraction(1, 10**9),
@@ -155,14 +155,12 @@ def sigrok(cap: Capture) -> tuple[bytes, dict[str, Any]]:
     probes = "".join(f"probe{k + 1}={ch.name}\n" for k, ch in enumerate(cap))
     rate = 1 / cap.tick_s
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("version", "2")
-        zf.writestr(
-            "metadata",
-            f"[device 1]\ncapturefile=logic-1\ntotal probes={len(cap)}\n"
-            f"samplerate={rate.numerator // rate.denominator}\n{probes}unitsize=1\n",
-        )
-        zf.writestr("logic-1-1", samples.tobytes())
+    write_sr(
+        buf,
+        f"[device 1]\ncapturefile=logic-1\ntotal probes={len(cap)}\n"
+        f"samplerate={rate.numerator // rate.denominator}\n{probes}unitsize=1\n",
+        samples.tobytes(),
+    )
     return buf.getvalue(), {}
 
 

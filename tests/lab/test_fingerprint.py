@@ -16,6 +16,7 @@ from rtlab.lab.fingerprint import (
     pitfalls,
     preemption_model,
 )
+from tests.conftest import latency_output
 
 
 def codes(warnings: list[dict[str, str]]) -> set[str]:
@@ -60,17 +61,9 @@ def test_run_pitfalls_from_workload_meta() -> None:
 
 
 def test_fingerprint_of_a_real_latency_run() -> None:
-    from rtlab.lab.build import build_c_target
     from rtlab.protocol import parse_one
 
-    exe = build_c_target("rtlab-latency")
-    out = subprocess.run(
-        [str(exe), "-q", "-l", "20", "-i", "200", "-w", "usleep"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    run = parse_one(out)
+    run = parse_one(latency_output("-l", "20", "-i", "200", "-w", "usleep"))
     assert "timer_slack" in codes(fingerprint(run.meta)["warnings"])
 
 

@@ -37,14 +37,16 @@ def _sigrok_cli() -> None:
     tool("sigrok-cli", "deps/apt.txt")
 
 
-DEMO = """\
-name = "{name}"
+# The demo driver's logic group, 3 channels, in one of its patterns
+INSTRUMENT = """\
 [instrument]
 kind = "sigrok"
 driver = "{driver}"
 channel_group = "Logic"
 config = ["pattern={pattern}"]
 channels = ["D0", "D1", "D2"]
+"""
+DEMO = 'name = "{name}"\n' + INSTRUMENT + """\
 pin = "D2"
 response = "D1"
 margin_s = 0.4
@@ -356,14 +358,8 @@ duration = "100ms"
 
 def test_capture_shorter_than_the_run_is_a_warning(tmp_path: Path, built: Path) -> None:
     # the workload says it takes 0.1 s and takes 1 s: --time ends first
-    text = f"""\
-name = "short"
-[instrument]
-kind = "sigrok"
-driver = "demo"
-channel_group = "Logic"
-config = ["pattern=incremental"]
-channels = ["D0", "D1", "D2"]
+    text = 'name = "short"\n' + INSTRUMENT.format(driver="demo", pattern="incremental")
+    text += f"""\
 margin_s = 0.1
 [[workload]]
 kind = "command"

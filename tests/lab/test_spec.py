@@ -8,6 +8,7 @@ import pytest
 
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.specfile import SpecError
+from tests.lab.workloads.hrtimer.test_one_spec_both_kernels import BOTH_KERNELS
 
 GOOD = """\
 name = "t"
@@ -98,18 +99,7 @@ def test_cli_spec_error_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
-AXES = """\
-name = "uvk"
-[target]
-kind = "qemu_gpio"
-kernel = ["stock", "rt"]
-icount_shift = 1
-[[workload]]
-kind = "rtlab-hrtimer"
-name = "hrtimer"
-period_us = [100, 20]
-samples = 100
-"""
+AXES = 'name = "uvk"\n' + BOTH_KERNELS + "period_us = [100, 20]\nsamples = 100\n"
 
 
 def test_a_target_axis_runs_every_cell_on_each_variant() -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from rtlab.protocol import Writer, parse_one
 from rtlab.results import Store, StoreError, summarize
+from tests.conftest import latency_output
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -231,17 +232,10 @@ def test_million_samples_write_and_read_fast(tmp_path: Path) -> None:
 
 def test_latency_run_end_to_end(tmp_path: Path) -> None:
     """What the runner does for one cell: build, run, parse, fingerprint, store."""
-    from rtlab.lab.build import build_c_target
     from rtlab.lab.fingerprint import LoadMonitor, fingerprint
 
-    exe = build_c_target("rtlab-latency")
     with LoadMonitor() as load:
-        out = subprocess.run(
-            [str(exe), "-q", "-i", "500", "-l", "300", "-w", "usleep"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+        out = latency_output("-i", "500", "-l", "300", "-w", "usleep")
     run = parse_one(out, source="rtlab-latency")
     with Store(tmp_path / "rtlab.duckdb") as st:
         with st.run(

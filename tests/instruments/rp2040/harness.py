@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from tests.paths import REPO_ROOT
 
@@ -99,6 +102,17 @@ def start(
         stdin=stdin if stdin is not None else subprocess.PIPE,
         stdout=stdout if stdout is not None else subprocess.PIPE,
     )
+
+
+@contextlib.contextmanager
+def running(tmp: Path, **kw: Any) -> Iterator[subprocess.Popen[bytes]]:
+    """The harness started (start's arguments) for the `with` block, killed after it."""
+    proc = start(tmp, **kw)
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def summary(tmp: Path) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -30,17 +31,13 @@ def firmware() -> Path:
 def capture(tmp: Path, base: int, nch: int, duration: Fraction, **kw) -> tuple[Capture, dict]:
     selftest = kw.pop("selftest", None)
     flags = kw.pop("flags", 0)
-    proc = h.start(tmp, **kw)
-    try:
+    with h.running(tmp, **kw) as proc:
         mod = RP2040Module(h.PipePort(proc), timeout_s=30)
         mod.hello()
         cap = mod.capture(base, nch, duration, selftest=selftest, flags=flags)
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait(timeout=30)
-    finally:
-        proc.kill()
-        proc.wait()
     return cap, h.summary(tmp)
 
 
@@ -173,16 +170,12 @@ def test_session_start_stop_around_a_workload(tmp_path: Path) -> None:
     from rtlab.instruments.rp2040.session import CaptureSession
 
     toggles = {2: [100 + 400 * i for i in range(2000)]}
-    proc = h.start(tmp_path, toggles=toggles)
-    try:
+    with h.running(tmp_path, toggles=toggles) as proc:
         mod = RP2040Module(h.PipePort(proc), timeout_s=30)
         with CaptureSession(mod, 2, 1) as session:
             while session.status is None or session.status.k < 100_000:  # the "workload"
                 time.sleep(0.01)
             cap = session.stop()
-    finally:
-        proc.kill()
-        proc.wait()
     assert len(cap.gaps) == 0 and len(cap["GP2"]) > 200
     assert set(np.diff(cap["GP2"].edges).tolist()) == {200}
 
@@ -214,16 +207,12 @@ def test_a_capture_left_running_is_stopped_by_the_next_host(tmp_path: Path) -> N
     from rtlab.instruments.rp2040 import wire as proto
 
     toggles = {2: [100 + 400 * i for i in range(10_000)]}  # cycles from the first start
-    proc = h.start(tmp_path, toggles=toggles)
-    try:
+    with h.running(tmp_path, toggles=toggles) as proc:
         port = h.PipePort(proc)
         port.write(proto.cmd_start(2, 1))  # a previous host started and went away
         mod = RP2040Module(port, timeout_s=30)
         mod.hello()
         cap = mod.capture(2, 1, Fraction(1, 1000))
-    finally:
-        proc.kill()
-        proc.wait()
     assert len(cap.gaps) == 0 and len(cap["GP2"]) > 100
     assert set(np.diff(cap["GP2"].edges).tolist()) == {200}
 
@@ -245,15 +234,31 @@ def test_fine_mode_8ns_exact(tmp_path: Path) -> None:
         assert cap[f"GP{pin}"].edges.tolist() == cyc
 
 
-def test_four_channels_bursting_together_lap_their_rings(tmp_path: Path) -> None:
-    """Four 14 336-record rings filled at full rate at once, several passes each while
-    the CPU is busy with the others: whatever survives must be exact."""
-    toggles = {pin: [1000 + (pin - 2) + 2 * i for i in range(40_000)] for pin in range(2, 6)}
-    # afterwards a slow tail, which must all come through
+@pytest.mark.parametrize(
+    ("channels", "first", "burst", "tail", "ring_words"),
+    [(4, lambda pin: 1000 + (pin - 2), 40_000, (50, 1000), 14336),
+     (5, lambda pin: 500 + (pin % 2), 20_000, (30, 700), 8192)],
+    ids=["4-channels-lap-their-rings", "5-channels-ring-wrap"],
+)  # fmt: skip
+def test_channels_bursting_together_overflow_exactly(
+    tmp_path: Path,
+    channels: int,
+    first: Callable[[int], int],
+    burst: int,
+    tail: tuple[int, int],
+    ring_words: int,
+) -> None:
+    """Every channel bursts at full rate at once (an edge every 2 cycles), several passes
+    of its ring each while the CPU is busy with the others: four channels, 14 336-record
+    rings; five, 32 KB DMA ring-wrap buffers (8 192 records). Whatever survives must be
+    exact, and the slow tail afterwards (`tail`: edges, cycles apart) must all come
+    through."""
+    pins = range(2, 2 + channels)
+    toggles = {pin: [first(pin) + 2 * i for i in range(burst)] for pin in pins}
     for pin in toggles:
-        toggles[pin] += [toggles[pin][-1] + 1000 * (i + 1) for i in range(50)]
-    cap, _ = capture(tmp_path, 2, 4, Fraction(2, 1000), toggles=toggles)
-    assert cap.metadata["ring_words"] == 14336 and len(cap.gaps) >= 1
+        toggles[pin] += [toggles[pin][-1] + tail[1] * (i + 1) for i in range(tail[0])]
+    cap, _ = capture(tmp_path, 2, channels, Fraction(2, 1000), toggles=toggles)
+    assert cap.metadata["ring_words"] == ring_words and len(cap.gaps) >= 1
     for pin, cyc in toggles.items():
         check_channel(cap, f"GP{pin}", cyc)
         assert cap[f"GP{pin}"].edges[-1] == expected_ticks([cyc[-1]])[0]
@@ -275,17 +280,6 @@ def test_pio_fifo_stall_ends_trusted_data_with_a_gap(tmp_path: Path) -> None:
         check_channel(cap, f"GP{pin}", [c for c in cyc if (c + 1) // 2 <= cap.t_end])
     # kept: what was written before the last poll that saw no stall (conservative)
     assert 50 < len(cap["GP2"]) < 20_000 // 50
-
-
-def test_ring_wrap_mode_overflow_is_exact(tmp_path: Path) -> None:
-    """Five channels: 32 KB DMA ring-wrap buffers (8 192 records); all overflow at once."""
-    toggles = {pin: [500 + (pin % 2) + 2 * i for i in range(20_000)] for pin in range(2, 7)}
-    for pin in toggles:
-        toggles[pin] += [toggles[pin][-1] + 700 * (i + 1) for i in range(30)]
-    cap, _ = capture(tmp_path, 2, 5, Fraction(2, 1000), toggles=toggles)
-    assert cap.metadata["ring_words"] == 8192 and len(cap.gaps) >= 1
-    for pin, cyc in toggles.items():
-        check_channel(cap, f"GP{pin}", cyc)
 
 
 def test_fine_mode_overflow_is_exact(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from rtlab.lab import hrtimer_guest as hg
 from tests.conftest import rtlab
 from tests.needs import kernel_guest_can_boot
 
-SPEC = """\
-name = "uvk-both"
+# rtlab-hrtimer in the emulated guest on both kernels (tests/lab/test_spec.py's too)
+BOTH_KERNELS = """\
 [target]
 kind = "qemu_gpio"
 kernel = ["stock", "rt"]
@@ -23,6 +23,8 @@ icount_shift = 1
 [[workload]]
 kind = "rtlab-hrtimer"
 name = "hrtimer"
+"""
+SPEC = 'name = "uvk-both"\n' + BOTH_KERNELS + """\
 period_us = 200
 samples = 300
 binary = true
