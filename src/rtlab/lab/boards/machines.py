@@ -18,6 +18,10 @@ string. The keys rtlab reads besides the C build's (all optional but the name):
     baked = 1                     # no command line: the options are built into the image
     pico_sdk = 1                  # its images are built on the pico-sdk (PICO_SDK_PATH)
     default = 1                   # the `qemu` target's machine when a spec names none
+    build_dir = "rtbench-qemu"    # our CMake board layer builds it (rtlab.lab.boards.layers):
+                                  # into build/<build_dir>-<kernels>
+    options_var = "RTB_RP2350_ARGS"  # baked: the CMake variable its options go into
+    chip = "rp2350"               # its chip (baked: which UF2 writer and boot-ROM check)
     zephyr_board = "mps2_an385"   # an RTOS's own name of it (zephyr_hal, nuttx_core,
                                   # nuttx_board likewise): read by that RTOS's module
 """
@@ -58,6 +62,9 @@ class Machine:
     baked: bool = False
     pico_sdk: bool = False
     default: bool = False
+    build_dir: str = ""  # our CMake board layer builds it, into build/<build_dir>-<kernels>
+    options_var: str = ""  # baked: the CMake variable the options go into
+    chip: str = ""  # its chip (baked: which UF2 writer); the C build's too
     facts: Mapping[str, Any] = field(default_factory=dict)  # every key of the file
 
     @property
@@ -126,6 +133,9 @@ def read_machine(path: Path) -> Machine:
         baked=bool(_number(data, "baked", path, 0)),
         pico_sdk=bool(_number(data, "pico_sdk", path, 0)),
         default=bool(_number(data, "default", path, 0)),
+        build_dir=_text(data, "build_dir", path),
+        options_var=_text(data, "options_var", path),
+        chip=_text(data, "chip", path),
         facts=data,
     )
 

@@ -1,6 +1,6 @@
-"""FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built with the project's mps2
-board layer (workloads/rtbench/ports/freertos + boards/qemu-mps2), or its STM32 one for
-a serial-target board (boards/stm32, boards/rp2350)."""
+"""FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built by the board layer of
+the machine (workloads/rtbench/ports/freertos + boards/<layer>: qemu-mps2, stm32, rp2350
+through rtlab.lab.boards.layers; the Pico's rp2040 on the pico-sdk)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.boards.machines import MACHINES, layer_of
-from rtlab.lab.boards.mps2 import BOARD_DIR, build_mps2
-from rtlab.lab.boards.rp2350 import build_rp2350
-from rtlab.lab.boards.stm32 import build_stm32
+from rtlab.lab.boards.mps2 import BOARD_DIR
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
 from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
@@ -58,24 +57,22 @@ class FreeRtos(PortBase):
         m = MACHINES.get(machine)
         if m.baked:
             return self.build_baked(machine, config, paths, [])
-        if m.layer == "stm32":
-            return build_stm32({VAR: paths[VAR]}, "freertos") / f"rtbench-freertos-{m.stem}.elf"
-        kernel, out_dir = paths[VAR], None
+        kernel, what = paths[VAR], "freertos"
         if m.cores > 1:
             kernel = paths.get(SMP_VAR) or kernel
             _need_smp_kernel(Path(kernel), machine)
             if kernel != paths[VAR]:  # a build tree of its own: no rebuild back and forth
-                out_dir = REPO_ROOT / "build" / "rtbench-qemu-freertos-smp"
-        out = build_mps2({VAR: kernel}, out=out_dir)
-        return out / f"rtbench-freertos-{m.stem}.elf"
+                what = "freertos-smp"
+        return build_layer(m, {VAR: kernel}, what) / f"rtbench-freertos-{m.stem}.elf"
 
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
         """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
-        if MACHINES.get(machine).layer == "rp2350":
-            return build_rp2350({VAR: paths[VAR]}, "freertos", machine, "rtbench-freertos", words)
+        m = MACHINES.get(machine)
+        if not m.pico_sdk:  # a baked image of one of our CMake layers (the Pico 2)
+            return build_image(m, {VAR: paths[VAR]}, "freertos", "rtbench-freertos", words)
         return build_freertos_pico(Path(paths[VAR]), paths, words, config)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:

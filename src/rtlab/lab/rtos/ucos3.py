@@ -14,11 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.boards.machines import MACHINES
-from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.boards.pico import build_pico
-from rtlab.lab.boards.rp2350 import build_rp2350
-from rtlab.lab.boards.stm32 import build_stm32
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
 
@@ -94,10 +92,7 @@ class UcOs3(PortBase):
         if machine in self.baked_machines:
             return self.build_baked(machine, config, paths, [])
         # One build holds both configurations (two kernel libraries, two ELFs).
-        if MACHINES.get(machine).layer == "stm32":
-            return build_stm32(found, "ucos3") / elf_name(machine, config)
-        out = build_mps2(found, out=REPO_ROOT / "build" / "rtbench-qemu-ucos3")
-        return out / elf_name(machine, config)
+        return build_layer(MACHINES.get(machine), found, "ucos3") / elf_name(machine, config)
 
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
@@ -108,10 +103,11 @@ class UcOs3(PortBase):
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
-        if MACHINES.get(machine).layer == "rp2350":
-            name = elf_name(machine, config).removesuffix(f"-{machine}.elf")
+        m = MACHINES.get(machine)
+        if not m.pico_sdk:  # a baked image of one of our CMake layers (the Pico 2)
+            name = elf_name(machine, config).removesuffix(f"-{m.stem}.elf")
             kernel = {k: str(v) for k, v in found.items()}
-            return build_rp2350(kernel, "ucos3", machine, name, words)
+            return build_image(m, kernel, "ucos3", name, words)
         lean = "ON" if config == "lean" else "OFF"
         defines = {"RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found}
         out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
@@ -131,7 +127,7 @@ class UcOs3(PortBase):
 
 def elf_name(machine: str, config: str) -> str:
     variant = "" if config == "default" else f"-{config}"
-    return f"rtbench-ucos3{variant}-{machine.removeprefix('mps2-')}.elf"
+    return f"rtbench-ucos3{variant}-{MACHINES.get(machine).stem}.elf"
 
 
 def _version(os_dir: Path) -> str:

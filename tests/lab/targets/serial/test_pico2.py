@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rtlab.lab import uf2, uf2_rp2350
-from rtlab.lab.boards.rp2350 import build_rp2350
+from rtlab.lab.boards.layers import build_image
+from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.spec import load_spec
@@ -55,7 +56,7 @@ def _boots(image: Path, image_def_at: int | None = 4 * (16 + 50)) -> bytes:
 
 def test_bare_metal_image_builds_and_boots() -> None:
     """No kernel needed: the smoke image, its vector table and IMAGE_DEF."""
-    image = build_rp2350({}, "nokernel", "pico2", "rp2350-smoke", ["--exit", "3"])
+    image = build_image(MACHINES.get("pico2"), {}, "nokernel", "rp2350-smoke", ["--exit", "3"])
     flash = _boots(image)
     assert b"--exit 3\0" in flash and b"pico2\0" in flash
 

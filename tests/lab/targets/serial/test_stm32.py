@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.boards.stm32 import BOARDS, STM32_DIR, build_stm32
+from rtlab.lab.boards.layers import build_layer
+from rtlab.lab.boards.machines import BOARDS_DIR, MACHINES
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec
@@ -28,6 +29,15 @@ from tests.lab.targets.labgrid.test_mps2_places import _stored
 from tests.lab.targets.serial.conftest import assert_fails_without_its_probe
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
+
+# Every machine file of the stm32 layer (its name is the file's stem: what images print)
+BOARDS = tuple(m.name for m in MACHINES.values() if m.layer == "stm32")
+STM32_DIR = BOARDS_DIR / "stm32"
+
+
+def build_stm32(defines: dict, what: str) -> Path:
+    """The stm32 layer (every board's images) built with these kernels."""
+    return build_layer(MACHINES.get("nucleo-f411re"), defines, what)
 
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "netduinoplus2-freertos.toml"
 NUCLEO = REPO_ROOT / "examples" / "serial" / "nucleo-f411re-freertos.toml"
