@@ -155,7 +155,7 @@ class SerialTarget(TargetBase):
         (rp2040_model's capture_module; a labgrid place's is the labgrid target's)."""
         if getattr(spec, "kind", None) != "rp2040" or getattr(spec, "port", None) != PLACE:
             return spec
-        module_port = getattr(self.flasher, "module_port", lambda: None)()
+        module_port = self.flasher.module_port()
         if module_port is None:
             raise ConfigError(
                 "port",
@@ -166,9 +166,7 @@ class SerialTarget(TargetBase):
         return dataclasses.replace(spec, port=module_port)
 
     def close(self) -> None:
-        close = getattr(self.flasher, "close", None)
-        if close is not None:
-            close()
+        self.flasher.close()
 
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:

@@ -45,6 +45,12 @@ class Flasher(Protocol):
 
     def describe(self) -> dict[str, Any]: ...
     def abort(self) -> None: ...
+    def module_port(self) -> str | None:
+        """The serial URL of the capture module it wires to the board (rp2040_model's
+        capture_module: `[instrument] port = "place"`), else None."""
+
+    def close(self) -> None:
+        """At target close: stop what outlives a run (an emulator kept between runs)."""
 
 
 class ProbeFlasher:
@@ -78,6 +84,12 @@ class ProbeFlasher:
 
     def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
         return dict(extra)
+
+    def module_port(self) -> str | None:
+        return None
+
+    def close(self) -> None:
+        pass
 
     def notes(self) -> str:
         return last_error(self._said) if self._said else ""

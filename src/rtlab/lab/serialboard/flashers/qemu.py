@@ -160,6 +160,12 @@ class QemuFlasher:
             "qemu_version": qemu_version(self.qemu),
         }
 
+    def module_port(self) -> str | None:
+        return None  # no capture module beside QEMU's board
+
+    def close(self) -> None:
+        pass  # nothing outlives a run: finish or abort ends its QEMU
+
     def abort(self) -> None:
         proc = self.proc
         if proc is not None and proc.poll() is None:
