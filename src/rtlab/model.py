@@ -223,6 +223,18 @@ class EdgeStream:
     def total_edges(self) -> int:
         return sum(self.edge_counts.values())
 
+    def gather(self) -> Capture:
+        """The whole capture: every chunk read (copied: an array may be reused) and
+        joined into the header's channels; the header's window and metadata as the
+        reader leaves them once its stream is read."""
+        parts: dict[str, list[np.ndarray]] = {n: [] for n in self.header.channels}
+        for name, edges in self.chunks:
+            parts[name].append(np.array(edges, dtype=np.int64))
+        for ch in self.header:
+            if parts[ch.name]:
+                ch.edges = np.concatenate(parts[ch.name])
+        return self.header
+
     @classmethod
     def from_capture(cls, cap: Capture, chunk: int = 1 << 22) -> EdgeStream:
         """A loaded capture as a stream of chunks of at most `chunk` edges."""

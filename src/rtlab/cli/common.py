@@ -3,10 +3,9 @@ a user mistake into one clear line and exit status 2."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-import typer
+from typing import Any, NoReturn, TypeVar
 
 from rtlab.errors import RtlabError
 
@@ -43,12 +42,23 @@ class LazyConsole:
 err: Any = LazyConsole(stderr=True)
 
 
-def fail(message: str) -> None:
+def exit_status(code: int) -> NoReturn:
+    """End the command with `code`: typer's Exit inside a typer command (typer is loaded
+    then), SystemExit on the fast path of analyze (cli/fast.py), which never loads it."""
+    if "typer" in sys.modules:
+        import typer
+
+        raise typer.Exit(code)
+    raise SystemExit(code)
+
+
+def fail(message: str) -> NoReturn:
+    """Say a user mistake in one line on stderr; exit status 2."""
     from rich.markup import escape
 
     # escape: a message quotes user input and cell labels, whose [brackets] are not markup
     err.print(f"[bold red]rtlab: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+    exit_status(2)
 
 
 # Modules of the extras (pyproject.toml) → the extra: an analysis-only install has none

@@ -83,6 +83,29 @@ class FormatSpec:
     # option key -> converter of its text value (`rtlab analyze -O key=value`)
     options: Mapping[str, Converter] = field(default_factory=dict)
 
+    @classmethod
+    def of(
+        cls,
+        namespace: Mapping[str, Any],
+        name: str,
+        extensions: tuple[str, ...],
+        description: str,
+        options: Mapping[str, Converter],
+        **overrides: Any,
+    ) -> FormatSpec:
+        """The spec of a format module from its functions by their conventional names
+        (`read`, `read_stream`, `sniff` or `_sniff`, `write`, `write_stream`, those the
+        module has, found in `namespace`: its globals()); `overrides` replace them."""
+        found = {
+            "read": namespace["read"],
+            "stream": namespace.get("read_stream"),
+            "sniff": namespace.get("sniff", namespace.get("_sniff")),
+            "write": namespace.get("write"),
+            "write_stream": namespace.get("write_stream"),
+        }
+        found.update(overrides)
+        return cls(name, extensions, description=description, options=options, **found)
+
     def reader_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options typed and checked: an unknown key or a bad value is an error."""
         out: dict[str, Any] = {}
@@ -303,19 +326,12 @@ def save(cap: Capture, path: str | Path, format: str | None = None, **options: A
 def save_stream(stream: EdgeStream, path: str | Path, format: str | None = None) -> None:
     """Write a streamed capture: chunk by chunk when the format can (Parquet), else
     gathered into a Capture first (VCD interleaves every channel in time order)."""
-    import numpy as np
-
     p = Path(path)
     spec = get(format or _write_format(p))
     if spec.write_stream is not None:
         spec.write_stream(stream, p)
         return
-    parts: dict[str, list[np.ndarray]] = {n: [] for n in stream.header.channels}
-    for name, edges in stream.chunks:
-        parts[name].append(np.array(edges, dtype=np.int64))  # the array may be reused
-    cap = stream.header
-    for ch in cap:
-        ch.edges = np.concatenate(parts[ch.name]) if parts[ch.name] else ch.edges
+    cap = stream.gather()
     save(cap, p, spec.name)
 
 

@@ -229,11 +229,7 @@ def _sniff(head: bytes, path: Path) -> bool:
     return first in (b"timestamp,channel,level", b"time,channel,level")
 
 
-FORMAT = FormatSpec(
-    name="edges-csv",
-    extensions=(".edges.csv", ".csv"),
-    read=read,
-    sniff=_sniff,
-    description="generic edge list: timestamp,channel,level",
-    options={"tick": text, "allow_repeats": boolean, "unit": choice("ticks", "s")},
-)
+FORMAT = FormatSpec.of(
+    globals(), "edges-csv", (".edges.csv", ".csv"), "generic edge list: timestamp,channel,level",
+    {"tick": text, "allow_repeats": boolean, "unit": choice("ticks", "s")},
+)  # fmt: skip

@@ -261,14 +261,7 @@ def _sniff(head: bytes, path: Path) -> bool:
     return head[:4] == _MAGIC
 
 
-FORMAT = FormatSpec(
-    name="parquet",
-    extensions=(".parquet", ".pq"),
-    read=read,
-    write=write,
-    stream=read_stream,
-    write_stream=write_stream,
-    sniff=_sniff,
-    description="rtlab's native capture format (Parquet)",
-    options={"channels": name_list},
-)
+FORMAT = FormatSpec.of(
+    globals(), "parquet", (".parquet", ".pq"), "rtlab's native capture format (Parquet)",
+    {"channels": name_list}, write=write, write_stream=write_stream,
+)  # fmt: skip

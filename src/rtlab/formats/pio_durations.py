@@ -17,7 +17,7 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, integer, text
-from rtlab.formats.textutil import line_of, tick_option
+from rtlab.formats.textutil import line_blocks, line_of, tick_option
 from rtlab.model import Capture, Channel, EdgeStream
 
 _BAD_BYTE = re.compile(rb"[^0-9\r\n \t]")
@@ -33,21 +33,7 @@ def _blocks(path: Path) -> Iterator[tuple[bytes, int, int]]:
     """(block, byte offset, line number of its first byte): the file in blocks that end
     at a line end (the last one may not)."""
     with open(path, "rb") as fh:
-        at, line, rest = 0, 1, b""
-        while True:
-            data = fh.read(_BLOCK)
-            whole = rest + data
-            cut = whole.rfind(b"\n") + 1 if data else len(whole)
-            if cut == 0 and data:
-                rest = whole
-                continue
-            if cut:
-                yield whole[:cut], at, line
-                line += whole.count(b"\n", 0, cut)
-                at += cut
-            rest = whole[cut:]
-            if not data:
-                return
+        yield from line_blocks(fh, _BLOCK)
 
 
 def _check(path: Path, data: bytes, at: int, line0: int) -> None:
@@ -154,15 +140,7 @@ def read(
     **_: Any,
 ) -> Capture:
     """The whole capture: read_stream gathered (one set of checks and figures)."""
-    stream = read_stream(path, tick, first_level, channel)
-    parts = [edges for _, edges in stream.chunks]
-    cap = stream.header
-    edges = np.concatenate(parts)
-    cap.t_end = int(edges[-1])
-    ch = cap[channel]
-    del cap.channels[channel]
-    cap.add(Channel(channel, edges, ch.initial_level))
-    return cap
+    return read_stream(path, tick, first_level, channel).gather()
 
 
 def _line_of_token(data: bytes, index: int) -> int:
@@ -184,12 +162,8 @@ def _sniff(head: bytes, path: Path) -> bool:
     return bool(lines) and all(_LINE_OK.match(ln) for ln in (lines[:-1] or lines))
 
 
-FORMAT = FormatSpec(
-    name="pio-durations",
-    extensions=(".pio.csv",),
-    read=read,
-    stream=read_stream,
-    sniff=_sniff,
-    description="RP2040 PIO level durations, one integer per line (the GPIO study's CSV)",
-    options={"tick": text, "first_level": integer, "channel": text},
-)
+FORMAT = FormatSpec.of(
+    globals(), "pio-durations", (".pio.csv",),
+    "RP2040 PIO level durations, one integer per line (the GPIO study's CSV)",
+    {"tick": text, "first_level": integer, "channel": text},
+)  # fmt: skip

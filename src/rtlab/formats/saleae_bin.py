@@ -357,12 +357,7 @@ def sniff(head: bytes, path: Path) -> bool:
     return head.startswith(MAGIC)
 
 
-FORMAT = FormatSpec(
-    name="saleae-bin",
-    extensions=(".bin",),
-    read=read,
-    stream=read_stream,
-    sniff=sniff,
-    description="Saleae Logic 2 digital binary export (v0, v1 with gaps)",
-    options={"tick": text, "name": text},
-)
+FORMAT = FormatSpec.of(
+    globals(), "saleae-bin", (".bin",),
+    "Saleae Logic 2 digital binary export (v0, v1 with gaps)", {"tick": text, "name": text},
+)  # fmt: skip

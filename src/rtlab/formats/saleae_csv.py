@@ -286,11 +286,8 @@ def sniff(head: bytes, path: Path) -> bool:
     return first.startswith(b"time[") and b"]," in first  # other units: refused by name
 
 
-FORMAT = FormatSpec(
-    name="saleae-csv",
-    extensions=(),  # .csv is ambiguous: found by its header only
-    read=read,
-    sniff=sniff,
-    description="Saleae Logic digital CSV export (Time [s],Channel 0,…)",
-    options={"tick": text},
-)
+# .csv is ambiguous: a Saleae CSV is found by its header only (no extension)
+FORMAT = FormatSpec.of(
+    globals(), "saleae-csv", (), "Saleae Logic digital CSV export (Time [s],Channel 0,…)",
+    {"tick": text},
+)  # fmt: skip

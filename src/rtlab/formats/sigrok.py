@@ -31,7 +31,6 @@ _MAX_META_BYTES = 1 << 20
 _MAX_UNITSIZE = 64  # bytes per sample: 512 channels
 
 
-
 def parse_samplerate(text: str) -> Fraction:
     """'1 MHz', '200 kHz', '24m', '24000000', '1.5 MHz' → samples per second (exact)."""
     rate = parse_size(text)
@@ -175,32 +174,13 @@ class _EdgeFinder:
         return int((int(self.first[col]) >> sh) & 1)
 
 
-def read(
-    path: str | Path,
-    *,
-    samplerate: str | None = None,
-    tick: Any = None,
-    channels: list[str] | None = None,
-    **_: Any,
-) -> Capture:
-    """Read the logic channels of a sigrok session file.
+def read(path: str | Path, **options: Any) -> Capture:
+    """Read the logic channels of a sigrok session file: read_stream gathered.
 
     `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate;
     `channels` names the channels to decode (all by default).
     """
-    p = Path(path)
-    with sr_zip.open_zip(p) as zf:
-        tick_s, unitsize, probes, section, members = _session(zf, p, samplerate, tick, channels)
-        finder = _EdgeFinder(unitsize, [b for b, _ in probes])
-        for batch in sr_zip.batches(zf, p, members):
-            finder.feed(batch)
-    _check_end(p, finder, unitsize, members)
-    cap = _header(tick_s, finder, unitsize, section, probes)
-    for k, (_, name) in enumerate(probes):
-        parts = finder.edges[k]
-        edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        cap.channels[name].edges = edges
-    return cap
+    return read_stream(path, **options).gather()
 
 
 def read_stream(
@@ -225,6 +205,8 @@ def read_stream(
             finder.feed(batch)
             if finder.first is not None:
                 break
+        else:  # not one whole sample in the session: the checks of its end now
+            _check_end(p, finder, unitsize, members)
         _check_end(p, finder, unitsize, members, partial=True)
         header = _header(tick_s, finder, unitsize, section, probes)
     except BaseException:
@@ -262,9 +244,7 @@ def _session(
     except UnicodeDecodeError:
         raise FormatError(p, "version is not text", member="version") from None
     if version not in ("1", "2"):
-        raise FormatError(
-            p, f"session file version {version!r}, expected 1 or 2", member="version"
-        )
+        raise FormatError(p, f"session file version {version!r}, expected 1 or 2", member="version")
     raw_meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES)
     try:
         meta_text = raw_meta.decode("utf-8")
@@ -371,12 +351,7 @@ def sniff(head: bytes, path: Path) -> bool:
     return first in (b"version", b"metadata") or path.suffix.lower() == ".sr"
 
 
-FORMAT = FormatSpec(
-    name="sigrok",
-    extensions=(".sr",),
-    read=read,
-    stream=read_stream,
-    sniff=sniff,
-    description="sigrok session file (.sr: PulseView, sigrok-cli)",
-    options={"samplerate": text, "tick": text, "channels": name_list},
-)
+FORMAT = FormatSpec.of(
+    globals(), "sigrok", (".sr",), "sigrok session file (.sr: PulseView, sigrok-cli)",
+    {"samplerate": text, "tick": text, "channels": name_list},
+)  # fmt: skip

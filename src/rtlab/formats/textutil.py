@@ -1,10 +1,12 @@
-"""Helpers shared by the text readers: exact decimals, line numbers of byte offsets."""
+"""Helpers shared by the text readers: exact decimals, line numbers of byte offsets,
+blocks of whole lines."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rtlab.errors import FormatError
 from rtlab.ticks import check_tick_range, parse_duration
@@ -13,6 +15,27 @@ from rtlab.ticks import check_tick_range, parse_duration
 def line_of(data: bytes, offset: int) -> int:
     """1-based line number of a byte offset."""
     return data.count(b"\n", 0, offset) + 1
+
+
+def line_blocks(fh: IO[bytes], size: int, line: int = 1) -> Iterator[tuple[bytes, int, int]]:
+    """(block, byte offset from where `fh` stood, line number of its first byte): the
+    rest of `fh` in blocks of about `size` bytes that end at a line end (the last one
+    may not; a line longer than a block makes a longer block)."""
+    at, rest = 0, b""
+    while True:
+        data = fh.read(size)
+        whole = rest + data
+        cut = whole.rfind(b"\n") + 1 if data else len(whole)
+        if cut == 0 and data:
+            rest = whole
+            continue
+        if cut:
+            yield whole[:cut], at, line
+            line += whole.count(b"\n", 0, cut)
+            at += cut
+        rest = whole[cut:]
+        if not data:
+            return
 
 
 def read_text_lines(path: Path, max_line: int = 1 << 16) -> list[str]:

@@ -23,21 +23,12 @@ __all__ = ["FORMATS", "read", "sniff", "write"]
 
 _OPTIONS = {"channels": name_list, "timeout": number, "engine": choice("auto", "wellen", "scan")}
 FORMATS = [
-    FormatSpec(
-        name="vcd",
-        extensions=(".vcd",),
-        read=read,
-        sniff=sniff,
-        write=write,
-        description="Value Change Dump (simulators, PulseView, GTKWave)",
-        options=_OPTIONS,
+    FormatSpec.of(
+        globals(), "vcd", (".vcd",), "Value Change Dump (simulators, PulseView, GTKWave)",
+        _OPTIONS,
     ),
-    FormatSpec(
-        name="fst",
-        extensions=(".fst",),
-        read=read,
-        sniff=sniff_fst,
-        description="FST waveform (GTKWave, Verilator, Icarus -fst)",
-        options=_OPTIONS,
+    FormatSpec.of(
+        globals(), "fst", (".fst",), "FST waveform (GTKWave, Verilator, Icarus -fst)",
+        _OPTIONS, sniff=sniff_fst, write=None,
     ),
-]
+]  # fmt: skip

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from rtlab.errors import FormatError
+from rtlab.formats.textutil import line_blocks
 
 _CHUNK = 64 << 20
 _I64_MAX = 2**63 - 1
@@ -48,19 +49,9 @@ def timeline(path: Path) -> list[tuple[int, int]]:
             return []  # no header end: the parser reports that
         st = _State(line=head[:start].count(b"\n") + 1)
         fh.seek(start)
-        rest = b""
-        while True:
-            block = fh.read(_CHUNK)
-            data = rest + block
-            cut = data.rfind(b"\n") + 1 if block else len(data)
-            if cut == 0 and block:
-                rest = data
-                continue
-            _chunk(path, data[:cut], st)
-            st.line += data.count(b"\n", 0, cut)
-            rest = data[cut:]
-            if not block:
-                break
+        for block, _, line in line_blocks(fh, _CHUNK, st.line):
+            st.line = line
+            _chunk(path, block, st)
     if st.off is not None and st.time is not None and st.time > st.off:
         st.gaps.append((st.off, st.time))  # dumped off to the end
     return st.gaps
