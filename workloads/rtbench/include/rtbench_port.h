@@ -1,10 +1,17 @@
 /*
  * rtbench porting layer: everything the scenarios need from an RTOS and a board.
  *
- * A port implements every function below but rtb_port_note_warning and
- * rtb_port_warning, which the core provides (ports/<name>/); scenario code calls nothing
- * else, so a new RTOS needs a new port and no scenario change. Contracts in brief here,
- * in full in docs/porting.md.
+ * Two interfaces meet here. The RTOS interface (lifecycle, threads, semaphores, queues,
+ * event flags, mutexes, memory, software interrupts, time, critical sections) is what
+ * a port implements in ports/<rtos>/, in the spirit of Thread-Metric's porting layer.
+ * The board services below it (counter, output, markers, caches) come from the board
+ * interface, rtb_board.h, implemented once per board in boards/<board>/: a port on a
+ * board layer gets them, and the software-interrupt pool, from the core (src/board/:
+ * rtb_board_port.c, rtb_swi.c, and the shared start-up rtb_main.c) and writes only its
+ * interrupt entry and exit (rtb_isr.h). The POSIX port implements both halves itself
+ * (its board is the host). rtb_port_note_warning and rtb_port_warning are the core's.
+ * Scenario code calls nothing else, so a new RTOS needs a new port and no scenario
+ * change. Contracts in brief here, in full in docs/porting.md.
  *
  * Conventions
  *  - Handles are opaque pointers: a port may back them with static or dynamic objects.
@@ -57,6 +64,11 @@ void rtb_port_note_warning(const char *code, const char *msg);
 const char *rtb_port_warning(int i, const char **msg);
 int rtb_core_count(void);
 int rtb_preemptive(void); /* 1 when a higher-priority wakeup preempts at once (FIFO) */
+/* Board ports: runs body(arg) in a thread at level RTB_PRIO_MAIN (creating it with
+ * BOARD_MAIN_TASK_WORDS of stack, 4096 by default, and starting the scheduler; or in the
+ * kernel's own main thread); never returns. body runs rtbench_run and ends the program
+ * (src/board/rtb_main.c). */
+void rtb_port_start(void (*body)(void *), void *arg);
 
 /* --- threads ---------------------------------------------------------------------- */
 /* Starts fn(arg) at level prio on core (-1: any). A thread ends by returning from fn. */
@@ -121,7 +133,7 @@ uint32_t rtb_ts_hz(void);   /* its frequency */
 uint32_t rtb_ts_mask(void); /* 2^bits - 1, bits <= 32 */
 uint64_t rtb_time_us(void); /* monotonic microseconds, for windows (tick resolution ok) */
 
-/* --- board ------------------------------------------------------------------------- */
+/* --- board services (a board port: src/board/rtb_board_port.c over rtb_board.h) ------ */
 /* Makes code and data as cold as after reset (K4perf's first run from flash): flushes
  * or invalidates the board's flash and instruction caches, nothing where there are none.
  * The suite calls it before the first, cold sample of each latency series. */

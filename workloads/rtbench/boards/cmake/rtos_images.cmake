@@ -22,13 +22,14 @@ function(rtb_cortexm_rtos_images m)
   cmake_parse_arguments(A "BIN" "CHIP_LIB;BOARD_C;FREERTOS_PORT;RAM"
                         "CPU;LINK;DEFINITIONS;SMALL" ${ARGN})
   set(glue ${RTB_IMAGES_RTBENCH_DIR}/boards/qemu-mps2)
+  set(main ${RTB_IMAGES_RTBENCH_DIR}/src/board/rtb_main.c) # the shared start-up
+  set(board_c ${A_BOARD_C} ${glue}/board_lines.c) # the layer's hooks + mps2's lines
   set(elves)
   if(FREERTOS_KERNEL_PATH)
     rtb_freertos_kernel(freertos_${m} PORT ${A_FREERTOS_PORT} CONFIG_DIR ${glue}
                         OPTIONS ${A_CPU} DEFINITIONS ${A_DEFINITIONS})
     rtb_freertos_rtbench(rtbench_core_${m} KERNEL freertos_${m} DEFINITIONS ${A_SMALL})
-    add_executable(rtbench-freertos-${m} ${glue}/main_freertos.c ${glue}/board_freertos.c
-                   ${A_BOARD_C})
+    add_executable(rtbench-freertos-${m} ${main} ${glue}/board_freertos.c ${board_c})
     target_link_libraries(rtbench-freertos-${m} PRIVATE rtbench_core_${m}
       -Wl,--whole-archive ${A_CHIP_LIB} -Wl,--no-whole-archive freertos_${m})
     list(APPEND elves rtbench-freertos-${m})
@@ -51,7 +52,7 @@ function(rtb_cortexm_rtos_images m)
       rtb_ucos3_rtbench(rtbench_ucos3_${variant}_${m} KERNEL ucos3_${variant}_${m}
                         DEFINITIONS ${A_SMALL})
       set(elf rtbench-ucos3${suffix}-${m})
-      add_executable(${elf} ${glue}/main_ucos3.c ${glue}/board_ucos3.c ${A_BOARD_C})
+      add_executable(${elf} ${main} ${glue}/board_ucos3.c ${board_c})
       target_link_libraries(${elf} PRIVATE rtbench_ucos3_${variant}_${m}
         -Wl,--whole-archive ${A_CHIP_LIB} -Wl,--no-whole-archive ucos3_${variant}_${m})
       list(APPEND elves ${elf})

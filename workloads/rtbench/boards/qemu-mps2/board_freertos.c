@@ -1,9 +1,9 @@
 /*
- * The mps2 board under the FreeRTOS port of rtbench: its init (the shared rtb_board_*
- * hooks are board_hooks.c), the software interrupt handlers (SWI0..3: the description's
- * swi_first_irq and the 3 after), the tick hook and FreeRTOS's failure hooks; on a
- * two-core machine (mps2-an521) also the glue FreeRTOS's Armv8-M SMP port asks of the
- * application: waking core 1, the inter-core interrupt, NVIC work on the other core.
+ * What FreeRTOS asks of the application on the mps2 layer (the board's rtb_board_*
+ * hooks are board_hooks.c and board_lines.c, the same for every RTOS): the tick hook
+ * and the failure hooks; on a two-core machine (mps2-an521) also the glue FreeRTOS's
+ * Armv8-M SMP port asks for: waking core 1, the inter-core interrupt, NVIC work on the
+ * other core.
  */
 #include <string.h>
 
@@ -13,9 +13,6 @@
 
 #include "board_hooks.h"
 #include "mps2.h"
-#include "rtb_freertos.h"
-
-void rtb_board_init(void) { rtb_mps2_board_init(RTB_MPS2_SWI_PRIORITY); }
 
 #if BOARD_CORES > 1
 /* The port's start-up state (ARM_CM33_NTZ/non_secure/port.c, portasm.c). */
@@ -88,11 +85,6 @@ void rtb_mps2_run_on_core(int core, void (*fn)(int), int arg)
     vSemaphoreDelete(j.done);
 }
 #endif
-
-void SWI0_Handler(void) { rtb_freertos_swi_dispatch(0); }
-void SWI1_Handler(void) { rtb_freertos_swi_dispatch(1); }
-void SWI2_Handler(void) { rtb_freertos_swi_dispatch(2); }
-void SWI3_Handler(void) { rtb_freertos_swi_dispatch(3); }
 
 void vApplicationTickHook(void)
 {

@@ -1,7 +1,9 @@
 /*
- * The rtb_board_* hooks of the mps2 board that no RTOS changes (counter, clock names,
- * marker, UART, software-interrupt lines, the icount warning), shared by the FreeRTOS
- * and µC/OS-III builds; each RTOS's board_<rtos>.c adds its init call, vectors and hooks.
+ * The mps2 board's rtb_board_* hooks (include/rtb_board.h): counter, clock names,
+ * marker, UART, the icount warning; the software-interrupt lines, command line and exit
+ * are board_lines.c (shared with the STM32 and RP2350 layers, whose stm32_hooks.c and
+ * rp2350_hooks.c are this file's twins). Every RTOS on the board shares them;
+ * board_<rtos>.c holds only what a kernel asks of the application.
  */
 #include "board_hooks.h"
 
@@ -18,19 +20,6 @@ void rtb_mps2_board_init(uint32_t swi_priority)
     icount_hz = mps2_icount_hz(ips);
     rtb_mps2_core_lines_init(swi_priority);
     time_base_ticks = mps2_time_ticks();
-}
-
-void rtb_mps2_core_lines_init(uint32_t swi_priority)
-{
-    for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
-        mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
-        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, (uint8_t)swi_priority);
-    }
-#if BOARD_CORES > 1
-    /* The kernel's lowest priority: a reschedule request, like PendSV. */
-    mps2_nvic_priority(BOARD_IPI_IRQ, 0xFF);
-    mps2_nvic_enable(BOARD_IPI_IRQ);
-#endif
 }
 
 const char *rtb_board_name(void) { return mps2_machine(); }
@@ -65,30 +54,6 @@ void rtb_board_marker(int ch, int on)
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 
-int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
-#if BOARD_CORES > 1
-static int swi_core[MPS2_SWI_SLOTS];
-static void line_on(int irq) { mps2_nvic_enable(irq); }
-static void line_off(int irq) { mps2_nvic_disable(irq); }
-void rtb_board_swi_enable(int slot, int core)
-{
-    swi_core[slot] = core;
-    rtb_mps2_run_on_core(core, line_on, MPS2_SWI_FIRST_IRQ + slot);
-}
-void rtb_board_swi_disable(int slot)
-{
-    rtb_mps2_run_on_core(swi_core[slot], line_off, MPS2_SWI_FIRST_IRQ + slot);
-}
-#else
-void rtb_board_swi_enable(int slot, int core)
-{
-    (void)core; /* one core */
-    mps2_nvic_enable(MPS2_SWI_FIRST_IRQ + slot);
-}
-void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
-#endif
-/* Pends on the calling core's NVIC: the scenarios trigger from a task on the line's core. */
-void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
 #if defined(BOARD_NRF51)
 _Static_assert(BOARD_COUNTER_HZ == 16000000u, "rtb_board_warning names 16 MHz: reword it");

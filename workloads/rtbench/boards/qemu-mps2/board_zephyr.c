@@ -11,13 +11,13 @@
 #include <zephyr/kernel.h>
 
 #include "mps2.h"
-#include "rtb_zephyr.h"
+#include "rtb_board.h"
 
 static uint32_t ips, icount_hz;
 
-static void swi_isr(const void *slot) { rtb_zephyr_swi_dispatch((int)(uintptr_t)slot); }
+static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
 
-void rtb_zboard_init(void)
+void rtb_board_init(void)
 {
     mps2_timer_init();
     ips = mps2_measure_ips(); /* before the scheduler: nothing interrupts the loop */
@@ -31,25 +31,25 @@ void rtb_zboard_init(void)
         irq_disable(MPS2_SWI_FIRST_IRQ + k);
 }
 
-const char *rtb_zboard_name(void) { return mps2_machine(); }
-const char *rtb_zboard_clock(void) { return icount_hz ? BOARD_COUNTER "_icount" : BOARD_COUNTER; }
-uint32_t rtb_zboard_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
-uint32_t rtb_zboard_ts(void) { return mps2_ts(); }
-uint32_t rtb_zboard_ts_hz(void) { return MPS2_TIMER_HZ; }
-uint32_t rtb_zboard_ts_mask(void) { return 0xFFFFFFFFu; }
-void rtb_zboard_out(const char *s, size_t n) { mps2_uart_write(s, n); }
+const char *rtb_board_name(void) { return mps2_machine(); }
+const char *rtb_board_clock(void) { return icount_hz ? BOARD_COUNTER "_icount" : BOARD_COUNTER; }
+uint32_t rtb_board_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
+uint32_t rtb_board_ts(void) { return mps2_ts(); }
+uint32_t rtb_board_ts_hz(void) { return MPS2_TIMER_HZ; }
+uint32_t rtb_board_ts_mask(void) { return 0xFFFFFFFFu; }
+void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 
-int rtb_zboard_swi_slots(void) { return MPS2_SWI_SLOTS; }
-void rtb_zboard_swi_enable(int slot, int core)
+int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
+void rtb_board_swi_enable(int slot, int core)
 {
     (void)core; /* one core */
     irq_enable(MPS2_SWI_FIRST_IRQ + slot);
 }
-void rtb_zboard_swi_disable(int slot) { irq_disable(MPS2_SWI_FIRST_IRQ + slot); }
-void rtb_zboard_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
+void rtb_board_swi_disable(int slot) { irq_disable(MPS2_SWI_FIRST_IRQ + slot); }
+void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
-_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_zboard_warning names 25 MHz: reword it");
-const char *rtb_zboard_warning(const char **msg)
+_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
+const char *rtb_board_warning(const char **msg)
 {
     if (icount_hz) {
         *msg = "QEMU -icount: the counter runs in virtual time (one 25 MHz tick = 40 "
@@ -61,8 +61,8 @@ const char *rtb_zboard_warning(const char **msg)
     return "no_icount";
 }
 
-const char *rtb_zboard_cmdline(void) { return mps2_cmdline(); }
-void rtb_zboard_exit(int status) { mps2_exit(status); }
+const char *rtb_board_cmdline(void) { return mps2_cmdline(); }
+void rtb_board_exit(int status) { mps2_exit(status); }
 
 /* A fault ends QEMU with status 4 (as the FreeRTOS build's asserts do), not a hang. */
 void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)

@@ -19,7 +19,7 @@
 #include <zephyr/kernel.h>
 
 #include "a53.h"
-#include "rtb_zephyr.h"
+#include "rtb_board.h"
 
 #define SWI_FIRST_SGI 8
 #define SWI_SLOTS 4
@@ -29,9 +29,9 @@ static struct k_spinlock out_lock;
 static uint32_t ips, icount_hz;
 static volatile uint32_t enabled_on[CONFIG_MP_MAX_NUM_CPUS]; /* slot bits, per core */
 
-static void swi_isr(const void *slot) { rtb_zephyr_swi_dispatch((int)(uintptr_t)slot); }
+static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
 
-void rtb_zboard_init(void)
+void rtb_board_init(void)
 {
     ips = a53_measure_ips(); /* core 1 idles in WFI now: the loop has the clock alone */
     icount_hz = a53_icount_hz(ips);
@@ -41,14 +41,14 @@ void rtb_zboard_init(void)
     IRQ_CONNECT(SWI_FIRST_SGI + 3, IRQ_DEFAULT_PRIORITY, swi_isr, (void *)3, 0);
 }
 
-const char *rtb_zboard_name(void) { return A53_MACHINE; }
-const char *rtb_zboard_clock(void) { return icount_hz ? A53_COUNTER "_icount" : A53_COUNTER; }
-uint32_t rtb_zboard_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
-uint32_t rtb_zboard_ts(void) { return a53_ts(); }
-uint32_t rtb_zboard_ts_hz(void) { return a53_cntfrq(); }
-uint32_t rtb_zboard_ts_mask(void) { return 0xFFFFFFFFu; }
+const char *rtb_board_name(void) { return A53_MACHINE; }
+const char *rtb_board_clock(void) { return icount_hz ? A53_COUNTER "_icount" : A53_COUNTER; }
+uint32_t rtb_board_cpu_hz(void) { return icount_hz ? icount_hz : ips; }
+uint32_t rtb_board_ts(void) { return a53_ts(); }
+uint32_t rtb_board_ts_hz(void) { return a53_cntfrq(); }
+uint32_t rtb_board_ts_mask(void) { return 0xFFFFFFFFu; }
 
-void rtb_zboard_out(const char *s, size_t n)
+void rtb_board_out(const char *s, size_t n)
 {
     k_spinlock_key_t key = k_spin_lock(&out_lock); /* one line at a time from any core */
     for (size_t k = 0; k < n; k++)
@@ -56,15 +56,15 @@ void rtb_zboard_out(const char *s, size_t n)
     k_spin_unlock(&out_lock, key);
 }
 
-int rtb_zboard_swi_slots(void) { return SWI_SLOTS; }
-void rtb_zboard_swi_enable(int slot, int core)
+int rtb_board_swi_slots(void) { return SWI_SLOTS; }
+void rtb_board_swi_enable(int slot, int core)
 {
     (void)slot; /* enabled on the core that pends it (see above) */
     (void)core;
 }
-void rtb_zboard_swi_disable(int slot) { (void)slot; } /* a free slot is never pended */
+void rtb_board_swi_disable(int slot) { (void)slot; } /* a free slot is never pended */
 
-void rtb_zboard_swi_pend(int slot)
+void rtb_board_swi_pend(int slot)
 {
     unsigned int key = irq_lock();
     int cpu = (int)arch_curr_cpu()->id;
@@ -78,9 +78,9 @@ void rtb_zboard_swi_pend(int slot)
     __asm__ volatile("isb" ::: "memory"); /* the pending SGI is taken here */
 }
 
-const char *rtb_zboard_warning(const char **msg) { return a53_timing_warning(icount_hz, msg); }
-const char *rtb_zboard_cmdline(void) { return a53_cmdline(); }
-void rtb_zboard_exit(int status) { a53_exit(status); }
+const char *rtb_board_warning(const char **msg) { return a53_timing_warning(icount_hz, msg); }
+const char *rtb_board_cmdline(void) { return a53_cmdline(); }
+void rtb_board_exit(int status) { a53_exit(status); }
 
 /* A fault ends QEMU with status 4 (as on mps2), not a hang. */
 void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)

@@ -18,17 +18,16 @@
 #include "hardware/sync.h"
 
 #include "board_rp2040.h"
-#include "rtb_freertos.h"
 
 #define SWI_SLOTS 6
 
 /* --- software interrupts ------------------------------------------------------------ */
-static void swi0(void) { rtb_freertos_swi_dispatch(0); }
-static void swi1(void) { rtb_freertos_swi_dispatch(1); }
-static void swi2(void) { rtb_freertos_swi_dispatch(2); }
-static void swi3(void) { rtb_freertos_swi_dispatch(3); }
-static void swi4(void) { rtb_freertos_swi_dispatch(4); }
-static void swi5(void) { rtb_freertos_swi_dispatch(5); }
+static void swi0(void) { rtb_swi_dispatch(0); }
+static void swi1(void) { rtb_swi_dispatch(1); }
+static void swi2(void) { rtb_swi_dispatch(2); }
+static void swi3(void) { rtb_swi_dispatch(3); }
+static void swi4(void) { rtb_swi_dispatch(4); }
+static void swi5(void) { rtb_swi_dispatch(5); }
 static irq_handler_t const swi_handlers[SWI_SLOTS] = {swi0, swi1, swi2, swi3, swi4, swi5};
 static int swi_core[SWI_SLOTS];
 static int swi_irq[SWI_SLOTS]; /* 0: not claimed yet */
@@ -88,7 +87,7 @@ int rtb_board_swi_slots(void) { return SWI_SLOTS; }
  * the line drops before the exception returns, so it is not taken twice. */
 static void ext_isr(void)
 {
-    rtb_freertos_swi_dispatch(EXT_SLOT);
+    rtb_swi_dispatch(EXT_SLOT);
     gpio_acknowledge_irq(RTB_PICO_EXT_IN_PIN, EXT_EDGES);
 }
 

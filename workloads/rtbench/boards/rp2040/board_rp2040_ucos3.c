@@ -14,11 +14,10 @@
 #include "hardware/structs/timer.h"
 
 #include "board_rp2040.h"
-#include "rtb_ucos3.h"
 
 #define SWI_SLOTS 6
 
-uint32_t rtb_board_systick_hz(void) { return clock_get_hz(clk_sys); } /* CLKSOURCE=1 */
+uint32_t rtb_board_tick_hz(void) { return clock_get_hz(clk_sys); } /* CLKSOURCE=1 */
 
 /* µC/CPU timestamps (OS_CFG_TS_EN): the 1 MHz TIMER's low word, running since boot. */
 void CPU_TS_TmrInit(void) {}
@@ -27,12 +26,12 @@ CPU_TS_TMR CPU_TS_TmrRd(void) { return (CPU_TS_TMR)timer_hw->timerawl; }
 /* The time base is the TIMER's 64 bits: nothing to extend on the tick. */
 void isr_systick(void) { OS_CPU_SysTickHandler(); }
 
-static void swi0(void) { rtb_ucos3_swi_dispatch(0); }
-static void swi1(void) { rtb_ucos3_swi_dispatch(1); }
-static void swi2(void) { rtb_ucos3_swi_dispatch(2); }
-static void swi3(void) { rtb_ucos3_swi_dispatch(3); }
-static void swi4(void) { rtb_ucos3_swi_dispatch(4); }
-static void swi5(void) { rtb_ucos3_swi_dispatch(5); }
+static void swi0(void) { rtb_swi_dispatch(0); }
+static void swi1(void) { rtb_swi_dispatch(1); }
+static void swi2(void) { rtb_swi_dispatch(2); }
+static void swi3(void) { rtb_swi_dispatch(3); }
+static void swi4(void) { rtb_swi_dispatch(4); }
+static void swi5(void) { rtb_swi_dispatch(5); }
 static irq_handler_t const swi_handlers[SWI_SLOTS] = {swi0, swi1, swi2, swi3, swi4, swi5};
 static int swi_irq[SWI_SLOTS]; /* 0: not claimed yet */
 

@@ -10,14 +10,9 @@
 #if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
 #include "hardware/sync.h"
 #include "os.h"
-#include "rtb_ucos3.h"
-#define RTB_PICO_START rtb_ucos3_start
 
 /* The idle task sleeps in WFI until the next interrupt, as FreeRTOS's on this board. */
 static void idle_wfi(void) { __wfi(); }
-#else
-#include "rtb_freertos.h"
-#define RTB_PICO_START rtb_freertos_start
 #endif
 #include "rtbench.h"
 #include "rtbench_port.h"
@@ -65,6 +60,6 @@ static void body(void *arg)
 int main(void)
 {
     rtb_port_init();
-    RTB_PICO_START(body, 0, 2048);
+    rtb_port_start(body, 0);
     return 0;
 }

@@ -2,8 +2,8 @@
  * The rtb_board_* hooks of the Pico 2 (the mps2 layer's board_hooks.c is its QEMU twin,
  * boards/stm32's stm32_hooks.c its Nucleo one): DWT CYCCNT at clk_sys for the samples,
  * TIMER0 (1 MHz, 64 bits) for windows, the marker pins, UART0, the RP2350's spare IRQs
- * as software interrupts, and the XIP cache for K4perf's cold start. board_freertos.c /
- * board_ucos3.c of the mps2 layer call rtb_mps2_board_init.
+ * (SPAREIRQ_IRQ_0..3, 46..49) as software interrupts (the mps2 layer's board_lines.c),
+ * and the XIP cache for K4perf's cold start.
  */
 #include "board_hooks.h"
 
@@ -24,14 +24,6 @@ void rtb_mps2_board_init(uint32_t swi_priority)
     time_base_us = rp2350_time_us();
 }
 
-void rtb_mps2_core_lines_init(uint32_t swi_priority)
-{
-    for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
-        mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
-        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, (uint8_t)swi_priority);
-    }
-}
-
 const char *rtb_board_name(void) { return mps2_machine(); }
 const char *rtb_board_clock(void) { return BOARD_COUNTER; }
 uint32_t rtb_board_cpu_hz(void) { return rp2350_sysclk_hz; }
@@ -44,16 +36,6 @@ uint64_t rtb_board_time_us(void) { return rp2350_time_us() - time_base_us; }
 void rtb_board_marker(int ch, int on) { rp2350_marker(ch, on); }
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
-
-/* SPAREIRQ_IRQ_0..3 (46..49): NVIC lines no device drives, there for software. */
-int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
-void rtb_board_swi_enable(int slot, int core)
-{
-    (void)core; /* one core */
-    mps2_nvic_enable(MPS2_SWI_FIRST_IRQ + slot);
-}
-void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
-void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
 /* K4perf's cold start: code runs from flash through the XIP cache (the M33 has no cache
  * of its own), so the first run after an invalidate fetches every line from flash. */

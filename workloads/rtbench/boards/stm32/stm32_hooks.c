@@ -3,7 +3,7 @@
  * twin): the counter (DWT CYCCNT, or TIM2), the marker pin, the UART, the software
  * interrupt lines, and what the figures are: cycles of the chip's clock on silicon, an
  * instruction-count model on QEMU's netduinoplus2 (`emulated = 1` in its description).
- * board_freertos.c / board_ucos3.c of the mps2 layer call rtb_mps2_board_init.
+ * The software-interrupt lines, options and exit: the mps2 layer's board_lines.c.
  */
 #include "board_hooks.h"
 
@@ -25,14 +25,6 @@ void rtb_mps2_board_init(uint32_t swi_priority)
 #endif
     rtb_mps2_core_lines_init(swi_priority);
     time_base_ticks = mps2_time_ticks();
-}
-
-void rtb_mps2_core_lines_init(uint32_t swi_priority)
-{
-    for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
-        mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
-        mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, (uint8_t)swi_priority);
-    }
 }
 
 const char *rtb_board_name(void) { return mps2_machine(); }
@@ -65,15 +57,6 @@ void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 
 void rtb_board_cache_cold(void) { stm32_cache_cold(); }
 const char *rtb_board_cold(void) { return stm32_cold(); }
-
-int rtb_board_swi_slots(void) { return MPS2_SWI_SLOTS; }
-void rtb_board_swi_enable(int slot, int core)
-{
-    (void)core; /* one core */
-    mps2_nvic_enable(MPS2_SWI_FIRST_IRQ + slot);
-}
-void rtb_board_swi_disable(int slot) { mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + slot); }
-void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
 const char *rtb_board_warning(const char **msg)
 {

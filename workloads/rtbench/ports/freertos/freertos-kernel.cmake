@@ -34,7 +34,9 @@ endfunction()
 function(rtb_freertos_rtbench name)
   cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
   file(GLOB core ${RTBENCH_DIR}/src/*.c)
-  add_library(${name} STATIC ${core} ${RTL1_SOURCES}
+  # src/board/: the board half of the layer and the software-interrupt pool (rtb_board.h)
+  add_library(${name} STATIC ${core} ${RTL1_SOURCES} ${RTBENCH_DIR}/src/board/rtb_swi.c
+                      ${RTBENCH_DIR}/src/board/rtb_board_port.c
                       ${RTBENCH_DIR}/ports/freertos/rtb_port_freertos.c)
   target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
                                             ${RTBENCH_DIR}/ports/freertos)

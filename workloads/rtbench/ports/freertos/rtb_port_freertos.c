@@ -11,8 +11,8 @@
  *   running) task frees its TCB and stack at once, so heap_used_end does not depend on
  *   when the idle task runs.
  * - Interrupt context: *_from_isr calls OR their xHigherPriorityTaskWoken into a per-core
- *   flag; the board's IRQ handler calls rtb_freertos_swi_dispatch, which runs the
- *   scenario's handler and then portYIELD_FROM_ISR on that flag.
+ *   flag; the board's IRQ handler calls the core's rtb_swi_dispatch, which clears it,
+ *   runs the scenario's handler and then portYIELD_FROM_ISR on it (rtb_isr.h).
  * - Heap: heap_4 through pvPortMalloc; traceMALLOC (FreeRTOSConfig.h) notes every
  *   allocation, so the peak covers TCBs, stacks and queue storage as well. Figures are
  *   relative to the heap in use when the main task started (kernel's own tasks, main).
@@ -24,7 +24,9 @@
 #include "semphr.h"
 #include "task.h"
 
-#include "rtb_freertos.h"
+#include "rtb_board.h"
+#include "rtb_isr.h"
+#include "rtbench.h"
 #include "rtbench_port.h"
 
 #if configMAX_PRIORITIES < RTB_PRIO_LEVELS + 2
@@ -45,22 +47,18 @@
 #if configUSE_TASK_NOTIFICATIONS != 1
 #error "rtbench's join waits on a task notification"
 #endif
-#ifndef configNUMBER_OF_CORES
-#define configNUMBER_OF_CORES 1
-#endif
-#ifndef portGET_CORE_ID
-#define portGET_CORE_ID() 0
-#endif
 #if INCLUDE_vTaskSuspend != 1 || INCLUDE_vTaskDelete != 1 || INCLUDE_eTaskGetState != 1
 #error "rtbench needs INCLUDE_vTaskSuspend, INCLUDE_vTaskDelete, INCLUDE_eTaskGetState"
 #endif
 
 #define EVENT_BITS 0x00FFFFFFu
-#define MAX_SWI 8
 #ifndef RTB_THREAD_STACK_WORDS /* a small board lowers it (microbit: 16 KiB of RAM) */
 #define RTB_THREAD_STACK_WORDS 512 /* 2 KiB: workers hold no large locals */
 #endif
 #define THREAD_STACK_WORDS RTB_THREAD_STACK_WORDS
+#ifndef BOARD_MAIN_TASK_WORDS /* a small machine's description sets main_task_words */
+#define BOARD_MAIN_TASK_WORDS 4096
+#endif
 
 static struct {
     rtb_port_info info;
@@ -68,8 +66,7 @@ static struct {
     size_t heap_peak; /* absolute, since the last reset */
 } P;
 
-/* One per core: set by *_from_isr, consumed by the dispatcher of that core. */
-static volatile BaseType_t isr_woken[configNUMBER_OF_CORES];
+volatile BaseType_t rtb_freertos_isr_woken[configNUMBER_OF_CORES]; /* rtb_isr.h */
 
 static TickType_t us_to_ticks(uint32_t us)
 {
@@ -210,7 +207,7 @@ void rtb_sem_give_from_isr(rtb_sem *s)
     BaseType_t w = pdFALSE;
     (void)xSemaphoreGiveFromISR((SemaphoreHandle_t)s, &w);
     if (w)
-        isr_woken[portGET_CORE_ID()] = pdTRUE;
+        rtb_freertos_isr_woken[portGET_CORE_ID()] = pdTRUE;
 }
 int rtb_sem_count(rtb_sem *s) { return (int)uxSemaphoreGetCount((SemaphoreHandle_t)s); }
 
@@ -229,7 +226,7 @@ int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
     BaseType_t w = pdFALSE;
     BaseType_t rc = xQueueSendFromISR((QueueHandle_t)q, item, &w);
     if (w)
-        isr_woken[portGET_CORE_ID()] = pdTRUE;
+        rtb_freertos_isr_woken[portGET_CORE_ID()] = pdTRUE;
     return rc == pdPASS ? 0 : -1;
 }
 int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
@@ -251,7 +248,7 @@ void rtb_event_set_from_isr(rtb_event *e, uint32_t bits)
     (void)xEventGroupSetBitsFromISR((EventGroupHandle_t)e, (EventBits_t)(bits & EVENT_BITS),
                                     &w);
     if (w)
-        isr_woken[portGET_CORE_ID()] = pdTRUE;
+        rtb_freertos_isr_woken[portGET_CORE_ID()] = pdTRUE;
 }
 void rtb_event_clear(rtb_event *e, uint32_t bits)
 {
@@ -302,88 +299,11 @@ void rtb_heap_peak_reset(void)
     (void)xTaskResumeAll();
 }
 
-/* --- software interrupt -------------------------------------------------------------- */
-struct rtb_swi {
-    int slot;
-    void (*handler)(void *);
-    void *arg;
-};
-static rtb_swi swi_pool[MAX_SWI];
-static rtb_swi *volatile swi_by_slot[MAX_SWI];
-
-void rtb_freertos_swi_dispatch(int slot)
-{
-    UBaseType_t core = (UBaseType_t)portGET_CORE_ID();
-    isr_woken[core] = pdFALSE;
-    rtb_swi *i = (slot >= 0 && slot < MAX_SWI) ? swi_by_slot[slot] : NULL;
-    if (i)
-        i->handler(i->arg);
-    portYIELD_FROM_ISR(isr_woken[core]);
-}
-
-/* Slot k for handler if it is free (the caller holds the critical section), else NULL. */
-static rtb_swi *claim_slot(int k, void (*handler)(void *arg), void *arg)
-{
-    if (swi_by_slot[k])
-        return NULL;
-    rtb_swi *i = &swi_pool[k];
-    i->slot = k;
-    i->handler = handler;
-    i->arg = arg;
-    swi_by_slot[k] = i;
-    return i;
-}
-
-rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
-{
-    int n = rtb_board_swi_slots();
-    rtb_swi *i = NULL;
-    taskENTER_CRITICAL();
-    for (int k = 0; k < n && k < MAX_SWI && !i; k++)
-        i = claim_slot(k, handler, arg);
-    taskEXIT_CRITICAL();
-    if (i)
-        rtb_board_swi_enable(i->slot, core < 0 ? 0 : core);
-    return i;
-}
-
-/* The board's external-interrupt slot (a GPIO edge line routed to
- * rtb_freertos_swi_dispatch), -1 where it has none: a board that defines nothing. */
-__attribute__((weak)) int rtb_board_extirq_slot(void) { return -1; }
-
-rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core)
-{
-    int k = rtb_board_extirq_slot();
-    if (k < 0 || k >= MAX_SWI)
-        return NULL;
-    taskENTER_CRITICAL();
-    rtb_swi *i = claim_slot(k, handler, arg);
-    taskEXIT_CRITICAL();
-    if (i)
-        rtb_board_swi_enable(k, core < 0 ? 0 : core);
-    return i;
-}
-
-void rtb_swi_delete(rtb_swi *i)
-{
-    rtb_board_swi_disable(i->slot);
-    swi_by_slot[i->slot] = NULL;
-}
-
-void rtb_swi_trigger(rtb_swi *i) { rtb_board_swi_pend(i->slot); }
-
-/* --- time and board ------------------------------------------------------------------ */
-uint32_t rtb_ts(void) { return rtb_board_ts(); }
-uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
-uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
-void rtb_cache_cold(void) { rtb_board_cache_cold(); }
+/* --- time (the counter, output, markers and caches: src/board/rtb_board_port.c; the
+ * software-interrupt pool: src/board/rtb_swi.c, entered through rtb_isr.h) ------------- */
 uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
-RTB_RAMFUNC void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
-RTB_RAMFUNC void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 void rtb_critical_enter(void) { taskENTER_CRITICAL(); }
 void rtb_critical_exit(void) { taskEXIT_CRITICAL(); }
-void rtb_out_write(const char *line, size_t len) { rtb_board_out(line, len); }
-void rtb_out_flush(void) {}
 
 /* --- start-up ------------------------------------------------------------------------ */
 static void (*main_body)(void *);
@@ -398,11 +318,11 @@ static void main_task(void *p)
     vTaskSuspend(NULL);
 }
 
-void rtb_freertos_start(void (*body)(void *), void *arg, uint32_t stack_words)
+void rtb_port_start(void (*body)(void *), void *arg)
 {
     main_body = body;
     main_arg = arg;
-    if (xTaskCreate(main_task, "main", stack_words, NULL, RTB_PRIO_MAIN, NULL) != pdPASS) {
+    if (xTaskCreate(main_task, "main", BOARD_MAIN_TASK_WORDS, NULL, RTB_PRIO_MAIN, NULL) != pdPASS) {
         static const char msg[] = "rtbench: cannot create the main task\n";
         rtb_board_out(msg, sizeof msg - 1);
         for (;;) {

@@ -10,9 +10,9 @@
  * - Threads: a trampoline runs fn, posts the thread's join semaphore and suspends
  *   itself; rtb_thread_join (the creator) pends on it and deletes the task, so its slot
  *   is free at once.
- * - Interrupt context: µC/OS-III has no woken flag. rtb_ucos3_swi_dispatch wraps the
- *   scenario's handler in OSIntEnter()/OSIntExit(); posts from the handler ready tasks
- *   and OSIntExit switches to the highest one.
+ * - Interrupt context: µC/OS-III has no woken flag. The core's rtb_swi_dispatch wraps
+ *   the scenario's handler in OSIntEnter()/OSIntExit() (rtb_isr.h); posts from the
+ *   handler ready tasks and OSIntExit switches to the highest one.
  * - What differs from the suite's model, said in every run (warn records):
  *   queue_by_pointer  OSQ passes pointers; the port copies an item into a slot of its
  *                     own and posts the slot's address (send and recv include the copy);
@@ -26,7 +26,7 @@
 
 #include "os.h"
 
-#include "rtb_ucos3.h"
+#include "rtb_board.h"
 #include "rtb_ucos3_sizes.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
@@ -51,7 +51,6 @@
 #define MAX_QUEUES RTB_UCOS3_QUEUES
 #define MAX_EVENTS RTB_UCOS3_EVENTS
 #define MAX_MUTEXES RTB_UCOS3_MUTEXES
-#define MAX_SWI 8
 #define QUEUE_STORE RTB_UCOS3_QUEUE_STORE /* item slots per queue: (depth + 2) x item_size */
 #define QUEUE_SPARE 2   /* slots beyond depth: items handed to receivers not yet copied */
 #define BLOCK_SIZE 128  /* T8's block */
@@ -508,64 +507,9 @@ void rtb_heap_peak_reset(void)
     CPU_CRITICAL_EXIT();
 }
 
-/* --- software interrupt -------------------------------------------------------------- */
-struct rtb_swi {
-    int slot;
-    void (*handler)(void *);
-    void *arg;
-};
-static rtb_swi swi_pool[MAX_SWI];
-static rtb_swi *volatile swi_by_slot[MAX_SWI];
-
-void rtb_ucos3_swi_dispatch(int slot)
-{
-    CPU_SR_ALLOC();
-    CPU_CRITICAL_ENTER(); /* the kernel's ISR prologue, as in OS_CPU_SysTickHandler */
-    OSIntEnter();
-    CPU_CRITICAL_EXIT();
-    rtb_swi *i = (slot >= 0 && slot < MAX_SWI) ? swi_by_slot[slot] : NULL;
-    if (i)
-        i->handler(i->arg);
-    OSIntExit();
-}
-
-rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
-{
-    int n = rtb_board_swi_slots();
-    rtb_swi *i = NULL;
-    CPU_SR_ALLOC();
-    CPU_CRITICAL_ENTER();
-    for (int k = 0; k < n && k < MAX_SWI && !i; k++) {
-        if (!swi_by_slot[k]) {
-            i = &swi_pool[k];
-            i->slot = k;
-            i->handler = handler;
-            i->arg = arg;
-            swi_by_slot[k] = i;
-        }
-    }
-    CPU_CRITICAL_EXIT();
-    if (i)
-        rtb_board_swi_enable(i->slot, core < 0 ? 0 : core);
-    return i;
-}
-
-void rtb_swi_delete(rtb_swi *i)
-{
-    rtb_board_swi_disable(i->slot);
-    swi_by_slot[i->slot] = NULL;
-}
-
-void rtb_swi_trigger(rtb_swi *i) { rtb_board_swi_pend(i->slot); }
-
-/* --- time and board ------------------------------------------------------------------ */
-uint32_t rtb_ts(void) { return rtb_board_ts(); }
-uint32_t rtb_ts_hz(void) { return rtb_board_ts_hz(); }
-uint32_t rtb_ts_mask(void) { return rtb_board_ts_mask(); }
-void rtb_cache_cold(void) { rtb_board_cache_cold(); }
+/* --- time (the counter, output, markers and caches: src/board/rtb_board_port.c; the
+ * software-interrupt pool: src/board/rtb_swi.c, entered through rtb_isr.h) ------------- */
 uint64_t rtb_time_us(void) { return rtb_board_time_us(); }
-void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
-void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 
 /* CPU_CRITICAL_ENTER keeps the previous mask (ARMv7-M: BASEPRI, ARMv6-M: PRIMASK) in a
  * local: across two calls the port keeps it, for the outermost section only. */
@@ -584,8 +528,6 @@ void rtb_critical_exit(void)
         CPU_SR_Restore(critical_sr);
 }
 
-void rtb_out_write(const char *line, size_t len) { rtb_board_out(line, len); }
-void rtb_out_flush(void) {}
 
 /* --- start-up ------------------------------------------------------------------------ */
 static void (*main_body)(void *);
@@ -605,7 +547,7 @@ static void main_task(void *p)
     OS_ERR err;
     (void)p;
     /* OSStart does not start the tick; ARMv6-M's port has no SysTickInitFreq. */
-    OS_CPU_SysTickInit(rtb_board_systick_hz() / OS_CFG_TICK_RATE_HZ);
+    OS_CPU_SysTickInit(rtb_board_tick_hz() / OS_CFG_TICK_RATE_HZ);
     /* Time slicing among equal levels every tick, as the FreeRTOS build's default. */
     OSSchedRoundRobinCfg(DEF_ENABLED, 1, &err);
     main_body(main_arg);
@@ -613,13 +555,12 @@ static void main_task(void *p)
         OSTaskSuspend((OS_TCB *)0, &err);
 }
 
-void rtb_ucos3_start(void (*body)(void *), void *arg, uint32_t stack_words)
+void rtb_port_start(void (*body)(void *), void *arg)
 {
     OS_ERR err;
+    uint32_t stack_words = MAIN_STACK_WORDS;
     main_body = body;
     main_arg = arg;
-    if (stack_words > MAIN_STACK_WORDS)
-        stack_words = MAIN_STACK_WORDS;
     CPU_Init(); /* before OSInit: timestamps (CPU_TS_TmrInit) */
     OSInit(&err);
     if (err != OS_ERR_NONE)

@@ -7,8 +7,11 @@
  *   below level 1. No cooperative priority is used.
  * - Threads: control block and stack come from the port's k_heap, as a FreeRTOS task's
  *   TCB and stack come from its heap, so heap figures compare; k_thread_join is Zephyr's.
- * - Interrupt context: the board's ISRs (IRQ_CONNECT) call rtb_zephyr_swi_dispatch;
+ * - Interrupt context: the board's ISRs (IRQ_CONNECT) call the core's rtb_swi_dispatch;
  *   kernel calls from an ISR need no "woken" flag: Zephyr reschedules on ISR exit.
+ * - The board's counter, output, markers and caches: src/board/rtb_board_port.c. On a
+ *   QEMU board (RTB_PORT_OWNS_PINS: no pin) the marker is a store to a volatile word and
+ *   the cold hook Zephyr's cache API, both here.
  * - Heap: one k_heap; used/peak from sys_heap_runtime_stats (its peak can be reset).
  *   Figures are relative to the heap in use when the main thread started.
  */
@@ -18,7 +21,7 @@
 #include <zephyr/timeout_q.h>
 #include <version.h>
 
-#include "rtb_zephyr.h"
+#include "rtb_board.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
 
@@ -34,7 +37,6 @@ BUILD_ASSERT(IS_ENABLED(CONFIG_EVENTS), "rtb_event_* is k_event");
 #define RTB_ZEPHYR_THREAD_STACK 2048 /* as the FreeRTOS port's 512 words: small locals */
 #endif
 #define THREAD_STACK RTB_ZEPHYR_THREAD_STACK
-#define MAX_SWI 8
 
 K_HEAP_DEFINE(rtb_heap, RTB_ZEPHYR_HEAP);
 
@@ -52,8 +54,8 @@ static k_timeout_t timeout_of(uint32_t us)
     return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
 }
 
-#if defined(RTB_ZBOARD_HOOKS) /* the board says what it empties (ports/zephyr/upstream) */
-#define COLD rtb_zboard_cold()
+#if !defined(RTB_PORT_OWNS_PINS) /* the board says what it empties (ports/zephyr/upstream) */
+#define COLD rtb_board_cold()
 #elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 #define COLD "icache_invalidated"
 #else
@@ -63,16 +65,16 @@ static k_timeout_t timeout_of(uint32_t us)
 /* --- lifecycle and platform ---------------------------------------------------------- */
 int rtb_port_init(void)
 {
-    rtb_zboard_init();
+    rtb_board_init();
     P.info.port = "zephyr";
     P.info.rtos = "zephyr";
     P.info.rtos_version = KERNEL_VERSION_STRING;
-    P.info.board = rtb_zboard_name();
-    P.info.clock = rtb_zboard_clock();
-    P.info.cpu_hz = rtb_zboard_cpu_hz();
+    P.info.board = rtb_board_name();
+    P.info.clock = rtb_board_clock();
+    P.info.cpu_hz = rtb_board_cpu_hz();
     P.info.cold = COLD;
     const char *msg = NULL;
-    const char *code = rtb_zboard_warning(&msg);
+    const char *code = rtb_board_warning(&msg);
     if (code)
         rtb_port_note_warning(code, msg);
     return 0;
@@ -253,70 +255,18 @@ void rtb_heap_peak_reset(void)
     k_spin_unlock(&rtb_heap.lock, key);
 }
 
-/* --- software interrupt -------------------------------------------------------------- */
-struct rtb_swi {
-    int slot;
-    void (*handler)(void *);
-    void *arg;
-};
-static rtb_swi swi_pool[MAX_SWI];
-static rtb_swi *volatile swi_by_slot[MAX_SWI];
-
-void rtb_zephyr_swi_dispatch(int slot)
-{
-    rtb_swi *i = (slot >= 0 && slot < MAX_SWI) ? swi_by_slot[slot] : NULL;
-    if (i)
-        i->handler(i->arg);
-}
-
-rtb_swi *rtb_swi_create(void (*handler)(void *arg), void *arg, int core)
-{
-    int n = rtb_zboard_swi_slots();
-    rtb_swi *i = NULL;
-    unsigned int key = irq_lock();
-    for (int k = 0; k < n && k < MAX_SWI && !i; k++) {
-        if (!swi_by_slot[k]) {
-            i = &swi_pool[k];
-            i->slot = k;
-            i->handler = handler;
-            i->arg = arg;
-            swi_by_slot[k] = i;
-        }
-    }
-    irq_unlock(key);
-    if (i)
-        rtb_zboard_swi_enable(i->slot, core < 0 ? 0 : core);
-    return i;
-}
-
-void rtb_swi_delete(rtb_swi *i)
-{
-    rtb_zboard_swi_disable(i->slot);
-    swi_by_slot[i->slot] = NULL;
-}
-
-void rtb_swi_trigger(rtb_swi *i) { rtb_zboard_swi_pend(i->slot); }
-
 /* --- time and board ------------------------------------------------------------------ */
-uint32_t rtb_ts(void) { return rtb_zboard_ts(); }
-uint32_t rtb_ts_hz(void) { return rtb_zboard_ts_hz(); }
-uint32_t rtb_ts_mask(void) { return rtb_zboard_ts_mask(); }
+uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
 
+#ifdef RTB_PORT_OWNS_PINS
 /* Zephyr's cache API reaches a Cortex-M's own instruction cache (the M7's); a flash
- * accelerator outside the core (an STM32's ART, the RP2040's XIP cache) it does not. */
-#if defined(RTB_ZBOARD_HOOKS) /* a Zephyr MCU board: ART, XIP cache, the M7's I-cache */
-void rtb_cache_cold(void) { rtb_zboard_cache_cold(); }
-#elif defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
+ * accelerator outside the core (an STM32's ART, the RP2040's XIP cache) it does not:
+ * an MCU board's own hook does (ports/zephyr/upstream). */
+#if defined(CONFIG_CPU_CORTEX_M) && defined(CONFIG_CACHE_MANAGEMENT) && defined(CONFIG_ICACHE)
 void rtb_cache_cold(void) { sys_cache_instr_invd_all(); }
 #else
 void rtb_cache_cold(void) {}
 #endif
-uint64_t rtb_time_us(void) { return k_ticks_to_us_floor64((uint64_t)k_uptime_ticks()); }
-
-#ifdef RTB_ZBOARD_HOOKS /* a board with the study's pin (ports/zephyr/upstream) */
-void rtb_marker_set(int ch) { rtb_zboard_marker(ch, 1); }
-void rtb_marker_clear(int ch) { rtb_zboard_marker(ch, 0); }
-#else
 /* No pins: a store to a volatile word costs what a GPIO register write would. */
 static volatile uint32_t marker_reg;
 void rtb_marker_set(int ch) { marker_reg = 1u << (ch & 31); }
@@ -331,11 +281,10 @@ void rtb_marker_clear(int ch)
 static unsigned int critical_key;
 void rtb_critical_enter(void) { critical_key = irq_lock(); }
 void rtb_critical_exit(void) { irq_unlock(critical_key); }
-void rtb_out_write(const char *line, size_t len) { rtb_zboard_out(line, len); }
-void rtb_out_flush(void) {}
 
 /* --- start-up ------------------------------------------------------------------------ */
-void rtb_zephyr_main(void (*body)(void *), void *arg)
+/* Zephyr's own main thread runs body (its stack: CONFIG_MAIN_STACK_SIZE). */
+void rtb_port_start(void (*body)(void *), void *arg)
 {
     k_thread_priority_set(k_current_get(), zprio(RTB_PRIO_MAIN));
     struct sys_memory_stats st;

@@ -8,7 +8,7 @@
  * - the counter: DWT CYCCNT on the M3/M4/M7 (core clock); the Cortex-M0+ (L073, RP2040)
  *   has no DWT cycle counter, so k_cycle_get_32 (SysTick extended by Zephyr's cycle
  *   count, core clock) replaces it, and a warning says what a read costs;
- * - software interrupts: 4 NVIC lines no driver of the build uses (RTB_ZBOARD_SWI_IRQ..+3),
+ * - software interrupts: 4 NVIC lines no driver of the build uses (RTB_UPSTREAM_SWI_IRQ..+3),
  *   pended through NVIC ISPR;
  * - the marker: the study's pin (led0: PA5 on the Nucleo-64s, PB0 on the H743ZI) through
  *   Zephyr's GPIO API, one port write (the Pico: GP2, as the FreeRTOS Pico layer);
@@ -26,11 +26,11 @@
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
 
-#include "rtb_zephyr.h"
+#include "rtb_board.h"
 #include "rtb_zephyr_args.h" /* RTB_ZEPHYR_ARGS: written by rtlab for each option set */
 
-#ifndef RTB_ZBOARD_NAME
-#error "RTB_ZBOARD_NAME: the rtlab board name (CMakeLists.txt sets it)"
+#ifndef RTB_UPSTREAM_NAME
+#error "RTB_UPSTREAM_NAME: the rtlab board name (CMakeLists.txt sets it)"
 #endif
 
 #define REG(a) (*(volatile uint32_t *)(a))
@@ -64,15 +64,15 @@ static const struct device *const console = DEVICE_DT_GET(DT_CHOSEN(zephyr_conso
 static const struct device *const marker_port = DEVICE_DT_GET(DT_NODELABEL(gpio0));
 #else
 static const struct gpio_dt_spec marker = GPIO_DT_SPEC_GET(DT_ALIAS(led0), gpios);
-BUILD_ASSERT(DT_GPIO_PIN(DT_ALIAS(led0), gpios) == RTB_ZBOARD_MARKER_PIN,
+BUILD_ASSERT(DT_GPIO_PIN(DT_ALIAS(led0), gpios) == RTB_UPSTREAM_MARKER_PIN,
              "led0 is the study's marker pin (boards/stm32/machines: marker)");
 #define MARKER_PIN marker.pin
 #define marker_port marker.port
 #endif
 
-static void swi_isr(const void *slot) { rtb_zephyr_swi_dispatch((int)(uintptr_t)slot); }
+static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
 
-void rtb_zboard_init(void)
+void rtb_board_init(void)
 {
 #ifdef USE_DWT
     REG(DEMCR) |= DEMCR_TRCENA;
@@ -84,35 +84,35 @@ void rtb_zboard_init(void)
 #endif
     (void)gpio_pin_configure(marker_port, MARKER_PIN, GPIO_OUTPUT_INACTIVE);
     /* Priority 0: the highest Zephyr gives a regular (rescheduling) ISR. */
-    IRQ_CONNECT(RTB_ZBOARD_SWI_IRQ + 0, 0, swi_isr, (void *)0, 0);
-    IRQ_CONNECT(RTB_ZBOARD_SWI_IRQ + 1, 0, swi_isr, (void *)1, 0);
-    IRQ_CONNECT(RTB_ZBOARD_SWI_IRQ + 2, 0, swi_isr, (void *)2, 0);
-    IRQ_CONNECT(RTB_ZBOARD_SWI_IRQ + 3, 0, swi_isr, (void *)3, 0);
+    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 0, 0, swi_isr, (void *)0, 0);
+    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 1, 0, swi_isr, (void *)1, 0);
+    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 2, 0, swi_isr, (void *)2, 0);
+    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 3, 0, swi_isr, (void *)3, 0);
     for (int k = 0; k < SWI_SLOTS; k++)
-        irq_disable(RTB_ZBOARD_SWI_IRQ + k);
+        irq_disable(RTB_UPSTREAM_SWI_IRQ + k);
 #if defined(CONFIG_SOC_RP2040)
     k_msleep(2000); /* as the other Pico images: time for the host to open the port */
 #endif
 }
 
-const char *rtb_zboard_name(void) { return RTB_ZBOARD_NAME; }
-const char *rtb_zboard_clock(void) { return COUNTER; }
-uint32_t rtb_zboard_cpu_hz(void) { return CPU_HZ; }
+const char *rtb_board_name(void) { return RTB_UPSTREAM_NAME; }
+const char *rtb_board_clock(void) { return COUNTER; }
+uint32_t rtb_board_cpu_hz(void) { return CPU_HZ; }
 #ifdef USE_DWT
-uint32_t rtb_zboard_ts(void) { return REG(DWT_CYCCNT); }
+uint32_t rtb_board_ts(void) { return REG(DWT_CYCCNT); }
 #else
-uint32_t rtb_zboard_ts(void) { return k_cycle_get_32(); }
+uint32_t rtb_board_ts(void) { return k_cycle_get_32(); }
 #endif
-uint32_t rtb_zboard_ts_hz(void) { return CPU_HZ; }
-uint32_t rtb_zboard_ts_mask(void) { return 0xFFFFFFFFu; }
+uint32_t rtb_board_ts_hz(void) { return CPU_HZ; }
+uint32_t rtb_board_ts_mask(void) { return 0xFFFFFFFFu; }
 
-void rtb_zboard_out(const char *s, size_t n)
+void rtb_board_out(const char *s, size_t n)
 {
     for (size_t k = 0; k < n; k++)
         uart_poll_out(console, s[k]);
 }
 
-void rtb_zboard_marker(int ch, int on)
+void rtb_board_marker(int ch, int on)
 {
     (void)ch; /* one pin: the study's */
     if (on)
@@ -121,21 +121,21 @@ void rtb_zboard_marker(int ch, int on)
         (void)gpio_port_clear_bits_raw(marker_port, BIT(MARKER_PIN));
 }
 
-int rtb_zboard_swi_slots(void) { return SWI_SLOTS; }
-void rtb_zboard_swi_enable(int slot, int core)
+int rtb_board_swi_slots(void) { return SWI_SLOTS; }
+void rtb_board_swi_enable(int slot, int core)
 {
     (void)core; /* one core */
-    irq_enable(RTB_ZBOARD_SWI_IRQ + slot);
+    irq_enable(RTB_UPSTREAM_SWI_IRQ + slot);
 }
-void rtb_zboard_swi_disable(int slot) { irq_disable(RTB_ZBOARD_SWI_IRQ + slot); }
-void rtb_zboard_swi_pend(int slot)
+void rtb_board_swi_disable(int slot) { irq_disable(RTB_UPSTREAM_SWI_IRQ + slot); }
+void rtb_board_swi_pend(int slot)
 {
-    REG(NVIC_ISPR0 + 4u * ((RTB_ZBOARD_SWI_IRQ + slot) / 32u)) =
-        1u << ((RTB_ZBOARD_SWI_IRQ + slot) % 32u);
+    REG(NVIC_ISPR0 + 4u * ((RTB_UPSTREAM_SWI_IRQ + slot) / 32u)) =
+        1u << ((RTB_UPSTREAM_SWI_IRQ + slot) % 32u);
     __asm__ volatile("dsb\n isb" ::: "memory"); /* the pended line is taken here */
 }
 
-const char *rtb_zboard_warning(const char **msg)
+const char *rtb_board_warning(const char **msg)
 {
 #ifdef USE_DWT
     *msg = NULL;
@@ -147,7 +147,7 @@ const char *rtb_zboard_warning(const char **msg)
 #endif
 }
 
-const char *rtb_zboard_cmdline(void) { return RTB_ZEPHYR_ARGS; }
+const char *rtb_board_cmdline(void) { return RTB_ZEPHYR_ARGS; }
 
 static void done_line(int status)
 {
@@ -157,10 +157,10 @@ static void done_line(int status)
         line[n++] = (char)('0' + (status / 10) % 10);
     line[n++] = (char)('0' + status % 10);
     line[n++] = '\n';
-    rtb_zboard_out(line, n);
+    rtb_board_out(line, n);
 }
 
-void rtb_zboard_exit(int status)
+void rtb_board_exit(int status)
 {
     done_line(status);
     for (;;)
@@ -187,7 +187,7 @@ static int cache_on(void) { return (REG(XIP_CTRL) & 1u) != 0; } /* CTRL.EN */
 static int cache_on(void) { return 0; } /* L0, F1: a prefetch buffer only */
 #endif
 
-void rtb_zboard_cache_cold(void)
+void rtb_board_cache_cold(void)
 {
     if (!cache_on())
         return;
@@ -210,7 +210,7 @@ void rtb_zboard_cache_cold(void)
 #endif
 }
 
-const char *rtb_zboard_cold(void)
+const char *rtb_board_cold(void)
 {
     if (!cache_on())
         return "first_call";
@@ -229,8 +229,8 @@ void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
     (void)esf;
     static const char msg[] = "\nrtbench: zephyr fatal error ";
     char num[2] = {(char)('0' + (reason % 10u)), '\n'};
-    rtb_zboard_out(msg, sizeof msg - 1);
-    rtb_zboard_out(num, 2);
+    rtb_board_out(msg, sizeof msg - 1);
+    rtb_board_out(num, 2);
     done_line(99);
     (void)irq_lock();
     for (;;) {

@@ -13,7 +13,7 @@ else()
   set(swi_irq ${DESC_swi_first_irq})
   set(defs RTB_ZEPHYR_HEAP=${DESC_heap_size})
   string(REGEX REPLACE "^P[A-K]([0-9]+)$" "\\1" marker_pin ${DESC_marker}) # PA5 -> 5
-  list(APPEND defs RTB_ZBOARD_MARKER_PIN=${marker_pin}) # checked against led0
+  list(APPEND defs RTB_UPSTREAM_MARKER_PIN=${marker_pin}) # checked against led0
   foreach(pair sample_pool:RTB_SAMPLE_POOL max_workers:RTB_MAX_WORKERS max_line:RTL1_MAX_LINE)
     string(REPLACE ":" ";" pair ${pair})
     list(GET pair 0 key)
@@ -30,8 +30,8 @@ else()
     list(REMOVE_ITEM defs RTB_ZEPHYR_HEAP=${DESC_heap_size})
   endif()
 endif()
-set(DESC_DEFINITIONS ${defs} "RTB_ZBOARD_NAME=\"${rtb_name}\"" RTB_ZBOARD_SWI_IRQ=${swi_irq}
-                     RTB_ZBOARD_HOOKS=1)
+set(DESC_DEFINITIONS ${defs} "RTB_UPSTREAM_NAME=\"${rtb_name}\"" RTB_UPSTREAM_SWI_IRQ=${swi_irq})
+                    )
 set(board_includes ${CMAKE_BINARY_DIR}/rtb_args)
 if(NOT EXISTS ${CMAKE_BINARY_DIR}/rtb_args/rtb_zephyr_args.h)
   file(WRITE ${CMAKE_BINARY_DIR}/rtb_args/rtb_zephyr_args.h "#define RTB_ZEPHYR_ARGS \"\"\n")
