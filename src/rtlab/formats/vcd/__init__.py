@@ -16,10 +16,10 @@ writes; roundtrip.py is what the writer adds for the reader.
 from __future__ import annotations
 
 from rtlab.formats import FormatSpec, choice, name_list, number
-from rtlab.formats.vcd.reader import read, sniff, sniff_fst
+from rtlab.formats.vcd.reader import read, read_stream, sniff, sniff_fst
 from rtlab.formats.vcd.writer import write
 
-__all__ = ["FORMATS", "read", "sniff", "write"]
+__all__ = ["FORMATS", "read", "read_stream", "sniff", "write"]
 
 _OPTIONS = {"channels": name_list, "timeout": number, "engine": choice("auto", "wellen", "scan")}
 FORMATS = [
