@@ -15,9 +15,18 @@ writes; roundtrip.py is what the writer adds for the reader.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rtlab.formats import FormatSpec, choice, name_list, number
 from rtlab.formats.vcd.reader import read, read_stream, sniff, sniff_fst
-from rtlab.formats.vcd.writer import write
+
+
+def write(cap: Any, path: Any, **options: Any) -> None:
+    """writer.write, imported when a VCD is written (reading never needs it)."""
+    from rtlab.formats.vcd.writer import write as write_vcd
+
+    write_vcd(cap, path, **options)
+
 
 __all__ = ["FORMATS", "read", "read_stream", "sniff", "write"]
 

@@ -16,7 +16,6 @@ from rtlab.formats.vcd.channels import add_channels, declared_order, timescale_s
 from rtlab.formats.vcd.plain import plain_stream
 from rtlab.formats.vcd.roundtrip import RTLAB_RE, apply_rtlab, from_units
 from rtlab.formats.vcd.timeline import check_timescale, timeline
-from rtlab.formats.vcd.wellen import read_isolated
 from rtlab.model import UNKNOWN_LEVEL, Capture, EdgeStream
 
 _HEADER_BYTES = 1 << 20
@@ -331,6 +330,8 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
     if res is None:
         if engine == "scan":
             raise FormatError(p, "not a plain VCD that the numpy scanner reads")
+        from rtlab.formats.vcd.wellen import read_isolated  # a fork, DuckDB-free: lazily
+
         res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     res["pauses"] = pauses
     return res
