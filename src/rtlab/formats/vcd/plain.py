@@ -52,7 +52,7 @@ def _slots(variables: list[tuple[str, str, bytes]], declared: set[int]) -> Any:
 def _blocks(path: Path, at: int, size: int) -> Iterator[bytes]:
     with open(path, "rb") as fh:
         fh.seek(at)
-        for block, _, _ in line_blocks(fh, size):
+        for block, _, _ in line_blocks(fh, size, None):
             yield block
 
 
