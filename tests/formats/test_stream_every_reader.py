@@ -150,3 +150,14 @@ def test_block_readers_cut_anywhere_read_and_stream_what_one_block_does(
         for edge in ("rising", "falling", "both"):
             got = _doc(analyze_stream(F.open_stream(path, fmt), edge=edge))
             assert_same_figures(_doc(rtlab.analyze(whole, edge=edge)), got)
+
+
+@pytest.mark.parametrize("name", sorted(F.SNIFF_PREFIX))
+def test_a_sniff_prefix_is_the_formats_own_rule(name: str, tmp_path: Path) -> None:
+    """guess() skips a format whose SNIFF_PREFIX the head lacks: its sniff must refuse
+    such a head (whatever the file's name), and accept nothing shorter than the prefix."""
+    spec, prefix = F.get(name), F.SNIFF_PREFIX[name]
+    assert spec.sniff is not None
+    for ext in (*spec.extensions, ".dat"):
+        for head in (b"", prefix[:-1], b"x" + prefix, b"$date\n", b"\0" * 64):
+            assert not spec.sniff(head, tmp_path / f"f{ext}"), (name, head)
