@@ -259,8 +259,97 @@ fn vcd_changes(
     }))
 }
 
+/// A plain VCD body fed block by block (each cut at white space): the edges of every
+/// output so far, taken with `take`; `feed` returns False once the body is not plain
+/// (the reader then reads the file another way).
+#[pyclass]
+struct VcdEdges {
+    slot: [i32; 256],
+    tokens: vcd::Tokens,
+    signals: Vec<vcd::Signal>,
+    ok: bool,
+    collect: bool,
+}
+
+#[pymethods]
+impl VcdEdges {
+    /// `slots` as for vcd_changes; `collect` false keeps no edges (a first pass that
+    /// checks the body and finds the initial levels and counts).
+    #[new]
+    fn new(slots: Vec<i32>, n_out: usize, collect: bool) -> PyResult<Self> {
+        if slots.len() != 256 || slots.iter().any(|&s| s >= n_out as i32) {
+            return Err(PyValueError::new_err("slots must be 256 long, each below n_out"));
+        }
+        let mut slot = [-2i32; 256];
+        slot.copy_from_slice(&slots);
+        let signals = (0..n_out).map(|_| vcd::Signal::new()).collect();
+        Ok(VcdEdges { slot, tokens: vcd::Tokens::new(), signals, ok: true, collect })
+    }
+
+    fn feed(&mut self, py: Python<'_>, block: PyBuffer<u8>) -> PyResult<bool> {
+        if !block.is_c_contiguous() {
+            return Err(PyValueError::new_err("block must be contiguous"));
+        }
+        if !self.ok {
+            return Ok(false);
+        }
+        // SAFETY: a contiguous byte buffer that outlives the call.
+        let data = unsafe { std::slice::from_raw_parts(block.buf_ptr() as *const u8, block.item_count()) };
+        let (slot, tokens, signals, collect) = (&self.slot, &mut self.tokens, &mut self.signals, self.collect);
+        let ok = py.allow_threads(|| {
+            tokens.feed(data, slot, |s, t, v| {
+                let sig = &mut signals[s];
+                sig.change(t, v);
+                if !collect {
+                    sig.edges.clear();
+                }
+            })
+        });
+        self.ok = ok;
+        Ok(ok)
+    }
+
+    /// The end of the body: False if it is not plain (a vector's id missing).
+    fn finish(&mut self) -> bool {
+        for sig in self.signals.iter_mut() {
+            sig.finish();
+            if !self.collect {
+                sig.edges.clear();
+            }
+        }
+        self.ok = self.ok && !self.tokens.id_next;
+        self.ok
+    }
+
+    /// Output k's edges found since the last take (int64 bytes).
+    fn take(&mut self, py: Python<'_>, k: usize) -> PyResult<Py<pyo3::types::PyBytes>> {
+        let sig = self.signals.get_mut(k).ok_or_else(|| PyValueError::new_err("no such output"))?;
+        let bytes: &[u8] = unsafe {
+            std::slice::from_raw_parts(sig.edges.as_ptr() as *const u8, sig.edges.len() * 8)
+        };
+        let out = pyo3::types::PyBytes::new(py, bytes).unbind();
+        sig.edges.clear();
+        Ok(out)
+    }
+
+    /// Per output: (initial level or -2, x/z changes, overridden changes, time of the
+    /// first change or -1, time of the last change or -1, edges so far).
+    fn figures(&self) -> Vec<(i8, u64, u64, i64, i64, u64)> {
+        self.signals
+            .iter()
+            .map(|s| (s.initial, s.xz, s.overridden, s.first_t, s.last_t, s.n_edges))
+            .collect()
+    }
+
+    /// The last time stamp of the body so far (-1 before the first).
+    fn time(&self) -> i64 {
+        self.tokens.time
+    }
+}
+
 #[pymodule]
 fn rtlab_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<VcdEdges>()?;
     m.add_function(wrap_pyfunction!(vcd_changes, m)?)?;
     m.add_function(wrap_pyfunction!(accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(decode_delta_chunk, m)?)?;

@@ -1,27 +1,26 @@
-//! The body of a plain VCD file in one pass: the fast path of rtlab's VCD scanner
+//! The body of a plain VCD file in one pass: the fast path of rtlab's VCD reader
 //! (src/rtlab/formats/vcd/scanner.py states what it reads). Accepted: `#<1-18 digits>`
 //! times that never go backwards, 1-bit changes `<value><id>` with a one-byte declared id,
 //! vector values `b<bits> <id>` (skipped), and the commands `$dumpvars`, `$dumpall`,
-//! `$end`. Anything else returns None and the numpy scanner (then pywellen) decides.
+//! `$end`. Anything else returns None/false and the numpy scanner (then pywellen) decides.
+//!
+//! The tokenizer keeps its state (the time in force, a vector's id to come) between
+//! calls, so a body can be fed in blocks cut at white space: `Edges` turns the changes
+//! into edges block by block (src/rtlab/formats/vcd/stream.py).
 
-const SPACE: [bool; 256] = {
+const fn table(chars: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t[0x0b] = true;
-    t[0x0c] = true;
+    let mut i = 0;
+    while i < chars.len() {
+        t[chars[i] as usize] = true;
+        i += 1;
+    }
     t
-};
-
-fn is_scalar(c: u8) -> bool {
-    b"01xXzZuUwWlLhH-".contains(&c)
 }
 
-fn is_bit(c: u8) -> bool {
-    b"01xXzZuUwWlLhH-".contains(&c)
-}
+const SPACE: [bool; 256] = table(b" \t\n\r\x0b\x0c");
+const SCALAR: [bool; 256] = table(b"01xXzZuUwWlLhH-");
+const VECTOR_ID_BAD: [bool; 256] = table(b"bBrRsS");
 
 /// Level of a scalar value: 0, 1, or -1 (x, z, u, w, -).
 fn level(c: u8) -> i8 {
@@ -32,74 +31,158 @@ fn level(c: u8) -> i8 {
     }
 }
 
+/// The tokenizer's state between blocks.
+pub struct Tokens {
+    pub time: i64,
+    pub id_next: bool,
+}
+
+impl Tokens {
+    pub fn new() -> Self {
+        Tokens { time: -1, id_next: false }
+    }
+
+    /// Feed one block (cut at white space); `change(slot, time, level)` for every
+    /// 1-bit change of a collected id. False when the block is not plain.
+    pub fn feed<F: FnMut(usize, i64, i8)>(&mut self, body: &[u8], slot: &[i32; 256], mut change: F) -> bool {
+        let n = body.len();
+        let mut i = 0usize;
+        while i < n {
+            if SPACE[body[i] as usize] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < n && !SPACE[body[i] as usize] {
+                i += 1;
+            }
+            let tok = &body[start..i];
+            let c = tok[0];
+            if self.id_next {
+                // the id of a vector value: one declared byte, never one that reads as a value
+                if tok.len() != 1 || slot[c as usize] == -2 || VECTOR_ID_BAD[c as usize] {
+                    return false;
+                }
+                self.id_next = false;
+            } else if SCALAR[c as usize] {
+                if tok.len() != 2 {
+                    return false;
+                }
+                let s = slot[tok[1] as usize];
+                if s == -2 || self.time < 0 {
+                    return false;
+                }
+                if s >= 0 {
+                    change(s as usize, self.time, level(c));
+                }
+            } else if c == b'#' {
+                let digits = &tok[1..];
+                if digits.is_empty() || digits.len() > 18 {
+                    return false;
+                }
+                let mut v: i64 = 0;
+                for &d in digits {
+                    if !d.is_ascii_digit() {
+                        return false;
+                    }
+                    v = v * 10 + (d - b'0') as i64;
+                }
+                if v < self.time {
+                    return false;
+                }
+                self.time = v;
+            } else if c == b'b' || c == b'B' {
+                if tok.len() < 2 || !tok[1..].iter().all(|&b| SCALAR[b as usize]) {
+                    return false;
+                }
+                self.id_next = true;
+            } else if c == b'$' {
+                if tok != b"$dumpvars" && tok != b"$dumpall" && tok != b"$end" {
+                    return false;
+                }
+            } else {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Per wanted id (slot[id] = index into the outputs, or -1 for a declared id that is not
 /// collected, or -2 for an undeclared one): the times and levels of its changes.
 pub fn scan(body: &[u8], slot: &[i32; 256], n_out: usize) -> Option<Vec<(Vec<i64>, Vec<i8>)>> {
     let mut out: Vec<(Vec<i64>, Vec<i8>)> = (0..n_out).map(|_| (Vec::new(), Vec::new())).collect();
-    let mut time: i64 = -1;
-    let mut id_next = false;
-    let mut i = 0usize;
-    let n = body.len();
-    while i < n {
-        if SPACE[body[i] as usize] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < n && !SPACE[body[i] as usize] {
-            i += 1;
-        }
-        let tok = &body[start..i];
-        let c = tok[0];
-        if id_next {
-            // the id of a vector value: one declared byte, never one that reads as a value
-            if tok.len() != 1 || slot[c as usize] == -2 || b"bBrRsS".contains(&c) {
-                return None;
-            }
-            id_next = false;
-            continue;
-        }
-        if is_scalar(c) {
-            if tok.len() != 2 {
-                return None;
-            }
-            let s = slot[tok[1] as usize];
-            if s == -2 || time < 0 {
-                return None;
-            }
-            if s >= 0 {
-                let o = &mut out[s as usize];
-                o.0.push(time);
-                o.1.push(level(c));
-            }
-        } else if c == b'#' {
-            let digits = &tok[1..];
-            if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
-                return None;
-            }
-            let mut v: i64 = 0;
-            for d in digits {
-                v = v * 10 + (d - b'0') as i64;
-            }
-            if v < time {
-                return None;
-            }
-            time = v;
-        } else if c == b'b' || c == b'B' {
-            if tok.len() < 2 || !tok[1..].iter().all(|&b| is_bit(b)) {
-                return None;
-            }
-            id_next = true;
-        } else if c == b'$' {
-            if tok != b"$dumpvars" && tok != b"$dumpall" && tok != b"$end" {
-                return None;
-            }
-        } else {
-            return None;
-        }
-    }
-    if id_next {
+    let mut tokens = Tokens::new();
+    let ok = tokens.feed(body, slot, |s, t, v| {
+        out[s].0.push(t);
+        out[s].1.push(v);
+    });
+    if !ok || tokens.id_next {
         return None;
     }
     Some(out)
+}
+
+pub const NO_LEVEL: i8 = -2;
+
+/// One signal's changes becoming edges (the rule of reader.py's _to_edges without
+/// pauses): of several changes at one time the last wins (the others are counted as
+/// overridden); x/z (-1) holds the level (counted); the first known level is the
+/// initial level; an edge is a known level that differs from the one before.
+pub struct Signal {
+    pub initial: i8,
+    level: i8,
+    pend: Option<(i64, i8)>,
+    pub xz: u64,
+    pub overridden: u64,
+    pub first_t: i64,
+    pub last_t: i64,
+    pub n_edges: u64,
+    pub edges: Vec<i64>,
+}
+
+impl Signal {
+    pub fn new() -> Self {
+        Signal { initial: NO_LEVEL, level: NO_LEVEL, pend: None, xz: 0, overridden: 0,
+                 first_t: -1, last_t: -1, n_edges: 0, edges: Vec::new() }
+    }
+
+    #[inline]
+    pub fn change(&mut self, t: i64, v: i8) {
+        if self.first_t < 0 {
+            self.first_t = t;
+        }
+        self.last_t = t;
+        match self.pend {
+            Some((pt, _)) if pt == t => {
+                self.overridden += 1;
+                self.pend = Some((t, v));
+            }
+            Some((pt, pv)) => {
+                self.settle(pt, pv);
+                self.pend = Some((t, v));
+            }
+            None => self.pend = Some((t, v)),
+        }
+    }
+
+    fn settle(&mut self, t: i64, v: i8) {
+        if v < 0 {
+            self.xz += 1;
+        } else if self.level == NO_LEVEL {
+            self.initial = v;
+            self.level = v;
+        } else if v != self.level {
+            self.edges.push(t);
+            self.n_edges += 1;
+            self.level = v;
+        }
+    }
+
+    /// The end of the body: the last time step's value settles.
+    pub fn finish(&mut self) {
+        if let Some((t, v)) = self.pend.take() {
+            self.settle(t, v);
+        }
+    }
 }

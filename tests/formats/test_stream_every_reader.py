@@ -3,8 +3,9 @@
 For each format, random edge times (hypothesis) written in that format (sigrok and FST
 by the real sigrok-cli and Icarus Verilog), then `open_stream(file, chunk=k)` analyzed
 chunk by chunk against `analyze(load(file))`, every edge mode. Parquet (row groups),
-sigrok, Saleae binary and the PIO CSV (blocks) have their own streaming readers; the
-other readers are read whole and handed out in chunks of k edges
+sigrok, Saleae binary, the PIO CSV, the edges CSV and plain VCD bodies (blocks) have
+their own streaming readers (the text ones also with blocks of a few bytes); the
+other readers (FST, other VCD bodies, Saleae CSV) are read whole and handed out in chunks of k edges
 (rtlab.formats.open_stream), so the pipeline from each reader's capture through the
 chunked statistics is what is proven for them.
 """
@@ -119,3 +120,44 @@ def test_sigrok_session_converts_streaming(tmp_path: Path) -> None:
     for ch in a:
         assert np.array_equal(b[ch.name].edges, ch.edges)
         assert b[ch.name].initial_level == ch.initial_level
+
+
+@pytest.mark.parametrize("fmt", ["edges-csv", "pio-durations", "vcd"])
+@SETTINGS
+@given(times=increasing, block=st.integers(1, 48))
+def test_block_readers_cut_anywhere_read_and_stream_what_one_block_does(
+    fmt: str, times: list[int], block: int, tmp_path: Path
+) -> None:
+    """The text readers that read block by block (edges CSV, PIO CSV, plain VCD), with
+    blocks of a few bytes (cut between any two lines: inside a pulse, between a time
+    and its changes): the capture of one whole block, and its figures when streamed."""
+    from rtlab.formats import edges_csv, pio_durations
+    from rtlab.formats.vcd import plain
+
+    path = _write(fmt, times, tmp_path)
+    whole = F.load(path, fmt)
+    with pytest.MonkeyPatch.context() as m:
+        if fmt == "vcd":
+            m.setattr(plain, "WHOLE_MAX", 0)
+            m.setattr(plain, "BLOCK", block)
+        else:
+            m.setattr(edges_csv if fmt == "edges-csv" else pio_durations, "_BLOCK", block)
+        cut = F.load(path, fmt)
+        assert [(c.name, c.initial_level, c.edges.tolist()) for c in cut] == [
+            (c.name, c.initial_level, c.edges.tolist()) for c in whole
+        ]
+        assert (cut.t_start, cut.t_end, cut.tick_s) == (whole.t_start, whole.t_end, whole.tick_s)
+        for edge in ("rising", "falling", "both"):
+            got = _doc(analyze_stream(F.open_stream(path, fmt), edge=edge))
+            assert_same_figures(_doc(rtlab.analyze(whole, edge=edge)), got)
+
+
+@pytest.mark.parametrize("name", sorted(F.SNIFF_PREFIX))
+def test_a_sniff_prefix_is_the_formats_own_rule(name: str, tmp_path: Path) -> None:
+    """guess() skips a format whose SNIFF_PREFIX the head lacks: its sniff must refuse
+    such a head (whatever the file's name), and accept nothing shorter than the prefix."""
+    spec, prefix = F.get(name), F.SNIFF_PREFIX[name]
+    assert spec.sniff is not None
+    for ext in (*spec.extensions, ".dat"):
+        for head in (b"", prefix[:-1], b"x" + prefix, b"$date\n", b"\0" * 64):
+            assert not spec.sniff(head, tmp_path / f"f{ext}"), (name, head)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,8 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, boolean, choice, text
-from rtlab.formats.textutil import read_text_lines, tick_option
-from rtlab.model import Capture, Channel
+from rtlab.formats.textutil import line_blocks, line_of, tick_option
+from rtlab.model import Capture, Channel, EdgeStream
 
 _LEVELS = {"0": 0, "1": 1, "low": 0, "high": 1, "l": 0, "h": 1, "false": 0, "true": 1}
 _INT = re.compile(r"^-?[0-9]{1,18}$")
@@ -35,8 +36,8 @@ _LONG_DEC = re.compile(r"^[-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?$")
 _HEADER_WORDS = ("time", "timestamp", "channel", "level", "value", "state")
 
 
-def _rows(path: Path, lines: list[str]) -> Iterator[tuple[int, str, str, str]]:
-    for lineno, raw in enumerate(lines, 1):
+def _rows(path: Path, lines: list[str], first: int = 1) -> Iterator[tuple[int, str, str, str]]:
+    for lineno, raw in enumerate(lines, first):
         ln = raw.strip()
         if not ln or ln.startswith("#"):
             continue
@@ -95,99 +96,195 @@ class _Steps:
         return True
 
 
-def read(
+_BLOCK = 4 << 20  # bytes of whole lines at a time
+_MAX_LINE = 1 << 16
+
+
+def _text_blocks(path: Path) -> Iterator[tuple[list[str], int, int]]:
+    """(lines, line number of the first, byte offset) block by block, with the checks
+    of textutil.read_text_lines raised as that function orders them (empty file, then
+    the first NUL byte, then the first bad UTF-8, then the first long line): each kind
+    is looked for in every block before any is raised, so a caller that reads the
+    blocks to their end meets the error read_text_lines would raise."""
+    found: dict[str, FormatError] = {}
+    text, line = False, 1
+    with open(path, "rb") as fh:
+        for data, at, _ in line_blocks(fh, _BLOCK):
+            text = text or bool(data.strip())
+            nul = data.find(b"\x00")
+            if nul >= 0:
+                found.setdefault("nul", FormatError(
+                    path, "binary data where text was expected", line=line - 1 + line_of(data, nul)
+                ))  # fmt: skip
+            try:
+                lines = data.decode("utf-8-sig" if at == 0 else "utf-8").splitlines()
+            except UnicodeDecodeError as exc:
+                found.setdefault("utf8", FormatError(
+                    path, "not UTF-8 text", line=line - 1 + line_of(data, exc.start),
+                    offset=at + exc.start,
+                ))  # fmt: skip
+                lines = data.decode("utf-8", "replace").splitlines()
+            long = next((k for k, ln in enumerate(lines) if len(ln) > _MAX_LINE), None)
+            if long is not None:
+                found.setdefault("long", FormatError(
+                    path, f"line longer than {_MAX_LINE} characters", line=line + long
+                ))  # fmt: skip
+            if not found:
+                yield lines, line, at
+            line += len(lines)
+    if not text:
+        raise FormatError(path, "file is empty", offset=0)
+    for kind in ("nul", "utf8", "long"):
+        if kind in found:
+            raise found[kind]
+
+
+def _row_blocks(path: Path) -> Iterator[list[tuple[int, str, str, str]]]:
+    """The data rows (the header row skipped) block by block."""
+    first = True
+    for lines, line, _ in _text_blocks(path):
+        rows = list(_rows(path, lines, line))
+        if first and rows:
+            first = False
+            if _is_header(rows[0]):
+                rows = rows[1:]
+        yield rows
+
+
+def _row(
     path: Path,
-    tick: Any = None,
-    allow_repeats: bool = False,
-    unit: str | None = None,
-    **_: Any,
-) -> Capture:
-    lines = read_text_lines(path)
-    rows = list(_rows(path, lines))
-    if rows and _is_header(rows[0]):
-        rows = rows[1:]  # a header: "timestamp,channel,level" or similar
-    if not rows:
-        raise FormatError(path, "no edge rows: expected lines of timestamp,channel,level")
-    decimal = _decimal_unit(path, rows, unit)
-    tick_s = _choose_tick(path, rows, tick, decimal)
-    chans: dict[str, _Steps] = {}
-    last_t: dict[str, int] = {}
-    repeats = 0
-    for lineno, ts, name, lv in rows:
-        t = _to_ticks(path, lineno, ts, tick_s, decimal)
-        level = _LEVELS.get(lv.lower())
-        if level is None:
-            raise FormatError(path, f"level must be 0 or 1, found {lv!r}", line=lineno)
-        if not name:
-            raise FormatError(path, "empty channel name", line=lineno)
-        steps = chans.get(name)
-        if steps is None:
-            chans[name], last_t[name] = _Steps(t, level), t
-            continue
-        if t < last_t[name]:
+    row: tuple[int, str, str, str],
+    plan: _Plan,
+    chans: dict[str, _Steps],
+    last_t: dict[str, int],
+    allow_repeats: bool,
+    metadata: dict[str, Any],
+) -> None:
+    """One data row into its channel's steps, or its error (at its line)."""
+    lineno, ts, name, lv = row
+    t = _to_ticks(path, lineno, ts, plan.tick_s, plan.decimal)
+    level = _LEVELS.get(lv.lower())
+    if level is None:
+        raise FormatError(path, f"level must be 0 or 1, found {lv!r}", line=lineno)
+    if not name:
+        raise FormatError(path, "empty channel name", line=lineno)
+    steps = chans.get(name)
+    if steps is None:
+        chans[name], last_t[name] = _Steps(t, level), t
+        return
+    if t < last_t[name]:
+        raise FormatError(
+            path, f"time goes backwards on channel {name!r} ({t} < {last_t[name]})", line=lineno
+        )
+    last_t[name] = t
+    if not steps.add(t, level):
+        if not allow_repeats:
             raise FormatError(
                 path,
-                f"time goes backwards on channel {name!r} ({t} < {last_t[name]})",
+                f"level {level} repeats the previous level of channel {name!r}: "
+                "an edge is missing (allow_repeats=True skips such rows)",
                 line=lineno,
             )
-        last_t[name] = t
-        if not steps.add(t, level):
-            if not allow_repeats:
-                raise FormatError(
-                    path,
-                    f"level {level} repeats the previous level of channel {name!r}: "
-                    "an edge is missing (allow_repeats=True skips such rows)",
-                    line=lineno,
-                )
-            repeats += 1
-    cap = Capture(tick_s=tick_s)
-    for name, steps in chans.items():
-        cap.add(Channel(name, np.array(steps.times, dtype=np.int64), steps.initial))
-    cap.metadata["repeated_levels_skipped"] = repeats
-    same = {n: s.overridden for n, s in chans.items() if s.overridden}
-    if same:
-        cap.metadata["same_time_changes"] = same
-    return cap
+        metadata["repeated_levels_skipped"] += 1
+
+
+@dataclass
+class _Plan:
+    """What a first pass over the rows knows: the unit, the tick, every channel's
+    first level (in order of first appearance) and the row count."""
+
+    decimal: bool = False
+    tick_s: Fraction = Fraction(1, 10**9)
+    first_levels: dict[str, int] = field(default_factory=dict)
+    n_rows: int = 0
+
+
+def _first_pass(path: Path, tick: Any, unit: str | None) -> _Plan:
+    """The checks read() makes of the whole file before its first edge (text, fields,
+    units) and the plan; the errors of single rows are the second pass's."""
+    plan, first, mixed, places = _Plan(), None, None, 0
+    try:
+        for rows in _row_blocks(path):
+            for row in rows:
+                _, ts, name, lv = row
+                plan.n_rows += 1
+                if first is None:
+                    first = row
+                    plan.decimal = unit == "s" if unit is not None else _is_decimal(ts)
+                if unit is None and mixed is None and _is_decimal(ts) != plan.decimal:
+                    mixed = row
+                if "." in ts and "e" not in ts.lower():
+                    places = max(places, len(ts.split(".", 1)[1]))
+                level = _LEVELS.get(lv.lower())
+                if name and level is not None and name not in plan.first_levels:
+                    plan.first_levels[name] = level
+    except FormatError:  # a row of the wrong shape: unless the text itself is bad
+        for _ in _text_blocks(path):
+            pass
+        raise
+    if first is None:
+        raise FormatError(path, "no edge rows: expected lines of timestamp,channel,level")
+    if unit is not None and unit not in ("ticks", "s"):
+        raise FormatError(path, f"unit must be 'ticks' or 's', got {unit!r}")
+    if mixed is not None:
+        kind = "decimal seconds" if plan.decimal else "integer ticks"
+        raise FormatError(
+            path,
+            f"timestamp {mixed[1]!r} mixes units: line {first[0]} ({first[1]!r}) made this "
+            f"file's timestamps {kind}; give unit=s or unit=ticks (-O unit=...) or write "
+            "every timestamp the same way",
+            line=mixed[0],
+        )
+    if tick is not None or not plan.decimal:
+        plan.tick_s = tick_option(path, tick, "1ns")
+    else:
+        plan.tick_s = Fraction(1, 10 ** max(places, 9))  # at least 1 ns
+    return plan
+
+
+def read_stream(
+    path: Path, tick: Any = None, allow_repeats: bool = False, unit: str | None = None, **_: Any
+) -> EdgeStream:
+    """The file as a stream: a first pass checks it and finds the unit, the tick and
+    each channel's initial level; the second converts the rows block by block (a row's
+    error is raised from the iterator, at its line). Memory: a block of lines and one
+    held-back edge per channel (a later row at its time may take it back)."""
+    plan = _first_pass(path, tick, unit)
+    cap = Capture(tick_s=plan.tick_s)
+    for name, level in plan.first_levels.items():
+        cap.add(Channel(name, np.zeros(0, np.int64), 1 - level))
+    cap.metadata["repeated_levels_skipped"] = 0
+
+    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+        chans: dict[str, _Steps] = {}
+        last_t: dict[str, int] = {}
+        for rows in _row_blocks(path):
+            for row in rows:
+                _row(path, row, plan, chans, last_t, allow_repeats, cap.metadata)
+            for name, steps in chans.items():  # the last edge may still be taken back
+                if len(steps.times) > 1:
+                    yield name, np.array(steps.times[:-1], dtype=np.int64)
+                    del steps.times[:-1]
+        for name, steps in chans.items():
+            if steps.times:
+                yield name, np.array(steps.times, dtype=np.int64)
+        same = {n: s.overridden for n, s in chans.items() if s.overridden}
+        if same:
+            cap.metadata["same_time_changes"] = same
+
+    # edges are known once the rows are read (a row may repeat a level or be taken back)
+    return EdgeStream(cap, dict.fromkeys(plan.first_levels, 0), chunks())
+
+
+def read(
+    path: Path, tick: Any = None, allow_repeats: bool = False, unit: str | None = None, **_: Any
+) -> Capture:
+    """The whole file: read_stream gathered (one set of checks and figures)."""
+    return read_stream(path, tick, allow_repeats, unit).gather()
 
 
 def _is_decimal(ts: str) -> bool:
     return "." in ts or "e" in ts.lower()
-
-
-def _decimal_unit(path: Path, rows: list, unit: str | None) -> bool:
-    """True for decimal seconds: unit= says, else the first row does, and every row
-    must agree (one `300.5` among integer ticks must not turn them all into seconds)."""
-    if unit is not None:
-        if unit not in ("ticks", "s"):
-            raise FormatError(path, f"unit must be 'ticks' or 's', got {unit!r}")
-        return unit == "s"
-    line0, ts0 = rows[0][0], rows[0][1]
-    decimal = _is_decimal(ts0)
-    for lineno, ts, _, _ in rows:
-        if _is_decimal(ts) != decimal:
-            first = "decimal seconds" if decimal else "integer ticks"
-            raise FormatError(
-                path,
-                f"timestamp {ts!r} mixes units: line {line0} ({ts0!r}) made this file's "
-                f"timestamps {first}; give unit=s or unit=ticks (-O unit=...) or write "
-                "every timestamp the same way",
-                line=lineno,
-            )
-    return decimal
-
-
-def _is_number(text: str) -> bool:
-    return bool(_INT.match(text) or _DEC.match(text))
-
-
-def _choose_tick(path: Path, rows: list, tick: Any, decimal: bool) -> Fraction:
-    if tick is not None or not decimal:
-        return tick_option(path, tick, "1ns")
-    places = 0
-    for _, ts, _, _ in rows:
-        if "." in ts and "e" not in ts.lower():
-            places = max(places, len(ts.split(".", 1)[1]))
-    return Fraction(1, 10 ** max(places, 9))  # at least 1 ns
 
 
 def _to_ticks(path: Path, lineno: int, ts: str, tick_s: Fraction, decimal: bool) -> int:

@@ -17,10 +17,11 @@ def line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def line_blocks(fh: IO[bytes], size: int, line: int = 1) -> Iterator[tuple[bytes, int, int]]:
+def line_blocks(fh: IO[bytes], size: int, line: int | None = 1) -> Iterator[tuple[bytes, int, Any]]:
     """(block, byte offset from where `fh` stood, line number of its first byte): the
     rest of `fh` in blocks of about `size` bytes that end at a line end (the last one
-    may not; a line longer than a block makes a longer block)."""
+    may not; a line longer than a block makes a longer block). `line=None`: no line
+    numbers (None each), for a caller that never names a line (no count of them)."""
     at, rest = 0, b""
     while True:
         data = fh.read(size)
@@ -31,7 +32,8 @@ def line_blocks(fh: IO[bytes], size: int, line: int = 1) -> Iterator[tuple[bytes
             continue
         if cut:
             yield whole[:cut], at, line
-            line += whole.count(b"\n", 0, cut)
+            if line is not None:
+                line += whole.count(b"\n", 0, cut)
             at += cut
         rest = whole[cut:]
         if not data:

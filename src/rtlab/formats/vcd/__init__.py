@@ -15,11 +15,20 @@ writes; roundtrip.py is what the writer adds for the reader.
 
 from __future__ import annotations
 
-from rtlab.formats import FormatSpec, choice, name_list, number
-from rtlab.formats.vcd.reader import read, sniff, sniff_fst
-from rtlab.formats.vcd.writer import write
+from typing import Any
 
-__all__ = ["FORMATS", "read", "sniff", "write"]
+from rtlab.formats import FormatSpec, choice, name_list, number
+from rtlab.formats.vcd.reader import read, read_stream, sniff, sniff_fst
+
+
+def write(cap: Any, path: Any, **options: Any) -> None:
+    """writer.write, imported when a VCD is written (reading never needs it)."""
+    from rtlab.formats.vcd.writer import write as write_vcd
+
+    write_vcd(cap, path, **options)
+
+
+__all__ = ["FORMATS", "read", "read_stream", "sniff", "write"]
 
 _OPTIONS = {"channels": name_list, "timeout": number, "engine": choice("auto", "wellen", "scan")}
 FORMATS = [

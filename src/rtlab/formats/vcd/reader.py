@@ -12,10 +12,11 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats.vcd import scanner as vcd_scan
-from rtlab.formats.vcd.roundtrip import ROOT, RTLAB_RE, apply_rtlab, from_units
+from rtlab.formats.vcd.channels import add_channels, declared_order, timescale_s
+from rtlab.formats.vcd.plain import plain_stream
+from rtlab.formats.vcd.roundtrip import RTLAB_RE, apply_rtlab, from_units
 from rtlab.formats.vcd.timeline import check_timescale, timeline
-from rtlab.formats.vcd.wellen import read_isolated
-from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
+from rtlab.model import UNKNOWN_LEVEL, Capture, EdgeStream
 
 _HEADER_BYTES = 1 << 20
 
@@ -148,7 +149,8 @@ def _vcd_end_time(path: Path) -> int | None:
     with open(path, "rb") as fh:
         fh.seek(max(0, size - 65536))
         tail = fh.read()
-    hits = re.findall(rb"(?:^|\s)#([0-9]{1,18})\s", tail + b"\n")
+    # look-around: `#0\n#999\n` holds two times (a consumed \n would hide the second)
+    hits = re.findall(rb"(?:^|(?<=\s))#([0-9]{1,18})(?=\s)", tail + b"\n")
     return int(hits[-1]) if hits else None
 
 
@@ -189,15 +191,6 @@ def _to_edges(
     return t[flip], int(levels[0]), levels[1:], xz, overridden
 
 
-def _timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
-    if ts is None:
-        return Fraction(1, 10**9)  # wellen's default when the file names none
-    factor, exp = ts
-    if factor <= 0:
-        raise FormatError(path, f"timescale factor {factor} is not positive")
-    return Fraction(factor) * Fraction(10) ** exp
-
-
 def read(
     path: str | Path,
     *,
@@ -211,11 +204,10 @@ def read(
     `engine`: "auto" (the numpy scanner for plain VCD up to 128 MB, else pywellen),
     "wellen" (always pywellen) or "scan" (the scanner or an error)."""
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        head = _header(p)
-    except OSError as exc:
-        raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
+    size, head = _open(p)
+    stream = _plain(p, size, head, engine, channels)
+    if stream is not None:
+        return stream.gather()
     res = _parse(p, size, head, engine, timeout)
     pauses = np.array(res.get("pauses", []), dtype=np.int64).reshape(-1, 2)
     sigs = res["signals"]
@@ -227,12 +219,12 @@ def read(
     if is_vcd:
         _check_complete(p, size)
     rt = RTLAB_RE.search(head) if is_vcd else None
-    tick = _timescale_s(p, res["timescale"])
+    tick = timescale_s(p, res["timescale"])
     t_start, t_end = _window(p, sigs, is_vcd)
     ratio = Fraction(1)
     if rt is not None:  # our own file: exact tick, window and channel order
         ratio, tick, t_start, t_end = apply_rtlab(p, rt, tick)
-        order = {n: k for k, n in enumerate(_declared_order(head))}
+        order = {n: k for k, n in enumerate(declared_order(head))}
         sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
     cap = Capture(
         tick_s=tick,
@@ -245,7 +237,13 @@ def read(
             "skipped_vars": res["skipped"],
         },
     )
-    _add_channels(p, cap, sigs, channels, ratio if rt is not None else None, pauses)
+
+    def edges_of(key: tuple[np.ndarray, np.ndarray]) -> Any:
+        edges, level, resumed, xz, overridden = _to_edges(*key, pauses)
+        return edges, level, resumed if len(pauses) else None, xz, overridden
+
+    keyed = [(full, short, (times, lv)) for full, short, times, lv in sigs]
+    add_channels(p, cap, keyed, channels, ratio if rt is not None else None, edges_of)
     if len(pauses):  # a gap starts after an edge at its $dumpoff time
         gaps = pauses.copy()
         if rt is not None:  # rtlab's own file: timescale units back to ticks
@@ -260,6 +258,42 @@ def read(
         cap.gaps = gaps
         cap.metadata["dumpoff_gaps"] = len(gaps)
     return cap
+
+
+def read_stream(
+    path: str | Path,
+    *,
+    channels: list[str] | None = None,
+    timeout: float | None = None,
+    engine: str = "auto",
+    **_: Any,
+) -> EdgeStream:
+    """read() as a stream: a plain VCD block by block (plain.py, memory bounded by a
+    block); FST and other VCD bodies are read whole (pywellen or the numpy scanner)
+    and handed out in chunks."""
+    p = Path(path)
+    stream = _plain(p, *_open(p), engine, channels)
+    if stream is not None:
+        return stream
+    return EdgeStream.from_capture(read(p, channels=channels, timeout=timeout, engine=engine))
+
+
+def _open(p: Path) -> tuple[int, bytes]:
+    try:
+        return p.stat().st_size, _header(p)
+    except OSError as exc:
+        raise FormatError(p, f"cannot open: {exc.strerror or exc}") from None
+
+
+def _plain(
+    p: Path, size: int, head: bytes, engine: str, channels: list[str] | None
+) -> EdgeStream | None:
+    """The stream of plain.py for a plain VCD (its time line and end checked first)."""
+    if engine == "wellen" or size == 0 or not sniff(head, p) or sniff_fst(head, p):
+        return None
+    check_timescale(p, head)
+    _check_complete(p, size)
+    return plain_stream(p, size, head, channels)
 
 
 def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) -> dict[str, Any]:
@@ -296,6 +330,8 @@ def _parse(p: Path, size: int, head: bytes, engine: str, timeout: float | None) 
     if res is None:
         if engine == "scan":
             raise FormatError(p, "not a plain VCD that the numpy scanner reads")
+        from rtlab.formats.vcd.wellen import read_isolated  # a fork, DuckDB-free: lazily
+
         res = read_isolated(p, timeout if timeout is not None else 60 + size / 2e5)
     res["pauses"] = pauses
     return res
@@ -312,68 +348,6 @@ def _window(p: Path, sigs: list[Any], is_vcd: bool) -> tuple[int, int]:
         if end is not None and end > t_end:
             t_end = end
     return t_start, t_end
-
-
-def _add_channels(
-    p: Path,
-    cap: Capture,
-    sigs: list[Any],
-    channels: list[str] | None,
-    ratio: Fraction | None,
-    pauses: np.ndarray,
-) -> None:
-    """One channel per signal (selected by full or short name); `ratio` is set for
-    rtlab's own files, whose times are timescale units relative to t_start."""
-    shortcount: dict[str, int] = {}
-    for _, short, _, _ in sigs:
-        shortcount[short] = shortcount.get(short, 0) + 1
-    # `data [0]` (as a VCD header spells a bit-select) names channel `data[0]`
-    want = {re.sub(r"\s+\[", "[", n) for n in channels} if channels else None
-    for full, short, times, lv in sigs:
-        name = full
-        if ratio is not None and full.startswith(ROOT + "."):
-            name = full[len(ROOT) + 1 :]
-        if want is not None and name not in want and short not in want:
-            continue
-        if name in cap.channels:
-            raise FormatError(p, f"two 1-bit signals are named {name!r}")
-        edges, level, resumed, xz, overridden = _to_edges(times, lv, pauses)
-        if ratio is not None:
-            edges = from_units(p, name, edges, ratio)
-            if edges.size and int(edges[-1]) + (cap.t_start or 0) > 2**63 - 1:
-                raise FormatError(p, f"{name}: a change lies beyond 2^63 - 1 ticks")
-            edges = edges + cap.t_start
-        cap.add(
-            Channel(name, edges, initial_level=level, gap_levels=resumed if len(pauses) else None)
-        )
-        if xz:
-            cap.metadata["xz_changes"][name] = xz
-        if overridden:
-            same = cap.metadata.setdefault("same_time_changes", {})
-            same[name] = overridden
-        if shortcount[short] == 1 and short != name:
-            cap.metadata["aliases"][short] = name
-        if name.endswith("]"):  # a bit-select is also found as the header spells it
-            for alias in {name, short} if shortcount[short] == 1 else {name}:
-                cap.metadata["aliases"][alias.replace("[", " [")] = name
-    if want is not None:
-        missing = want - set(cap.channels) - set(cap.metadata["aliases"])
-        if missing:
-            raise FormatError(p, f"no 1-bit signal named {sorted(missing)[0]!r}")
-
-
-def _declared_order(head: bytes) -> list[str]:
-    """Full names of the variables in the order the header declares them."""
-    names, scope = [], []
-    for m in re.finditer(rb"\$(scope|upscope|var)\b(.*?)\$end", head, re.S):
-        kind, args = m.group(1), m.group(2).split()
-        if kind == b"scope" and len(args) >= 2:
-            scope.append(args[1].decode("utf-8", "replace"))
-        elif kind == b"upscope" and scope:
-            scope.pop()
-        elif kind == b"var" and len(args) >= 4:
-            names.append(".".join([*scope, args[3].decode("utf-8", "replace")]))
-    return names
 
 
 def sniff(head: bytes, path: Path) -> bool:

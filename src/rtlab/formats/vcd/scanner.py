@@ -226,19 +226,21 @@ def _id_key(ident: bytes) -> int:
     return int.from_bytes(ident, "big")
 
 
+def split_header(data: bytes) -> tuple[_Header, int] | None:
+    """The header of a plain VCD (see _header) and the offset of its body, or None."""
+    end = data.find(b"$enddefinitions")
+    close = data.find(b"$end", end + len(b"$enddefinitions")) if end >= 0 else -1
+    head = _header(data[: close + 4]) if close >= 0 else None
+    return None if head is None else (head, close + 4)
+
+
 def scan(data: bytes) -> dict[str, Any] | None:
     """The 1-bit changes of a plain VCD, or None when pywellen should read it."""
-    end = data.find(b"$enddefinitions")
-    if end < 0:
+    found = split_header(data)
+    if found is None:
         return None
-    close = data.find(b"$end", end + len(b"$enddefinitions"))
-    if close < 0:
-        return None
-    head = _header(data[: close + 4])
-    if head is None:
-        return None
-    timescale, variables, skipped, declared = head
-    body = data[close + 4 :]
+    (timescale, variables, skipped, declared), at = found
+    body = data[at:]
     fast = _native_scan(body, variables, declared)
     if fast is not None:
         return {"format": "VCD", "timescale": timescale, "signals": fast, "skipped": skipped,
