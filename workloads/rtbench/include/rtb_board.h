@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtbench_port.h"
+
 /* --- identity, clock ------------------------------------------------------------------ */
 void rtb_board_init(void);         /* clocks, UART, counter, lines; before the scheduler */
 const char *rtb_board_name(void);  /* token: "mps2-an385", "pico" (meta board) */
@@ -59,6 +61,21 @@ void rtb_board_exit(int status) __attribute__((noreturn));
 /* Optional: the clock of the kernel's tick timer (SysTick), for a kernel that programs
  * it itself (µC/OS-III); the core's weak default is rtb_board_cpu_hz(). */
 uint32_t rtb_board_tick_hz(void);
+
+/* --- for a port's rtb_port_init ------------------------------------------------------- */
+/* The board's part of rtb_port_info (board, clock, cpu_hz, cold) and its set-up
+ * warning, noted. Inline: each port's init runs it as its own code. */
+static inline void rtb_board_describe(rtb_port_info *info)
+{
+    info->board = rtb_board_name();
+    info->clock = rtb_board_clock();
+    info->cpu_hz = rtb_board_cpu_hz();
+    info->cold = rtb_board_cold();
+    const char *msg = NULL;
+    const char *code = rtb_board_warning(&msg);
+    if (code)
+        rtb_port_note_warning(code, msg);
+}
 
 /* --- provided by the core, called by the board ---------------------------------------- */
 /* The IRQ handler of line `slot` calls this (interrupt context): the port's interrupt

@@ -59,3 +59,21 @@ void rtb_emit_end(const char *status, const char *msg)
     rtl1_end(&W, status, msg);
     rtb_out_flush();
 }
+
+size_t rtb_done_line(char line[32], int errors)
+{
+    static const char head[] = "rtbench: done errors=";
+    size_t k = 0;
+    while (head[k]) {
+        line[k] = head[k];
+        k++;
+    }
+    unsigned e = errors < 0 ? 99u : (unsigned)errors % 1000u;
+    if (e >= 100u)
+        line[k++] = (char)('0' + e / 100u);
+    if (e >= 10u)
+        line[k++] = (char)('0' + e / 10u % 10u);
+    line[k++] = (char)('0' + e % 10u);
+    line[k++] = '\n';
+    return k;
+}

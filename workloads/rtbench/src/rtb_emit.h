@@ -27,6 +27,9 @@ void rtb_emit_counter(const char *name, int64_t value, const char *unit);
 void rtb_emit_warn(const char *code, const char *msg);
 void rtb_emit_end(const char *status, const char *msg); /* msg may be NULL */
 uint32_t rtb_emit_records(void);
+/* "rtbench: done errors=N\n" into line (N: errors, 99 when negative, below 1000), the
+ * serial target's end of a silicon run's output; returns its length. */
+size_t rtb_done_line(char line[32], int errors);
 
 /* Low level, for records the helpers do not cover. */
 void rtb_line_begin(const char *type);

@@ -1,14 +1,16 @@
-# The RTOS images of a board layer built on the mps2 layer's Cortex-M glue (the STM32 and
-# RP2350 layers): rtbench-freertos-<m>.elf with FREERTOS_KERNEL_PATH, and
+# The RTOS images of a board layer built on the mps2 layer's Cortex-M glue (mps2 itself,
+# the STM32 and RP2350 layers): rtbench-freertos-<m>.elf with FREERTOS_KERNEL_PATH, and
 # rtbench-ucos3-<m>.elf / rtbench-ucos3-lean-<m>.elf with UCOS3_PATH (the small pools and
 # stacks below 64 KiB of RAM: ports/ucos3/rtb_ucos3_sizes.h). Each links the layer's chip
 # library whole (its vectors and hooks must not be dropped).
 #
 #   rtb_cortexm_rtos_images(<m> CHIP_LIB <lib> BOARD_C <hooks.c> FREERTOS_PORT <port>
 #                           RAM <bytes> CPU <flags...> LINK <options...>
-#                           DEFINITIONS <board macros...> SMALL <rtbench sizes...> [BIN])
+#                           DEFINITIONS <board macros...> SMALL <rtbench sizes...>
+#                           [BIN] [NO_FREERTOS] [NO_UCOS3])
 #
-# BIN: each ELF also as a .bin (an ST-LINK's mass-storage drive takes it).
+# BIN: each ELF also as a .bin (an ST-LINK's mass-storage drive takes it). NO_FREERTOS,
+# NO_UCOS3: not that RTOS on this machine (the kernel lacks its port, or its cores).
 set(RTB_IMAGES_RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 # At file scope: the µC/OS-III rules enable ASM, which a function's scope would lose.
 if(FREERTOS_KERNEL_PATH)
@@ -19,13 +21,13 @@ if(UCOS3_PATH)
 endif()
 
 function(rtb_cortexm_rtos_images m)
-  cmake_parse_arguments(A "BIN" "CHIP_LIB;BOARD_C;FREERTOS_PORT;RAM"
+  cmake_parse_arguments(A "BIN;NO_FREERTOS;NO_UCOS3" "CHIP_LIB;BOARD_C;FREERTOS_PORT;RAM"
                         "CPU;LINK;DEFINITIONS;SMALL" ${ARGN})
   set(glue ${RTB_IMAGES_RTBENCH_DIR}/boards/qemu-mps2)
   set(main ${RTB_IMAGES_RTBENCH_DIR}/src/board/rtb_main.c) # the shared start-up
   set(board_c ${A_BOARD_C} ${glue}/board_lines.c) # the layer's hooks + mps2's lines
   set(elves)
-  if(FREERTOS_KERNEL_PATH)
+  if(FREERTOS_KERNEL_PATH AND NOT A_NO_FREERTOS)
     rtb_freertos_kernel(freertos_${m} PORT ${A_FREERTOS_PORT} CONFIG_DIR ${glue}
                         OPTIONS ${A_CPU} DEFINITIONS ${A_DEFINITIONS})
     rtb_freertos_rtbench(rtbench_core_${m} KERNEL freertos_${m} DEFINITIONS ${A_SMALL})
@@ -34,7 +36,7 @@ function(rtb_cortexm_rtos_images m)
       -Wl,--whole-archive ${A_CHIP_LIB} -Wl,--no-whole-archive freertos_${m})
     list(APPEND elves rtbench-freertos-${m})
   endif()
-  if(UCOS3_PATH)
+  if(UCOS3_PATH AND NOT A_NO_UCOS3)
     math(EXPR ram "${A_RAM}") # a description may write it in hex
     set(ucos3_small 0)
     if(ram LESS 65536)

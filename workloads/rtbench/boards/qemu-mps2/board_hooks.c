@@ -8,6 +8,7 @@
 #include "board_hooks.h"
 
 #include "mps2.h"
+#include "mps2_icount.h"
 
 static uint32_t ips, icount_hz;
 static uint64_t time_base_ticks;
@@ -54,26 +55,4 @@ void rtb_board_marker(int ch, int on)
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 
-
-#if defined(BOARD_NRF51)
-_Static_assert(BOARD_COUNTER_HZ == 16000000u, "rtb_board_warning names 16 MHz: reword it");
-#define TICK_TEXT "one 16 MHz tick = 62.5 instructions at shift 0"
-#elif defined(BOARD_SSE200)
-_Static_assert(BOARD_COUNTER_HZ == 20000000u, "rtb_board_warning names 20 MHz: reword it");
-#define TICK_TEXT "one 20 MHz tick = 50 instructions at shift 0"
-#else
-_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
-#define TICK_TEXT "one 25 MHz tick = 40 instructions at shift 0"
-#endif
-const char *rtb_board_warning(const char **msg)
-{
-    /* Every run says what its numbers are: QEMU's virtual time, not silicon time. */
-    if (icount_hz) {
-        *msg = "QEMU -icount: the counter runs in virtual time (" TICK_TEXT "): an "
-               "instruction-count model, not time on silicon";
-        return "icount_model";
-    }
-    *msg = "QEMU runs without -icount: the timer follows host time, figures are not "
-           "deterministic and not an instruction-count model";
-    return "no_icount";
-}
+const char *rtb_board_warning(const char **msg) { return mps2_icount_warning(icount_hz, msg); }

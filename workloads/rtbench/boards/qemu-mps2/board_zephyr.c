@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include <zephyr/fatal.h>
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
 
 #include "mps2.h"
+#include "mps2_icount.h"
 #include "rtb_board.h"
 
 static uint32_t ips, icount_hz;
@@ -48,29 +48,7 @@ void rtb_board_swi_enable(int slot, int core)
 void rtb_board_swi_disable(int slot) { irq_disable(MPS2_SWI_FIRST_IRQ + slot); }
 void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }
 
-_Static_assert(BOARD_COUNTER_HZ == 25000000u, "rtb_board_warning names 25 MHz: reword it");
-const char *rtb_board_warning(const char **msg)
-{
-    if (icount_hz) {
-        *msg = "QEMU -icount: the counter runs in virtual time (one 25 MHz tick = 40 "
-               "instructions at shift 0): an instruction-count model, not time on silicon";
-        return "icount_model";
-    }
-    *msg = "QEMU runs without -icount: the timer follows host time, figures are not "
-           "deterministic and not an instruction-count model";
-    return "no_icount";
-}
+const char *rtb_board_warning(const char **msg) { return mps2_icount_warning(icount_hz, msg); }
 
 const char *rtb_board_cmdline(void) { return mps2_cmdline(); }
 void rtb_board_exit(int status) { mps2_exit(status); }
-
-/* A fault ends QEMU with status 4 (as the FreeRTOS build's asserts do), not a hang. */
-void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
-{
-    (void)esf;
-    static const char msg[] = "\nrtbench: zephyr fatal error ";
-    char num[2] = {(char)('0' + (reason % 10u)), '\n'};
-    mps2_uart_write(msg, sizeof msg - 1);
-    mps2_uart_write(num, 2);
-    mps2_exit(4);
-}

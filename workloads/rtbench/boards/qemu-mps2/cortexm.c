@@ -1,6 +1,7 @@
 /* What every board of this layer shares, whatever its chip: the 64-bit time base, the
  * icount probe, the NVIC and semihosting (the chip's UART and timer: mps2.c, nrf51.c). */
 #include "mps2.h"
+#include "rtb_emit.h"
 
 #define REG(a) (*(volatile uint32_t *)(a))
 #define NVIC_ISER 0xE000E100u
@@ -109,15 +110,8 @@ const char *mps2_cmdline(void)
 /* On silicon the end of the run is a line on the UART (the serial target reads until it). */
 void mps2_exit(int status)
 {
-    char line[32] = "rtbench: done errors=";
-    unsigned k = 21, e = status < 0 ? 99u : (unsigned)status % 1000u;
-    if (e >= 100u)
-        line[k++] = (char)('0' + e / 100u);
-    if (e >= 10u)
-        line[k++] = (char)('0' + e / 10u % 10u);
-    line[k++] = (char)('0' + e % 10u);
-    line[k++] = '\n';
-    mps2_uart_write(line, k);
+    char line[32];
+    mps2_uart_write(line, rtb_done_line(line, status));
     __asm__ volatile("cpsid i" ::: "memory");
     for (;;) {
     }

@@ -14,7 +14,6 @@
 #include <zephyr/device.h>
 #include <zephyr/drivers/interrupt_controller/gic.h>
 #include <zephyr/drivers/uart.h>
-#include <zephyr/fatal.h>
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
 
@@ -81,16 +80,3 @@ void rtb_board_swi_pend(int slot)
 const char *rtb_board_warning(const char **msg) { return a53_timing_warning(icount_hz, msg); }
 const char *rtb_board_cmdline(void) { return a53_cmdline(); }
 void rtb_board_exit(int status) { a53_exit(status); }
-
-/* A fault ends QEMU with status 4 (as on mps2), not a hang. */
-void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
-{
-    static const char msg[] = "\nrtbench: zephyr fatal error ";
-    char num[2] = {(char)('0' + (reason % 10u)), '\n'};
-    (void)esf;
-    for (size_t k = 0; k < sizeof msg - 1; k++)
-        uart_poll_out(console, msg[k]);
-    uart_poll_out(console, num[0]);
-    uart_poll_out(console, num[1]);
-    a53_exit(4);
-}

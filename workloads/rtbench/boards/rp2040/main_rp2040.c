@@ -7,6 +7,7 @@
 #include "pico/stdlib.h"
 
 #include "rtb_args.h"
+#include "rtb_emit.h"
 #if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
 #include "hardware/sync.h"
 #include "os.h"
@@ -42,13 +43,8 @@ static void body(void *arg)
     } else {
         errors = rtbench_run(&cfg);
     }
-    char line[40] = "rtbench: done errors=";
-    int k = 21, e = errors < 0 ? 99 : errors;
-    if (e >= 10)
-        line[k++] = (char)('0' + e / 10 % 10);
-    line[k++] = (char)('0' + e % 10);
-    line[k++] = '\n';
-    rtb_out_write(line, (size_t)k);
+    char line[32];
+    rtb_out_write(line, rtb_done_line(line, errors));
     gpio_init(PICO_DEFAULT_LED_PIN);
     gpio_set_dir(PICO_DEFAULT_LED_PIN, GPIO_OUT);
     for (int on = 1;; on = !on) {

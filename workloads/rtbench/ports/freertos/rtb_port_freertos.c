@@ -83,14 +83,7 @@ int rtb_port_init(void)
     P.info.port = "freertos";
     P.info.rtos = "freertos";
     P.info.rtos_version = tskKERNEL_VERSION_NUMBER;
-    P.info.board = rtb_board_name();
-    P.info.clock = rtb_board_clock();
-    P.info.cpu_hz = rtb_board_cpu_hz();
-    P.info.cold = rtb_board_cold();
-    const char *msg = NULL;
-    const char *code = rtb_board_warning(&msg);
-    if (code)
-        rtb_port_note_warning(code, msg);
+    rtb_board_describe(&P.info);
     return 0;
 }
 

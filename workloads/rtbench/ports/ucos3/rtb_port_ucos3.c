@@ -137,14 +137,7 @@ int rtb_port_init(void)
     P.info.port = "ucos3";
     P.info.rtos = "ucos3";
     P.info.rtos_version = P.version;
-    P.info.board = rtb_board_name();
-    P.info.clock = rtb_board_clock();
-    P.info.cpu_hz = rtb_board_cpu_hz();
-    P.info.cold = rtb_board_cold();
-    const char *msg = NULL;
-    const char *code = rtb_board_warning(&msg);
-    if (code)
-        rtb_port_note_warning(code, msg);
+    rtb_board_describe(&P.info);
     rtb_port_note_warning("queue_by_pointer",
                           "uC/OS-III queues pass pointers: the port copies each item into a "
                           "slot of its own and posts the slot's address (queue figures "

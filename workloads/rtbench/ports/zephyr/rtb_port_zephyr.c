@@ -16,6 +16,7 @@
  *   Figures are relative to the heap in use when the main thread started.
  */
 #include <zephyr/cache.h>
+#include <zephyr/fatal.h>
 #include <zephyr/kernel.h>
 #include <zephyr/sys/sys_heap.h>
 #include <zephyr/timeout_q.h>
@@ -281,6 +282,18 @@ void rtb_marker_clear(int ch)
 static unsigned int critical_key;
 void rtb_critical_enter(void) { critical_key = irq_lock(); }
 void rtb_critical_exit(void) { irq_unlock(critical_key); }
+
+/* A fault ends the run with a line and the board's end (QEMU exits with status 4, as
+ * the FreeRTOS build's asserts do; on silicon a "done errors=4" line), not a hang. */
+void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
+{
+    (void)esf;
+    static const char msg[] = "\nrtbench: zephyr fatal error ";
+    char num[2] = {(char)('0' + (reason % 10u)), '\n'};
+    rtb_board_out(msg, sizeof msg - 1);
+    rtb_board_out(num, 2);
+    rtb_board_exit(4);
+}
 
 /* --- start-up ------------------------------------------------------------------------ */
 /* Zephyr's own main thread runs body (its stack: CONFIG_MAIN_STACK_SIZE). */

@@ -1,5 +1,6 @@
 /* The RP2040 bare-metal layer (rp2040_bare.h). */
 #include "rp2040_bare.h"
+#include "rtb_emit.h"
 
 static void unreset(uint32_t bits)
 {
@@ -107,15 +108,8 @@ void *bare_rom_data(char c1, char c2)
 
 void bare_exit(int errors)
 {
-    char line[32] = "rtbench: done errors=";
-    unsigned k = 21, e = errors < 0 ? 99u : (unsigned)errors % 1000u;
-    if (e >= 100u)
-        line[k++] = (char)('0' + e / 100u);
-    if (e >= 10u)
-        line[k++] = (char)('0' + e / 10u % 10u);
-    line[k++] = (char)('0' + e % 10u);
-    line[k++] = '\n';
-    bare_uart_write(line, k);
+    char line[32];
+    bare_uart_write(line, rtb_done_line(line, errors));
     __asm__ volatile("cpsid i" ::: "memory");
     for (;;) {
     }

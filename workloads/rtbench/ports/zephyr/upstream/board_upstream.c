@@ -16,8 +16,6 @@
  * - the options built into the image (rtb_zephyr_args.h), and the end line
  *   `rtbench: done errors=N` (nothing answers semihosting on silicon).
  */
-#include <string.h>
-
 #include <zephyr/cache.h>
 #include <zephyr/device.h>
 #include <zephyr/drivers/gpio.h>
@@ -27,6 +25,7 @@
 #include <zephyr/kernel.h>
 
 #include "rtb_board.h"
+#include "rtb_emit.h"
 #include "rtb_zephyr_args.h" /* RTB_ZEPHYR_ARGS: written by rtlab for each option set */
 
 #ifndef RTB_UPSTREAM_NAME
@@ -149,22 +148,14 @@ const char *rtb_board_warning(const char **msg)
 
 const char *rtb_board_cmdline(void) { return RTB_ZEPHYR_ARGS; }
 
-static void done_line(int status)
-{
-    char line[32] = "rtbench: done errors=";
-    size_t n = strlen(line);
-    if (status >= 10)
-        line[n++] = (char)('0' + (status / 10) % 10);
-    line[n++] = (char)('0' + status % 10);
-    line[n++] = '\n';
-    rtb_board_out(line, n);
-}
-
+/* Also the end of a fault (the port's k_sys_fatal_error_handler): no kernel call. */
 void rtb_board_exit(int status)
 {
-    done_line(status);
-    for (;;)
-        k_sleep(K_FOREVER);
+    char line[32];
+    rtb_board_out(line, rtb_done_line(line, status));
+    (void)irq_lock();
+    for (;;) {
+    }
 }
 
 /* --- the cold hook (docs/boards.md "Cold and warm"): caches in front of the flash emptied as
@@ -221,18 +212,4 @@ const char *rtb_board_cold(void)
 #else
     return "xip_cache_flushed";
 #endif
-}
-
-/* A fault ends the run with a line the serial target reads, not a silent hang. */
-void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
-{
-    (void)esf;
-    static const char msg[] = "\nrtbench: zephyr fatal error ";
-    char num[2] = {(char)('0' + (reason % 10u)), '\n'};
-    rtb_board_out(msg, sizeof msg - 1);
-    rtb_board_out(num, 2);
-    done_line(99);
-    (void)irq_lock();
-    for (;;) {
-    }
 }
