@@ -223,13 +223,14 @@ class EdgeStream:
     def total_edges(self) -> int:
         return sum(self.edge_counts.values())
 
-    def gather(self) -> Capture:
-        """The whole capture: every chunk read (copied: an array may be reused) and
-        joined into the header's channels; the header's window and metadata as the
-        reader leaves them once its stream is read."""
+    def gather(self, fresh: bool = False) -> Capture:
+        """The whole capture: every chunk read and joined into the header's channels;
+        the header's window and metadata as the reader leaves them once its stream is
+        read. Each chunk is copied (an array may be reused) unless `fresh`: a reader
+        whose every chunk is a new array of its own gathers without the copy."""
         parts: dict[str, list[np.ndarray]] = {n: [] for n in self.header.channels}
         for name, edges in self.chunks:
-            parts[name].append(np.array(edges, dtype=np.int64))
+            parts[name].append(edges if fresh else np.array(edges, dtype=np.int64))
         for ch in self.header:
             if parts[ch.name]:
                 ch.edges = np.concatenate(parts[ch.name])

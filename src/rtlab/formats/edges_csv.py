@@ -280,7 +280,7 @@ def read(
     path: Path, tick: Any = None, allow_repeats: bool = False, unit: str | None = None, **_: Any
 ) -> Capture:
     """The whole file: read_stream gathered (one set of checks and figures)."""
-    return read_stream(path, tick, allow_repeats, unit).gather()
+    return read_stream(path, tick, allow_repeats, unit).gather(fresh=True)
 
 
 def _is_decimal(ts: str) -> bool:

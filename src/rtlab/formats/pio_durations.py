@@ -140,7 +140,7 @@ def read(
     **_: Any,
 ) -> Capture:
     """The whole capture: read_stream gathered (one set of checks and figures)."""
-    return read_stream(path, tick, first_level, channel).gather()
+    return read_stream(path, tick, first_level, channel).gather(fresh=True)
 
 
 def _line_of_token(data: bytes, index: int) -> int:

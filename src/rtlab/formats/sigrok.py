@@ -180,7 +180,7 @@ def read(path: str | Path, **options: Any) -> Capture:
     `samplerate` ('1 MHz') or `tick` ('1us') override or supply the sample rate;
     `channels` names the channels to decode (all by default).
     """
-    return read_stream(path, **options).gather()
+    return read_stream(path, **options).gather(fresh=True)
 
 
 def read_stream(

@@ -34,21 +34,6 @@ WHOLE_MAX = 64 << 20
 BLOCK = 16 << 20
 
 
-def _slots(variables: list[tuple[str, str, bytes]], declared: set[int]) -> Any:
-    """(slots, number of outputs, output of each variable) for one-byte ids, or None."""
-    if any(k > 255 for k in declared) or any(len(i) != 1 for _, _, i in variables):
-        return None
-    slots = [-2] * 256
-    for k in declared:
-        slots[k] = -1
-    outputs: dict[int, int] = {}  # id byte → output (variables may share an id)
-    for _, _, ident in variables:
-        outputs.setdefault(ident[0], len(outputs))
-    for k, i in outputs.items():
-        slots[k] = i
-    return slots, len(outputs), [outputs[i[0]] for _, _, i in variables]
-
-
 def _blocks(path: Path, at: int, size: int) -> Iterator[bytes]:
     with open(path, "rb") as fh:
         fh.seek(at)
@@ -64,7 +49,7 @@ def plain_stream(
     if found is None:
         return None
     (timescale, variables, skipped, declared), at = found
-    plan = _slots(variables, declared) if variables else None
+    plan = scanner.one_byte_slots(variables, declared) if variables else None
     if plan is None:
         return None
     slots, n_out, out_of = plan

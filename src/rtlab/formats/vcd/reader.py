@@ -260,22 +260,15 @@ def read(
     return cap
 
 
-def read_stream(
-    path: str | Path,
-    *,
-    channels: list[str] | None = None,
-    timeout: float | None = None,
-    engine: str = "auto",
-    **_: Any,
-) -> EdgeStream:
-    """read() as a stream: a plain VCD block by block (plain.py, memory bounded by a
-    block); FST and other VCD bodies are read whole (pywellen or the numpy scanner)
-    and handed out in chunks."""
+def read_stream(path: str | Path, **options: Any) -> EdgeStream:
+    """read() as a stream (the same options): a plain VCD block by block (plain.py,
+    memory bounded by a block); FST and other VCD bodies are read whole (pywellen or
+    the numpy scanner) and handed out in chunks."""
     p = Path(path)
-    stream = _plain(p, *_open(p), engine, channels)
+    stream = _plain(p, *_open(p), options.get("engine", "auto"), options.get("channels"))
     if stream is not None:
         return stream
-    return EdgeStream.from_capture(read(p, channels=channels, timeout=timeout, engine=engine))
+    return EdgeStream.from_capture(read(p, **options))
 
 
 def _open(p: Path) -> tuple[int, bytes]:

@@ -297,25 +297,33 @@ def _native_scan(
     body is plain (one-byte ids, times never going backwards, no comment or $dumpoff:
     `plain` in the result tells the reader that its time-line check has nothing to
     find); None otherwise, and without rtlab_native."""
-    if _vcd_changes is None or any(k > 255 for k in declared):
+    plan = one_byte_slots(variables, declared) if _vcd_changes is not None else None
+    if plan is None:
+        return None
+    slots, n_out, out_of = plan
+    found = _vcd_changes(body, slots, n_out)
+    if found is None:
+        return None
+    arrays = [(np.frombuffer(t, np.int64), np.frombuffer(lv, np.int8)) for t, lv in found]
+    pairs = zip(variables, out_of, strict=True)
+    return [(full, short, *arrays[k]) for (full, short, _), k in pairs]
+
+
+def one_byte_slots(variables: list[tuple[str, str, bytes]], declared: set[int]) -> Any:
+    """For the compiled scanners, when every id is one byte: (slots: per id byte its
+    output, -1 declared but not collected, -2 undeclared; the number of outputs; the
+    output of each variable: variables may share an id), else None."""
+    if any(k > 255 for k in declared) or any(len(i) != 1 for _, _, i in variables):
         return None
     slots = [-2] * 256
     for k in declared:
         slots[k] = -1
-    outputs: dict[int, int] = {}  # id byte → output (variables may share an id)
+    outputs: dict[int, int] = {}
     for _, _, ident in variables:
-        if len(ident) != 1:
-            return None
         outputs.setdefault(ident[0], len(outputs))
     for k, i in outputs.items():
         slots[k] = i
-    found = _vcd_changes(body, slots, len(outputs))
-    if found is None:
-        return None
-    arrays = [
-        (np.frombuffer(t, dtype=np.int64), np.frombuffer(lv, dtype=np.int8)) for t, lv in found
-    ]
-    return [(full, short, *arrays[outputs[ident[0]]]) for full, short, ident in variables]
+    return slots, len(outputs), [outputs[i[0]] for _, _, i in variables]
 
 
 def _vectors_ok(joined: np.ndarray, start: np.ndarray, length: np.ndarray) -> bool:
