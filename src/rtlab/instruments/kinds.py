@@ -47,6 +47,12 @@ class InstrumentSpec(Protocol):
     pin: str
     response: str | None
 
+    @property
+    def margin_s(self) -> float:
+        """Seconds the capture outlasts the workload's expected time (sigrok's margin_s;
+        0 for an instrument that stops when told): the runner's timeout adds them."""
+        ...
+
     def definition(self) -> dict[str, Any]:
         """What defines the measurement (the cell hash, the run's params)."""
         ...

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -43,6 +43,7 @@ class PL061Spec:
     pin: str
     response: str | None = None
     kind: str = "pl061-trace"
+    margin_s: ClassVar[float] = 0.0  # stopped when the workload ends
 
     def definition(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.errors import ConfigError, RtlabError
 from rtlab.instruments.kinds import (
@@ -48,6 +48,7 @@ class RP2040Spec:
     selftest_pin: int | None = None
     selftest_period_s: Fraction | None = None
     kind: str = "rp2040"
+    margin_s: ClassVar[float] = 0.0  # stopped when the workload ends
 
     def definition(self) -> dict[str, Any]:
         return {
