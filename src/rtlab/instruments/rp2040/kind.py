@@ -50,6 +50,10 @@ class RP2040Spec:
     kind: str = "rp2040"
     margin_s: ClassVar[float] = 0.0  # stopped when the workload ends
 
+    @property
+    def from_target(self) -> str:
+        return self.port if self.port in ("labgrid", "place") else ""
+
     def definition(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -146,6 +150,9 @@ class RP2040Instrument:
         self.spec = spec
         self.name = f"rp2040 module on {spec.port}"
         self.firmware: str | None = None
+
+    def bind(self, target: Any) -> None:
+        pass  # any target: the module is wired to its pins
 
     def describe(self) -> dict[str, Any]:
         return {**self.spec.definition(), "firmware": self.firmware}
