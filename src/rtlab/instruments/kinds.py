@@ -47,6 +47,19 @@ class InstrumentSpec(Protocol):
     pin: str
     response: str | None
 
+    @property
+    def margin_s(self) -> float:
+        """Seconds the capture outlasts the workload's expected time (sigrok's margin_s;
+        0 for an instrument that stops when told): the runner's timeout adds them."""
+        ...
+
+    @property
+    def from_target(self) -> str:
+        """What of the target's own it asks for as its device: "labgrid" (a labgrid
+        place's analyzer or capture module: sigrok's driver or rp2040's port), "place"
+        (rp2040's port: the capture module wired to the target's board), else ""."""
+        ...
+
     def definition(self) -> dict[str, Any]:
         """What defines the measurement (the cell hash, the run's params)."""
         ...
@@ -63,6 +76,9 @@ class Instrument(Protocol):
 
     def describe(self) -> dict[str, Any]: ...
     def arm(self, expected_s: float, *, scratch: Path, run_id: str) -> Armed: ...
+    def bind(self, target: Any) -> None:
+        """Made for `target` (None: none): an instrument the target itself provides
+        (pl061-trace, the qemu_gpio guest's) binds to it, or refuses another one."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -43,6 +43,8 @@ class PL061Spec:
     pin: str
     response: str | None = None
     kind: str = "pl061-trace"
+    margin_s: ClassVar[float] = 0.0  # stopped when the workload ends
+    from_target: ClassVar[str] = ""  # the guest's trace is always the target's own
 
     def definition(self) -> dict[str, Any]:
         return {
@@ -116,7 +118,7 @@ class PL061Trace:
         self.target: Any = None
 
     def bind(self, target: Any) -> None:
-        if getattr(target, "kind", None) != "qemu_gpio":
+        if target is None or target.kind != "qemu_gpio":
             raise InstrumentFailure("pl061-trace: the target is not the qemu_gpio guest")
         self.target = target
 

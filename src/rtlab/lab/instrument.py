@@ -33,19 +33,17 @@ def make_instrument(spec: InstrumentSpec, target: Target | None = None) -> Instr
     place's analyzer or capture module: `driver`/`port = "labgrid"`) fills in its device."""
     if target is not None:
         spec = target.place_instrument(spec)
-    elif "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
+    elif spec.from_target == "labgrid":
         raise RtlabError(
             f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
             "no target holds it"
         )
-    elif getattr(spec, "port", None) == "place":
+    elif spec.from_target == "place":
         raise RtlabError(
             f'[instrument] {spec.kind}: port = "place" names the capture module wired to '
             "the target's board (a labgrid place's, or the RP2040 model's capture_module); "
-            f"the target is {getattr(target, 'kind', 'none')}"
+            "no target holds it"
         )
     inst = INSTRUMENTS.get(spec.kind).make(spec)
-    bind = getattr(inst, "bind", None)  # an instrument the target itself provides (pl061-trace)
-    if bind is not None:
-        bind(target)
+    inst.bind(target)  # an instrument the target itself provides (pl061-trace) binds to it
     return inst

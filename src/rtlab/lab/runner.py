@@ -90,7 +90,8 @@ def plan(spec: Spec, store: Store, force: bool = False) -> tuple[list[tuple[Cell
 
 
 def _expected_s(cell: Cell, spec: Spec | None = None) -> float:
-    margin = getattr(spec.instrument, "margin_s", 0.0) if spec is not None else 0.0
+    instrument = spec.instrument if spec is not None else None
+    margin = instrument.margin_s if instrument is not None else 0.0
     return (
         KINDS[cell.kind].seconds(cell.params)
         + cell.condition.settle_s * (cell.condition.kind != "idle")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rtlab.errors import ConfigError, RtlabError
 from rtlab.instruments.kinds import (
@@ -48,6 +48,11 @@ class RP2040Spec:
     selftest_pin: int | None = None
     selftest_period_s: Fraction | None = None
     kind: str = "rp2040"
+    margin_s: ClassVar[float] = 0.0  # stopped when the workload ends
+
+    @property
+    def from_target(self) -> str:
+        return self.port if self.port in ("labgrid", "place") else ""
 
     def definition(self) -> dict[str, Any]:
         return {
@@ -145,6 +150,9 @@ class RP2040Instrument:
         self.spec = spec
         self.name = f"rp2040 module on {spec.port}"
         self.firmware: str | None = None
+
+    def bind(self, target: Any) -> None:
+        pass  # any target: the module is wired to its pins
 
     def describe(self) -> dict[str, Any]:
         return {**self.spec.definition(), "firmware": self.firmware}

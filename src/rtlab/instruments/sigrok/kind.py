@@ -59,6 +59,10 @@ class SigrokSpec:
     start_timeout_s: float = 10.0
     kind: str = "sigrok"
 
+    @property
+    def from_target(self) -> str:
+        return "labgrid" if self.driver == "labgrid" else ""
+
     def definition(self) -> dict[str, Any]:
         """What defines the measurement (the cell hash, the run's params)."""
         return {
@@ -156,6 +160,9 @@ class SigrokInstrument:
 
             self._versions = version()
         return self._versions
+
+    def bind(self, target: Any) -> None:
+        pass  # any target: the analyzer watches its pins
 
     def describe(self) -> dict[str, Any]:
         v = self.versions()

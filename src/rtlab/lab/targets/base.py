@@ -71,7 +71,7 @@ class TargetBase:
         """The [instrument] with this target's own device filled in where the spec asks
         for it (`driver`/`port = "labgrid"`: a labgrid place's); a target that holds no
         instrument refuses such a spec in one line."""
-        if "labgrid" in (getattr(spec, "driver", None), getattr(spec, "port", None)):
+        if spec.from_target == "labgrid":
             raise RtlabError(
                 f'[instrument] {spec.kind}: "labgrid" names the device of a labgrid place; '
                 f"the target is {self.kind}"

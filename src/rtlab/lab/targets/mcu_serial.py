@@ -153,7 +153,7 @@ class SerialTarget(TargetBase):
     def place_instrument(self, spec: Any) -> Any:
         """`[instrument] port = "place"`: the capture module the flasher wires to the board
         (rp2040_model's capture_module; a labgrid place's is the labgrid target's)."""
-        if getattr(spec, "kind", None) != "rp2040" or getattr(spec, "port", None) != PLACE:
+        if spec.from_target != PLACE:  # only rp2040's port names the place's module
             return spec
         module_port = self.flasher.module_port()
         if module_port is None:

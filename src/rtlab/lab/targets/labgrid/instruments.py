@@ -29,7 +29,7 @@ PLACES = (FROM_PLACE, "place")  # a capture module's port: "place" also names th
 
 def place_instrument(target: Any, spec: Any, place: str) -> Any:
     """`spec` with its device taken from the place's resources (when it asks)."""
-    kind = getattr(spec, "kind", None)
+    kind = spec.kind
     if kind == "rp2040" and spec.port in PLACES:
         return dataclasses.replace(spec, port=_capture_port(target, place))
     if kind != "sigrok" or spec.driver != FROM_PLACE:
