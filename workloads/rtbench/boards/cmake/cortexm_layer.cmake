@@ -18,6 +18,35 @@ set(COMMON -mthumb -ffunction-sections -fdata-sections -fno-common)
 set(RTB_SIZE_KEYS main_stack heap_size main_task_words thread_stack_words
                   minimal_stack_words sample_pool max_workers max_line)
 
+# rtb_layer_machines(<out>): the layer's machines/*.toml (a change reconfigures).
+macro(rtb_layer_machines out)
+  file(GLOB ${out} ${BOARD_DIR}/machines/*.toml)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${${out}})
+endmacro()
+
+# rtb_load_machine(<file> [KEYS <optional keys...>]): m = the file's stem, DESC_* its
+# keys (the optional ones and RTB_SIZE_KEYS cleared first, so no machine inherits the
+# previous one's), cpu = its cpu_flags and COMMON.
+macro(rtb_load_machine file)
+  cmake_parse_arguments(L "" "" "KEYS" ${ARGN})
+  get_filename_component(m ${file} NAME_WE)
+  foreach(key ${L_KEYS} ${RTB_SIZE_KEYS})
+    unset(DESC_${key})
+  endforeach()
+  rtb_board_description(${file} DESC)
+  separate_arguments(cpu UNIX_COMMAND "${DESC_cpu_flags}")
+  list(APPEND cpu ${COMMON})
+endmacro()
+
+# rtb_sysclk_override(<hz>): a silicon build's clock instead of the description's
+# (every counter and SysTick run at it): sysclk, BOARD_COUNTER_HZ, BOARD_SYSTICK_HZ.
+macro(rtb_sysclk_override hz)
+  set(sysclk ${hz})
+  list(FILTER DESC_DEFINITIONS EXCLUDE REGEX "^BOARD_(COUNTER|SYSTICK)_HZ=")
+  list(APPEND DESC_DEFINITIONS BOARD_COUNTER_HZ=${sysclk}u BOARD_SYSTICK_HZ=${sysclk}u)
+  set(DESC_counter_hz ${sysclk})
+endmacro()
+
 # rtb_description_sizes(<prefix> <out> [WORKERS <n>]): a description's optional sizes.
 # heap_size, main_task_words and minimal_stack_words become board macros appended to
 # <prefix>_DEFINITIONS (BOARD_HEAP_SIZE, BOARD_MAIN_TASK_WORDS, RTB_MINIMAL_STACK_WORDS);

@@ -12,10 +12,9 @@
 #include "mps2.h"
 #include "mps2_icount.h"
 #include "rtb_board.h"
+#include "rtb_isr.h"
 
 static uint32_t ips, icount_hz;
-
-static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
 
 void rtb_board_init(void)
 {
@@ -23,10 +22,7 @@ void rtb_board_init(void)
     ips = mps2_measure_ips(); /* before the scheduler: nothing interrupts the loop */
     icount_hz = mps2_icount_hz(ips);
     /* Priority 0: the highest Zephyr gives a regular (rescheduling) ISR. */
-    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 0, 0, swi_isr, (void *)0, 0);
-    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 1, 0, swi_isr, (void *)1, 0);
-    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 2, 0, swi_isr, (void *)2, 0);
-    IRQ_CONNECT(MPS2_SWI_FIRST_IRQ + 3, 0, swi_isr, (void *)3, 0);
+    RTB_ZEPHYR_CONNECT_SWI(MPS2_SWI_FIRST_IRQ, 0);
     for (int k = 0; k < MPS2_SWI_SLOTS; k++)
         irq_disable(MPS2_SWI_FIRST_IRQ + k);
 }

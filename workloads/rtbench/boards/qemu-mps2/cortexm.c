@@ -1,7 +1,6 @@
 /* What every board of this layer shares, whatever its chip: the 64-bit time base, the
  * icount probe, the NVIC and semihosting (the chip's UART and timer: mps2.c, nrf51.c). */
 #include "mps2.h"
-#include "rtb_emit.h"
 
 #define REG(a) (*(volatile uint32_t *)(a))
 #define NVIC_ISER 0xE000E100u
@@ -107,6 +106,8 @@ const char *mps2_cmdline(void)
     return buf;
 }
 #else
+#include "rtb_emit.h" /* rtb_done_line */
+
 /* On silicon the end of the run is a line on the UART (the serial target reads until it). */
 void mps2_exit(int status)
 {

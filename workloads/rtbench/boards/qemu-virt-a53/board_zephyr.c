@@ -19,6 +19,7 @@
 
 #include "a53.h"
 #include "rtb_board.h"
+#include "rtb_isr.h"
 
 #define SWI_FIRST_SGI 8
 #define SWI_SLOTS 4
@@ -28,16 +29,11 @@ static struct k_spinlock out_lock;
 static uint32_t ips, icount_hz;
 static volatile uint32_t enabled_on[CONFIG_MP_MAX_NUM_CPUS]; /* slot bits, per core */
 
-static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
-
 void rtb_board_init(void)
 {
     ips = a53_measure_ips(); /* core 1 idles in WFI now: the loop has the clock alone */
     icount_hz = a53_icount_hz(ips);
-    IRQ_CONNECT(SWI_FIRST_SGI + 0, IRQ_DEFAULT_PRIORITY, swi_isr, (void *)0, 0);
-    IRQ_CONNECT(SWI_FIRST_SGI + 1, IRQ_DEFAULT_PRIORITY, swi_isr, (void *)1, 0);
-    IRQ_CONNECT(SWI_FIRST_SGI + 2, IRQ_DEFAULT_PRIORITY, swi_isr, (void *)2, 0);
-    IRQ_CONNECT(SWI_FIRST_SGI + 3, IRQ_DEFAULT_PRIORITY, swi_isr, (void *)3, 0);
+    RTB_ZEPHYR_CONNECT_SWI(SWI_FIRST_SGI, IRQ_DEFAULT_PRIORITY);
 }
 
 const char *rtb_board_name(void) { return A53_MACHINE; }

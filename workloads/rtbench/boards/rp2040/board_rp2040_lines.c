@@ -32,16 +32,12 @@ static int swi_core[SWI_SLOTS];
 static int swi_irq[SWI_SLOTS]; /* 0: not claimed yet */
 
 /* Runs irq_set_enabled on `core`'s own NVIC: from a short thread pinned there (the
- * RTOS interface's threads), unless the caller is on that core or there is one. */
-typedef struct {
-    int irq;
-    bool on;
-} nvic_job;
-
-static void nvic_job_run(void *p)
+ * RTOS interface's threads), unless the caller is on that core or there is one. The
+ * job's argument is irq << 1 | on. */
+static void nvic_job(void *arg)
 {
-    nvic_job *j = p;
-    irq_set_enabled((uint)j->irq, j->on);
+    uintptr_t v = (uintptr_t)arg;
+    irq_set_enabled((uint)(v >> 1), (v & 1u) != 0);
 }
 
 static void nvic_on_core(int irq, bool on, int core)
@@ -50,8 +46,8 @@ static void nvic_on_core(int irq, bool on, int core)
         irq_set_enabled((uint)irq, on);
         return;
     }
-    nvic_job j = {irq, on};
-    rtb_thread *t = rtb_thread_create("nvic", nvic_job_run, &j, RTB_PRIO_LEVELS, core);
+    void *job = (void *)(uintptr_t)((unsigned)irq << 1 | (on ? 1u : 0u));
+    rtb_thread *t = rtb_thread_create("nvic", nvic_job, job, RTB_PRIO_LEVELS, core);
     if (t)
         rtb_thread_join(t);
 }

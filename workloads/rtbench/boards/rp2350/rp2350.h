@@ -1,7 +1,8 @@
 /*
  * The RP2350 board layer's chip half (rp2350.c): it provides the mps2 layer's chip
  * interface (mps2.h: UART, counter, exit, command line) so that layer's Cortex-M code
- * (cortexm.c, startup.c, board_freertos.c, board_ucos3.c, main_*.c) runs unchanged on a
+ * (cortexm.c, startup.c, board_lines.c, board_<rtos>.c; the start-up is the core's
+ * src/board/rtb_main.c) runs unchanged on a
  * Pico 2, plus the clock tree, the marker pins, TIMER0 and the XIP cache. The board's
  * facts are BOARD_* and RP2350_* macros from machines/<board>.toml (CMakeLists.txt).
  */

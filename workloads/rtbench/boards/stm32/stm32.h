@@ -1,7 +1,8 @@
 /*
  * The STM32 board layer's chip half (stm32.c, stm32_clock.c): it provides the mps2
  * layer's chip interface (mps2.h: UART, counter, exit) so that layer's Cortex-M code
- * (cortexm.c, startup.c, board_freertos.c, board_ucos3.c, main_*.c) runs unchanged on
+ * (cortexm.c, startup.c, board_lines.c, board_<rtos>.c; the start-up is the core's
+ * src/board/rtb_main.c) runs unchanged on
  * a Nucleo, plus the clock tree and the marker pin. The board's facts are BOARD_* and
  * STM32_* macros from its description, machines/<board>.toml (CMakeLists.txt).
  */

@@ -9,6 +9,7 @@
 # and the port build with -Wall -Wextra -Werror.
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
+include(${RTBENCH_DIR}/src/board/rtb_board_core.cmake)
 
 function(rtb_freertos_kernel name)
   cmake_parse_arguments(K "" "PORT;CONFIG_DIR;HEAP" "OPTIONS;DEFINITIONS" ${ARGN})
@@ -31,16 +32,7 @@ function(rtb_freertos_kernel name)
   target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS})
 endfunction()
 
+# The core + freertos port library on the kernel library (src/board/rtb_board_core.cmake).
 function(rtb_freertos_rtbench name)
-  cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
-  file(GLOB core ${RTBENCH_DIR}/src/*.c)
-  # src/board/: the board half of the layer and the software-interrupt pool (rtb_board.h)
-  add_library(${name} STATIC ${core} ${RTL1_SOURCES} ${RTBENCH_DIR}/src/board/rtb_swi.c
-                      ${RTBENCH_DIR}/src/board/rtb_board_port.c
-                      ${RTBENCH_DIR}/ports/freertos/rtb_port_freertos.c)
-  target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
-                                            ${RTBENCH_DIR}/ports/freertos)
-  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)
-  target_compile_definitions(${name} PUBLIC ${R_DEFINITIONS})
-  target_link_libraries(${name} PUBLIC ${R_KERNEL})
+  rtb_board_core(${name} freertos ${ARGN})
 endfunction()

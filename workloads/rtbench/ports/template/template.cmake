@@ -7,7 +7,11 @@
 #   target_link_libraries(<firmware> PRIVATE rtbench_core <your RTOS library>)
 #
 # ports/freertos/freertos-kernel.cmake is the worked example (the kernel as a library,
-# built with the board's configuration header).
+# built with the board's configuration header). A port on one of rtbench's board layers
+# (boards/*: the board interface, include/rtb_board.h) builds with
+# src/board/rtb_board_core.cmake instead: rtb_board_core(<name> <rtos> KERNEL <lib>)
+# takes the core, the software-interrupt pool and the board half of the layer, and the
+# port's ports/<rtos>/rtb_port_<rtos>.c with its rtb_isr.h (template: rtb_isr.h here).
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
 

@@ -12,6 +12,7 @@
 # (rtb_ucos3_sizes.h, os_cfg_app.h). PENDSV: the vector table's name for PendSV_Handler.
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 include(${RTBENCH_DIR}/../common/rtl1/rtl1.cmake)
+include(${RTBENCH_DIR}/src/board/rtb_board_core.cmake)
 enable_language(ASM) # os_cpu_a.S, cpu_a.s
 
 function(rtb_ucos3_kernel name)
@@ -50,16 +51,7 @@ function(rtb_ucos3_kernel name)
                              OS_CPU_PendSVHandler=${K_PENDSV})
 endfunction()
 
+# The core + ucos3 port library on the kernel library (src/board/rtb_board_core.cmake).
 function(rtb_ucos3_rtbench name)
-  cmake_parse_arguments(R "" "KERNEL" "OPTIONS;DEFINITIONS" ${ARGN})
-  file(GLOB core ${RTBENCH_DIR}/src/*.c)
-  # src/board/: the board half of the layer and the software-interrupt pool (rtb_board.h)
-  add_library(${name} STATIC ${core} ${RTL1_SOURCES} ${RTBENCH_DIR}/src/board/rtb_swi.c
-                      ${RTBENCH_DIR}/src/board/rtb_board_port.c
-                      ${RTBENCH_DIR}/ports/ucos3/rtb_port_ucos3.c)
-  target_include_directories(${name} PUBLIC ${RTBENCH_DIR}/include ${RTBENCH_DIR}/src
-                                            ${RTBENCH_DIR}/ports/ucos3)
-  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)
-  target_compile_definitions(${name} PUBLIC ${R_DEFINITIONS})
-  target_link_libraries(${name} PUBLIC ${R_KERNEL})
+  rtb_board_core(${name} ucos3 ${ARGN})
 endfunction()

@@ -25,6 +25,7 @@
 #include <zephyr/kernel.h>
 
 #include "rtb_board.h"
+#include "rtb_isr.h"
 #include "rtb_emit.h"
 #include "rtb_zephyr_args.h" /* RTB_ZEPHYR_ARGS: written by rtlab for each option set */
 
@@ -69,8 +70,6 @@ BUILD_ASSERT(DT_GPIO_PIN(DT_ALIAS(led0), gpios) == RTB_UPSTREAM_MARKER_PIN,
 #define marker_port marker.port
 #endif
 
-static void swi_isr(const void *slot) { rtb_swi_dispatch((int)(uintptr_t)slot); }
-
 void rtb_board_init(void)
 {
 #ifdef USE_DWT
@@ -83,10 +82,7 @@ void rtb_board_init(void)
 #endif
     (void)gpio_pin_configure(marker_port, MARKER_PIN, GPIO_OUTPUT_INACTIVE);
     /* Priority 0: the highest Zephyr gives a regular (rescheduling) ISR. */
-    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 0, 0, swi_isr, (void *)0, 0);
-    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 1, 0, swi_isr, (void *)1, 0);
-    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 2, 0, swi_isr, (void *)2, 0);
-    IRQ_CONNECT(RTB_UPSTREAM_SWI_IRQ + 3, 0, swi_isr, (void *)3, 0);
+    RTB_ZEPHYR_CONNECT_SWI(RTB_UPSTREAM_SWI_IRQ, 0);
     for (int k = 0; k < SWI_SLOTS; k++)
         irq_disable(RTB_UPSTREAM_SWI_IRQ + k);
 #if defined(CONFIG_SOC_RP2040)
