@@ -92,9 +92,9 @@ def render(chart: Chart) -> str:
         xlabels = chart.xcats
     else:
         xmaj, xmin, xstep = _ticks(xlo, xhi, xlog)
-        xlabels = [tk.label(v, xstep) for v in xmaj]
+        xlabels = tk.log_labels(xmaj) if xlog else [tk.label(v, xstep) for v in xmaj]
     ymaj, ymin, ystep = _ticks(ylo, yhi, ylog) if chart.yticks is None else (chart.yticks, [], 1)
-    ylabels = [tk.label(v, ystep) for v in ymaj]
+    ylabels = tk.log_labels(ymaj) if ylog else [tk.label(v, ystep) for v in ymaj]
     f = chart.font
     title_lines = chart.title.split("\n") if chart.title else []
     top = 10 + len(title_lines) * chart.title_font * 1.25

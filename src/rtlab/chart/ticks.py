@@ -30,13 +30,14 @@ def padded(lo: float, hi: float, log: bool, margin: float = 0.05) -> tuple[float
 
 
 def linear_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
-    """Ticks inside [lo, hi] at a 1, 2 or 5 × 10^k step, about `target` of them."""
+    """Ticks inside [lo, hi] at the 1, 2 or 5 × 10^k step giving closest to `target`."""
     lo, hi = min(lo, hi), max(lo, hi)
     raw = (hi - lo) / max(1, target)
     if raw <= 0 or not math.isfinite(raw):
         return [lo]
     mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw * 0.999)
+    span = (hi - lo) / mag
+    step = mag * min((1, 2, 5, 10), key=lambda m: abs(span / m - target))
     first = math.ceil(lo / step - 1e-9)
     ticks = []
     i = first
@@ -70,18 +71,27 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[float]]:
     return major, [v for v in minor if v not in major]
 
 
-def label(v: float, step: float | None = None) -> str:
+def log_labels(major: list[float]) -> list[str]:
+    """Labels of a log axis's ticks: plain numbers, or every decade as 10ⁿ when some
+    tick is beyond 10^6 or below 10^-3 (so that one axis reads one way)."""
+    if any(v >= 1e7 or v < 1e-3 for v in major):
+        return [label(v, power=True) for v in major]
+    return [label(v) for v in major]
+
+
+def label(v: float, step: float | None = None, power: bool = False) -> str:
     """A tick label: plain digits with thousands separators (10, 0.05, 1,000); powers
-    of ten beyond 10^6 or below 10^-4 as 10⁻⁵. `step` (a linear axis's) fixes the
+    of ten beyond 10^6 or below 10^-4 (any with `power`) as 10⁻⁵. `step` (a linear axis's) fixes the
     decimals so that 0.10, 0.15, 0.20 line up."""
     if v == 0:
         return "0"
     exp = math.log10(abs(v))
-    if (exp >= 7 or exp <= -4) and abs(exp - round(exp)) < 1e-9:
+    if (power or exp >= 7 or exp <= -4) and abs(exp - round(exp)) < 1e-9:
         return ("−" if v < 0 else "") + "10" + str(round(exp)).translate(_SUPERSCRIPT)
     if abs(v) >= 1e7 or abs(v) < 1e-4:
-        return f"{v:.3g}".replace("-", "−")
+        k = math.floor(exp)
+        return f"{v / 10**k:.3g}×10{str(k).translate(_SUPERSCRIPT)}".replace("-", "−")
     if step is not None and step > 0:
         decimals = max(0, -math.floor(math.log10(step) + 1e-9))
         return f"{v:,.{decimals}f}".replace("-", "−")
-    return f"{v:,g}".replace("-", "−")
+    return f"{v:,.12g}".replace("-", "−")
