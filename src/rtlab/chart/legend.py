@@ -3,13 +3,10 @@ title, placed in the corner of the plot area that covers the fewest data points.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from rtlab.chart import DASHES, Chart, Mark
-
-if TYPE_CHECKING:
-    from rtlab.chart.svg import Frame
+from rtlab.chart.layout import Frame, text_width
 
 PAD = 6.0
 
@@ -62,8 +59,6 @@ def _crowding(chart: Chart, fr: Frame, box: tuple[float, float, float, float]) -
 
 def legend_svg(chart: Chart, fr: Frame) -> list[str]:
     """The legend's SVG elements (none when no mark has a label)."""
-    from rtlab.chart.svg import text_width
-
     entries = [m for m in chart.marks if m.label]
     if not entries:
         return []

@@ -6,31 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from rtlab.chart import DASHES, Chart, Mark
 from rtlab.chart import ticks as tk
+from rtlab.chart.layout import Frame, text_width
 from rtlab.chart.legend import legend_svg
-
-CHAR_W = 0.58  # a sans-serif character's mean width, in font sizes
-
-
-def text_width(s: str, font: float) -> float:
-    """Estimated width of `s` in px (no font metrics here: a mean character width)."""
-    return len(s) * font * CHAR_W
-
-
-@dataclass
-class Frame:
-    """The plot area in px and the data → px maps of both axes."""
-
-    left: float
-    top: float
-    right: float
-    bottom: float
-    fx: Callable[[float], float]
-    fy: Callable[[float], float]
 
 
 def _scale(lo: float, hi: float, a: float, b: float, log: bool) -> Callable[[float], float]:
