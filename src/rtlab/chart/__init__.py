@@ -65,7 +65,8 @@ class Mark:
 
 @dataclass
 class Chart:
-    """One axes. `size` is in px (the SVG's width and height; PNG inches = px / 100).
+    """One axes. `size` is in px (the SVG's width and height; PNG inches = px / 72, as
+    matplotlib's SVG has 72 units per inch: fonts keep matplotlib's proportions).
     `xlim`/`ylim` default to the data's range with a margin; a ylim from high to low
     inverts the axis. `xcats` labels x = 0, 1, … with categories (`rotate` tilts them)."""
 
@@ -74,7 +75,7 @@ class Chart:
     ylabel: str = ""
     xscale: Scale = "linear"
     yscale: Scale = "linear"
-    size: tuple[int, int] = (700, 400)
+    size: tuple[int, int] = (504, 288)
     xlim: tuple[float, float] | None = None
     ylim: tuple[float, float] | None = None
     xcats: list[str] | None = None
@@ -83,9 +84,10 @@ class Chart:
     grid: Literal["both", "y", "none"] = "both"
     legend: bool = False
     legend_title: str = ""
-    font: float = 12.0  # tick labels and axis labels, px
-    title_font: float = 13.0
-    legend_font: float = 10.0
+    legend_top: bool = False  # one row above the plot area, not in a corner (bar charts)
+    font: float = 10.0  # tick labels and axis labels, px
+    title_font: float = 12.0
+    legend_font: float = 9.0
     marks: list[Mark] = field(default_factory=list)
     _cycle: int = 0
 

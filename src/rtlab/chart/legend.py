@@ -39,10 +39,11 @@ def _swatch(m: Mark, x: float, y: float) -> str:
     return out
 
 
-def _crowding(chart: Chart, fr: Frame, box: tuple[float, float, float, float]) -> int:
-    """How many of the marks' points fall in the box (x0, y0, x1, y1), in px."""
+def _crowding(chart: Chart, fr: Frame, box: tuple[float, float, float, float]) -> float:
+    """How much of the marks the box (x0, y0, x1, y1) in px would cover: points in it,
+    and a bar's overlap area counted as one point per 20 px²."""
     x0, y0, x1, y1 = box
-    n = 0
+    n = 0.0
     for m in chart.marks:
         if m.kind == "hline":
             n += 5 * int(y0 <= fr.fy(m.y[0]) <= y1)
@@ -51,10 +52,32 @@ def _crowding(chart: Chart, fr: Frame, box: tuple[float, float, float, float]) -
         step = max(1, len(ys) // 400)
         for x, y in list(zip(m.x, ys, strict=False))[::step]:
             if m.kind == "bars":
-                n += 3 * int(x0 <= fr.fx(x) <= x1 and fr.fy(y) <= y1)
+                a, b = fr.fx(x - m.width / 2), fr.fx(x + m.width / 2)
+                w = max(0.0, min(b, x1) - max(a, x0))
+                n += w * max(0.0, y1 - max(fr.fy(y), y0)) / 20
             else:
                 n += step * int(x0 <= fr.fx(x) <= x1 and y0 <= fr.fy(y) <= y1)
     return n
+
+
+def legend_top_height(chart: Chart) -> float:
+    """The px a legend row above the plot area takes (0 without one)."""
+    labelled = chart.legend and chart.legend_top and any(m.label for m in chart.marks)
+    return chart.legend_font * 1.6 if labelled else 0.0
+
+
+def _top_row(chart: Chart, fr: Frame, entries: list[Mark]) -> list[str]:
+    """The legend as one centred row between the title and the plot area."""
+    f = chart.legend_font
+    widths = [28 + text_width(m.label or "", f) + 12 for m in entries]
+    x = (fr.left + fr.right - sum(widths)) / 2
+    cy = fr.top - f * 0.9
+    out = [f'<g font-size="{f:g}" fill="#222">']
+    for m, w in zip(entries, widths, strict=True):
+        out.append(_swatch(m, x, cy))
+        out.append(f'<text x="{x + 26:.1f}" y="{cy + f * 0.35:.1f}">{escape(m.label or "")}</text>')
+        x += w
+    return [*out, "</g>"]
 
 
 def legend_svg(chart: Chart, fr: Frame) -> list[str]:
@@ -62,6 +85,8 @@ def legend_svg(chart: Chart, fr: Frame) -> list[str]:
     entries = [m for m in chart.marks if m.label]
     if not entries:
         return []
+    if chart.legend_top:
+        return _top_row(chart, fr, entries)
     f = chart.legend_font
     row = f * 1.45
     rows = len(entries) + (1 if chart.legend_title else 0)
@@ -72,6 +97,7 @@ def legend_svg(chart: Chart, fr: Frame) -> list[str]:
     corners = [
         (fr.right - 8 - width, fr.top + 8),
         (fr.left + 8, fr.top + 8),
+        ((fr.left + fr.right - width) / 2, fr.top + 8),
         (fr.right - 8 - width, fr.bottom - 8 - height),
         (fr.left + 8, fr.bottom - 8 - height),
     ]

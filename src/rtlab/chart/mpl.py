@@ -37,9 +37,9 @@ def _draw(ax: Axes, m: Mark) -> None:
 
 
 def figure(chart: Chart) -> Figure:
-    """The chart as a matplotlib figure (size in px / 100 inches)."""
+    """The chart as a matplotlib figure (size in px / 72 inches)."""
     w, h = chart.size
-    fig, ax = plt.subplots(figsize=(w / 100, h / 100), layout="constrained")
+    fig, ax = plt.subplots(figsize=(w / 72, h / 72), layout="constrained")
     for m in chart.marks:
         _draw(ax, m)
     ax.set_xscale(chart.xscale)

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 from rtlab.chart import DASHES, Chart, Mark
 from rtlab.chart import ticks as tk
 from rtlab.chart.layout import Frame, text_width
-from rtlab.chart.legend import legend_svg
+from rtlab.chart.legend import legend_svg, legend_top_height
 
 
 def _scale(lo: float, hi: float, a: float, b: float, log: bool) -> Callable[[float], float]:
@@ -53,9 +53,12 @@ def limits(chart: Chart, axis: str) -> tuple[float, float]:
     return lo, hi
 
 
-def _ticks(lo: float, hi: float, log: bool) -> tuple[list[float], list[float], float | None]:
+def _ticks(
+    lo: float, hi: float, log: bool, room: int
+) -> tuple[list[float], list[float], float | None]:
+    """(major ticks, minor ticks, linear step) of an axis with room for `room` labels."""
     if log:
-        major, minor = tk.log_ticks(lo, hi)
+        major, minor = tk.log_ticks(lo, hi, room)
         return major, minor, None
     major = tk.linear_ticks(lo, hi)
     step = major[1] - major[0] if len(major) > 1 else None
@@ -72,22 +75,29 @@ def render(chart: Chart) -> str:
         xmaj, xmin, xstep = [float(i) for i in range(len(chart.xcats))], [], None
         xlabels = chart.xcats
     else:
-        xmaj, xmin, xstep = _ticks(xlo, xhi, xlog)
+        xmaj, xmin, xstep = _ticks(xlo, xhi, xlog, int((w - 80) / (chart.font * 4.5)))
         xlabels = tk.log_labels(xmaj) if xlog else [tk.label(v, xstep) for v in xmaj]
-    ymaj, ymin, ystep = _ticks(ylo, yhi, ylog) if chart.yticks is None else (chart.yticks, [], 1)
-    ylabels = tk.log_labels(ymaj) if ylog else [tk.label(v, ystep) for v in ymaj]
     f = chart.font
     title_lines = chart.title.split("\n") if chart.title else []
-    top = 10 + len(title_lines) * chart.title_font * 1.25
+    top = 10 + len(title_lines) * chart.title_font * 1.25 + legend_top_height(chart)
+    widest = max((text_width(s, f) for s in xlabels), default=0)
+    angle = 0
+    if chart.rotate:  # 30°, or upright when the labels would run into each other at 30°
+        angle = 90 if (w - 70) / max(1, len(xlabels)) < f * 3 else 30
+    tick_h = widest * {0: 0, 30: 0.5, 90: 1}[angle] + f * 1.3
+    bottom = h - (10 + tick_h + (f * 1.4 if chart.xlabel else 0))
+    yroom = int((bottom - top) / (f * 2))
+    ymaj, ymin, ystep = (
+        _ticks(ylo, yhi, ylog, yroom) if chart.yticks is None else (chart.yticks, [], 1)
+    )
+    ylabels = tk.log_labels(ymaj) if ylog else [tk.label(v, ystep) for v in ymaj]
     left = (
         12 + (f * 1.3 if chart.ylabel else 0) + max((text_width(s, f) for s in ylabels), default=0)
     )
-    if chart.rotate:
-        tick_h = max((text_width(s, f) for s in xlabels), default=0) * 0.5 + f
-    else:
-        tick_h = f * 1.3
-    bottom = h - (10 + tick_h + (f * 1.4 if chart.xlabel else 0))
-    right = w - 12 - (text_width(xlabels[-1], f) / 2 if xlabels and not chart.rotate else 0) * 0.5
+    if angle == 30 and xlabels:  # room for the first label, which leans left
+        half_cat = (w - left - 12) / len(xlabels) / 2
+        left = max(left, text_width(xlabels[0], f) * 0.87 + 4 - half_cat)
+    right = w - 12 - (text_width(xlabels[-1], f) / 4 if xlabels and not angle else 0)
     fr = Frame(
         left,
         top,
@@ -111,7 +121,7 @@ def render(chart: Chart) -> str:
     for m in chart.marks:
         out += _mark(m, fr, base)
     out.append("</g>")
-    out += _axes_text(chart, fr, xmaj, xlabels, ymaj, ylabels, title_lines)
+    out += _axes_text(chart, fr, (xmaj, xlabels, angle), ymaj, ylabels, title_lines)
     if chart.legend:
         out += legend_svg(chart, fr)
     out.append("</g></svg>")
@@ -147,14 +157,14 @@ def _grid(
 def _axes_text(
     chart: Chart,
     fr: Frame,
-    xmaj: list[float],
-    xlabels: list[str],
+    xticks: tuple[list[float], list[str], int],
     ymaj: list[float],
     ylabels: list[str],
     title_lines: list[str],
 ) -> list[str]:
-    """The frame, tick labels, axis labels and the title."""
+    """The frame, tick labels (x ones at the angle given), axis labels and the title."""
     f, h = chart.font, chart.size[1]
+    xmaj, xlabels, angle = xticks
     out = [
         f'<rect x="{fr.left:.1f}" y="{fr.top:.1f}" width="{fr.right - fr.left:.1f}" '
         f'height="{fr.bottom - fr.top:.1f}" fill="none" stroke="#333" stroke-width="0.8"/>',
@@ -162,10 +172,11 @@ def _axes_text(
     ]
     for v, s in zip(xmaj, xlabels, strict=True):
         x, y = fr.fx(v), fr.bottom + 6 + f * 0.8
-        if chart.rotate:
+        if angle:
+            x, y = (x + f * 0.35, fr.bottom + 7) if angle == 90 else (x, y)
             out.append(
                 f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="end" '
-                f'transform="rotate(-30 {x:.1f} {y:.1f})">{escape(s)}</text>'
+                f'transform="rotate(-{angle} {x:.1f} {y:.1f})">{escape(s)}</text>'
             )
         else:
             out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle">{escape(s)}</text>')

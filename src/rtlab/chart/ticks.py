@@ -47,10 +47,11 @@ def linear_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
     return ticks
 
 
-def log_ticks(lo: float, hi: float) -> tuple[list[float], list[float]]:
+def log_ticks(lo: float, hi: float, room: int = 12) -> tuple[list[float], list[float]]:
     """(labelled ticks, minor ticks) inside [lo, hi] of a log axis: every decade (every
     second or more over many decades), 1-2-5 within each decade when it spans less than
-    2.5 decades, 1-2-5 steps of a linear axis when it spans less than one."""
+    2.7 decades and `room` (the labels the axis has room for) holds them, 1-2-5 steps
+    of a linear axis when it spans less than one."""
     lo, hi = min(lo, hi), max(lo, hi)
     k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
     inside = lambda v: lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)  # noqa: E731
@@ -59,7 +60,7 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[float]]:
     if decades < 10**0.8:
         major = [v for v in linear_ticks(lo, hi, 4) if v > 0]
         return major, [v for v in minor if v not in major]
-    subs = (1, 2, 5) if decades < 10**2.5 else (1,)
+    subs = (1, 2, 5) if decades < 10**2.7 and 3 * math.log10(decades) + 1 <= room else (1,)
     every = max(1, math.ceil((k1 - k0) / 9))
     major = [
         m * 10.0**k
@@ -88,7 +89,7 @@ def label(v: float, step: float | None = None, power: bool = False) -> str:
     exp = math.log10(abs(v))
     if (power or exp >= 7 or exp <= -4) and abs(exp - round(exp)) < 1e-9:
         return ("−" if v < 0 else "") + "10" + str(round(exp)).translate(_SUPERSCRIPT)
-    if abs(v) >= 1e7 or abs(v) < 1e-4:
+    if power or abs(v) >= 1e7 or abs(v) < 1e-4:
         k = math.floor(exp)
         return f"{v / 10**k:.3g}×10{str(k).translate(_SUPERSCRIPT)}".replace("-", "−")
     if step is not None and step > 0:

@@ -57,7 +57,7 @@ def histogram(
     """log_x=True (OSADL style, with log_y): log-spaced bins, so that a body of 80 µs and
     a tail of 30 ms both show; a linear x axis when any value is ≤ 0."""
     per_unit, unit = _axis(series)
-    ch = _chart(series, unit, "density" if density else "count", title, size=(700, 400))
+    ch = _chart(series, unit, "density" if density else "count", title, size=(504, 288))
     nonempty = [(lbl, s) for lbl, s in series if len(s)]
     if nonempty:
         lo = min(float(_values(s, per_unit).min()) for _, s in nonempty)
@@ -91,7 +91,7 @@ def cdf(series: Series, title: str = "", tail: bool = False, log_x: bool = False
     long outliers that decide a worst case; log_x=True a log x axis (when every value
     is > 0) that shows the body and a tail 1000 times longer together."""
     per_unit, unit = _axis(series)
-    ch = _chart(series, unit, "1 − CDF" if tail else "CDF", title, size=(700, 400))
+    ch = _chart(series, unit, "1 − CDF" if tail else "CDF", title, size=(504, 288))
     for label, s in series:
         if not len(s):
             continue
@@ -108,7 +108,7 @@ def trend(series: Series, title: str = "") -> Chart:
     """Value against time: a min/max envelope per time bucket when there are many."""
     per_unit, unit = _axis(series)
     has_time = bool(series) and series[0][1].at is not None
-    ch = _chart(series, unit, "", title, size=(900, 350))
+    ch = _chart(series, unit, "", title, size=(648, 252))
     ch.xlabel, ch.ylabel = ("time [s]" if has_time else "sample"), ch.xlabel
     for label, s in series:
         v = _values(s, per_unit)

@@ -30,14 +30,15 @@ def bar(
     ch = Chart(
         title=title,
         ylabel=ylabel,
-        size=(800, 380),
+        size=(576, 274),
         xcats=labels,
         rotate=True,
         yscale="log" if log else "linear",
         grid="y",
         legend=len(groups) > 1,
-        font=11,
-        title_font=12,
+        legend_top=True,
+        font=9,
+        title_font=11,
     )
     width = 0.8 / max(1, len(groups))
     for i, (name, vals) in enumerate(groups.items()):
@@ -58,13 +59,13 @@ def rank_lines(title: str, xs: list[str], ranks: dict[str, dict[str, int]], n: i
     ch = Chart(
         title=textwrap.fill(title, 44),
         ylabel="rank (1 = fewest)",
-        size=(330, 220),
+        size=(238, 158),
         xcats=xs,
         ylim=(n + 0.4, 0.6),
         yticks=[float(r) for r in range(1, n + 1)],
         grid="y",
-        font=9,
-        title_font=9,
+        font=8,
+        title_font=7,
     )
     for k, (name, per) in enumerate(ranks.items()):
         pts = [(float(i), float(per[x])) for i, x in enumerate(xs) if x in per]
@@ -76,6 +77,6 @@ def rank_lines(title: str, xs: list[str], ranks: dict[str, dict[str, int]], n: i
                 label=name,
                 colour=colour,
                 marker="o",
-                size=6,
+                size=5,
             )
     return svg_uri(ch)

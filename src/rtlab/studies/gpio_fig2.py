@@ -21,10 +21,10 @@ def density(fig2: Fig2, title: str = "") -> Chart:
         title=title or f"Fig. 2: inter-event deviation ({fig2.source})",
         xlabel=f"|interval − mean interval| [{unit}]",
         ylabel=f"density [1/{unit}]",
-        size=(700, 400),
+        size=(504, 288),
         xlim=(0.0, edges[-1]),
         legend=True,
-        legend_font=10,
+        legend_font=8,
         legend_title=f"shown: 0 – {fmt(fig2.cutoff_ns / per_unit)} {unit} "
         f"(the largest P{TRIM_Q * 100:g} of the curves)",
     )

@@ -18,10 +18,10 @@ def actual_vs_programmed(st: Study, condition: str) -> Chart:
         ylabel="actual period [µs] (p99.9 line, mean dots)",
         xscale="log",
         yscale="log",
-        size=(700, 450),
+        size=(504, 324),
         legend=True,
-        title_font=11,
-        legend_font=9,
+        title_font=9,
+        legend_font=7,
     )
     rows = [r for r in st.rows if r.condition == condition]
     lo = min(r.period_us for r in rows)
@@ -38,8 +38,8 @@ def actual_vs_programmed(st: Study, condition: str) -> Chart:
             [r.p999_us for r in rs],
             dash=dash,
             marker="^",
-            size=7,
+            size=5,
             label=f"{method}, {kernel} (p99.9)",
         )
-        ch.points(x, [r.mean_us for r in rs], colour=line.colour, size=5)
+        ch.points(x, [r.mean_us for r in rs], colour=line.colour, size=4)
     return ch

@@ -50,9 +50,9 @@ def _contention(title: str, ct: dict[int, multicore.Interval]) -> str:
         title=title,
         xlabel="stress task touches the shared semaphore [%]",
         ylabel="target throughput [% of 0 %]",
-        size=(600, 350),
-        font=11,
-        title_font=11,
+        size=(432, 252),
+        font=9,
+        title_font=9,
     )
     xs, ys = [float(x) for x in ct], [iv.mean for iv in ct.values()]
     line = ch.line(xs, ys, marker="o")

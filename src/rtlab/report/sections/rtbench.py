@@ -78,8 +78,8 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
             title="Contention",
             xlabel="stress task touches the semaphore [%]",
             ylabel="target throughput [% of 0 %]",
-            size=(600, 350),
-            font=11,
+            size=(432, 252),
+            font=10,
         )
         ch.line([float(x) for x in ct], [float(y) for y in ct.values()], marker="o")
         ch.hline(100)
