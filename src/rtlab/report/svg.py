@@ -30,7 +30,7 @@ def bar(
     ch = Chart(
         title=title,
         ylabel=ylabel,
-        size=(576, 274),
+        size=(576, 274 + 15 * title.count("\n") + (14 if len(groups) > 1 else 0)),
         xcats=labels,
         rotate=True,
         yscale="log" if log else "linear",
