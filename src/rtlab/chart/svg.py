@@ -241,7 +241,9 @@ def _mark(m: Mark, fr: Frame, base: float) -> list[str]:
         pts = list(zip(map(fx, xs), map(fy, upper), strict=True))
         pts += list(zip(map(fx, reversed(xs)), map(fy, reversed(lower)), strict=True))
         return [
-            f'<path d="{_path(pts)}Z" fill="{m.colour}" fill-opacity="{m.alpha:g}" stroke="none"/>'
+            f'<path d="{_path(pts)}Z" fill="{m.colour}" fill-opacity="{m.alpha:g}" '
+            # an outline as matplotlib's: a one-bucket spike stays visible
+            f'stroke="{m.colour}" stroke-opacity="{m.alpha:g}" stroke-width="0.8"/>'
         ]
     if m.kind == "stairs":
         xs = [x for x in m.x for _ in (0, 1)]
