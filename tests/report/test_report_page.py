@@ -6,6 +6,7 @@ Real runs: rtlab-latency on this host, through the real CLI."""
 from __future__ import annotations
 
 import base64
+import os
 import re
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from rtlab.report.pitfalls import merge_messages
 
 RTLAB = Path(sys.executable).with_name("rtlab")
+REPO = Path(__file__).resolve().parents[2]
 SPEC = """name = "tiny-latency"
 description = "abs vs usleep x SCHED_OTHER/FIFO, 2 repetitions of 0.3 s"
 repetitions = 2
@@ -36,16 +38,54 @@ def rtlab(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> str:
+def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     d = tmp_path_factory.mktemp("page")
     (d / "s.toml").write_text(SPEC)
     store = str(d / "st" / "rtlab.duckdb")
     r = rtlab("run", str(d / "s.toml"), "--store", store)
     assert r.returncode in (0, 1), r.stderr
-    out = d / "r.html"
+    return store
+
+
+@pytest.fixture(scope="module")
+def page(store: str) -> str:
+    out = Path(store).parent.parent / "r.html"
     r = rtlab("report", "--store", store, "--spec", "tiny-latency", "-o", str(out))
     assert r.returncode == 0, r.stderr
     return out.read_text()
+
+
+def test_report_figures_without_matplotlib(store: str, tmp_path: Path) -> None:
+    """The analysis-only install (no `plot` extra) draws the report's figures: rtlab
+    report with matplotlib unimportable (a sitecustomize on PYTHONPATH) writes the same
+    figures as SVG; `rtlab plot -o x.png` says in one line what to install, and
+    `-o x.svg` writes the figure."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['matplotlib'] = None  # import matplotlib fails\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(tmp_path)
+
+    def lean(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(RTLAB), *args], capture_output=True, text=True, env=env,
+                              timeout=300)  # fmt: skip
+
+    probe = [sys.executable, "-c", "import matplotlib"]
+    assert subprocess.run(probe, env=env, capture_output=True).returncode == 1
+    out = tmp_path / "r.html"
+    r = lean("report", "--store", store, "--spec", "tiny-latency", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "plot" not in r.stderr, r.stderr  # no "install the plot extra"
+    svgs = _svgs(out.read_text())
+    assert len(svgs) >= 4  # a histogram and a tail CDF per metric at least
+    assert all("<svg" in s and 'id="axes0-xlog-ylog"' in s for s in svgs)
+    cap = str(REPO / "examples" / "captures" / "gpio-toggle-pio.csv")
+    r = lean("plot", cap, "-o", str(tmp_path / "x.png"))
+    assert r.returncode == 2 and "pip install 'rtlab[plot]'" in r.stderr
+    assert r.stderr.strip().count("\n") == 0 and not (tmp_path / "x.png").exists()
+    r = lean("plot", cap, "-o", str(tmp_path / "x.svg"))
+    assert r.returncode == 0, r.stderr
+    assert "<svg" in (tmp_path / "x.svg").read_text()
 
 
 def _svgs(text: str) -> list[str]:

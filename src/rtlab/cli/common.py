@@ -62,7 +62,8 @@ def fail(message: str) -> NoReturn:
 
 
 # Modules of the extras (pyproject.toml) → the extra: an analysis-only install has none
-# of them (the lab's transports; matplotlib, which `plot` and the HTML report's figures need).
+# of them (the lab's transports; matplotlib, which PNG/PDF figures need: SVG ones, the
+# HTML report's included, are drawn by rtlab.chart without it).
 EXTRA_OF_MODULE = {
     "serial": "lab",
     "labgrid": "lab",

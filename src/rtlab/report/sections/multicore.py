@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.pyplot as plt
-
+from rtlab.chart import Chart
 from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
@@ -47,16 +46,19 @@ def _bars(
 
 
 def _contention(title: str, ct: dict[int, multicore.Interval]) -> str:
-    fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-    xs, ys = list(ct), [iv.mean for iv in ct.values()]
-    half = [iv.half or 0.0 for iv in ct.values()]
-    ax.errorbar(xs, ys, yerr=half, fmt="o-", capsize=3)
-    ax.axhline(100, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("stress task touches the shared semaphore [%]")
-    ax.set_ylabel("target throughput [% of 0 %]")
-    ax.set_title(title, fontsize=9)
-    ax.grid(True, alpha=0.3)
-    return svg_uri(fig)
+    ch = Chart(
+        title=title,
+        xlabel="stress task touches the shared semaphore [%]",
+        ylabel="target throughput [% of 0 %]",
+        size=(432, 252),
+        font=9,
+        title_font=9,
+    )
+    xs, ys = [float(x) for x in ct], [iv.mean for iv in ct.values()]
+    line = ch.line(xs, ys, marker="o")
+    line.err = [iv.half or 0.0 for iv in ct.values()]
+    ch.hline(100)
+    return svg_uri(ch)
 
 
 def block(label: str, f: multicore.MulticoreFigures) -> dict[str, Any]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.pyplot as plt
-
+from rtlab.chart import Chart
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
@@ -75,14 +74,16 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
         out["notes"].append(str(exc))
         ct = {}
     if ct:
-        fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-        ax.plot(list(ct), list(ct.values()), "o-")
-        ax.axhline(100, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel("stress task touches the semaphore [%]")
-        ax.set_ylabel("target throughput [% of 0 %]")
-        ax.set_title("Contention")
-        ax.grid(True, alpha=0.3)
-        out["charts"].append(svg_uri(fig))
+        ch = Chart(
+            title="Contention",
+            xlabel="stress task touches the semaphore [%]",
+            ylabel="target throughput [% of 0 %]",
+            size=(432, 252),
+            font=10,
+        )
+        ch.line([float(x) for x in ct], [float(y) for y in ct.values()], marker="o")
+        ch.hline(100)
+        out["charts"].append(svg_uri(ch))
     peaks = rtbench.heap_peaks(runs)
     if peaks:
         out["charts"].append(
