@@ -266,6 +266,8 @@ class Runner:
         w.mark_timestamps(kind.timestamps)
         if any(r.status == "truncated" for r in runs):
             w.message = "workload output truncated (no end record)"
+            if done.stderr.strip():  # what the program or emulator said as it stopped
+                w.message += f": {stderr_reason(done.stderr, program)}"
             w.status = "incomplete" if w.status == "ok" else w.status
         if done.timed_out:
             w.message = f"timed out, workload killed; {w.message or ''}".rstrip("; ")

@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2, uf2_rp2350
 from rtlab.lab.build import RtosBuildError
 
@@ -38,11 +39,14 @@ def write_uf2(built: Path, image: Path, chip: str) -> Path:
     RtosBuildError when the chip's boot ROM would not boot it."""
     from_elf, check = WRITERS[chip]
     elf = image.with_suffix(".elf")
-    elf.write_bytes(built.read_bytes())
+    # Renamed into place: a parallel run may be loading this very image (same options).
+    with atomic_path(elf) as part:
+        part.write_bytes(built.read_bytes())
     data = from_elf(elf)
     try:
         check(uf2.read(data))
     except uf2.Uf2Error as e:
         raise RtosBuildError(f"the image {elf.name} is not bootable: {e}") from None
-    image.write_bytes(data)
+    with atomic_path(image) as part:
+        part.write_bytes(data)
     return image

@@ -20,6 +20,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2, uf2_rp2350
 from rtlab.lab.boards.pico_sdk import sdk_path
 from rtlab.lab.rtos.base import RtosBuildError
@@ -108,8 +109,10 @@ def build_nuttx_pico(
         _configure(board, config, out)  # NuttX's own board (nuttx_build.OWN_BOARD)
         _make(out / "nuttx", make, "build")
         elf = image.with_suffix(".elf")
-        shutil.copy2(out / "nuttx" / "nuttx", elf)
-        image.write_bytes(_bootable_uf2(elf, board))
+        with atomic_path(elf) as part:  # renamed in: a parallel run may be loading it
+            shutil.copy2(out / "nuttx" / "nuttx", part)
+        with atomic_path(image) as part:
+            part.write_bytes(_bootable_uf2(elf, board))
     return image
 
 

@@ -12,6 +12,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2
 from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos.base import RtosBuildError
@@ -61,7 +62,8 @@ def image_of(out: Path, board: str, tag: str) -> Path:
     build's own): the ELF for a probe, the UF2 for the Pico (checked bootable)."""
     built = out / "zephyr"
     elf = out / f"rtbench-zephyr-{board}-{tag}.elf"
-    shutil.copy2(built / "zephyr.elf", elf)
+    with atomic_path(elf) as part:  # renamed in: a parallel run may be loading it
+        shutil.copy2(built / "zephyr.elf", part)
     if MACHINES.get(board).layer != "rp2040":  # the Pico's image is its UF2
         return elf
     data = (built / "zephyr.uf2").read_bytes()
@@ -70,5 +72,6 @@ def image_of(out: Path, board: str, tag: str) -> Path:
     except uf2.Uf2Error as e:
         raise RtosBuildError(f"Zephyr's Pico image is not bootable: {e}") from None
     image = elf.with_suffix(".uf2")
-    image.write_bytes(data)
+    with atomic_path(image) as part:
+        part.write_bytes(data)
     return image
