@@ -20,6 +20,23 @@ static inline void wait_set(uint32_t reg, uint32_t bits) /* unused on the F1 at 
         ;
 }
 
+/* Until RCC_CFGR's SWS field reports sw: SYSCLK runs from the source switched to. */
+static inline void wait_sysclk(uint32_t sw)
+{
+    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != sw)
+        ;
+}
+
+/* The configured PLL on (RCC_CR's bit on, then its ready bit rdy), then SYSCLK switched to
+ * it (sw in RCC_CFGR's SW field) and waited for. Unused on the F1 at 8 MHz. */
+static inline void pll_select(uint32_t on, uint32_t rdy, uint32_t sw)
+{
+    REG(RCC_CR) |= on;
+    wait_set(RCC_CR, rdy);
+    REG(RCC_CFGR) |= sw;
+    wait_sysclk(sw);
+}
+
 #if defined(STM32_L0)
 void stm32_clock_init(void)
 {
@@ -35,15 +52,10 @@ void stm32_clock_init(void)
     wait_set(FLASH_ACR, FLASH_ACR_LATENCY1);
     /* HSI16 x 4 = 64 MHz VCO, / 2 = 32 MHz; AHB, APB1, APB2 undivided. */
     REG(RCC_CFGR) = RCC_CFGR_PLLMUL4 | RCC_CFGR_PLLDIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
 #elif STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2 | RCC_CFGR_SW_HSI16; /* 16 / 2, range 2, 0 WS */
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_HSI16)
-        ;
+    wait_sysclk(RCC_CFGR_SW_HSI16);
 #else
 #error "STM32L0: sysclk_hz 32000000 or 8000000"
 #endif
@@ -64,11 +76,7 @@ void stm32_clock_init(void)
     REG(FLASH_ACR) = FLASH_ACR_LATENCY2 | FLASH_ACR_PRFTBE;
     /* HSE 8 MHz x 9 = 72 MHz; APB1 / 2 = 36 MHz (its maximum), APB2 72 MHz. */
     REG(RCC_CFGR) = RCC_CFGR_PLLSRC_HSE | RCC_CFGR_PLLMUL9 | RCC_CFGR_PPRE1_DIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
 #elif STM32_SYSCLK_HZ != 8000000 /* 8 MHz: the HSI it resets to */
 #error "STM32F1: sysclk_hz 72000000 or 8000000"
 #endif
@@ -85,11 +93,7 @@ void stm32_clock_init(void)
     REG(RCC_PLLCFGR) =
         RCC_PLLCFGR_M(8) | RCC_PLLCFGR_N(100) | RCC_PLLCFGR_P2 | RCC_PLLCFGR_Q(4);
     REG(RCC_CFGR) = RCC_CFGR_PPRE1_DIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
 #elif STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2; /* HSI 16 MHz / 2, 0 wait states */
 #else
@@ -121,8 +125,7 @@ void stm32_clock_init(void)
     REG(RCC_CR) |= RCC_CR_PLL1ON;
     wait_set(RCC_CR, RCC_CR_PLL1RDY);
     REG(RCC_CFGR) = RCC_CFGR_SW_PLL1;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL1)
-        ;
+    wait_sysclk(RCC_CFGR_SW_PLL1);
     /* Code runs from flash through the AXI bus: the M7's instruction cache on. */
     REG(SCB_ICIALLU) = 0;
     __asm__ volatile("dsb\n isb" ::: "memory");
