@@ -28,7 +28,7 @@ static inline void wait_sysclk(uint32_t sw)
 }
 
 /* The configured PLL on (RCC_CR's bit on, then its ready bit rdy), then SYSCLK switched to
- * it (sw in RCC_CFGR's SW field) and waited for. Unused on the F1 at 8 MHz. */
+ * it (sw in RCC_CFGR's SW field) and waited for: the L0, F1 and F4 at their maximum. */
 static inline void pll_select(uint32_t on, uint32_t rdy, uint32_t sw)
 {
     REG(RCC_CR) |= on;
@@ -37,13 +37,15 @@ static inline void pll_select(uint32_t on, uint32_t rdy, uint32_t sw)
     wait_sysclk(sw);
 }
 
-#if defined(STM32_L0)
+/* One branch per (chip, sysclk_hz): the chip's listed maximum, or 8 MHz. */
 void stm32_clock_init(void)
 {
+#if defined(STM32_L0) /* both clocks come from HSI16 */
     REG(RCC_APB1ENR) |= RCC_APB1ENR_PWR;
     REG(RCC_CR) |= RCC_CR_HSI16ON;
     wait_set(RCC_CR, RCC_CR_HSI16RDY);
-#if STM32_SYSCLK_HZ == 32000000
+#endif
+#if defined(STM32_L0) && STM32_SYSCLK_HZ == 32000000
     /* Range 1 (1.8 V) for 32 MHz; 1 flash wait state above 16 MHz. */
     REG(PWR_CR) = (REG(PWR_CR) & ~PWR_CR_VOS_MASK) | PWR_CR_VOS_RANGE1;
     while (REG(PWR_CSR) & PWR_CSR_VOSF)
@@ -53,17 +55,10 @@ void stm32_clock_init(void)
     /* HSI16 x 4 = 64 MHz VCO, / 2 = 32 MHz; AHB, APB1, APB2 undivided. */
     REG(RCC_CFGR) = RCC_CFGR_PLLMUL4 | RCC_CFGR_PLLDIV2;
     pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
-#elif STM32_SYSCLK_HZ == 8000000
+#elif defined(STM32_L0) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2 | RCC_CFGR_SW_HSI16; /* 16 / 2, range 2, 0 WS */
     wait_sysclk(RCC_CFGR_SW_HSI16);
-#else
-#error "STM32L0: sysclk_hz 32000000 or 8000000"
-#endif
-}
-#elif defined(STM32_F1)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 72000000
+#elif defined(STM32_F1) && STM32_SYSCLK_HZ == 72000000
     REG(RCC_CR) |= RCC_CR_HSEBYP;
     REG(RCC_CR) |= RCC_CR_HSEON;
     for (uint32_t n = 0; !(REG(RCC_CR) & RCC_CR_HSERDY); n++) {
@@ -77,14 +72,9 @@ void stm32_clock_init(void)
     /* HSE 8 MHz x 9 = 72 MHz; APB1 / 2 = 36 MHz (its maximum), APB2 72 MHz. */
     REG(RCC_CFGR) = RCC_CFGR_PLLSRC_HSE | RCC_CFGR_PLLMUL9 | RCC_CFGR_PPRE1_DIV2;
     pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
-#elif STM32_SYSCLK_HZ != 8000000 /* 8 MHz: the HSI it resets to */
-#error "STM32F1: sysclk_hz 72000000 or 8000000"
-#endif
-}
-#elif defined(STM32_F4)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 100000000
+#elif defined(STM32_F1) && STM32_SYSCLK_HZ == 8000000
+    /* 8 MHz: the HSI it resets to */
+#elif defined(STM32_F4) && STM32_SYSCLK_HZ == 100000000
     REG(RCC_APB1ENR) |= RCC_APB1ENR_PWR;
     REG(PWR_CR) |= PWR_CR_VOS_SCALE1;
     REG(FLASH_ACR) = FLASH_ACR_LATENCY3 | FLASH_ACR_CACHES;
@@ -94,16 +84,9 @@ void stm32_clock_init(void)
         RCC_PLLCFGR_M(8) | RCC_PLLCFGR_N(100) | RCC_PLLCFGR_P2 | RCC_PLLCFGR_Q(4);
     REG(RCC_CFGR) = RCC_CFGR_PPRE1_DIV2;
     pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
-#elif STM32_SYSCLK_HZ == 8000000
+#elif defined(STM32_F4) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2; /* HSI 16 MHz / 2, 0 wait states */
-#else
-#error "STM32F4: sysclk_hz 100000000 or 8000000"
-#endif
-}
-#elif defined(STM32_H7)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 480000000
+#elif defined(STM32_H7) && STM32_SYSCLK_HZ == 480000000
     /* Supply from the LDO (written once after reset), then VOS1 + overdrive = VOS0. */
     REG(PWR_CR3) = PWR_CR3_LDOEN;
     wait_set(PWR_CSR1, PWR_CSR1_ACTVOSRDY);
@@ -131,13 +114,12 @@ void stm32_clock_init(void)
     __asm__ volatile("dsb\n isb" ::: "memory");
     REG(SCB_CCR) |= SCB_CCR_IC;
     __asm__ volatile("dsb\n isb" ::: "memory");
-#elif STM32_SYSCLK_HZ == 8000000
+#elif defined(STM32_H7) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CR) = (REG(RCC_CR) & ~(3u << 3)) | RCC_CR_HSIDIV8; /* HSI / 8 = 8 MHz */
     wait_set(RCC_CR, RCC_CR_HSIDIVF);
     REG(FLASH_ACR) = 0; /* 0 wait states at 8 MHz */
 #else
-#error "STM32H7: sysclk_hz 480000000 or 8000000"
+#error "sysclk_hz: 8000000 or the chip's maximum (L0 32 MHz, F1 72, F4 100, H7 480)"
 #endif
 }
-#endif
 #endif /* !STM32_CLOCK_RESET */
