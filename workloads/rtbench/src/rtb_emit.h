@@ -23,6 +23,16 @@ void rtb_emit_meta_u64(const char *key, uint64_t value);
 void rtb_emit_series(const char *name, const char *unit, uint32_t tick_hz);
 /* sd chunks numbered from seq; returns the next chunk number. */
 uint64_t rtb_emit_values(const char *name, uint64_t seq, const int64_t *v, size_t n);
+/* A whole series in one call: its header, then its n values from seq 0 (a bare-metal
+ * smoke image's few samples). Inline: an image that does not call it (every RTOS image)
+ * has no code of it. The RP2040 smoke image keeps its two calls: its tests' exact cycle
+ * counts assume its code's place in the XIP cache lines. */
+static inline void rtb_emit_samples(const char *name, const char *unit, uint32_t tick_hz,
+                                    const int64_t *v, size_t n)
+{
+    rtb_emit_series(name, unit, tick_hz);
+    rtb_emit_values(name, 0, v, n);
+}
 void rtb_emit_counter(const char *name, int64_t value, const char *unit);
 void rtb_emit_warn(const char *code, const char *msg);
 void rtb_emit_end(const char *status, const char *msg); /* msg may be NULL */

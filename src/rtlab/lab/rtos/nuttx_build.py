@@ -51,6 +51,7 @@ APP_SOURCES = (
     "rtbench/src",
     "rtbench/include",
     "rtbench/ports/posix",
+    "rtbench/boards/common",  # qemu_semihost.h, which cortexm.c and a53.c include
     "rtbench/boards/qemu-mps2/mps2.c",
     "rtbench/boards/qemu-mps2/cortexm.c",
     "rtbench/boards/qemu-mps2/mps2.h",

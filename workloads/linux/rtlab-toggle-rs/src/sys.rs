@@ -10,10 +10,14 @@ pub const GPIO_V2_LINE_FLAG_USED: u64 = 1 << 0;
 pub const GPIO_V2_LINE_FLAG_OUTPUT: u64 = 1 << 3;
 pub const GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES: u32 = 2;
 
+/// The kernel's name fields (`char name[GPIO_MAX_NAME_SIZE]`: chip name and label, line
+/// name, consumer), NUL-padded; `cstr` reads one.
+pub type Name = [u8; GPIO_MAX_NAME_SIZE];
+
 #[repr(C)]
 pub struct GpiochipInfo {
-    pub name: [u8; GPIO_MAX_NAME_SIZE],
-    pub label: [u8; GPIO_MAX_NAME_SIZE],
+    pub name: Name,
+    pub label: Name,
     pub lines: u32,
 }
 
@@ -43,7 +47,7 @@ pub struct LineConfig {
 #[repr(C)]
 pub struct LineRequest {
     pub offsets: [u32; GPIO_V2_LINES_MAX],
-    pub consumer: [u8; GPIO_MAX_NAME_SIZE],
+    pub consumer: Name,
     pub config: LineConfig,
     pub num_lines: u32,
     pub event_buffer_size: u32,
@@ -59,8 +63,8 @@ pub struct LineValues {
 
 #[repr(C)]
 pub struct LineInfo {
-    pub name: [u8; GPIO_MAX_NAME_SIZE],
-    pub consumer: [u8; GPIO_MAX_NAME_SIZE],
+    pub name: Name,
+    pub consumer: Name,
     pub offset: u32,
     pub num_attrs: u32,
     pub flags: u64,

@@ -219,6 +219,58 @@ long long gpio_duration_arg(const char *s)
     return ns;
 }
 
+gpio_opts_t gpio_opts(const char *program, const char *usage, long long max_count,
+                      const char *source)
+{
+    wl_init(program, usage);
+    return (gpio_opts_t){.chip_spec = "0", .lines_spec = "0", .max_count = max_count,
+                         .source = source};
+}
+
+/* Takes ch (and its argument) if it is a common option: 1, else 0. */
+static int common_option(gpio_opts_t *o, int ch, const char *arg)
+{
+    switch (ch) {
+    case 'c': o->chip_spec = arg; break;
+    case 'l': o->lines_spec = arg; break;
+    case 'n': o->count = wl_parse_int("-n", arg, 1, o->max_count); break;
+    case 'D': o->duration = gpio_duration_arg(arg); break;
+    case GPIO_OPT_META: wl_add_meta(arg, o->meta, &o->n_meta, GPIO_MAX_META); break;
+    case GPIO_OPT_BINARY: o->binary = 1; break;
+    case GPIO_OPT_CRC: o->crc = 1; break;
+    case 'q': o->quiet = 1; break;
+    case GPIO_OPT_HELP:
+        printf("see the comment at the top of %s or docs/gpio-workloads.md\n", o->source);
+        exit(0);
+    default: return 0;
+    }
+    return 1;
+}
+
+int gpio_next_option(gpio_opts_t *o, int argc, char **argv, const char *own_short,
+                     const struct option *longopts)
+{
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, ":%s%s", GPIO_COMMON_SHORTOPTS, own_short);
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+        if (!common_option(o, ch, optarg))
+            return ch;
+    return -1;
+}
+
+void gpio_common_done(gpio_opts_t *o, int argc, char **argv, uint32_t *offsets,
+                      unsigned *n_lines)
+{
+    wl_no_operands(argc, argv);
+    if (o->count && o->duration) wl_die_usage("give -n or -D, not both");
+    if (!o->count && !o->duration) o->count = 1000;
+    char err[512];
+    if (gpio_parse_lines(o->lines_spec, offsets, n_lines, err, sizeof err) < 0)
+        wl_die_usage("%s", err);
+}
+
 void gpio_meta(proto_t *p, const gpio_chip_t *c, const uint32_t *offsets, unsigned n)
 {
     struct utsname u;

@@ -34,41 +34,30 @@
 #include "proto.h"
 #include "workload.h"
 
-#define MAX_META 16
-
 static const char usage_text[] =
     "usage: rtlab-gpio-events [-c CHIP] [-l LINES] [-e rising|falling|both] "
     "[-n N | -D TIME] [--realtime] [--bias B]\n";
 
+/* Its own options; the common ones are gpio.h's. */
+enum { O_RT = GPIO_OPT_OWN, O_BIAS, O_BUF };
+static const struct option longopts[] = {
+    {"edge", required_argument, 0, 'e'}, {"realtime", no_argument, 0, O_RT},
+    {"bias", required_argument, 0, O_BIAS}, {"buffer", required_argument, 0, O_BUF},
+    GPIO_COMMON_LONGOPTS};
+
 int main(int argc, char **argv)
 {
-    const char *chip_spec = "0", *lines_spec = "0", *edge = "both", *bias = NULL;
-    long long count = 0, duration = 0, buffer = 1024;
-    int realtime = 0, binary = 0, crc = 0, quiet = 0, n_meta = 0;
-    const char *meta[MAX_META];
-    enum { O_RT = 256, O_BIAS, O_BUF, O_META, O_BINARY, O_CRC, O_HELP };
-    static const struct option longopts[] = {
-        {"chip", required_argument, 0, 'c'},   {"lines", required_argument, 0, 'l'},
-        {"edge", required_argument, 0, 'e'},   {"count", required_argument, 0, 'n'},
-        {"duration", required_argument, 0, 'D'}, {"realtime", no_argument, 0, O_RT},
-        {"bias", required_argument, 0, O_BIAS}, {"buffer", required_argument, 0, O_BUF},
-        {"meta", required_argument, 0, O_META}, {"binary", no_argument, 0, O_BINARY},
-        {"crc", no_argument, 0, O_CRC},        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, O_HELP},      {0, 0, 0, 0}};
-    wl_init("rtlab-gpio-events", usage_text);
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, ":c:l:e:n:D:q", longopts, NULL)) != -1) {
+    const char *edge = "both", *bias = NULL;
+    long long buffer = 1024;
+    int realtime = 0;
+    gpio_opts_t o = gpio_opts("rtlab-gpio-events", usage_text, 1LL << 28, "src/gpio_events.c");
+    for (int ch; (ch = gpio_next_option(&o, argc, argv, "e:", longopts)) != -1;) {
         switch (ch) {
-        case 'c': chip_spec = optarg; break;
-        case 'l': lines_spec = optarg; break;
         case 'e':
             if (strcmp(optarg, "rising") && strcmp(optarg, "falling") && strcmp(optarg, "both"))
                 wl_die_usage("--edge: rising, falling or both, got '%s'", optarg);
             edge = optarg;
             break;
-        case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 28); break;
-        case 'D': duration = gpio_duration_arg(optarg); break;
         case O_RT: realtime = 1; break;
         case O_BIAS:
             if (strcmp(optarg, "pull-up") && strcmp(optarg, "pull-down") && strcmp(optarg, "disabled"))
@@ -76,21 +65,13 @@ int main(int argc, char **argv)
             bias = optarg;
             break;
         case O_BUF: buffer = wl_parse_int("--buffer", optarg, 1, 1 << 20); break;
-        case O_META: wl_add_meta(optarg, meta, &n_meta, MAX_META); break;
-        case O_BINARY: binary = 1; break;
-        case O_CRC: crc = 1; break;
-        case 'q': quiet = 1; break;
-        case O_HELP: puts("see the comment at the top of src/gpio_events.c or docs/gpio-workloads.md"); return 0;
         default: wl_die_bad_option(ch, argv);
         }
     }
-    wl_no_operands(argc, argv);
-    if (count && duration) wl_die_usage("give -n or -D, not both");
-    if (!count && !duration) count = 1000;
     uint32_t offsets[GPIO_MAX_LINES];
     unsigned n_lines;
+    gpio_common_done(&o, argc, argv, offsets, &n_lines);
     char err[512], buf[256];
-    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) wl_die_usage("%s", err);
 
     uint64_t flags = GPIO_V2_LINE_FLAG_INPUT;
     if (strcmp(edge, "falling")) flags |= GPIO_V2_LINE_FLAG_EDGE_RISING;
@@ -101,7 +82,7 @@ int main(int argc, char **argv)
     if (bias && !strcmp(bias, "disabled")) flags |= GPIO_V2_LINE_FLAG_BIAS_DISABLED;
 
     gpio_chip_t chip;
-    int lfd = gpio_claim(&chip, chip_spec, offsets, n_lines, flags, "rtlab-gpio-events",
+    int lfd = gpio_claim(&chip, o.chip_spec, offsets, n_lines, flags, "rtlab-gpio-events",
                          (unsigned)buffer, err, sizeof err);
     if (lfd < 0) {
         wl_error("%s", err);
@@ -110,17 +91,17 @@ int main(int argc, char **argv)
     wl_catch_stop_signals();
 
     proto_t P;
-    proto_init(&P, stdout, crc);
+    proto_init(&P, stdout, o.crc);
     proto_hello(&P, "rtlab-gpio-events", RTLAB_TOGGLE_VERSION);
     gpio_meta(&P, &chip, offsets, n_lines);
     proto_meta(&P, "edge", edge);
     proto_meta(&P, "clock", realtime ? "realtime" : "monotonic");
-    for (int i = 0; i < n_meta; i++)
-        proto_meta_pair(&P, meta[i]);
+    for (int i = 0; i < o.n_meta; i++)
+        proto_meta_pair(&P, o.meta[i]);
     proto_meta(&P, "ready", "1");
     fflush(stdout);
 
-    long long cap = count ? count : 1000000, n = 0, lost = 0, line_lost = 0;
+    long long cap = o.count ? o.count : 1000000, n = 0, lost = 0, line_lost = 0;
     int64_t *ts = malloc((size_t)cap * sizeof *ts), *kind = malloc((size_t)cap * sizeof *kind);
     int64_t *line = malloc((size_t)cap * sizeof *line);
     uint32_t last_seq = 0, last_line_seq[GPIO_MAX_LINES] = {0};
@@ -129,7 +110,7 @@ int main(int argc, char **argv)
         proto_end(&P, "error", "out of memory");
         return 1;
     }
-    long long end_at = duration ? wl_now_ns() + duration : 0;
+    long long end_at = o.duration ? wl_now_ns() + o.duration : 0;
     int failed = 0;
     struct gpio_v2_line_event ev[16];
     while (!wl_stop && n < cap) {
@@ -171,14 +152,14 @@ int main(int argc, char **argv)
     }
     close(lfd); /* release before the (slow) output */
     proto_series(&P, "edge_ts", "ns", NULL, 0);
-    proto_samples(&P, "edge_ts", ts, (size_t)n, binary);
+    proto_samples(&P, "edge_ts", ts, (size_t)n, o.binary);
     proto_series(&P, "edge_kind", "count", NULL, 0);
-    proto_samples(&P, "edge_kind", kind, (size_t)n, binary);
+    proto_samples(&P, "edge_kind", kind, (size_t)n, o.binary);
     proto_series(&P, "edge_line", "count", NULL, 0);
-    proto_samples(&P, "edge_line", line, (size_t)n, binary);
+    proto_samples(&P, "edge_line", line, (size_t)n, o.binary);
     for (long long i = 0; i + 1 < n; i++) kind[i] = ts[i + 1] - ts[i];
     proto_series(&P, "interval", "ns", NULL, 0);
-    proto_samples(&P, "interval", kind, (size_t)(n > 0 ? n - 1 : 0), binary);
+    proto_samples(&P, "interval", kind, (size_t)(n > 0 ? n - 1 : 0), o.binary);
     proto_counter(&P, "events", n, "count");
     proto_counter(&P, "lost", lost, "count");
     proto_counter(&P, "line_lost", line_lost, "count");
@@ -186,7 +167,7 @@ int main(int argc, char **argv)
     free(ts);
     free(kind);
     free(line);
-    if (!quiet) wl_error("%lld events, %lld lost", n, lost);
+    if (!o.quiet) wl_error("%lld events, %lld lost", n, lost);
     if (failed) {
         snprintf(buf, sizeof buf, "reading events: %s", strerror(failed));
         proto_end(&P, "error", buf);

@@ -45,8 +45,6 @@
 #include "proto.h"
 #include "workload.h"
 
-#define MAX_META 16
-
 enum mode { M_FAST, M_BUSY, M_ABS, M_USLEEP };
 static const char *mode_names[] = {"fast", "busy", "abs", "usleep"};
 
@@ -61,33 +59,24 @@ static void sleep_until(long long t)
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
+/* Its own options; the common ones are gpio.h's. */
+enum { O_MAXS = GPIO_OPT_OWN, O_VERIFY, O_POLICY };
+static const struct option longopts[] = {
+    {"mode", required_argument, 0, 'w'},     {"interval", required_argument, 0, 'i'},
+    {"timestamps", no_argument, 0, 't'},     {"max-samples", required_argument, 0, O_MAXS},
+    {"verify", no_argument, 0, O_VERIFY},    {"policy", required_argument, 0, O_POLICY},
+    {"priority", required_argument, 0, 'p'}, {"affinity", required_argument, 0, 'a'},
+    {"mlockall", no_argument, 0, 'm'},       GPIO_COMMON_LONGOPTS};
+
 int main(int argc, char **argv)
 {
-    const char *chip_spec = "0", *lines_spec = "0";
     enum mode mode = M_FAST;
-    long long interval = 100000, count = 0, duration = 0, max_samples = 1000000;
+    long long interval = 100000, max_samples = 1000000;
     int timestamps = 0, verify = 0, policy = SCHED_OTHER, priority = -1, cpu = -1;
-    int mlock_all = 0, binary = 0, crc = 0, quiet = 0, n_meta = 0;
-    const char *meta[MAX_META];
-    enum { O_MAXS = 256, O_VERIFY, O_POLICY, O_META, O_BINARY, O_CRC, O_HELP };
-    static const struct option longopts[] = {
-        {"chip", required_argument, 0, 'c'},     {"lines", required_argument, 0, 'l'},
-        {"mode", required_argument, 0, 'w'},     {"interval", required_argument, 0, 'i'},
-        {"count", required_argument, 0, 'n'},    {"duration", required_argument, 0, 'D'},
-        {"timestamps", no_argument, 0, 't'},     {"max-samples", required_argument, 0, O_MAXS},
-        {"verify", no_argument, 0, O_VERIFY},    {"policy", required_argument, 0, O_POLICY},
-        {"priority", required_argument, 0, 'p'}, {"affinity", required_argument, 0, 'a'},
-        {"mlockall", no_argument, 0, 'm'},       {"meta", required_argument, 0, O_META},
-        {"binary", no_argument, 0, O_BINARY},    {"crc", no_argument, 0, O_CRC},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, O_HELP},
-        {0, 0, 0, 0}};
-    wl_init("rtlab-toggle", usage_text);
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, ":c:l:w:i:n:D:tp:a:mq", longopts, NULL)) != -1) {
+    int mlock_all = 0;
+    gpio_opts_t o = gpio_opts("rtlab-toggle", usage_text, 1LL << 40, "src/toggle.c");
+    for (int ch; (ch = gpio_next_option(&o, argc, argv, "w:i:tp:a:m", longopts)) != -1;) {
         switch (ch) {
-        case 'c': chip_spec = optarg; break;
-        case 'l': lines_spec = optarg; break;
         case 'w':
             if (!strcmp(optarg, "fast")) mode = M_FAST;
             else if (!strcmp(optarg, "busy")) mode = M_BUSY;
@@ -96,8 +85,6 @@ int main(int argc, char **argv)
             else wl_die_usage("--mode: fast, busy, abs or usleep, got '%s'", optarg);
             break;
         case 'i': interval = wl_parse_int("-i", optarg, 1, 60 * WL_NS_PER_S); break;
-        case 'n': count = wl_parse_int("-n", optarg, 1, 1LL << 40); break;
-        case 'D': duration = gpio_duration_arg(optarg); break;
         case 't': timestamps = 1; break;
         case O_MAXS: max_samples = wl_parse_int("--max-samples", optarg, 2, 1LL << 28); break;
         case O_VERIFY: verify = 1; break;
@@ -105,26 +92,20 @@ int main(int argc, char **argv)
         case 'p': priority = (int)wl_parse_int("-p", optarg, 0, 99); break;
         case 'a': cpu = (int)wl_parse_int("-a", optarg, 0, CPU_SETSIZE - 1); break;
         case 'm': mlock_all = 1; break;
-        case O_META: wl_add_meta(optarg, meta, &n_meta, MAX_META); break;
-        case O_BINARY: binary = 1; break;
-        case O_CRC: crc = 1; break;
-        case 'q': quiet = 1; break;
-        case O_HELP: puts("see the comment at the top of src/toggle.c or docs/gpio-workloads.md"); return 0;
         default: wl_die_bad_option(ch, argv);
         }
     }
-    wl_no_operands(argc, argv);
-    if (count && duration) wl_die_usage("give -n or -D, not both");
+    uint32_t offsets[GPIO_MAX_LINES];
+    unsigned n_lines;
+    gpio_common_done(&o, argc, argv, offsets, &n_lines);
     if (mode == M_USLEEP && interval < 1000) wl_die_usage("usleep mode: -i must be >= 1000 ns");
     if (policy == SCHED_OTHER && priority > 0) wl_die_usage("-p %d needs --policy fifo or rr", priority);
     if (policy != SCHED_OTHER && priority < 0) priority = 80;
     if (policy != SCHED_OTHER && priority == 0) wl_die_usage("-p: fifo/rr need a priority in 1..99");
-    if (!count && !duration) count = 1000;
-
-    uint32_t offsets[GPIO_MAX_LINES];
-    unsigned n_lines;
+    /* The loop and the report read these as locals. */
+    long long count = o.count, duration = o.duration;
+    int binary = o.binary, crc = o.crc, quiet = o.quiet;
     char err[512];
-    if (gpio_parse_lines(lines_spec, offsets, &n_lines, err, sizeof err) < 0) wl_die_usage("%s", err);
 
     proto_t P;
     proto_init(&P, stdout, crc);
@@ -132,7 +113,7 @@ int main(int argc, char **argv)
      * message on stderr, the same as for a usage error. */
     gpio_chip_t chip;
     uint64_t mask = gpio_mask(n_lines);
-    int lfd = gpio_claim(&chip, chip_spec, offsets, n_lines, GPIO_V2_LINE_FLAG_OUTPUT,
+    int lfd = gpio_claim(&chip, o.chip_spec, offsets, n_lines, GPIO_V2_LINE_FLAG_OUTPUT,
                          "rtlab-toggle", 0, err, sizeof err);
     if (lfd < 0) {
         wl_error("%s", err);
@@ -148,8 +129,8 @@ int main(int argc, char **argv)
     if (count) proto_meta_i(&P, "count", count);
     if (duration) proto_meta_i(&P, "duration_ns", duration);
     proto_meta(&P, "clock", "monotonic");
-    for (int i = 0; i < n_meta; i++)
-        proto_meta_pair(&P, meta[i]);
+    for (int i = 0; i < o.n_meta; i++)
+        proto_meta_pair(&P, o.meta[i]);
 
     /* Real-time setup: a failure is a warning (the run still means something), named. */
     int err_no;

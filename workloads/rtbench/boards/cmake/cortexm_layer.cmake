@@ -18,24 +18,51 @@ set(COMMON -mthumb -ffunction-sections -fdata-sections -fno-common)
 set(RTB_SIZE_KEYS main_stack heap_size main_task_words thread_stack_words
                   minimal_stack_words sample_pool max_workers max_line)
 
-# rtb_layer_machines(<out>): the layer's machines/*.toml (a change reconfigures).
-macro(rtb_layer_machines out)
-  file(GLOB ${out} ${BOARD_DIR}/machines/*.toml)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${${out}})
+# RTB_MACHINES: the layer's machines/*.toml (a change reconfigures).
+file(GLOB RTB_MACHINES ${BOARD_DIR}/machines/*.toml)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${RTB_MACHINES})
+
+# rtb_silicon_options(<CHIP> <clock doc>): the cache options of a layer for silicon
+# boards: RTB_<CHIP>_SYSCLK_HZ, the clock of every image (else each description's
+# sysclk_hz; rtb_sysclk_override), and RTB_<CHIP>_ARGS, the rtbench options built in.
+macro(rtb_silicon_options chip clock_doc)
+  set(RTB_${chip}_SYSCLK_HZ "" CACHE STRING "${clock_doc}")
+  set(RTB_${chip}_ARGS "" CACHE STRING "rtbench options built into the silicon images")
 endmacro()
 
-# rtb_load_machine(<file> [KEYS <optional keys...>]): m = the file's stem, DESC_* its
-# keys (the optional ones and RTB_SIZE_KEYS cleared first, so no machine inherits the
-# previous one's), cpu = its cpu_flags and COMMON.
+# rtb_load_machine(<file> [KEYS <optional keys...>] [DEFAULTS <key> <value>...]): m = the
+# file's stem, DESC_* its keys (the optional ones and RTB_SIZE_KEYS cleared first, so no
+# machine inherits the previous one's; DEFAULTS' value where the file has none), cpu =
+# its cpu_flags and COMMON, sysclk = its sysclk_hz (if any; rtb_sysclk_override changes it).
 macro(rtb_load_machine file)
-  cmake_parse_arguments(L "" "" "KEYS" ${ARGN})
+  cmake_parse_arguments(L "" "" "KEYS;DEFAULTS" ${ARGN})
   get_filename_component(m ${file} NAME_WE)
   foreach(key ${L_KEYS} ${RTB_SIZE_KEYS})
     unset(DESC_${key})
   endforeach()
   rtb_board_description(${file} DESC)
+  while(L_DEFAULTS)
+    list(POP_FRONT L_DEFAULTS key value)
+    if("${DESC_${key}}" STREQUAL "")
+      set(DESC_${key} ${value})
+    endif()
+  endwhile()
   separate_arguments(cpu UNIX_COMMAND "${DESC_cpu_flags}")
   list(APPEND cpu ${COMMON})
+  set(sysclk ${DESC_sysclk_hz})
+endmacro()
+
+# rtb_pins(<regex> <example> <key>...): each DESC_<key>, a pin's name, must match <regex>
+# (else the description's error, naming <example>); <key>_1 and <key>_2 are its groups.
+macro(rtb_pins regex example)
+  foreach(key ${ARGN})
+    if(NOT DESC_${key} MATCHES "${regex}")
+      message(FATAL_ERROR
+        "${description}: ${key}: expected a pin like \"${example}\", not \"${DESC_${key}}\"")
+    endif()
+    set(${key}_1 ${CMAKE_MATCH_1})
+    set(${key}_2 ${CMAKE_MATCH_2})
+  endforeach()
 endmacro()
 
 # rtb_sysclk_override(<hz>): a silicon build's clock instead of the description's

@@ -2,6 +2,8 @@
  * icount probe, the NVIC and semihosting (the chip's UART and timer: mps2.c, nrf51.c). */
 #include "mps2.h"
 
+#include "../common/qemu_semihost.h"
+
 #define REG(a) (*(volatile uint32_t *)(a))
 #define NVIC_ISER 0xE000E100u
 #define NVIC_ICER 0xE000E180u
@@ -42,16 +44,7 @@ uint32_t mps2_measure_ips(void)
     return (uint32_t)((uint64_t)100000u * MPS2_TIMER_HZ / ticks);
 }
 
-uint32_t mps2_icount_hz(uint32_t ips)
-{
-    for (int s = 0; s <= 10; s++) {
-        uint32_t hz = 1000000000u >> s;
-        uint32_t d = ips > hz ? ips - hz : hz - ips;
-        if (d <= hz / 100u)
-            return hz;
-    }
-    return 0;
-}
+QEMU_ICOUNT_HZ_FUNCTION(mps2_icount_hz)
 
 void mps2_nvic_enable(int irq) { REG(NVIC_ISER + 4u * ((unsigned)irq / 32u)) = 1u << (irq % 32); }
 
@@ -75,36 +68,17 @@ void mps2_nvic_priority(int irq, uint8_t prio)
 
 /* Semihosting: QEMU answers it; on silicon no debugger does. */
 #if !defined(BOARD_NO_SEMIHOSTING)
-static int semihost(int op, void *arg)
-{
-    register int r0 __asm__("r0") = op;
-    register void *r1 __asm__("r1") = arg;
-    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
-    return r0;
-}
-
 void mps2_exit(int status)
 {
     /* ADP_Stopped_ApplicationExit with a subcode: QEMU exits with that status. */
     uint32_t block[2] = {0x20026u, (uint32_t)status};
-    semihost(0x20, block); /* SYS_EXIT_EXTENDED */
-    semihost(0x18, (void *)(uintptr_t)(status ? 0x20023u : 0x20026u)); /* SYS_EXIT */
+    qemu_semihost(0x20, block); /* SYS_EXIT_EXTENDED */
+    qemu_semihost(0x18, (void *)(uintptr_t)(status ? 0x20023u : 0x20026u)); /* SYS_EXIT */
     for (;;) {
     }
 }
 
-const char *mps2_cmdline(void)
-{
-    static char buf[512];
-    struct {
-        char *buf;
-        int len;
-    } block = {buf, (int)sizeof buf - 1};
-    if (semihost(0x15, &block) != 0) /* SYS_GET_CMDLINE */
-        return "";
-    buf[sizeof buf - 1] = 0;
-    return buf;
-}
+const char *mps2_cmdline(void) { return qemu_semihost_cmdline(); }
 #else
 #include "rtb_emit.h" /* rtb_done_line */
 

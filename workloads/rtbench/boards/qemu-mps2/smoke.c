@@ -67,12 +67,10 @@ int main(void)
         uint32_t b = mps2_ts();
         v[i] = (int64_t)(uint32_t)(b - a);
     }
-    rtb_emit_series("ts_pair", "ticks", MPS2_TIMER_HZ);
-    rtb_emit_values("ts_pair", 0, v, N);
+    rtb_emit_samples("ts_pair", "ticks", MPS2_TIMER_HZ, v, N);
     for (int i = 0; i < N; i++)
         v[i] = loop_1000();
-    rtb_emit_series("loop_2000_insn", "ticks", MPS2_TIMER_HZ);
-    rtb_emit_values("loop_2000_insn", 0, v, N);
+    rtb_emit_samples("loop_2000_insn", "ticks", MPS2_TIMER_HZ, v, N);
 
     mps2_nvic_priority(MPS2_SWI_FIRST_IRQ, 0x40);
     mps2_nvic_enable(MPS2_SWI_FIRST_IRQ);
@@ -82,8 +80,7 @@ int main(void)
         v[i] = (int64_t)(uint32_t)(swi_ts - t0);
     }
     mps2_nvic_disable(MPS2_SWI_FIRST_IRQ);
-    rtb_emit_series("swi_entry", "ticks", MPS2_TIMER_HZ);
-    rtb_emit_values("swi_entry", 0, v, N);
+    rtb_emit_samples("swi_entry", "ticks", MPS2_TIMER_HZ, v, N);
     rtb_emit_counter("swi_runs", swi_runs, "count");
     rtb_emit_end(swi_runs == N ? "ok" : "error", swi_runs == N ? 0 : "software interrupt lost");
     return swi_runs == N ? exit_status(cmd) : 1;

@@ -7,8 +7,9 @@
 
 #include "mps2.h"
 
-extern uint32_t __StackTop, __data_load, __data_start, __data_end, __bss_start, __bss_end;
-extern int main(void);
+#include "../common/cortexm_crt.h"
+
+extern uint32_t __StackTop;
 
 void Reset_Handler(void);
 void Default_Handler(void);
@@ -61,11 +62,7 @@ void Reset_Handler(void)
     *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20; /* CPACR: CP10/CP11 full access */
     __asm__ volatile("dsb\n isb" ::: "memory");
 #endif
-    uint32_t *src = &__data_load;
-    for (uint32_t *dst = &__data_start; dst < &__data_end;)
-        *dst++ = *src++;
-    for (uint32_t *dst = &__bss_start; dst < &__bss_end;)
-        *dst++ = 0;
+    crt_init_ram();
     mps2_exit(main());
 }
 

@@ -1,6 +1,8 @@
 /* The virt-a53 machine's shared half (a53.h): icount probe, core id, semihosting. */
 #include "a53.h"
 
+#include "../common/qemu_semihost.h"
+
 uint32_t a53_measure_ips(void)
 {
     /* 2 instructions per turn (subs, bne): 200000 instructions, 12500 ticks at shift 0. */
@@ -13,16 +15,7 @@ uint32_t a53_measure_ips(void)
     return (uint32_t)((uint64_t)200000u * a53_cntfrq() / ticks);
 }
 
-uint32_t a53_icount_hz(uint32_t ips)
-{
-    for (int s = 0; s <= 10; s++) {
-        uint32_t hz = 1000000000u >> s;
-        uint32_t d = ips > hz ? ips - hz : hz - ips;
-        if (d <= hz / 100u)
-            return hz;
-    }
-    return 0;
-}
+QEMU_ICOUNT_HZ_FUNCTION(a53_icount_hz)
 
 int a53_core_id(void)
 {
@@ -45,32 +38,16 @@ const char *a53_timing_warning(uint32_t icount_hz, const char **msg)
     return "no_icount";
 }
 
-static long semihost(long op, void *arg)
-{
-    register long x0 __asm__("x0") = op;
-    register void *x1 __asm__("x1") = arg;
-    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-    return x0;
-}
-
 void a53_exit(int status)
 {
     /* AArch64 SYS_EXIT takes a block: ADP_Stopped_ApplicationExit and the status. */
     uint64_t block[2] = {0x20026u, (uint64_t)(uint32_t)status};
-    semihost(0x18, block);
+    qemu_semihost(0x18, block);
     for (;;) {
     }
 }
 
 const char *a53_cmdline(void)
 {
-    static char buf[512];
-    struct {
-        char *buf;
-        uint64_t len;
-    } block = {buf, sizeof buf - 1};
-    if (semihost(0x15, &block) != 0) /* SYS_GET_CMDLINE */
-        return "";
-    buf[sizeof buf - 1] = 0;
-    return buf;
+    return qemu_semihost_cmdline();
 }

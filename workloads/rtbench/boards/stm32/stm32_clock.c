@@ -20,13 +20,32 @@ static inline void wait_set(uint32_t reg, uint32_t bits) /* unused on the F1 at 
         ;
 }
 
-#if defined(STM32_L0)
+/* Until RCC_CFGR's SWS field reports sw: SYSCLK runs from the source switched to. */
+static inline void wait_sysclk(uint32_t sw)
+{
+    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != sw)
+        ;
+}
+
+/* The configured PLL on (RCC_CR's bit on, then its ready bit rdy), then SYSCLK switched to
+ * it (sw in RCC_CFGR's SW field) and waited for: the L0, F1 and F4 at their maximum. */
+static inline void pll_select(uint32_t on, uint32_t rdy, uint32_t sw)
+{
+    REG(RCC_CR) |= on;
+    wait_set(RCC_CR, rdy);
+    REG(RCC_CFGR) |= sw;
+    wait_sysclk(sw);
+}
+
+/* One branch per (chip, sysclk_hz): the chip's listed maximum, or 8 MHz. */
 void stm32_clock_init(void)
 {
+#if defined(STM32_L0) /* both clocks come from HSI16 */
     REG(RCC_APB1ENR) |= RCC_APB1ENR_PWR;
     REG(RCC_CR) |= RCC_CR_HSI16ON;
     wait_set(RCC_CR, RCC_CR_HSI16RDY);
-#if STM32_SYSCLK_HZ == 32000000
+#endif
+#if defined(STM32_L0) && STM32_SYSCLK_HZ == 32000000
     /* Range 1 (1.8 V) for 32 MHz; 1 flash wait state above 16 MHz. */
     REG(PWR_CR) = (REG(PWR_CR) & ~PWR_CR_VOS_MASK) | PWR_CR_VOS_RANGE1;
     while (REG(PWR_CSR) & PWR_CSR_VOSF)
@@ -35,23 +54,11 @@ void stm32_clock_init(void)
     wait_set(FLASH_ACR, FLASH_ACR_LATENCY1);
     /* HSI16 x 4 = 64 MHz VCO, / 2 = 32 MHz; AHB, APB1, APB2 undivided. */
     REG(RCC_CFGR) = RCC_CFGR_PLLMUL4 | RCC_CFGR_PLLDIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
-#elif STM32_SYSCLK_HZ == 8000000
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
+#elif defined(STM32_L0) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2 | RCC_CFGR_SW_HSI16; /* 16 / 2, range 2, 0 WS */
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_HSI16)
-        ;
-#else
-#error "STM32L0: sysclk_hz 32000000 or 8000000"
-#endif
-}
-#elif defined(STM32_F1)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 72000000
+    wait_sysclk(RCC_CFGR_SW_HSI16);
+#elif defined(STM32_F1) && STM32_SYSCLK_HZ == 72000000
     REG(RCC_CR) |= RCC_CR_HSEBYP;
     REG(RCC_CR) |= RCC_CR_HSEON;
     for (uint32_t n = 0; !(REG(RCC_CR) & RCC_CR_HSERDY); n++) {
@@ -64,19 +71,10 @@ void stm32_clock_init(void)
     REG(FLASH_ACR) = FLASH_ACR_LATENCY2 | FLASH_ACR_PRFTBE;
     /* HSE 8 MHz x 9 = 72 MHz; APB1 / 2 = 36 MHz (its maximum), APB2 72 MHz. */
     REG(RCC_CFGR) = RCC_CFGR_PLLSRC_HSE | RCC_CFGR_PLLMUL9 | RCC_CFGR_PPRE1_DIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
-#elif STM32_SYSCLK_HZ != 8000000 /* 8 MHz: the HSI it resets to */
-#error "STM32F1: sysclk_hz 72000000 or 8000000"
-#endif
-}
-#elif defined(STM32_F4)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 100000000
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
+#elif defined(STM32_F1) && STM32_SYSCLK_HZ == 8000000
+    /* 8 MHz: the HSI it resets to */
+#elif defined(STM32_F4) && STM32_SYSCLK_HZ == 100000000
     REG(RCC_APB1ENR) |= RCC_APB1ENR_PWR;
     REG(PWR_CR) |= PWR_CR_VOS_SCALE1;
     REG(FLASH_ACR) = FLASH_ACR_LATENCY3 | FLASH_ACR_CACHES;
@@ -85,21 +83,10 @@ void stm32_clock_init(void)
     REG(RCC_PLLCFGR) =
         RCC_PLLCFGR_M(8) | RCC_PLLCFGR_N(100) | RCC_PLLCFGR_P2 | RCC_PLLCFGR_Q(4);
     REG(RCC_CFGR) = RCC_CFGR_PPRE1_DIV2;
-    REG(RCC_CR) |= RCC_CR_PLLON;
-    wait_set(RCC_CR, RCC_CR_PLLRDY);
-    REG(RCC_CFGR) |= RCC_CFGR_SW_PLL;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL)
-        ;
-#elif STM32_SYSCLK_HZ == 8000000
+    pll_select(RCC_CR_PLLON, RCC_CR_PLLRDY, RCC_CFGR_SW_PLL);
+#elif defined(STM32_F4) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CFGR) = RCC_CFGR_HPRE_DIV2; /* HSI 16 MHz / 2, 0 wait states */
-#else
-#error "STM32F4: sysclk_hz 100000000 or 8000000"
-#endif
-}
-#elif defined(STM32_H7)
-void stm32_clock_init(void)
-{
-#if STM32_SYSCLK_HZ == 480000000
+#elif defined(STM32_H7) && STM32_SYSCLK_HZ == 480000000
     /* Supply from the LDO (written once after reset), then VOS1 + overdrive = VOS0. */
     REG(PWR_CR3) = PWR_CR3_LDOEN;
     wait_set(PWR_CSR1, PWR_CSR1_ACTVOSRDY);
@@ -121,20 +108,18 @@ void stm32_clock_init(void)
     REG(RCC_CR) |= RCC_CR_PLL1ON;
     wait_set(RCC_CR, RCC_CR_PLL1RDY);
     REG(RCC_CFGR) = RCC_CFGR_SW_PLL1;
-    while (RCC_CFGR_SWS(REG(RCC_CFGR)) != RCC_CFGR_SW_PLL1)
-        ;
+    wait_sysclk(RCC_CFGR_SW_PLL1);
     /* Code runs from flash through the AXI bus: the M7's instruction cache on. */
     REG(SCB_ICIALLU) = 0;
     __asm__ volatile("dsb\n isb" ::: "memory");
     REG(SCB_CCR) |= SCB_CCR_IC;
     __asm__ volatile("dsb\n isb" ::: "memory");
-#elif STM32_SYSCLK_HZ == 8000000
+#elif defined(STM32_H7) && STM32_SYSCLK_HZ == 8000000
     REG(RCC_CR) = (REG(RCC_CR) & ~(3u << 3)) | RCC_CR_HSIDIV8; /* HSI / 8 = 8 MHz */
     wait_set(RCC_CR, RCC_CR_HSIDIVF);
     REG(FLASH_ACR) = 0; /* 0 wait states at 8 MHz */
 #else
-#error "STM32H7: sysclk_hz 480000000 or 8000000"
+#error "sysclk_hz: 8000000 or the chip's maximum (L0 32 MHz, F1 72, F4 100, H7 480)"
 #endif
 }
-#endif
 #endif /* !STM32_CLOCK_RESET */

@@ -1,13 +1,32 @@
-/* Vector table (after boot2, at 0x10000100: boot2 sets VTOR to it) and reset handler:
+/* Reset handler and vector table (after boot2, at 0x10000100: boot2 sets VTOR to it):
  * .data (and .ramfunc) copied to SRAM, .bss cleared, then main(); its return value is
  * the run's error count. An unexpected exception prints its number and ends the run. */
 #include "rp2040_bare.h"
 
-extern uint32_t __stack_top, __data_load, __data_start, __data_end, __bss_start, __bss_end;
-extern int main(void);
+#include "../../common/cortexm_crt.h"
 
-void reset_handler(void);
-void default_handler(void);
+extern uint32_t __stack_top;
+
+void reset_handler(void)
+{
+    crt_init_ram();
+    bare_exit(main());
+}
+
+void default_handler(void)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    char msg[] = "\nrp2040: unexpected exception 0x00\n";
+    msg[sizeof msg - 4] = hex[(ipsr >> 4) & 15u];
+    msg[sizeof msg - 3] = hex[ipsr & 15u];
+    bare_uart_write(msg, sizeof msg - 1);
+    bare_exit(3);
+}
+
+/* The handlers the table names: those above; the others default_handler unless an
+ * image defines them (smoke.c, instrumented.c). */
 void swi_handler(void) __attribute__((weak, alias("default_handler")));
 void systick_handler(void) __attribute__((weak, alias("default_handler")));
 void svc_handler(void) __attribute__((weak, alias("default_handler")));
@@ -27,25 +46,3 @@ __attribute__((section(".vectors"), used)) const vector vector_table[48] = {
     [16 + BARE_SWI_IRQ] = swi_handler,
     [16 + BARE_SWI_IRQ + 1 ... 47] = default_handler,
 };
-
-void reset_handler(void)
-{
-    uint32_t *src = &__data_load;
-    for (uint32_t *dst = &__data_start; dst < &__data_end;)
-        *dst++ = *src++;
-    for (uint32_t *dst = &__bss_start; dst < &__bss_end;)
-        *dst++ = 0;
-    bare_exit(main());
-}
-
-void default_handler(void)
-{
-    static const char hex[] = "0123456789abcdef";
-    uint32_t ipsr;
-    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    char msg[] = "\nrp2040: unexpected exception 0x00\n";
-    msg[sizeof msg - 4] = hex[(ipsr >> 4) & 15u];
-    msg[sizeof msg - 3] = hex[ipsr & 15u];
-    bare_uart_write(msg, sizeof msg - 1);
-    bare_exit(3);
-}

@@ -1,0 +1,63 @@
+/* What the QEMU board layers (qemu-mps2's cortexm.c, qemu-virt-a53's a53.c) share: the
+ * semihosting call of the core they run on (AArch32: BKPT 0xAB, AArch64: HLT #0xF000),
+ * the command line through it, and the -icount rate a measured instruction rate stands
+ * for. Inline or defined in place: each layer's functions compile to the code they were
+ * before this header, at their place (the QEMU pages' instruction counts and the images'
+ * layout stay put). Included by a relative path: no build adds an include directory. */
+#ifndef RTB_QEMU_SEMIHOST_H
+#define RTB_QEMU_SEMIHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SEMIHOST_SYS_GET_CMDLINE 0x15
+
+/* One semihosting request `op` with its argument block: the host's answer (r0/x0). */
+static inline long qemu_semihost(long op, void *arg)
+{
+#if defined(__aarch64__)
+    register long x0 __asm__("x0") = op;
+    register void *x1 __asm__("x1") = arg;
+    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+    return x0;
+#else
+    register long r0 __asm__("r0") = op;
+    register void *r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+#endif
+}
+
+/* QEMU's -append text (SYS_GET_CMDLINE), NUL-terminated in a 512-byte buffer of the
+ * calling file's own, or "" when the host gives none (QEMU without semihosting, or a
+ * line longer than the buffer). */
+static inline const char *qemu_semihost_cmdline(void)
+{
+    static char buf[512];
+    struct {
+        char *buf;
+        uintptr_t len; /* a word of the core's width: 32 bits on AArch32, 64 on AArch64 */
+    } block = {buf, sizeof buf - 1};
+    if (qemu_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0)
+        return "";
+    buf[sizeof buf - 1] = 0;
+    return buf;
+}
+
+/* Defines `uint32_t name(uint32_t ips)`: the -icount rate (1 GHz >> shift, shift 0..10)
+ * within 1 % of `ips`, the instructions a second the counter saw; 0 when none is (QEMU
+ * runs without -icount). A defining macro, not an inline function: inlined, GCC swaps a
+ * compare's operands; defined in place, each layer's function is the code it was. */
+#define QEMU_ICOUNT_HZ_FUNCTION(name)                                                    \
+    uint32_t name(uint32_t ips)                                                          \
+    {                                                                                    \
+        for (int s = 0; s <= 10; s++) {                                                  \
+            uint32_t hz = 1000000000u >> s;                                              \
+            uint32_t d = ips > hz ? ips - hz : hz - ips;                                 \
+            if (d <= hz / 100u)                                                          \
+                return hz;                                                               \
+        }                                                                                \
+        return 0;                                                                        \
+    }
+
+#endif
