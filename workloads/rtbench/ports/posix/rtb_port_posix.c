@@ -269,7 +269,11 @@ int rtb_port_init(void)
         P.info.cpu_hz = use_tsc ? tsc_hz : cpuinfo_hz(); /* nominal clock, not turbo */
     }
 
-    rtb_posix_pi_mutex_init(&P.crit);
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+    pthread_mutex_init(&P.crit, &ma);
+    pthread_mutexattr_destroy(&ma);
 
     /* The software-interrupt signals must be blocked in every thread but their own:
      * threads inherit this mask. */

@@ -26,7 +26,7 @@ static void abs_deadline(clockid_t clk, uint32_t us, struct timespec *ts)
     }
 }
 
-void rtb_posix_pi_mutex_init(pthread_mutex_t *m)
+static void pi_mutex_init(pthread_mutex_t *m)
 {
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
@@ -35,16 +35,12 @@ void rtb_posix_pi_mutex_init(pthread_mutex_t *m)
     pthread_mutexattr_destroy(&a);
 }
 
-/* A monitor: the priority-inheritance mutex m and its n condition variables conds[],
- * which wait on CLOCK_MONOTONIC (abs_deadline's clock in WAIT_UNTIL). */
-static void monitor_init(pthread_mutex_t *m, pthread_cond_t *const conds[], int n)
+static void mono_cond_init(pthread_cond_t *c)
 {
-    rtb_posix_pi_mutex_init(m);
     pthread_condattr_t a;
     pthread_condattr_init(&a);
     pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    for (int i = 0; i < n; i++)
-        pthread_cond_init(conds[i], &a);
+    pthread_cond_init(c, &a);
     pthread_condattr_destroy(&a);
 }
 
@@ -146,7 +142,9 @@ rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
     rtb_queue *q = rtb_posix_obj_alloc(sizeof *q + (size_t)depth * item_size);
     if (!q)
         return NULL;
-    monitor_init(&q->m, (pthread_cond_t *const[]){&q->not_empty, &q->not_full}, 2);
+    pi_mutex_init(&q->m);
+    mono_cond_init(&q->not_empty);
+    mono_cond_init(&q->not_full);
     q->depth = depth;
     q->size = item_size;
     q->head = q->count = 0;
@@ -209,7 +207,8 @@ rtb_event *rtb_event_create(void)
     rtb_event *e = rtb_posix_obj_alloc(sizeof *e);
     if (!e)
         return NULL;
-    monitor_init(&e->m, (pthread_cond_t *const[]){&e->changed}, 1);
+    pi_mutex_init(&e->m);
+    mono_cond_init(&e->changed);
     e->bits = 0;
     return e;
 }
@@ -262,7 +261,7 @@ rtb_mutex *rtb_mutex_create(void)
 {
     rtb_mutex *m = rtb_posix_obj_alloc(sizeof *m);
     if (m)
-        rtb_posix_pi_mutex_init(&m->m);
+        pi_mutex_init(&m->m);
     return m;
 }
 

@@ -2,7 +2,6 @@
 #ifndef RTB_POSIX_H
 #define RTB_POSIX_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,10 +9,6 @@
  * or the scalability patterns would measure false sharing instead of the kernel. */
 void *rtb_posix_obj_alloc(size_t size);
 void rtb_posix_obj_free(void *p);
-
-/* m initialized with priority inheritance (PTHREAD_PRIO_INHERIT): the port's critical
- * section and every kernel object's lock (rtb_port_posix_sync.c). */
-void rtb_posix_pi_mutex_init(pthread_mutex_t *m);
 
 /* Selects what rtb_ts() reads; call before rtb_port_init. "monotonic_raw" (default,
  * ns) or "tsc" (the CPU's invariant counter: x86 TSC, arm64 CNTVCT; calibrated against
