@@ -208,30 +208,42 @@ def list_formats() -> None:
         typer.echo(f"{name:15} {rw:11} {' '.join(spec.extensions):22} {spec.description}")
 
 
+def _mount_lab() -> None:
+    from rtlab.cli.lab import register
+
+    register(app)
+
+
+def _mount_capture() -> None:
+    from rtlab.cli.capture import capture_app
+
+    app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+
+
+def _mount_study() -> None:
+    from rtlab.cli.study import study_app
+
+    app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
+
+
+# module -> what mounts its commands
+_OPTIONAL = {
+    "rtlab.cli.lab": _mount_lab,
+    "rtlab.cli.capture": _mount_capture,
+    "rtlab.cli.study": _mount_study,
+}
+
+
 def _mount_optional() -> None:
     """Command groups that live in their own modules: the lab (run, runs, report,
-    compare) and the instruments (capture)."""
-    try:
-        from rtlab.cli.lab import register
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.lab":
-            raise
-    else:
-        register(app)
-    try:
-        from rtlab.cli.capture import capture_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.capture":
-            raise
-    else:
-        app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
-    try:
-        from rtlab.cli.study import study_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.study":
-            raise
-    else:
-        app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
+    compare), the instruments (capture) and the studies. A module the install lacks
+    is left out; any other missing module is an error."""
+    for module, mount in _OPTIONAL.items():
+        try:
+            mount()
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
 
 
 # The commands of this module alone: `rtlab analyze x.sr` skips importing the lab's,
