@@ -9,7 +9,7 @@ rtlab.analysis'.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -121,14 +121,7 @@ class Capture:
     def with_edges(self, edges: Callable[[Channel], np.ndarray]) -> Capture:
         """A copy (tick, gaps, window, resolution, a copy of the metadata) whose every
         channel keeps its levels and holds the edges `edges(channel)` gives."""
-        out = Capture(
-            tick_s=self.tick_s,
-            gaps=self.gaps,
-            t_start=self.t_start,
-            t_end=self.t_end,
-            resolution_s=self.resolution_s,
-            metadata=dict(self.metadata),
-        )
+        out = replace(self, channels={}, metadata=dict(self.metadata))
         for ch in self:
             out.add(Channel(ch.name, edges(ch), ch.initial_level, ch.gap_levels))
         return out

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -30,11 +32,21 @@ def recording(note: Callable[[int, str], None]) -> Iterator[None]:
         _observers.note = prev
 
 
-def spawn(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+def spawn(
+    argv: Sequence[str], *, die_with_parent: bool = False, **popen: Any
+) -> subprocess.Popen[Any]:
     """subprocess.Popen(argv, **popen) as the leader of a new session and process group
     (our Ctrl-C handling decides, not the terminal's), told to the thread's recording().
-    If the note fails the group is killed: a process nobody could stop never runs on."""
-    proc: subprocess.Popen[Any] = subprocess.Popen(list(argv), start_new_session=True, **popen)
+    If the note fails the group is killed: a process nobody could stop never runs on.
+    `die_with_parent`: on Linux the leader is SIGKILLed by the kernel when the thread that
+    spawned it ends (a SIGKILLed rtlab leaves no QEMU behind); that thread must then wait
+    for the process (run_process does)."""
+    run = list(argv)
+    if die_with_parent and sys.platform.startswith("linux") and shutil.which("setpriv"):
+        # util-linux's setpriv sets PR_SET_PDEATHSIG, then execs argv (same pid, no
+        # Python code in the forked child); util-linux is essential on Debian
+        run = ["setpriv", "--pdeathsig", "KILL", "--", *run]
+    proc: subprocess.Popen[Any] = subprocess.Popen(run, start_new_session=True, **popen)
     note = getattr(_observers, "note", None)
     if note is not None:
         try:

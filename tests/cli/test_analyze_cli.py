@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,27 @@ def test_table_csv_markdown_and_plots(study_csv: Path, tmp_path: Path) -> None:
     assert len(r.stdout.splitlines()) == 6
     r = rtlab("analyze", str(study_csv), "--md")
     assert r.stdout.count("| D0 |") == 5
+
+
+def test_plots_without_matplotlib_refuse_before_writing(study_csv: Path, tmp_path: Path) -> None:
+    """Without the `plot` extra, `analyze --plot DIR` says what to install in one line,
+    exits 2 and leaves nothing behind: DIR is not created, nothing is printed on stdout."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['matplotlib'] = None  # import matplotlib fails\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    out = tmp_path / "plots" / "deeper"
+    r = subprocess.run(
+        [sys.executable, "-m", "rtlab.cli", "analyze", str(study_csv), "--plot", str(out)],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert "pip install 'rtlab[plot]'" in r.stderr and r.stderr.strip().count("\n") == 0
+    assert r.stdout == ""
+    assert not (tmp_path / "plots").exists()
 
 
 def test_plot_compares_two_captures(study_csv: Path, tmp_path: Path) -> None:

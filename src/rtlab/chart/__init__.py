@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 Scale = Literal["linear", "log"]
 Kind = Literal["line", "step", "stairs", "points", "band", "bars", "hline"]
@@ -63,6 +63,20 @@ class Mark:
     where: Literal["post", "mid"] = "post"
 
 
+class MarkStyle(TypedDict, total=False):
+    """How a mark looks, the keywords of every Chart method that adds one (each says
+    which it uses); left out, Mark's defaults or the method's own."""
+
+    label: str | None
+    colour: str | None
+    dash: str
+    marker: str | None
+    width: float
+    size: float
+    fill: bool
+    alpha: float
+
+
 @dataclass
 class Chart:
     """One axes. `size` is in px (the SVG's width and height; PNG inches = px / 72, as
@@ -97,109 +111,59 @@ class Chart:
         self._cycle += 1
         return colour
 
-    def _add(self, kind: Kind, x: Iterable[float], y: Iterable[float], **kw: object) -> Mark:
+    def _add(
+        self, kind: Kind, x: Iterable[float], y: Iterable[float], style: MarkStyle, **kw: object
+    ) -> Mark:
+        """Append a Mark: `kw` (the method's own defaults and fields) under the caller's
+        `style`; a mark without a colour takes the next of the cycle."""
+        kw.update(style)
         if kw.get("colour") is None:
             kw["colour"] = self.next_colour()
         mark = Mark(kind, _floats(x), _floats(y), **kw)  # type: ignore[arg-type]
         self.marks.append(mark)
         return mark
 
-    def line(
-        self,
-        x: Iterable[float],
-        y: Iterable[float],
-        label: str | None = None,
-        colour: str | None = None,
-        dash: str = "-",
-        marker: str | None = None,
-        width: float = 1.5,
-        size: float = 5.0,
-    ) -> Mark:
+    def line(self, x: Iterable[float], y: Iterable[float], **style: Unpack[MarkStyle]) -> Mark:
         """A polyline, with a marker ("o", "^") at each point if given."""
-        return self._add(
-            "line",
-            x,
-            y,
-            label=label,
-            colour=colour,
-            dash=dash,
-            marker=marker,
-            width=width,
-            size=size,
-        )
+        return self._add("line", x, y, style)
 
-    def points(
-        self,
-        x: Iterable[float],
-        y: Iterable[float],
-        label: str | None = None,
-        colour: str | None = None,
-        marker: str = "o",
-        size: float = 3.0,
-    ) -> Mark:
-        """Markers without a line ("o" round dots, "^" triangles)."""
-        return self._add("points", x, y, label=label, colour=colour, marker=marker, size=size)
+    def points(self, x: Iterable[float], y: Iterable[float], **style: Unpack[MarkStyle]) -> Mark:
+        """Markers without a line ("o" round dots, "^" triangles); round, 3 px by default."""
+        return self._add("points", x, y, style, marker="o", size=3.0)
 
-    def step(
-        self,
-        x: Iterable[float],
-        y: Iterable[float],
-        label: str | None = None,
-        colour: str | None = None,
-    ) -> Mark:
+    def step(self, x: Iterable[float], y: Iterable[float], **style: Unpack[MarkStyle]) -> Mark:
         """A step line holding each y until the next x (matplotlib's where="post")."""
-        return self._add("step", x, y, label=label, colour=colour)
+        return self._add("step", x, y, style)
 
     def stairs(
-        self,
-        values: Iterable[float],
-        edges: Iterable[float],
-        label: str | None = None,
-        colour: str | None = None,
-        fill: bool = False,
-        alpha: float = 1.0,
-        width: float = 1.5,
+        self, values: Iterable[float], edges: Iterable[float], **style: Unpack[MarkStyle]
     ) -> Mark:
         """A histogram outline: `values[i]` over [edges[i], edges[i + 1]); filled down
         to the axis when `fill`."""
-        return self._add(
-            "stairs", edges, values, label=label, colour=colour, fill=fill, alpha=alpha, width=width
-        )
+        return self._add("stairs", edges, values, style)
 
     def band(
         self,
         x: Iterable[float],
         lower: Iterable[float],
         upper: Iterable[float],
-        label: str | None = None,
-        colour: str | None = None,
-        alpha: float = 0.5,
+        **style: Unpack[MarkStyle],
     ) -> Mark:
-        """The area between two curves, stepped like `step` (a min–max envelope)."""
-        return self._add(
-            "band", x, lower, y2=_floats(upper), label=label, colour=colour, alpha=alpha, fill=True
-        )
+        """The area between two curves, stepped like `step` (a min–max envelope); half
+        transparent by default."""
+        return self._add("band", x, lower, style, y2=_floats(upper), alpha=0.5, fill=True)
 
     def bars(
         self,
         x: Iterable[float],
         heights: Iterable[float],
         width: float,
-        label: str | None = None,
-        colour: str | None = None,
         err: Sequence[float] | None = None,
+        **style: Unpack[MarkStyle],
     ) -> Mark:
         """Bars centred at `x`, `width` wide in data units, with error bars of
         half-width `err[i]` when given."""
-        return self._add(
-            "bars",
-            x,
-            heights,
-            width=width,
-            label=label,
-            colour=colour,
-            err=_floats(err) if err else None,
-        )
+        return self._add("bars", x, heights, style, width=width, err=_floats(err) if err else None)
 
     def hline(self, y: float, colour: str = "#808080", dash: str = "--") -> Mark:
         """A horizontal reference line across the axes (not in the legend)."""

@@ -105,6 +105,8 @@ def run_analyze(
     if edge not in ("rising", "falling", "both"):
         raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
     qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
+    if plot is not None:
+        _check_plot_dir(plot)
     pairs = []
     if latency:
         from rtlab.analysis.summary import parse_latency_pair
@@ -172,12 +174,19 @@ def plot_stem(name: str) -> str:
     return f"{plain}-{hashlib.blake2s(name.encode(), digest_size=4).hexdigest()}"
 
 
+def _check_plot_dir(out: Path) -> None:
+    """Refuse `--plot out` before anything is read or written: `out` must be a directory
+    or not exist, and the PNGs need matplotlib (the `plot` extra: importing rtlab.chart.mpl
+    without it raises the ModuleNotFoundError that `guarded` says in one line)."""
+    if out.exists() and not out.is_dir():
+        raise RtlabError(f"--plot {out}: exists and is not a directory")
+    from rtlab.chart import mpl  # noqa: F401
+
+
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
     from rtlab.analysis.summary import channel_metric
     from rtlab.report import plots
 
-    if out.exists() and not out.is_dir():
-        raise RtlabError(f"--plot {out}: exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     for name in an.channels:
         s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from fractions import Fraction
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
-
-if TYPE_CHECKING:
-    from rtlab.model import Capture
 
 capture_app = typer.Typer(
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
@@ -57,22 +54,11 @@ def _status_table(st, dec, rate: float, elapsed_s: float) -> Any:
     return t
 
 
-def run_capture(
-    port: str,
-    pins: list[int],
-    duration: Fraction,
-    baud: int,
-    selftest_pin: int | None,
-    selftest_period: Fraction | None,
-    names: list[str] | None,
-    timeout_s: float,
-    live: bool,
-    fine: bool = False,
-) -> Capture:
-    """rtlab.instruments.rp2040.capture.capture, with a live status table on a terminal."""
+@contextlib.contextmanager
+def live_status(live: bool) -> Iterator[Callable[[Any, Any, Any], None]]:
+    """The on_status callback for rtlab.instruments.rp2040.capture.capture: a live
+    status table on stderr while inside when `live` (a terminal), else nothing."""
     from rich.live import Live
-
-    from rtlab.instruments.rp2040.capture import capture
 
     last = {"k": 0, "edges": 0}
     display = Live(console=err.get(), transient=True, auto_refresh=False) if live else None
@@ -85,18 +71,7 @@ def run_capture(
             display.update(_status_table(st, dec, rate, float(st.k * info.tick_s)), refresh=True)
 
     with display if display is not None else contextlib.nullcontext():
-        return capture(
-            port,
-            pins,
-            duration,
-            baud=baud,
-            selftest_pin=selftest_pin,
-            selftest_period=selftest_period,
-            names=names,
-            timeout_s=timeout_s,
-            fine=fine,
-            on_status=on_status,
-        )
+        yield on_status
 
 
 @capture_app.command("rp2040")
@@ -122,6 +97,7 @@ def rp2040(
 
     def body() -> None:
         from rtlab import formats
+        from rtlab.instruments.rp2040.capture import capture
         from rtlab.model import format_tick, parse_duration
 
         pins = parse_channels(channels)
@@ -135,18 +111,19 @@ def rp2040(
         if name_list is not None and len(name_list) != len(pins):
             raise RtlabError(f"--names gives {len(name_list)} names for {len(pins)} channels")
         period = parse_duration(selftest_period) if selftest_pin is not None else None
-        cap = run_capture(
-            port,
-            pins,
-            dur,
-            baud,
-            selftest_pin,
-            period,
-            name_list,
-            timeout,
-            live=sys.stderr.isatty(),
-            fine=fine,
-        )
+        with live_status(sys.stderr.isatty()) as on_status:
+            cap = capture(
+                port,
+                pins,
+                dur,
+                baud=baud,
+                selftest_pin=selftest_pin,
+                selftest_period=period,
+                names=name_list,
+                timeout_s=timeout,
+                fine=fine,
+                on_status=on_status,
+            )
         formats.save(cap, output)
         lost = sum(cap.metadata["records_lost"].values())
         err.print(

@@ -4,7 +4,11 @@ every command is a library call. `rtlab analyze FILE …` usually runs without i
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,6 +44,50 @@ ReaderOpt = Annotated[
     list[str], typer.Option("--opt", "-O", help="reader option KEY=VALUE (repeatable)")
 ]
 EdgeOpt = Annotated[str, typer.Option(help="edge for periods: rising, falling or both")]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How a command reads its captures: --format and the reader options (--tick,
+    --first-level, -O KEY=VALUE), given to a `reading` command as its `reader`."""
+
+    format: str | None
+    tick: str | None
+    first_level: int | None
+    opt: list[str]
+
+    def options(self) -> dict[str, Any]:
+        """The reader options as formats.load/open_stream take them (one error when a
+        key is given twice)."""
+        return _reader_options(self.tick, self.first_level, self.opt)
+
+
+_READER = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
+    for name, ann, default in (
+        ("format", FormatOpt, None),
+        ("tick", TickOpt, None),
+        ("first_level", FirstLevelOpt, None),
+        ("opt", ReaderOpt, []),
+    )
+]
+
+
+def reading(command: Callable[..., None]) -> Callable[..., None]:
+    """`command`, whose last parameter is `reader: Reader`, as typer sees a command with
+    the options --format, --tick, --first-level and --opt in its place: the one list of
+    them for every command that reads captures."""
+    sig = inspect.signature(command, eval_str=True)
+    params = [p for p in sig.parameters.values() if p.name != "reader"]
+
+    @functools.wraps(command)
+    def with_reader(**kw: Any) -> None:
+        reader = Reader(*(kw.pop(p.name) for p in _READER))
+        command(**kw, reader=reader)
+
+    with_reader.__signature__ = sig.replace(parameters=[*params, *_READER])  # type: ignore[attr-defined]
+    with_reader.__annotations__ = {p.name: p.annotation for p in [*params, *_READER]}
+    return with_reader
 
 
 @app.command()
@@ -79,6 +127,7 @@ def analyze(
 
 
 @app.command()
+@reading
 def plot(
     files: Annotated[list[Path], typer.Argument(help="one capture, or several to compare")],
     output: Annotated[Path, typer.Option("--output", "-o", help="PNG, SVG or PDF file")],
@@ -91,10 +140,8 @@ def plot(
     kind: Annotated[str, typer.Option(help="hist, cdf or trend")] = "hist",
     log_y: Annotated[bool, typer.Option("--log-y", help="log y axis (CDF: 1-CDF tail)")] = False,
     edge: EdgeOpt = "rising",
-    format: FormatOpt = None,
-    tick: TickOpt = None,
-    first_level: FirstLevelOpt = None,
-    opt: ReaderOpt = [],  # noqa: B006
+    *,
+    reader: Reader,
 ) -> None:
     """Plot one metric: histogram, CDF or trend; several files share one axis."""
 
@@ -105,7 +152,7 @@ def plot(
 
         series = []
         for f in files:
-            cap = formats.load(f, format, **_reader_options(tick, first_level, opt))
+            cap = formats.load(f, reader.format, **reader.options())
             ch = channel or next(iter(cap.channels), None)
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
@@ -119,13 +166,12 @@ def plot(
 
 
 @app.command()
+@reading
 def convert(
     src: Annotated[Path, typer.Argument(help="capture to read")],
     dst: Annotated[Path, typer.Argument(help="file to write: .parquet or .vcd")],
-    format: FormatOpt = None,
-    tick: TickOpt = None,
-    first_level: FirstLevelOpt = None,
-    opt: ReaderOpt = [],  # noqa: B006
+    *,
+    reader: Reader,
 ) -> None:
     """Convert a capture to rtlab's Parquet format or to VCD (GTKWave, PulseView, Surfer)."""
 
@@ -134,7 +180,7 @@ def convert(
         from rtlab.cli.progress import DelayedProgress
 
         with DelayedProgress(f"converting {src.name}") as bar:
-            stream = formats.open_stream(src, format, **_reader_options(tick, first_level, opt))
+            stream = formats.open_stream(src, reader.format, **reader.options())
             total, done = stream.total_edges, 0
 
             def counted(chunks: Any) -> Any:
@@ -162,30 +208,42 @@ def list_formats() -> None:
         typer.echo(f"{name:15} {rw:11} {' '.join(spec.extensions):22} {spec.description}")
 
 
+def _mount_lab() -> None:
+    from rtlab.cli.lab import register
+
+    register(app)
+
+
+def _mount_capture() -> None:
+    from rtlab.cli.capture import capture_app
+
+    app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
+
+
+def _mount_study() -> None:
+    from rtlab.cli.study import study_app
+
+    app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
+
+
+# module -> what mounts its commands
+_OPTIONAL = {
+    "rtlab.cli.lab": _mount_lab,
+    "rtlab.cli.capture": _mount_capture,
+    "rtlab.cli.study": _mount_study,
+}
+
+
 def _mount_optional() -> None:
     """Command groups that live in their own modules: the lab (run, runs, report,
-    compare) and the instruments (capture)."""
-    try:
-        from rtlab.cli.lab import register
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.lab":
-            raise
-    else:
-        register(app)
-    try:
-        from rtlab.cli.capture import capture_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.capture":
-            raise
-    else:
-        app.add_typer(capture_app, name="capture", help="Capture edges from an instrument.")
-    try:
-        from rtlab.cli.study import study_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "rtlab.cli.study":
-            raise
-    else:
-        app.add_typer(study_app, name="study", help="Studies made of many specs (rtos).")
+    compare), the instruments (capture) and the studies. A module the install lacks
+    is left out; any other missing module is an error."""
+    for module, mount in _OPTIONAL.items():
+        try:
+            mount()
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
 
 
 # The commands of this module alone: `rtlab analyze x.sr` skips importing the lab's,

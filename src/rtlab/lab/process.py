@@ -30,12 +30,15 @@ def run_process(
     argv: Sequence[str],
     timeout: float,
     started: Callable[[subprocess.Popen[str]], None] | None = None,
+    die_with_parent: bool = False,
 ) -> Completed:
     """Run to completion in its own process group (spawn: a run records it). Ctrl-C
     (KeyboardInterrupt) or a timeout stop the whole group; the interrupt is re-raised
-    once it is gone. `started` gets the process (to stop it from another thread)."""
+    once it is gone. `started` gets the process (to stop it from another thread);
+    `die_with_parent`: the kernel kills it if this process dies first (spawn)."""
     proc = spawn(
         argv,
+        die_with_parent=die_with_parent,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

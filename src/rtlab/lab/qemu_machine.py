@@ -132,7 +132,8 @@ def run_qemu(
         append = " ".join([append, *icount_firmware_args(cores, icount_shift)]).strip()
     argv = qemu_argv(elf, machine, icount_shift, extra, append, qemu)
     timing = timing_labels(cores, icount_shift)  # the host's load before QEMU adds its own
-    done = run_process(argv, timeout_s, started)  # own process group, stdin /dev/null
+    # own process group, stdin /dev/null; killed by the kernel if rtlab is SIGKILLed
+    done = run_process(argv, timeout_s, started, die_with_parent=True)
     text = done.stdout
     if done.timed_out:  # a killed guest's last line stops mid-record: not a record
         text = text[: text.rfind("\n") + 1]

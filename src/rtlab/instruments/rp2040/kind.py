@@ -11,15 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rtlab.errors import ConfigError, RtlabError
-from rtlab.instruments.kinds import (
-    CHANNEL,
-    Armed,
-    InstrumentFailure,
-    InstrumentKind,
-    pins,
-    seconds,
-    string,
-)
+from rtlab.instruments import kinds
 from rtlab.instruments.rp2040.selftest import DEFAULT_PERIOD_S
 from rtlab.model import Capture, parse_duration
 
@@ -96,7 +88,7 @@ def _gpios(v: object) -> tuple[int, ...]:
 
 
 def _rp2040(t: Mapping[str, Any]) -> RP2040Spec:
-    port = string(t, "port", None, 'the serial port, e.g. "/dev/ttyACM0"')
+    port = kinds.string(t, "port", None, 'the serial port, e.g. "/dev/ttyACM0"')
     if port is None:
         raise ConfigError("port", 'an rp2040 instrument needs port = "/dev/ttyACM0"')
     gpios = _gpios(t.get("channels", 2))
@@ -104,7 +96,7 @@ def _rp2040(t: Mapping[str, Any]) -> RP2040Spec:
     if (
         not isinstance(names, list)
         or len(names) != len(gpios)
-        or not all(isinstance(n, str) and CHANNEL.fullmatch(n) for n in names)
+        or not all(isinstance(n, str) and kinds.CHANNEL.fullmatch(n) for n in names)
         or len(set(names)) != len(names)
     ):
         raise ConfigError("names", f"expected {len(gpios)} distinct channel names, one per GPIO")
@@ -136,10 +128,10 @@ def _rp2040(t: Mapping[str, Any]) -> RP2040Spec:
         port=port,
         gpios=gpios,
         channels=tuple(names),
-        **pins(t, tuple(names)),
+        **kinds.pins(t, tuple(names)),
         resolution_ns=res_ns,
         baud=baud,
-        timeout_s=seconds(t, "timeout_s", 5.0, 0.1, 600),
+        timeout_s=kinds.seconds(t, "timeout_s", 5.0, 0.1, 600),
         selftest_pin=st_pin,
         selftest_period_s=st_period,
     )
@@ -157,7 +149,7 @@ class RP2040Instrument:
     def describe(self) -> dict[str, Any]:
         return {**self.spec.definition(), "firmware": self.firmware}
 
-    def arm(self, expected_s: float, *, scratch: Path, run_id: str) -> Armed:
+    def arm(self, expected_s: float, *, scratch: Path, run_id: str) -> kinds.Armed:
         import serial
 
         from rtlab.instruments.rp2040.driver import RP2040Module
@@ -169,7 +161,7 @@ class RP2040Instrument:
         try:
             port = serial.serial_for_url(s.port, baudrate=s.baud, timeout=0.05)
         except (serial.SerialException, OSError) as e:
-            raise InstrumentFailure(f"instrument {self.name} failed to start: {e}") from None
+            raise kinds.InstrumentFailure(f"instrument {self.name} failed to start: {e}") from None
         session = None
         try:
             mod = RP2040Module(port, timeout_s=s.timeout_s)
@@ -192,7 +184,9 @@ class RP2040Instrument:
                 _ArmedRP2040(self, port, mod, session).abort()
             port.close()
             if isinstance(e, RtlabError | serial.SerialException | OSError):
-                raise InstrumentFailure(f"instrument {self.name} failed to start: {e}") from None
+                raise kinds.InstrumentFailure(
+                    f"instrument {self.name} failed to start: {e}"
+                ) from None
             raise
         return _ArmedRP2040(self, port, mod, session)
 
@@ -209,7 +203,7 @@ class _ArmedRP2040:
             cap = self.session.stop()  # STOP, then the drained records up to STOPPED
             self.stopped = True
         except (RtlabError, serial.SerialException, OSError) as e:
-            raise InstrumentFailure(f"instrument {self.inst.name}: {e}") from None
+            raise kinds.InstrumentFailure(f"instrument {self.inst.name}: {e}") from None
         finally:
             self.abort()
         r = self.mod.reader
@@ -233,4 +227,4 @@ class _ArmedRP2040:
             self.port.close()
 
 
-INSTRUMENT_KIND = InstrumentKind("rp2040", RP2040_KEYS, _rp2040, RP2040Instrument)
+INSTRUMENT_KIND = kinds.InstrumentKind("rp2040", RP2040_KEYS, _rp2040, RP2040Instrument)

@@ -153,6 +153,35 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
     assert places.holder(in_repo.address, "mps2-1") is None
 
 
+def _stat(pid: int) -> tuple[str, list[str]] | None:
+    """(comm, the fields after it) of /proc/PID/stat; None once the process is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+
+
+def _qemu_children(parent: int, timeout_s: float) -> dict[int, str]:
+    """The qemu-system-* children of `parent` (pid -> start time), waited for."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = {}
+        for d in Path("/proc").iterdir():
+            st = _stat(int(d.name)) if d.name.isdigit() else None
+            if st and st[0].startswith("qemu-system") and int(st[1][1]) == parent:
+                found[int(d.name)] = st[1][19]  # starttime: a reused pid is not it
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"no QEMU child of rtlab (pid {parent})"
+        time.sleep(0.05)
+
+
+def _alive(pid: int, start: str) -> bool:
+    st = _stat(pid)
+    return st is not None and st[1][19] == start and st[1][0] not in ("Z", "X")
+
+
 TAGGED = (
     '[target]\nkind = "labgrid"\nenv = "examples/labgrid/mps2-env.yaml"\n'
     'tags = {board = "mps2-an385"}\n'
@@ -187,11 +216,16 @@ def test_killing_rtlab_mid_run_releases_the_place(
             if line.startswith("ok "):
                 break
         assert all(places.holder(in_repo.address, p) is not None for p in held)
+        qemus = _qemu_children(proc.pid, timeout_s=60)  # killed while QEMU runs
         proc.send_signal(sig)
         proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
+    deadline = time.monotonic() + 10  # the kernel's SIGKILL (PR_SET_PDEATHSIG) is at once
+    while survivors := [pid for pid, start in qemus.items() if _alive(pid, start)]:
+        assert time.monotonic() < deadline, f"QEMU of the killed run still runs: {survivors}"
+        time.sleep(0.2)
     deadline = time.monotonic() + 30  # SIGKILL: the reaper releases it
     while any(places.holder(in_repo.address, p) is not None for p in held):
         assert time.monotonic() < deadline, "a place is still held"
@@ -202,7 +236,9 @@ def test_killing_rtlab_mid_run_releases_the_place(
             rows = st.runs()
             pairs = [(r["cell_key"], r["repetition"]) for r in rows]
             assert len(pairs) == len(set(pairs)) and 0 < len(rows) < 300
-            assert {r["status"] for r in rows} <= {"ok", "interrupted"}
+            assert {r["status"] for r in rows} <= {"ok", "interrupted"}, [
+                r["message"] for r in rows if r["status"] == "error"
+            ]
             assert not any(r["status"] == "running" for r in rows)
 
 
