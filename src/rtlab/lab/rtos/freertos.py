@@ -37,6 +37,9 @@ class FreeRtos(PortBase):
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     configs = ("default",)
+    default = True  # a spec's RTOS when it names none
+    # a qemu target's older spelling of the kernel's variable
+    spec_keys: ClassVar[dict[str, str]] = {"freertos_kernel_path": VAR}
     # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
     machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
     multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
