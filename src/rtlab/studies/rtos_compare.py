@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from rtlab.lab.boards.machines import core_labels
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.firmware import shown_version
+from rtlab.lab.rtos.firmware import default_rtos, shown_version
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
@@ -244,13 +244,13 @@ def _model_says(run: Run) -> str:
 def _relative_threadmetric(
     columns: Sequence[Column], tm: Mapping[str, Sequence[float | None]]
 ) -> tuple[str, dict[str, list[float | None]]]:
-    """Thread-Metric as % of a reference RTOS on the same machine (the registry's first,
-    by name, among the columns: FreeRTOS when brought), in the same configuration where
-    it has one, else its default — the RP2040 study's bars, one reference per machine."""
+    """Thread-Metric as % of a reference RTOS on the same machine (the default port,
+    FreeRTOS, when brought, else the first by name), in the same configuration where it
+    has one, else its default — the RP2040 study's bars, one reference per machine."""
     rtoses = sorted({c.rtos for c in columns})
     if len(rtoses) < 2 or not tm:
         return "", {}
-    ref = next((r for r in RTOSES.names() if r in rtoses), rtoses[0])
+    ref = default_rtos() if default_rtos() in rtoses else rtoses[0]
 
     def ref_index(c: Column) -> int | None:
         same = [i for i, r in enumerate(columns) if r.rtos == ref and r.machine == c.machine]
