@@ -72,7 +72,11 @@ def _allowed(rel: str) -> bool:
 def strip_c(text: str) -> str:
     """C without its comments (string and character literals kept)."""
     pat = r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
-    return re.sub(pat, lambda m: " " if m.group(0)[0] == "/" else m.group(0), text, flags=re.S)
+
+    def keep(m: re.Match[str]) -> str:  # a comment becomes its newlines (lines stay)
+        return ("\n" * m.group(0).count("\n") or " ") if m.group(0)[0] == "/" else m.group(0)
+
+    return re.sub(pat, keep, text, flags=re.S)
 
 
 def strip_cmake(text: str) -> str:
