@@ -18,16 +18,34 @@ runs), the column's notes carry that sentence; nothing is filled in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rtlab.lab.boards.machines import core_labels
-from rtlab.lab.rtos.firmware import shown_version
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.firmware import default_rtos, shown_version
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
-TITLES = {"freertos": "FreeRTOS", "zephyr": "Zephyr", "nuttx": "NuttX", "ucos3": "µC/OS-III"}
+
+class _Titles(Mapping[str, str]):
+    """An RTOS's name -> its port's title ("freertos" -> "FreeRTOS"), read from the
+    discovered ports (rtlab.lab.rtos.RTOSES): a new RTOS needs no row here."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in RTOSES:
+            raise KeyError(name)
+        return RTOSES.get(name).title
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(RTOSES.names())
+
+    def __len__(self) -> int:
+        return len(RTOSES.names())
+
+
+TITLES: Mapping[str, str] = _Titles()
 # machine -> its column's core: the machine files' `core_label`, and the model's
 CORES = {**core_labels(), "rp2040-model": "M0+ model"}
 MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
@@ -226,13 +244,13 @@ def _model_says(run: Run) -> str:
 def _relative_threadmetric(
     columns: Sequence[Column], tm: Mapping[str, Sequence[float | None]]
 ) -> tuple[str, dict[str, list[float | None]]]:
-    """Thread-Metric as % of a reference RTOS on the same machine (FreeRTOS when brought,
-    else the first by name), in the same configuration where it has one, else its default
-    — the RP2040 study's bars, one reference per machine."""
+    """Thread-Metric as % of a reference RTOS on the same machine (the default port,
+    FreeRTOS, when brought, else the first by name), in the same configuration where it
+    has one, else its default — the RP2040 study's bars, one reference per machine."""
     rtoses = sorted({c.rtos for c in columns})
     if len(rtoses) < 2 or not tm:
         return "", {}
-    ref = "freertos" if "freertos" in rtoses else rtoses[0]
+    ref = default_rtos() if default_rtos() in rtoses else rtoses[0]
 
     def ref_index(c: Column) -> int | None:
         same = [i for i, r in enumerate(columns) if r.rtos == ref and r.machine == c.machine]

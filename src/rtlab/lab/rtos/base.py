@@ -33,6 +33,8 @@ class RtosPort(Protocol):
     baked_machines: tuple[str, ...]  # no command line: build_baked puts the options inside
     pico_sdk_machines: tuple[str, ...]  # built on the pico-sdk (its version is recorded)
     programs: tuple[str, ...]  # more firmware for the qemu target (build_program)
+    default: bool  # the spec's RTOS when it names none (one port says so)
+    spec_keys: Mapping[str, str]  # a spec key of the target -> the variable it sets
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         """None when brought, else one line: what to set, to what (README's table)."""
@@ -71,6 +73,8 @@ class PortBase:
     machine_configs: Mapping[str, tuple[str, ...]] = {}
     multicore_configs: Mapping[str, tuple[str, ...]] = {}
     programs: tuple[str, ...] = ()
+    default = False
+    spec_keys: Mapping[str, str] = {}
 
     @property
     def machines(self) -> tuple[str, ...]:

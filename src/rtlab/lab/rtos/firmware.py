@@ -17,16 +17,29 @@ from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
 
-KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", "freertos_kernel_path")
+
+def default_rtos() -> str:
+    """The RTOS of a spec that names none: the port that says it is the default (else
+    the registry's first)."""
+    names = [name for name, port in RTOSES.items() if port.default]
+    return (names or RTOSES.names())[0]
+
+
+def spec_keys() -> dict[str, str]:
+    """Every port's own target keys (an older spelling of a variable: key -> variable)."""
+    return {k: v for _, port in RTOSES.items() for k, v in port.spec_keys.items()}
+
+
+KEYS = ("elf", "programs", "rtos", "rtos_config", "rtos_paths", *spec_keys())
 
 
 def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -> None:
     """The spec's firmware keys: one ConfigError naming the key. `where` is the key that
     named the machine (the message points at it)."""
-    for key in ("elf", "freertos_kernel_path", "rtos", "rtos_config"):
+    for key in ("elf", "rtos", "rtos_config", *spec_keys()):
         if key in t and not isinstance(t[key], str):
             raise ConfigError(key, f"{key}: expected a string")
-    rtos = t.get("rtos", "freertos")
+    rtos = t.get("rtos", default_rtos())
     if rtos not in RTOSES:
         raise ConfigError("rtos", f"rtos = {rtos!r}: expected one of {', '.join(RTOSES)}")
     port = RTOSES.get(rtos)
@@ -74,11 +87,12 @@ class RtosFirmware:
     def __init__(self, t: Mapping[str, Any], machine: str) -> None:
         self.machine = machine
         self.elf: str | None = t.get("elf")
-        self.port = RTOSES.get(t.get("rtos", "freertos"))
+        self.port = RTOSES.get(t.get("rtos", default_rtos()))
         self.config = str(t.get("rtos_config", configs_on(self.port, machine)[0]))
         spec_paths = dict(t.get("rtos_paths", {}))
-        if "freertos_kernel_path" in t:  # the older spelling
-            spec_paths.setdefault("FREERTOS_KERNEL_PATH", str(t["freertos_kernel_path"]))
+        for key, variable in spec_keys().items():  # a port's older spelling of a variable
+            if key in t:
+                spec_paths.setdefault(variable, str(t[key]))
         self.paths = merged_paths(spec_paths)
         self.programs = dict(t.get("programs", {}))
         self._rtbench = ""  # the rtbench image program() built (baked() rebuilds it)

@@ -12,16 +12,15 @@ from typing import Any, ClassVar
 
 from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.boards.machines import MACHINES, layer_of
-from rtlab.lab.boards.mps2 import BOARD_DIR
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
-from rtlab.lab.rtos.freertos_pico import BOARD_DIR as PICO_DIR
 from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # multi-core machines' kernel (Armv8-M SMP)
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
+BOARDS_DIR = PORT_DIR / "boards"  # per board layer: <layer>/FreeRTOSConfig.h, <layer>.c
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
 # mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
 # V11.3.0 (the kernel's portmacrocommon.h then knows configWAKE_SECONDARY_CORES).
@@ -37,6 +36,9 @@ class FreeRtos(PortBase):
     title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     configs = ("default",)
+    default = True  # a spec's RTOS when it names none
+    # a qemu target's older spelling of the kernel's variable
+    spec_keys: ClassVar[dict[str, str]] = {"freertos_kernel_path": VAR}
     # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
     machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
     multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
@@ -91,7 +93,7 @@ class FreeRtos(PortBase):
             **({"rtos_commit": _commit(kernel)} if _commit(kernel) else {}),
             **smp,
             "kconfig": _config_that_matters(
-                (PICO_DIR if pico else BOARD_DIR) / "FreeRTOSConfig.h",
+                BOARDS_DIR / ("rp2040" if pico else "qemu-mps2") / "FreeRTOSConfig.h",
                 PORT_DIR / "FreeRTOSConfig_rtbench.h",
                 pico=pico,
             )

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab.boards.pico import BOARD_DIR, build_pico
+from rtlab.lab.boards.pico import build_pico
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
 
-__all__ = ["BOARD_DIR", "CONFIGS", "build_freertos_pico", "pico_settings", "port_missing"]
+__all__ = ["CONFIGS", "build_freertos_pico", "pico_settings", "port_missing"]
 
 # configuration -> (the board layer's port, cores)
 CONFIGS = {"default": ("rp2040", 2), "one-core": ("rp2040", 1), "arm-cm0": ("cm0", 1)}

@@ -6,7 +6,6 @@
 include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/rtlab-c.cmake)
 set(CMAKE_C_FLAGS_RELEASE "-O2")
 set(CMAKE_EXECUTABLE_SUFFIX ".elf")
-include(${CMAKE_CURRENT_LIST_DIR}/kernel_paths.cmake)
 set(RTBENCH_DIR ${CMAKE_CURRENT_LIST_DIR}/../..)
 set(MPS2_DIR ${RTBENCH_DIR}/boards/qemu-mps2)
 set(BOARD_DIR ${CMAKE_CURRENT_SOURCE_DIR})

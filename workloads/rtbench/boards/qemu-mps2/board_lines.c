@@ -3,7 +3,7 @@
  * whatever the RTOS: rtb_board_init over the layer's rtb_mps2_board_init, the
  * software-interrupt lines (the description's swi_first_irq and the 3 after it) and
  * their vectors, the kernel tick's clock.
- * Zephyr owns the vector table and connects the same lines itself (board_zephyr.c).
+ * Zephyr owns the vector table and connects the same lines itself (ports/zephyr/boards/).
  */
 #include "board_hooks.h"
 

@@ -98,7 +98,7 @@ const char *mps2_machine(void) { return BOARD_MACHINE; }
 /* The board interface's options and end (include/rtb_board.h) are these two functions
  * themselves, not calls to them: the start-up reaches them in as many instructions as
  * it did when it called them by these names (the QEMU pages' phase of the counter).
- * Weak: a board file that wraps them (Zephyr's board_zephyr.c) keeps its own. */
+ * Weak: a board file that wraps them (Zephyr's, ports/zephyr/boards/) keeps its own. */
 #if !defined(BOARD_NO_SEMIHOSTING) /* else the chip's compiled-in options: board_lines.c */
 const char *rtb_board_cmdline(void) __attribute__((weak, alias("mps2_cmdline")));
 #endif

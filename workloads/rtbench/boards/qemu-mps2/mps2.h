@@ -2,7 +2,7 @@
  * QEMU mps2 family (an385: Cortex-M3, an386: Cortex-M4F, ...) bare-metal board layer:
  * CMSDK UART output, a CMSDK timer as a 32-bit up-counter, NVIC, semihosting (mps2.c);
  * the same interface on QEMU's microbit (nRF51, Cortex-M0: nrf51.c, `chip = "nrf51"` in
- * its description). No RTOS here: the FreeRTOS glue is board_freertos.c, and the smoke
+ * its description). No RTOS here: each port's glue is ports/<rtos>/boards/, and the smoke
  * test uses this file alone.
  *
  * The machine's facts (addresses, rates, IRQ lines) are data: BOARD_* macros from its

@@ -1,5 +1,5 @@
 /* What the QEMU mps2 machines' figures are, said in every run: the set-up warning of
- * each RTOS's build on them (board_hooks.c, board_zephyr.c). Inline: each board file's
+ * each RTOS's build on them (board_hooks.c, ports/zephyr/boards/). Inline: each board file's
  * rtb_board_warning runs it as its own code. */
 #ifndef MPS2_ICOUNT_H
 #define MPS2_ICOUNT_H

@@ -1,6 +1,6 @@
 /*
- * rtbench on the RP2040 (Raspberry Pi Pico): the RTOS-independent rtb_board_* hooks
- * (the software-interrupt lines: board_rp2040_lines.c; the RTOS hooks: board_rp2040_<rtos>.c).
+ * rtbench on the RP2040 (Raspberry Pi Pico): the RTOS-independent rtb_board_* hooks (its
+ * software-interrupt lines: board_rp2040_lines.c; RTOS hooks: ports/<rtos>/boards/rp2040.c).
  *
  * - Counter: PWM slice 7's counter, free-running at clk_sys (125 MHz), 16 bits: one
  *   peripheral both cores read, cycle resolution (the M0+ has no DWT cycle counter);

@@ -1,5 +1,5 @@
 /* The Pico's pins, shared by its rtb_board_* hooks (board_rp2040.c; the interface is
- * include/rtb_board.h) and the software-interrupt lines (board_rp2040_<rtos>.c). */
+ * include/rtb_board.h) and the software-interrupt lines (board_rp2040_lines.c). */
 #ifndef RTB_BOARD_RP2040_H
 #define RTB_BOARD_RP2040_H
 

@@ -1,7 +1,7 @@
 /*
  * The Pico's software-interrupt lines and its external interrupt, under every RTOS (the
  * rest of the board: board_rp2040.c; what each kernel asks of the application:
- * board_rp2040_<rtos>.c).
+ * ports/<rtos>/boards/rp2040.c).
  *
  * Software interrupts: user IRQs (26..31) claimed from the SDK on first use, each one's
  * handler calling the core's rtb_swi_dispatch; the NVIC is per core, so under SMP a line

@@ -1,20 +1,15 @@
 /*
- * rtbench on the Raspberry Pi Pico, FreeRTOS SMP (or, with RTB_PICO_UCOS3, µC/OS-III on
- * one core): runs the options compiled in as RTB_PICO_ARGS (the POSIX port's syntax,
- * e.g. "--window-ms 300 --cores 1,2"), prints the protocol on UART0, then a final
- * "rtbench: done errors=N" line and blinks the LED (fast: errors, slow: all ok).
+ * rtbench on the Raspberry Pi Pico, on the RTOS of the image (RTB_PICO_RTOS; its
+ * rtb_pico_rtos.h: ports/<rtos>/boards/rp2040/): runs the options compiled in as
+ * RTB_PICO_ARGS (the POSIX port's syntax, e.g. "--window-ms 300 --cores 1,2"), prints
+ * the protocol on UART0, then a final "rtbench: done errors=N" line and blinks the LED
+ * (fast: errors, slow: all ok).
  */
 #include "pico/stdlib.h"
 
 #include "rtb_args.h"
 #include "rtb_emit.h"
-#if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
-#include "hardware/sync.h"
-#include "os.h"
-
-/* The idle task sleeps in WFI until the next interrupt, as FreeRTOS's on this board. */
-static void idle_wfi(void) { __wfi(); }
-#endif
+#include "rtb_pico_rtos.h"
 #include "rtbench.h"
 #include "rtbench_port.h"
 
@@ -27,9 +22,7 @@ static void body(void *arg)
     rtbench_config cfg;
     const char *bad;
     (void)arg;
-#if defined(RTB_PICO_UCOS3) && RTB_PICO_UCOS3
-    OS_AppIdleTaskHookPtr = idle_wfi; /* after OSInit, which clears it */
-#endif
+    RTB_PICO_FIRST_TASK(); /* the RTOS's own first step (rtb_pico_rtos.h) */
     rtbench_config_default(&cfg);
     int errors = 0, bad_args = rtb_args_parse_line(RTB_PICO_ARGS, &cfg, &bad) != 0;
     /* time to open the serial port: 2 s unless --start-delay-ms says otherwise */

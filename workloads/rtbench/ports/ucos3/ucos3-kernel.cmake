@@ -45,7 +45,7 @@ function(rtb_ucos3_kernel name)
     ${RTBENCH_DIR}/ports/ucos3 ${os}/Source ${osport}/GNU ${cpu} ${cpuport}/GNU ${lib})
   target_compile_options(${name} PRIVATE -Wall -Wno-error -std=gnu11)
   target_compile_options(${name} PUBLIC ${K_OPTIONS})
-  # PendSV under the vector table's name; SysTick goes through board_ucos3.c.
+  # PendSV under the vector table's name; SysTick goes through boards/<layer>.c.
   target_compile_definitions(${name} PUBLIC ${K_DEFINITIONS} RTB_UCOS3_LEAN=${K_LEAN}
                              RTB_UCOS3_SMALL=${K_SMALL}
                              OS_CPU_PendSVHandler=${K_PENDSV})

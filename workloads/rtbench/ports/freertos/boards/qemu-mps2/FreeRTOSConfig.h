@@ -12,7 +12,7 @@
  * tick = 25000 counts = 1 ms, i.e. 10^6 instructions under -icount shift=0. */
 #define configCPU_CLOCK_HZ BOARD_SYSTICK_HZ
 #define configUSE_TICKLESS_IDLE 0 /* the idle task never sleeps: no WFI (FACTS: lost ticks) */
-#define configUSE_TICK_HOOK 1 /* keeps the 64-bit time base current (board_freertos.c) */
+#define configUSE_TICK_HOOK 1 /* keeps the 64-bit time base current (../qemu-mps2.c) */
 #define configUSE_RECURSIVE_MUTEXES 0
 #define configUSE_NEWLIB_REENTRANT 0
 #define configENABLE_BACKWARD_COMPATIBILITY 0
@@ -43,7 +43,7 @@
 #define configRUN_MULTIPLE_PRIORITIES 1 /* tasks of different levels run on both cores */
 #define configUSE_PASSIVE_IDLE_HOOK 0
 #define configCORE_ID_REGISTER 0x5001F000 /* SSE-200 CPU_IDENTITY: reads 0 or 1 */
-#define configWAKE_SECONDARY_CORES rtb_mps2_wake_secondary_cores /* board_freertos.c */
+#define configWAKE_SECONDARY_CORES rtb_mps2_wake_secondary_cores /* ../qemu-mps2.c */
 #endif
 
 /* The vector table (startup.c) names the handlers CMSIS-style. */

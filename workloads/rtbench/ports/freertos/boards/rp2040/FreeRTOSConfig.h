@@ -13,7 +13,7 @@
 #define FREERTOS_CONFIG_H
 
 /* The idle task sleeps in WFI until the next interrupt (vApplicationIdleHook,
- * board_rp2040_freertos.c), as a board on a battery would: no figure is taken from an
+ * ../rp2040.c), as a board on a battery would: no figure is taken from an
  * idle core (every path starts in a running task or an interrupt), and on the RP2040
  * model a sleeping core costs nothing to emulate. */
 #define configUSE_IDLE_HOOK 1

@@ -1,8 +1,7 @@
-# The kernels a Cortex-M board layer builds rtbench on, from -D or the environment:
-# FREERTOS_KERNEL_PATH, and UCOS3_PATH (one folder holding uC-OS3, uC-CPU and uC-LIB, or
-# the uC-OS3 checkout with UCCPU_PATH and UCLIB_PATH). Unset ones build nothing.
-include(${CMAKE_CURRENT_LIST_DIR}/path_from_env.cmake)
-rtb_path_from_env(FREERTOS_KERNEL_PATH)
+# Where µC/OS-III is, from -D or the environment: UCOS3_PATH (one folder holding uC-OS3,
+# uC-CPU and uC-LIB, or the uC-OS3 checkout with UCCPU_PATH and UCLIB_PATH). Unset:
+# nothing is built on it.
+include(${CMAKE_CURRENT_LIST_DIR}/../../boards/cmake/path_from_env.cmake)
 rtb_path_from_env(UCOS3_PATH)
 if(UCOS3_PATH AND EXISTS ${UCOS3_PATH}/uC-OS3/Source/os_core.c) # one folder holding all three
   set(UCCPU_PATH ${UCOS3_PATH}/uC-CPU)
