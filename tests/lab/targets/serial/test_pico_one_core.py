@@ -94,18 +94,24 @@ def test_one_core_configurations_are_the_picos() -> None:
         RTOSES.get("nuttx").build("mps2-an385", "one-core", {"NUTTX_PATH": "/nonexistent"})
 
 
+def _study_kernel(variable: str, what: str, as_variable: str) -> dict[str, str]:
+    """The kernel paths with the STM32 study's older kernel (brought under `variable`, else
+    the test skips) in place of the tested one (`as_variable`); the pico-sdk brought too."""
+    folder = brought(variable, what, "the STM32 study's kernel" + TESTED)
+    _sdk()
+    return {**merged_paths(), as_variable: folder}
+
+
 # The STM32 study's own kernels (FACTS: FreeRTOS V10.2.1, µC/OS-III v3.08.01), brought
 # beside the tested ones under variables of their own (README's kernel table).
 def test_freertos_v10_2_1_builds_on_the_generic_port() -> None:
     """V10.2.1 has no RP2040 port: `arm-cm0` builds it (its task.h says V10.2.0); the
     RP2040 port's configurations say what to use instead, in one line."""
-    kernel = brought(
+    paths = _study_kernel(
         "FREERTOS_STUDY_KERNEL_PATH",
         "FreeRTOS-Kernel's tag V10.2.1, its FreeRTOS/Source folder",
-        "the STM32 study's kernel" + TESTED,
+        "FREERTOS_KERNEL_PATH",
     )
-    _sdk()
-    paths = {**merged_paths(), "FREERTOS_KERNEL_PATH": kernel}
     port = RTOSES.get("freertos")
     image = port.build_baked("pico", "arm-cm0", paths, WORDS)  # type: ignore[attr-defined]
     _bootable_with(image, WORDS)
@@ -117,13 +123,11 @@ def test_freertos_v10_2_1_builds_on_the_generic_port() -> None:
 def test_ucos3_v3_08_01_builds_on_the_pico() -> None:
     """µC/OS-III v3.08.01 (with uC-CPU v1.32.01, uC-LIB v1.39.01): its os.h says
     V3.08.00."""
-    folder = brought(
+    paths = _study_kernel(
         "UCOS3_STUDY_PATH",
         "a folder holding uC-OS3 v3.08.01, uC-CPU v1.32.01 and uC-LIB v1.39.01",
-        "the STM32 study's kernel" + TESTED,
+        "UCOS3_PATH",
     )
-    _sdk()
-    paths = {**merged_paths(), "UCOS3_PATH": folder}
     for v in ("UCCPU_PATH", "UCLIB_PATH"):
         paths.pop(v, None)
     port = RTOSES.get("ucos3")
