@@ -62,6 +62,7 @@ class SerialBoard:
         self.flasher.flash(image.resolve(), words if self.flasher.passes_args else [])
         link: SerialLink | None = None
         reading: Reading | None = None
+        silent: BoardSilent | None = None
         try:
             url = self.flasher.port() or self.port_url
             assert url is not None, "checked at spec load: a port or a flasher that gives one"
@@ -71,14 +72,17 @@ class SerialBoard:
             reader = OutputReader(link, self.expect, where)
             reading = reader.read(timeout, self.answer_s, self.quiet_s, lambda: self._aborted)
         except BoardSilent as e:
-            notes = self.flasher.notes()
-            raise BoardSilent(f"{e}; {self.flasher.name}: {notes}" if notes else str(e)) from None
+            silent = e
         finally:
             if link is not None:
                 link.close()
             if reading is None or reading.ended_by != "eof":
                 self.flasher.abort()  # an emulator still running: stop it
             status = self.flasher.finish()
+        if silent is not None:  # its notes read after finish(): the emulator's last line is in
+            notes = self.flasher.notes()
+            raise BoardSilent(f"{silent}; {self.flasher.name}: {notes}" if notes else str(silent))
+        assert reading is not None  # any other error has propagated
         if self._aborted:
             status = None
         exit_status = reading.exit_status if reading.exit_status is not None else status
