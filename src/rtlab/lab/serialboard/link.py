@@ -39,9 +39,10 @@ class SerialLink:
         import serial
 
         try:
-            # pyserial empties the input at open: what came before is not this run's (an
-            # emulator waiting on its socket has not started its guest yet)
-            port = serial.serial_for_url(url, baudrate=baud, timeout=0)
+            if url.startswith("socket://"):
+                port = _keeping_socket(url, baud)
+            else:  # pyserial empties the input at open: what came before is not this run's
+                port = serial.serial_for_url(url, baudrate=baud, timeout=0)
         except (serial.SerialException, OSError, ValueError) as e:
             raise SerialBoardError(f"cannot open serial port {url}: {_why(e)}") from None
         return cls(port, url)
@@ -87,6 +88,33 @@ class SerialLink:
         with contextlib.suppress(Exception):
             self.port.close()
         self._thread.join(timeout=2)
+
+
+def _keeping_socket(url: str, baud: int) -> Any:
+    """pyserial's socket:// port without its input flush at open: an emulator listening
+    with wait=on starts its guest when we connect, so under load its first bytes (the
+    hello) can come before pyserial's flush and be thrown away. Bytes older than this
+    run's hello are harmless: the reader skips all before `@rtl1 hello`."""
+    from serial.urlhandler.protocol_socket import Serial as SocketSerial
+
+    class KeepingSocket(SocketSerial):  # type: ignore[misc]
+        opening = False
+
+        def open(self) -> None:
+            self.opening = True
+            try:
+                super().open()
+            finally:
+                self.opening = False
+
+        def reset_input_buffer(self) -> None:
+            if not self.opening:
+                super().reset_input_buffer()
+
+    port = KeepingSocket(None, baudrate=baud, timeout=0)
+    port.port = url
+    port.open()
+    return port
 
 
 def _why(e: BaseException) -> str:
