@@ -10,7 +10,7 @@
 // reads that side (its buffer full for 200 ms), the module's bytes are dropped, as a
 // UART's are with no host on the line, until the host writes again. Control is
 // JSON lines, one per message:
-//   stdin   {"cmd": "run", "image": PATH, "max_cycles": N, "xip_cache": BOOL}
+//   stdin   {"cmd": "run", "image": PATH, "max_cycles": N, "xip_cache": BOOL or MODE}
 //           {"cmd": "abort"}            the running board stops (reason "aborted")
 //           end of input                the bench exits
 //   stdout  {"event": "ready", "module_cycles": N}        once the module runs
@@ -22,6 +22,7 @@
 const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
+const { xipMode } = require('./src/xip');
 const { ModelError } = require('./src/errors');
 const { loadImage } = require('./src/image');
 const { Bench } = require('./src/bench');
@@ -105,7 +106,7 @@ class BenchHost {
       let start;
       try {
         const { flash } = loadImage(c.image);
-        start = this.bench.startBoard(flash, { xipCache: c.xip_cache !== false, maxCycles: c.max_cycles });
+        start = this.bench.startBoard(flash, { xipCache: xipMode(c.xip_cache), maxCycles: c.max_cycles });
       } catch (e) {
         if (!(e instanceof ModelError)) throw e;
         say({ event: 'ended', reason: 'error', message: e.message, cycles: 0 });

@@ -3,9 +3,13 @@
 // rtlab's RP2040 board model: runs the image a real Pico takes and prints its UART0.
 //
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
-//        [--max-cycles N] [--no-xip-cache] [--rp2040js-cycles] [--summary OUT.json] [--verbose]
+//        [--max-cycles N] [--xip-cache two-way|compulsory|off] [--no-xip-cache]
+//        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
 //
-// --no-xip-cache: flash reads cost what SRAM reads cost (rp2040js's timing); --rp2040js-cycles:
+// --xip-cache: 'two-way' (the default) is the RP2040's 16 KiB two-way cache; 'compulsory'
+// keeps only the first miss of each line after a flush (no conflict misses: a warm figure
+// independent of the code's layout); 'off' (or --no-xip-cache): flash reads cost what SRAM
+// reads cost (rp2040js's timing). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
@@ -18,12 +22,13 @@ const path = require('path');
 const { ModelError } = require('./src/errors');
 const { loadImage } = require('./src/image');
 const { ModelRP2040 } = require('./src/machine');
+const { xipMode } = require('./src/xip');
 const { run } = require('./src/runner');
 
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
-  const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: true, summary: null, verbose: false,
+  const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
     cycleFixes: true };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
@@ -38,7 +43,8 @@ function parseArgs(argv) {
       if (!Number.isSafeInteger(a.maxCycles) || a.maxCycles <= 0) {
         throw new ModelError(`--max-cycles: expected a positive integer, not ${argv[i]}`);
       }
-    } else if (k === '--no-xip-cache') a.xipCache = false;
+    } else if (k === '--no-xip-cache') a.xipCache = 'off';
+    else if (k === '--xip-cache') a.xipCache = xipMode(v());
     else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;

@@ -73,7 +73,7 @@ function modelLogger(mcu) {
 }
 
 class ModelRP2040 extends RP2040 {
-  /** rom: the boot ROM image (bytes); xipCache: model the XIP cache's misses; cycleFixes:
+  /** rom: the boot ROM image (bytes); xipCache: the XIP cache's mode (src/xip.js); cycleFixes:
    * rtlab's corrections of rp2040js's cycle counts (core.js); clock: a SimulationClock
    * shared with another chip (runner.js Scheduler steps chips of one clock together). */
   constructor({ rom, xipCache = true, cycleFixes = true, clock = undefined }) {

@@ -53,6 +53,23 @@ def test_xip_cache_off_is_said(tmp_path: Path) -> None:
     assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
 
 
+def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
+    t = _target(xip_cache="compulsory")
+    run = parse_one(t.run([str(model.bare_image("smoke"))], timeout=120).stdout, "serial")
+    assert run.meta["xip_cache"] == "compulsory misses only (no conflict misses)"
+    same_set = run.series["xip_same_set"].values  # warm rounds: no conflict miss
+    assert len(set(same_set[1:])) == 1 and same_set[0] > same_set[1]
+    assert t.describe()["xip_cache"] == "compulsory"
+
+
+@pytest.mark.parametrize("value", ["four-way", 1, ""])
+def test_a_bad_xip_cache_is_one_error(value: object) -> None:
+    with pytest.raises(
+        ConfigError, match="xip_cache: expected true, false or one of two-way, compulsory, off"
+    ):
+        _target(xip_cache=value)
+
+
 def test_a_model_error_ends_the_run_with_its_line(tmp_path: Path) -> None:
     """The model stops (a missing ROM function) before the image says hello: the port
     closes, and the run ends at once with one error carrying the model's line."""

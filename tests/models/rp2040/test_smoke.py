@@ -58,3 +58,38 @@ def test_warm_path_costs_the_same_without_the_cache_model(tmp_path: Path) -> Non
     on = parse_one(model.run(model.bare_image("smoke"), tmp_path).stdout, "smoke")
     assert list(run.series["xip_warm"].values) == list(on.series["xip_warm"].values)
     assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
+
+
+def test_compulsory_mode_drops_conflict_misses_only(
+    smoke: tuple[model.ModelRun, model.ModelRun], tmp_path: Path
+) -> None:
+    """Three paths 8 KiB apart share one set of the two-way cache: every warm round misses
+    three times there. In "compulsory" mode the warm rounds cost what they cost with no
+    cache model at all, and the cold figures (each line's first miss after a flush) are the
+    two-way cache's where nothing conflicts."""
+    two_way = parse_one(smoke[0].stdout, "smoke")
+    compulsory = parse_one(
+        model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "compulsory").stdout,
+        "smoke",
+    )
+    off = parse_one(
+        model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "off").stdout, "smoke"
+    )
+    miss = 388  # one 8-byte line through the project's boot2 (03h read, BAUDR 4)
+    warm_2way = set(two_way.series["xip_same_set"].values[1:])
+    warm_comp = set(compulsory.series["xip_same_set"].values[1:])
+    assert warm_comp == set(off.series["xip_same_set"].values[1:])
+    assert {w - 3 * miss for w in warm_2way} == warm_comp  # the three conflict misses
+    assert compulsory.series["xip_same_set"].values[0] > max(warm_comp) + miss  # cold misses
+    for name in ("xip_cold", "xip_warm", "loop_1000"):  # no conflict there: the same figures
+        assert list(compulsory.series[name].values) == list(two_way.series[name].values)
+    assert compulsory.meta == two_way.meta
+
+
+def test_an_unknown_cache_mode_is_one_error(tmp_path: Path) -> None:
+    model.build()
+    res = model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "four-way")
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [
+        'rp2040-model: xip cache mode "four-way": expected one of two-way, compulsory, off'
+    ]

@@ -141,7 +141,7 @@ class ModelBench:
         return master, slave, os.ttyname(slave)
 
     def run_board(
-        self, image: Path, max_cycles: int, xip_cache: bool, uart: tuple[int, int]
+        self, image: Path, max_cycles: int, xip_cache: str, uart: tuple[int, int]
     ) -> None:
         """Powers the board on with `image`; its UART0 goes to the pty `uart` (master,
         slave: owned by the bench now, closed when the board ends or the next starts)."""
@@ -221,7 +221,7 @@ class BenchRuns:
         assert self._pty is not None, "flash() first"
         return self._pty[2]
 
-    def reset(self, max_cycles: int, xip_cache: bool) -> None:
+    def reset(self, max_cycles: int, xip_cache: str) -> None:
         assert self._pty is not None and self._image is not None, "flash() first"
         master, slave, _ = self._pty
         self._pty = None

@@ -13,7 +13,10 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
     board = "pico"               # its description says model = "rp2040"
     flasher = "rp2040_model"
     builtin_args = true          # as on a Pico: the image runs the options built into it
-    # xip_cache = true           # false: flash reads cost what SRAM reads cost (rp2040js)
+    # xip_cache = "two-way"      # the RP2040's 16 KiB two-way cache (true says the same);
+                                 # "compulsory": only a line's first miss after a flush
+                                 # (warm figures independent of the code's layout);
+                                 # "off" (false): flash reads cost SRAM reads (rp2040js)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
                                  # RP2040 model, one clock (issue 33): [instrument]
@@ -54,6 +57,12 @@ LEAVES_OUT = (
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
 )
+# The XIP cache's modes (models/rp2040/src/xip.js) and what a run's meta says of each.
+XIP_MODES = {
+    "two-way": "modelled",
+    "compulsory": "compulsory misses only (no conflict misses)",
+    "off": "off",
+}
 BENCH = (
     "the rtlab capture module's firmware on a second RP2040 model, one clock, its PIO "
     "stepped every cycle; wires instantaneous (no input synchronizer)"
@@ -70,6 +79,19 @@ def _rp2040js_version() -> str:
         return "missing"
 
 
+def _xip_mode(value: object) -> str:
+    """The XIP cache's mode from a spec's `xip_cache` (true and false name the two ends)."""
+    if value is True:
+        return "two-way"
+    if value is False:
+        return "off"
+    if isinstance(value, str) and value in XIP_MODES:
+        return value
+    raise ConfigError(
+        "xip_cache", f"xip_cache: expected true, false or one of {', '.join(XIP_MODES)}"
+    )
+
+
 class Rp2040ModelFlasher:
     name = "rp2040_model"
     passes_args = False
@@ -83,9 +105,7 @@ class Rp2040ModelFlasher:
                 f"board {board.name}: its description ({board.source}) names no "
                 'model = "rp2040", so the RP2040 model does not run it',
             )
-        xip = spec.get("xip_cache", True)
-        if not isinstance(xip, bool):
-            raise ConfigError("xip_cache", "xip_cache: expected true or false")
+        xip = _xip_mode(spec.get("xip_cache", True))
         budget = spec.get("max_cycles", 20_000_000_000)
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
             raise ConfigError("max_cycles", "max_cycles: expected a positive integer")
@@ -151,7 +171,7 @@ class Rp2040ModelFlasher:
         assert self.image is not None
         cmd = ["node", str(MODEL_DIR / "run.js"), "--image", str(self.image),
                "--max-cycles", str(self.max_cycles)]  # fmt: skip
-        return cmd if self.xip_cache else [*cmd, "--no-xip-cache"]
+        return [*cmd, "--xip-cache", self.xip_cache]
 
     def reset(self) -> None:
         if self.bench is not None:
@@ -208,7 +228,7 @@ class Rp2040ModelFlasher:
             "timing": TIMING,
             "timing_mode": TIMING_MODE,
             "model": f"rp2040js {_rp2040js_version()} + rtlab (models/rp2040)",
-            "xip_cache": "modelled" if self.xip_cache else "off",
+            "xip_cache": XIP_MODES[self.xip_cache],
             "model_leaves_out": LEAVES_OUT,
         }
         if self.bench is not None:
