@@ -4,6 +4,8 @@ with pyserial); every run says it is a cycle model, and two runs give the same o
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from pathlib import Path
 
@@ -11,7 +13,9 @@ import pytest
 
 from rtlab.errors import ConfigError
 from rtlab.lab.runner import run_spec
+from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.serialboard.errors import BoardSilent
+from rtlab.lab.serialboard.flashers.rp2040_model import Rp2040ModelFlasher
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.protocol.parser import parse_one
@@ -104,3 +108,27 @@ def test_example_stores_identical_samples_twice(
     assert s1 == s2 and c1 == c2
     assert s1["xip_cold"] and s1["xip_warm"]
     assert m1["timebase"] == "rp2040_model"
+
+
+def test_a_late_reader_still_reads_the_models_last_line() -> None:
+    """The model exits right after its done line, and a pty hung up drops what its reader
+    has not read yet: a reader a second late (a loaded host) must still read it all."""
+    model.build()
+    flasher = Rp2040ModelFlasher(board_description("pico"), {})
+    image = model.bare_image("smoke")
+    flasher.flash(image, [])
+    port = os.open(flasher.port() or "", os.O_RDONLY | os.O_NOCTTY)
+    try:
+        flasher.reset()
+        assert flasher.proc is not None
+        assert flasher.proc.wait(timeout=120) == 0  # the model has exited
+        time.sleep(1.0)
+        out = bytearray()
+        with contextlib.suppress(OSError):  # EIO: the port hung up, once read
+            while chunk := os.read(port, 65536):
+                out += chunk
+    finally:
+        os.close(port)
+        flasher.finish()
+    assert out.endswith(b"rtbench: done errors=0\n"), bytes(out[-200:])
+    assert out.startswith(b"@rtl1 hello")

@@ -45,6 +45,24 @@ def _raw_pty() -> tuple[int, int]:
     return master, slave
 
 
+def close_when_read(
+    pty: tuple[int, int], drain_s: float, over: threading.Event | None = None
+) -> None:
+    """Closes a pty (master, slave) once its reader has read what is in it, after drain_s,
+    or once `over` is set (nobody reads any more): closing the master hangs the port up,
+    and a hang-up drops the bytes its reader has not read yet."""
+    end = time.monotonic() + drain_s
+    with contextlib.suppress(OSError):
+        while time.monotonic() < end and not (over is not None and over.is_set()):
+            pending = fcntl.ioctl(pty[1], termios.FIONREAD, b"\0\0\0\0")
+            if int.from_bytes(pending, "little") == 0:
+                break
+            time.sleep(0.01)
+    for fd in pty:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 class ModelBench:
     """One bench process; every method but close is called by one thread at a time."""
 
@@ -116,21 +134,9 @@ class ModelBench:
             raise SerialBoardError(f"the bench has ended: {self.notes()}") from None
 
     def _close_uart(self, drain_s: float = 2.0) -> None:
-        """Closes the board's pty once its reader has read what is in it (closing the
-        master drops unread bytes), or after drain_s."""
         pty, self._uart = self._uart, None
-        if pty is None:
-            return
-        end = time.monotonic() + drain_s
-        with contextlib.suppress(OSError):
-            while time.monotonic() < end:
-                pending = fcntl.ioctl(pty[1], termios.FIONREAD, b"\0\0\0\0")
-                if int.from_bytes(pending, "little") == 0:
-                    break
-                time.sleep(0.01)
-        for fd in pty:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        if pty is not None:
+            close_when_read(pty, drain_s)
 
     # ---------------------------------------------------------------- a board run
 

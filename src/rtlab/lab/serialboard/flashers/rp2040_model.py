@@ -41,7 +41,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
-from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns
+from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
 from rtlab.procgroup import kill_group
 from rtlab.protocol.encoder import encode_value
 
@@ -63,6 +63,9 @@ XIP_MODES = {
     "compulsory": "compulsory misses only (no conflict misses)",
     "off": "off",
 }
+# How long the port outlives the model for its reader to read what the model wrote last
+# (its done line): the model exits at once, and a hang-up would drop unread bytes.
+PORT_DRAIN_S = 30.0
 BENCH = (
     "the rtlab capture module's firmware on a second RP2040 model, one clock, its PIO "
     "stepped every cycle; wires instantaneous (no input synchronizer)"
@@ -127,6 +130,8 @@ class Rp2040ModelFlasher:
         self._stderr: list[str] = []
         self._drain: threading.Thread | None = None
         self._port: str | None = None
+        self._port_end: threading.Thread | None = None
+        self._read_over = threading.Event()
 
     def check(self) -> None:
         if shutil.which("node") is None:
@@ -186,7 +191,21 @@ class Rp2040ModelFlasher:
         )
         self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True)
         self._drain.start()
-        self._close_pty()  # the model holds the master now: its exit is the port's end
+        # The model writes the port's master; ours stays open until the reader has read
+        # what it wrote (close_when_read): its exit alone would hang the port up at once.
+        fds, self._fds = self._fds, None
+        self._read_over = threading.Event()
+        self._port_end = threading.Thread(
+            target=self._end_port, args=(self.proc, fds, self._read_over), daemon=True
+        )
+        self._port_end.start()
+
+    @staticmethod
+    def _end_port(
+        proc: subprocess.Popen[bytes], fds: tuple[int, int], over: threading.Event
+    ) -> None:
+        proc.wait()
+        close_when_read(fds, PORT_DRAIN_S, over)
 
     def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
@@ -211,6 +230,10 @@ class Rp2040ModelFlasher:
                 self._drain.join(timeout=5)  # its last line (the model's error) read
             if proc.stderr is not None:
                 proc.stderr.close()
+        self._read_over.set()  # the reader is done: the port closes now
+        if self._port_end is not None:
+            self._port_end.join(timeout=5)
+            self._port_end = None
         self._close_pty()
         return status
 
