@@ -246,8 +246,10 @@ class Runner:
         kind = KINDS[cell.kind]
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
+        # a killed workload's last line is cut where the kill came: it is not malformed
+        out = done.stdout[: done.stdout.rfind("\n") + 1] if done.timed_out else done.stdout
         try:
-            text = kind.output(done.stdout) if kind.output else done.stdout
+            text = kind.output(out) if kind.output else out
             runs = parse(text, source=cell.label)
         except ProtocolError as e:
             w.status, w.message = "error", f"malformed workload output: {e}"
