@@ -37,7 +37,7 @@ LINES = ["@rtl1 hello workload=x version=1", "@rtl1 series lat unit=ns",
 PRINTF = ["printf", "\\n".join(LINES) + "\\n"]  # printf makes the newlines
 # Lines swept: more than a turn of run_parallel's waiting loop as it was (15 lines on
 # 3.11; a Ctrl-C at its 9th or 11th line after a result left a worker running).
-SWEEP = 20
+SWEEP = 16
 
 
 def _spec(tmp: Path, name: str, argv: list[str]) -> Spec:
