@@ -10,7 +10,8 @@ from one queue, so a board runs one cell at a time and no pair runs twice. The s
 one writer: every store call of the workers goes through one lock (`SerialStore`), in
 this process, on the store's one DuckDB connection; the workload itself runs outside
 the lock. Ctrl-C (in the main thread) stops the run in progress on every board; each is
-stored `interrupted`, and the runs already finished stay.
+stored `interrupted`, and the runs already finished stay. run_parallel returns or
+raises only when no worker is left, so the caller may close the store then.
 """
 
 from __future__ import annotations
