@@ -197,11 +197,13 @@ def run_parallel(
         threading.Thread(target=work, args=(t,), daemon=True, name=f"{WORKER_NAME} {i}")
         for i, t in enumerate(targets, 1)
     ]
-    running = 0
+    started: list[threading.Thread] = []
+    running = 0  # started, and their last word not in yet
     try:
         with interrupts_deferred():  # a Ctrl-C now comes once every started one counts
             for t in threads:
                 t.start()
+                started.append(t)
                 running += 1
         while running:
             res = results.get()
@@ -211,21 +213,25 @@ def run_parallel(
                 raise res
             else:
                 on_result(res)
+        with interrupts_deferred():
+            for t in started:  # in their last lines
+                t.join()
         return True
     except BaseException:
-        _wind_down(targets, threads[:running], stopping, results, on_result)
+        _wind_down(targets, started, running, stopping, results, on_result)
         raise
 
 
 def _wind_down(
     targets: Sequence[Target],
     started: Sequence[threading.Thread],
+    running: int,
     stopping: threading.Event,
     results: queue.SimpleQueue[Any],
     on_result: Callable[[Any], None],
 ) -> None:
-    """Stop the session: every board aborts its run, and this waits until each started
-    worker has left its last word (_ENDED) on `results`, reporting the runs that
+    """Stop the session: every board aborts its run, and this waits until the `running`
+    workers have left their last word (_ENDED) on `results`, reporting the runs that
     finish meanwhile. A further Ctrl-C waits too (interrupts_deferred) and has every
     board abort again: a run started just as the session was stopping ends then."""
 
@@ -238,7 +244,6 @@ def _wind_down(
     with interrupts_deferred():
         stopping.set()
         abort_all()
-        running = len(started)
         while running:
             try:
                 res = results.get(timeout=ABORT_AGAIN_S)
@@ -250,7 +255,7 @@ def _wind_down(
                 running -= 1
             elif not isinstance(res, BaseException):
                 came.append(res)
-        for th in started:  # in their last lines: no interrupt can cut this join short
+        for th in started:  # ended or in their last lines: no interrupt cuts this short
             th.join()
         for res in came:
             on_result(res)
