@@ -73,6 +73,22 @@ def _interrupted_session(spec: Spec, st: Store, k: int) -> list[RunOutcome]:
         sys.settrace(None)
 
 
+def _children(comm: str) -> list[int]:
+    """This process's child processes named `comm`."""
+    found = []
+    for d in Path("/proc").iterdir():
+        try:
+            stat = (d / "stat").read_text() if d.name.isdigit() else ""
+        except OSError:
+            continue
+        if not stat:
+            continue
+        name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") :]
+        if name == comm and int(fields.split()[2]) == os.getpid():  # ") state ppid ..."
+            found.append(int(d.name))
+    return found
+
+
 def _workers() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith(scheduler.WORKER_NAME)]
 
@@ -116,14 +132,16 @@ def test_a_second_ctrl_c_while_the_boards_stop_still_waits_for_them(tmp_path: Pa
     """Runs that outlast the boards' abort (a local board's: nothing to abort; a run
     that started as the session stopped): a second Ctrl-C while they end must not cut
     the wait short (it interrupted Thread.join, with the same effect)."""
-    spec = _spec(tmp_path, "slow", ["sh", "-c", f"sleep 1.5; {shlex.join(PRINTF)}"])
+    spec = _spec(tmp_path, "slow", ["sh", "-c", f"sleep 2; {shlex.join(PRINTF)}"])
     todo = [(c, r) for r in range(spec.repetitions) for c in spec.cells()]
     targets = [make_target(spec.target), make_target(spec.target)]
 
     def ctrl_c_twice() -> None:
-        time.sleep(0.6)  # both boards in their first run
+        deadline = time.monotonic() + 60
+        while len(_children("sh")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)  # both boards in their first run
         os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.3)  # the session waits for the runs in progress
+        time.sleep(0.4)  # the session waits for the runs in progress (2 s each)
         os.kill(os.getpid(), signal.SIGINT)
 
     got: list[RunOutcome] = []
