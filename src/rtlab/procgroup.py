@@ -108,6 +108,11 @@ def interrupts_deferred() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+def interrupt_pending() -> bool:
+    """A Ctrl-C/SIGTERM came and is held back by interrupts_deferred (raised at its end)."""
+    return _pending
+
+
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM ends a session like Ctrl-C: the run in progress is marked, not lost. Both

@@ -10,7 +10,8 @@ from one queue, so a board runs one cell at a time and no pair runs twice. The s
 one writer: every store call of the workers goes through one lock (`SerialStore`), in
 this process, on the store's one DuckDB connection; the workload itself runs outside
 the lock. Ctrl-C (in the main thread) stops the run in progress on every board; each is
-stored `interrupted`, and the runs already finished stay.
+stored `interrupted`, and the runs already finished stay. run_parallel returns or
+raises only when no worker is left, so the caller may close the store then.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ from typing import Any
 from rtlab.errors import NothingRan
 from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, TargetBusy, make_target, target_kind
+from rtlab.procgroup import interrupt_pending, interrupts_deferred
 from rtlab.results import RunWriter, Store
 from rtlab.results.store import new_run_id
 
 WAIT_POLL_S = 1.0
+WORKER_NAME = "rtlab board"  # the workers' thread names: `rtlab board 1`, ...
+ABORT_AGAIN_S = 0.5  # a stopping session looks this often for a further Ctrl-C
+_ENDED = object()  # a worker's last word on the results queue
 
 
 def open_targets(
@@ -155,7 +160,15 @@ def run_parallel(
 ) -> bool:
     """Run every pair of `todo` on the first free target. `run_cell(target, store, cell,
     rep)` runs one pair (a Runner's, given the SerialStore); on_result is called in
-    this thread, in the order runs finish. Returns False when Ctrl-C stopped it."""
+    this thread, in the order runs finish. Returns True when every pair has run.
+
+    Ctrl-C (KeyboardInterrupt, in this thread: the caller holds sigterm_as_interrupt)
+    or a worker's error is re-raised only once every worker has ended, so the caller
+    may close the store then: one still inside a DuckDB call made the close fail
+    ("connection is busy with another call") and the process abort at exit. Workers
+    are counted out by the word each leaves last on the results queue, not by
+    Thread.is_alive()/join(): on Python 3.11 an interrupt landing inside those marks a
+    running thread stopped (threading.py releases the lock the thread holds)."""
     pairs: queue.SimpleQueue[tuple[Cell, int]] = queue.SimpleQueue()
     for p in todo:
         pairs.put(p)
@@ -177,28 +190,72 @@ def run_parallel(
         except BaseException as e:  # an error of rtlab itself: the session stops
             stopping.set()
             results.put(e)
+        finally:
+            results.put(_ENDED)  # nothing of this worker touches the store after it
 
-    threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in targets]
-    for t in threads:
-        t.start()
+    threads = [
+        threading.Thread(target=work, args=(t,), daemon=True, name=f"{WORKER_NAME} {i}")
+        for i, t in enumerate(targets, 1)
+    ]
+    started: list[threading.Thread] = []
+    running = 0  # started, and their last word not in yet
     try:
-        while any(t.is_alive() for t in threads) or not results.empty():
-            try:
-                res = results.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if isinstance(res, BaseException):
+        with interrupts_deferred():  # a Ctrl-C now comes once every started one counts
+            for t in threads:
+                t.start()
+                started.append(t)
+                running += 1
+        while running:
+            res = results.get()
+            if res is _ENDED:
+                running -= 1
+            elif isinstance(res, BaseException):
                 raise res
-            on_result(res)
+            else:
+                on_result(res)
+        with interrupts_deferred():
+            for t in started:  # in their last lines
+                t.join()
         return True
     except BaseException:
-        stopping.set()
-        for t in targets:
-            t.abort()
-        for t in threads:
-            t.join()
-        while not results.empty():
-            res = results.get()
-            if not isinstance(res, BaseException):
-                on_result(res)
+        _wind_down(targets, started, running, stopping, results, on_result)
         raise
+
+
+def _wind_down(
+    targets: Sequence[Target],
+    started: Sequence[threading.Thread],
+    running: int,
+    stopping: threading.Event,
+    results: queue.SimpleQueue[Any],
+    on_result: Callable[[Any], None],
+) -> None:
+    """Stop the session: every board aborts its run, and this waits until the `running`
+    workers have left their last word (_ENDED) on `results`, reporting the runs that
+    finish meanwhile. A further Ctrl-C waits too (interrupts_deferred) and has every
+    board abort again: a run started just as the session was stopping ends then."""
+
+    def abort_all() -> None:
+        for t in targets:
+            with contextlib.suppress(Exception):  # one board's failure stops no wait
+                t.abort()
+
+    came: list[Any] = []
+    with interrupts_deferred():
+        stopping.set()
+        abort_all()
+        while running:
+            try:
+                res = results.get(timeout=ABORT_AGAIN_S)
+            except queue.Empty:
+                if interrupt_pending():
+                    abort_all()
+                continue
+            if res is _ENDED:
+                running -= 1
+            elif not isinstance(res, BaseException):
+                came.append(res)
+        for th in started:  # ended or in their last lines: no interrupt cuts this short
+            th.join()
+        for res in came:
+            on_result(res)

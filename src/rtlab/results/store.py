@@ -14,9 +14,10 @@ place) or still `running`; opening the store turns `running` rows of dead proces
 `interrupted` and deletes their orphan sample files (and instrument captures,
 `captures/<run_id>.parquet`, written before the commit the same way), and stops every
 process group such a run left running (its workload, its load: rtlab.results.orphans).
-Ctrl-C inside
-`run()` marks the run `interrupted` at once. Statuses: running, ok, incomplete (the
-workload's output had losses), error, interrupted.
+Ctrl-C inside `run()` marks the run `interrupted` at once; one held back by the commit
+(store writes wait for it: rtlab.procgroup.interrupts_deferred) stops the session after
+it, the committed run kept. Statuses: running, ok, incomplete (the workload's output had
+losses), error, interrupted.
 """
 
 from __future__ import annotations
@@ -278,8 +279,14 @@ class Store:
         self.db.execute("DELETE FROM runs WHERE run_id=?", [run_id])
         self.publish()
 
+    @_uninterrupted
     def _abandon(self, run_id: str, status: str, message: str) -> None:
-        """Mark a run that did not finish; its samples file (if written) goes."""
+        """Mark a run that did not finish; its samples file (if written) goes. A run
+        whose commit is done (finish_run) keeps its status and files: a Ctrl-C held
+        back by the commit, or an error after it, comes too late to undo it."""
+        row = self.db.execute("SELECT status FROM runs WHERE run_id=?", [run_id]).fetchone()
+        if row is not None and row[0] != "running":
+            return
         self.mark(run_id, status, message)
         with contextlib.suppress(FileNotFoundError):
             (self.samples_dir / f"{run_id}.parquet").unlink()
