@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rtlab.lab import gpio_guest as gg
 from rtlab.lab.spec import SpecError, load_spec, parse_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
@@ -82,6 +83,30 @@ def test_spec_runs_in_the_guest_into_a_store(guest_ok: None, tmp_path: Path) -> 
     assert "## GPIO study — emulated (qemu-tcg)" in md.stdout
     assert "not of a board" in md.stdout
     assert "| c@idle | C | other | idle (emulated (qemu-tcg)) | self-timestamped |" in md.stdout
+
+
+def test_two_builds_at_once_both_succeed_alike(guest_ok: None, tmp_path: Path) -> None:
+    """Two processes running build-initramfs.sh at once (two xdist workers, two `rtlab
+    run`s) share build/gpio-guest: the second waits for the first instead of removing the
+    stage, the CMake tree or base.cpio.gz under it. Three rounds: without the lock a round
+    fails (`ln: ... stage/bin/sh`, a member missing) more often than not."""
+    for round_ in range(3):
+        outs = [tmp_path / f"{round_}-{n}.cpio.gz" for n in "ab"]
+        procs = [
+            subprocess.Popen(
+                ["bash", str(gg.BUILD_SCRIPT), "--out", str(o)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for o in outs
+        ]
+        errs = [p.communicate(timeout=600)[1] for p in procs]
+        for p, err in zip(procs, errs, strict=True):
+            assert p.returncode == 0, f"round {round_}: {err[-3000:]}"
+        a, b = (gg.cpio_members(o) for o in outs)
+        assert {"init", "bin/sh", "bin/busybox", "rtlab/rtlab-toggle"} <= a.keys()
+        assert a == b, f"round {round_}: {sorted(a.keys() ^ b.keys())}"
 
 
 def test_timeout_in_the_guest_is_a_clear_error(guest_ok: None) -> None:
