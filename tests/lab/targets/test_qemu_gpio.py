@@ -23,6 +23,7 @@ from rtlab.lab.targets.base import make_target
 from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
 from rtlab.protocol import Writer, parse
 from rtlab.results import Store
+from tests.builds_at_once import assert_builds_at_once_agree
 from tests.needs import guest_can_boot
 from tests.paths import REPO_ROOT
 
@@ -90,23 +91,10 @@ def test_two_builds_at_once_both_succeed_alike(guest_ok: None, tmp_path: Path) -
     run`s) share build/gpio-guest: the second waits for the first instead of removing the
     stage, the CMake tree or base.cpio.gz under it. Three rounds: without the lock a round
     fails (`ln: ... stage/bin/sh`, a member missing) more often than not."""
-    for round_ in range(3):
-        outs = [tmp_path / f"{round_}-{n}.cpio.gz" for n in "ab"]
-        procs = [
-            subprocess.Popen(
-                ["bash", str(gg.BUILD_SCRIPT), "--out", str(o)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for o in outs
-        ]
-        errs = [p.communicate(timeout=600)[1] for p in procs]
-        for p, err in zip(procs, errs, strict=True):
-            assert p.returncode == 0, f"round {round_}: {err[-3000:]}"
-        a, b = (gg.cpio_members(o) for o in outs)
-        assert {"init", "bin/sh", "bin/busybox", "rtlab/rtlab-toggle"} <= a.keys()
-        assert a == b, f"round {round_}: {sorted(a.keys() ^ b.keys())}"
+    m = assert_builds_at_once_agree(
+        lambda out: ["bash", str(gg.BUILD_SCRIPT), "--out", str(out)], tmp_path
+    )
+    assert {"init", "bin/sh", "bin/busybox", "rtlab/rtlab-toggle"} <= m.keys()
 
 
 def test_timeout_in_the_guest_is_a_clear_error(guest_ok: None) -> None:
