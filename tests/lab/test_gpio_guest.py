@@ -3,6 +3,7 @@ set-up's (make run exits 1), a kernel the archive could not deliver is not (exit
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,34 @@ def test_kernel_and_busybox_there(guest_dir: Path) -> None:
     (guest_dir / "dl" / "vmlinuz").write_bytes(b"k")
     (guest_dir / "dl" / "busybox").write_bytes(b"b")
     assert gg.availability() is None
+
+
+def test_cpio_members_reads_concatenated_archives(tmp_path: Path) -> None:
+    base, extra = tmp_path / "base", tmp_path / "extra"
+    (base / "rtlab").mkdir(parents=True)
+    (base / "rtlab" / "run.sh").write_text("old\n")
+    (base / "bin").mkdir()
+    (base / "bin" / "sh").symlink_to("busybox")
+    (extra / "rtlab").mkdir(parents=True)
+    (extra / "rtlab" / "run.sh").write_text("new\n")
+    write = gg._write_cpio()
+    write(base, tmp_path / "a.cpio.gz")
+    write(extra, tmp_path / "b.cpio.gz")
+    both = tmp_path / "both.cpio.gz"
+    both.write_bytes((tmp_path / "a.cpio.gz").read_bytes() + (tmp_path / "b.cpio.gz").read_bytes())
+    m = gg.cpio_members(both)
+    assert m["rtlab/run.sh"][1] == b"new\n"  # the later archive wins, as in the kernel
+    assert m["bin/sh"][1] == b"busybox" and set(m) == {"rtlab", "rtlab/run.sh", "bin", "bin/sh"}
+
+
+def test_cpio_members_names_a_truncated_archive(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f").write_bytes(b"x" * 1000)
+    gg._write_cpio()(tmp_path / "d", tmp_path / "a.cpio.gz")
+    cut = tmp_path / "cut.cpio.gz"
+    cut.write_bytes(gzip.compress(gzip.decompress((tmp_path / "a.cpio.gz").read_bytes())[:500]))
+    with pytest.raises(gg.GuestError, match=r"cut\.cpio\.gz: member at offset 0 runs past"):
+        gg.cpio_members(cut)
+    cut.write_bytes(b"not gzip")
+    with pytest.raises(gg.GuestError, match=r"cut\.cpio\.gz: not a gzip'd cpio"):
+        gg.cpio_members(cut)

@@ -3,6 +3,7 @@ themselves, figures never filled in, findings cheapest first per machine."""
 
 from __future__ import annotations
 
+from rtlab.lab.rtos import RTOSES
 from rtlab.protocol import Run, parse
 from rtlab.studies import rtos_compare, rtos_compare_tables
 
@@ -131,3 +132,14 @@ def test_each_machine_is_judged_by_its_own_counter_tick() -> None:
     assert "FreeRTOS v1 80, Zephyr v1 120" in finding and "62.5" not in finding
     md = rtos_compare_tables.markdown(cmp)
     assert "62.5 on microbit" in md and "40 on mps2-an385" in md
+
+
+def test_title_is_the_ports_declared_one_else_the_name() -> None:
+    for name in RTOSES.names():
+        assert rtos_compare.title(name) == RTOSES.get(name).title
+    assert rtos_compare.title("freertos") == "FreeRTOS"
+    assert rtos_compare.title("no-such-rtos") == "no-such-rtos"
+    assert rtos_compare.title("") == ""
+    # a column whose runs name no RTOS is shown as "?"
+    col = rtos_compare.Column("c", "", "v1", "mps2-an385", "default", icount=True)
+    assert col.label(with_config=False).startswith("? v1 · ")

@@ -21,6 +21,7 @@ Timing inside this guest is TCG emulation on a shared host: label it emulated
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
 import os
@@ -184,6 +185,34 @@ def build_base(dest: Path) -> Path:
     if proc.returncode != 0:
         raise GuestError(f"building the guest failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
     return dest
+
+
+def cpio_members(archive: Path) -> dict[str, tuple[int, bytes]]:
+    """Every member of a gzip'd newc cpio (as mkcpio.py writes them, possibly several
+    concatenated, a later member of a name replacing an earlier one as the kernel's
+    unpacking does): name -> (mode, data; a symlink's target). A truncated or foreign
+    archive raises GuestError naming the file and the offset."""
+    try:
+        raw = gzip.decompress(archive.read_bytes())
+    except (OSError, EOFError) as e:
+        raise GuestError(f"{archive}: not a gzip'd cpio ({e})") from None
+    members: dict[str, tuple[int, bytes]] = {}
+    at = 0
+    while at < len(raw):
+        hdr = raw[at : at + 110]
+        if len(hdr) < 110 or hdr[:6] != b"070701":
+            raise GuestError(f"{archive}: no newc cpio header at offset {at} (uncompressed)")
+        fields = [int(hdr[6 + 8 * i : 14 + 8 * i], 16) for i in range(13)]
+        mode, size, namesize = fields[1], fields[6], fields[11]
+        name_at = at + 110
+        data_at = name_at + namesize + (-(110 + namesize) % 4)
+        if data_at + size > len(raw):
+            raise GuestError(f"{archive}: member at offset {at} runs past the end")
+        name = raw[name_at : name_at + namesize - 1].decode(errors="replace")
+        at = data_at + size + (-size % 4)
+        if name != "TRAILER!!!":
+            members[name] = (mode, raw[data_at : data_at + size])
+    return members
 
 
 def _write_cpio() -> Any:

@@ -245,7 +245,7 @@ def side_by_side(multi: Sequence[tuple[str, MulticoreFigures]]) -> str:
 
 
 def _title(s: Setting) -> str:
-    name = rtos_compare.TITLES.get(s.rtos, s.rtos)
+    name = rtos_compare.title(s.rtos)
     return name if s.rtos_version.startswith("unknown") else f"{name} {s.rtos_version}".strip()
 
 

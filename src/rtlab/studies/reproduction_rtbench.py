@@ -71,7 +71,7 @@ def column(label: str, runs: Sequence[Run]) -> Column:
         unit, env = "µs", str(meta.get("emulated") or "")
     col = Column(
         cell=label,
-        rtos=rtos_compare.TITLES.get(meta.get("rtos", ""), meta.get("rtos", "")),
+        rtos=rtos_compare.title(meta.get("rtos", "")),
         core=rtos_compare.CORES.get(machine, machine),
         machine=machine,
         config=str(meta.get("rtos_config", "default")),
@@ -276,7 +276,7 @@ def _multicore(multi: Sequence[tuple[str, multicore.MulticoreFigures]]) -> dict[
     """Per RTOS one figure set (parallel TCG before icount), then the claims' figures."""
     chosen: dict[str, multicore.MulticoreFigures] = {}
     for _, f in sorted(multi, key=lambda lf: lf[1].setting.mode != "parallel-tcg"):
-        name = rtos_compare.TITLES.get(f.setting.rtos, f.setting.rtos)
+        name = rtos_compare.title(f.setting.rtos)
         chosen.setdefault(name, f)
     out: dict[str, Measured] = {}
     drops: dict[str, float] = {}

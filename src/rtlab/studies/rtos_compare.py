@@ -18,7 +18,7 @@ runs), the column's notes carry that sentence; nothing is filled in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -29,23 +29,13 @@ from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
 
-class _Titles(Mapping[str, str]):
-    """An RTOS's name -> its port's title ("freertos" -> "FreeRTOS"), read from the
-    discovered ports (rtlab.lab.rtos.RTOSES): a new RTOS needs no row here."""
-
-    def __getitem__(self, name: str) -> str:
-        if name not in RTOSES:
-            raise KeyError(name)
-        return RTOSES.get(name).title
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(RTOSES.names())
-
-    def __len__(self) -> int:
-        return len(RTOSES.names())
+def title(name: str) -> str:
+    """An RTOS's title as its port declares it ("freertos" -> "FreeRTOS", read from the
+    discovered ports, rtlab.lab.rtos.RTOSES: a new RTOS needs no row here); a name no
+    port has (an empty one, a run from elsewhere) is shown as it is."""
+    return RTOSES.get(name).title if name in RTOSES else name
 
 
-TITLES: Mapping[str, str] = _Titles()
 # machine -> its column's core: the machine files' `core_label`, and the model's
 CORES = {**core_labels(), "rp2040-model": "M0+ model"}
 MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
@@ -75,7 +65,7 @@ class Column:
 
     def label(self, with_config: bool) -> str:
         core = CORES.get(self.machine, self.machine)
-        name = f"{TITLES.get(self.rtos, self.rtos or '?')} {self.version}".strip()
+        name = f"{title(self.rtos) or '?'} {self.version}".strip()
         return f"{name} · {core}" + (f" · {self.config}" if with_config else "")
 
 

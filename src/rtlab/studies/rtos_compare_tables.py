@@ -5,7 +5,7 @@ RP2040 cycle model) come with their µs at the model's or board's clock."""
 from __future__ import annotations
 
 from rtlab.studies import rtbench
-from rtlab.studies.rtos_compare import CORES, TITLES, Comparison, _fmt
+from rtlab.studies.rtos_compare import CORES, Comparison, _fmt, title
 
 
 def counted_unit(cmp: Comparison) -> str:
@@ -60,8 +60,7 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
         ),
         (tm_title, "test", {k: [count(v) for v in vs] for k, vs in cmp.threadmetric.items()}),
         (
-            f"Thread-Metric relative to {TITLES.get(cmp.reference, cmp.reference)} on the "
-            "same machine (%)",
+            f"Thread-Metric relative to {title(cmp.reference)} on the same machine (%)",
             "test",
             {k: [pct(v) for v in vs] for k, vs in cmp.tm_relative.items()},
         ),
@@ -82,13 +81,13 @@ def markdown(cmp: Comparison) -> str:
     for machine in dict.fromkeys(c.machine for c in cmp.columns):
         idx = [i for i, c in enumerate(cmp.columns) if c.machine == machine]
         where = f"{machine} ({CORES.get(machine, machine)})"
-        for title, what, rows in formatted_tables(cmp):
+        for heading, what, rows in formatted_tables(cmp):
             mine = {k: [vs[i] for i in idx] for k, vs in rows.items()}
             mine = {k: vs for k, vs in mine.items() if any(v != "–" for v in vs)}
             if not mine:
                 continue
             cols = " | ".join(head[i] for i in idx)
-            lines += [f"### {title} — {where}", "", f"| {what} | {cols} |"]
+            lines += [f"### {heading} — {where}", "", f"| {what} | {cols} |"]
             lines.append("| --- |" + " ---: |" * len(idx))
             lines += [f"| {k} | " + " | ".join(vs) + " |" for k, vs in mine.items()]
             lines.append("")

@@ -17,11 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rtlab.lab import gpio_guest as gg
 from rtlab.lab.spec import SpecError, load_spec, parse_spec
 from rtlab.lab.targets.base import make_target
 from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
 from rtlab.protocol import Writer, parse
 from rtlab.results import Store
+from tests.builds_at_once import assert_builds_at_once_agree
 from tests.needs import guest_can_boot
 from tests.paths import REPO_ROOT
 
@@ -82,6 +84,17 @@ def test_spec_runs_in_the_guest_into_a_store(guest_ok: None, tmp_path: Path) -> 
     assert "## GPIO study — emulated (qemu-tcg)" in md.stdout
     assert "not of a board" in md.stdout
     assert "| c@idle | C | other | idle (emulated (qemu-tcg)) | self-timestamped |" in md.stdout
+
+
+def test_two_builds_at_once_both_succeed_alike(guest_ok: None, tmp_path: Path) -> None:
+    """Two processes running build-initramfs.sh at once (two xdist workers, two `rtlab
+    run`s) share build/gpio-guest: the second waits for the first instead of removing the
+    stage, the CMake tree or base.cpio.gz under it. Three rounds: without the lock a round
+    fails (`ln: ... stage/bin/sh`, a member missing) more often than not."""
+    m = assert_builds_at_once_agree(
+        lambda out: ["bash", str(gg.BUILD_SCRIPT), "--out", str(out)], tmp_path
+    )
+    assert {"init", "bin/sh", "bin/busybox", "rtlab/rtlab-toggle"} <= m.keys()
 
 
 def test_timeout_in_the_guest_is_a_clear_error(guest_ok: None) -> None:

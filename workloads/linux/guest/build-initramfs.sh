@@ -16,6 +16,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 out_dir=$root/build/gpio-guest
+# One build at a time per tree: the stage, the CMake and cargo trees and base.cpio.gz
+# under build/gpio-guest are shared, and two builds at once (two pytest-xdist workers, two
+# `rtlab run`s) removed them under each other. The script runs again under flock(1), which
+# holds the lock until it ends and keeps the lock's descriptor from the build's children
+# (-o: a daemon one of them leaves behind cannot hold it); a second build waits here, then
+# finds everything built (a warm build takes under a second).
+if [ "${RTLAB_GPIO_GUEST_LOCKED-}" != "$out_dir" ]; then
+    mkdir -p "$out_dir"
+    exec env RTLAB_GPIO_GUEST_LOCKED="$out_dir" flock -o "$out_dir/.build.lock" bash "$here/$(basename "$0")" "$@"
+fi
+unset RTLAB_GPIO_GUEST_LOCKED
 script="" out="$out_dir/initrd.cpio.gz"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -97,7 +108,10 @@ if [ -n "$kt_bin" ]; then
     done
 fi
 python3 "$here/mkcpio.py" "$stage" "$out_dir/base.cpio.gz"
-ln -sf dl/vmlinuz "$out_dir/vmlinuz"
+# replaced only when wrong, and then by a rename: QEMU may be reading it (boot_initrd)
+if [ "$(readlink "$out_dir/vmlinuz" 2>/dev/null)" != dl/vmlinuz ]; then
+    ln -sfn dl/vmlinuz "$out_dir/vmlinuz.tmp" && mv -Tf "$out_dir/vmlinuz.tmp" "$out_dir/vmlinuz"
+fi
 
 if [ -n "$script" ]; then
     ss=$out_dir/stage-script

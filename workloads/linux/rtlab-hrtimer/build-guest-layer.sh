@@ -15,6 +15,13 @@ root=$(cd "$here/../../.." && pwd)
 flavour=${1:?usage: build-guest-layer.sh stock|rt OUT}
 out=${2:?usage: build-guest-layer.sh stock|rt OUT}
 top=$root/build/hrtimer-guest
+# One build at a time per tree (the module, CMake trees and the layer's stage are shared:
+# two at once removed the stage under each other), as workloads/linux/guest/build-initramfs.sh.
+if [ "${RTLAB_HRTIMER_LAYER_LOCKED-}" != "$top" ]; then
+    mkdir -p "$top"
+    exec env RTLAB_HRTIMER_LAYER_LOCKED="$top" flock -o "$top/.build.lock" bash "$here/$(basename "$0")" "$@"
+fi
+unset RTLAB_HRTIMER_LAYER_LOCKED
 [ -f "$top/$flavour/headers/Makefile" ] || {
     echo "build-guest-layer: no $flavour kernel headers in $top (run deps/setup.d/hrtimer-guest.sh)" >&2; exit 1; }
 ko=$top/$flavour/module/rtlab_hrtimer.ko

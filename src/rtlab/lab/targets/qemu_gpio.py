@@ -201,8 +201,9 @@ class QemuGpioTarget(TargetBase):
                 if u is not None:
                     raise gg.GuestError(f"the {KIND} target cannot boot kernel {self.flavour}: {u}")
             base = gg.build_base(Path(self._tmp.name) / "base.cpio.gz")
-            stage = gg.GUEST_DIR / "stage" / "rtlab"
-            self._programs = {p for p in GUEST_PROGRAMS if (stage / p).is_file()}
+            # from our private copy: another build may be remaking the shared stage
+            members = gg.cpio_members(base)
+            self._programs = {p for p in GUEST_PROGRAMS if f"rtlab/{p}" in members}
             if self.flavour is not None:
                 layer = hg.build_layer(self.flavour, Path(self._tmp.name) / "layer.cpio.gz")
                 base.write_bytes(base.read_bytes() + layer.read_bytes())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from rtlab.lab import hrtimer_guest as hg
 from rtlab.lab.gpio_guest import MKCPIO, GuestRun
 from rtlab.lab.targets.qemu_gpio import QemuGpioTarget
 from rtlab.protocol import parse
+from tests.builds_at_once import assert_builds_at_once_agree
 from tests.needs import kernel_guest_can_boot
 
 PERIOD_US, SAMPLES = 200, 500
@@ -151,3 +153,15 @@ def test_module_latency_agrees_with_timerlat(guest: tuple[str, GuestRun]) -> Non
     [run] = parse(g.section("run"))
     mod = float(np.median(run.series["latency"].values))
     assert 0.25 < mod / float(np.median(tl)) < 4, (mod, np.median(tl))
+
+
+def test_two_layer_builds_at_once_both_succeed_alike(tmp_path: Path) -> None:
+    """Two processes building one kernel's layer at once (the hrtimer test modules run on
+    different xdist workers) share build/hrtimer-guest: the second waits for the first
+    instead of removing the layer's stage under it (`install: cannot create ...`). Six
+    rounds: without the lock about one round in four fails."""
+    kernel_guest_can_boot("stock")
+    m = assert_builds_at_once_agree(
+        lambda out: ["bash", str(hg.LAYER_SCRIPT), "stock", str(out)], tmp_path, rounds=6
+    )
+    assert {"rtlab/rtlab_hrtimer.ko", "rtlab/rtlab-hrtimer", "rtlab/rtlab-timerlat"} <= m.keys()
