@@ -144,7 +144,7 @@ def test_a_model_column_is_the_serial_targets_model_flasher() -> None:
         "answer_s": 300,
         "rtos": "nuttx",
         "rtos_config": "one-core",
-        "xip_cache": True,
+        "xip_cache": "compulsory",
     }
     # a QEMU column of the model's spec takes none of the model's keys, and vice versa
     qemu = tomllib.loads(

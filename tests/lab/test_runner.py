@@ -89,6 +89,11 @@ name = "cut-line"
 argv = ["bash", "-c", "{built} -q -i 200 -l 400 | head -n 3; printf '@rtl1 c content'; sleep 30"]
 seconds = 1
 timeout_s = 1
+[[workload]]
+kind = "command"
+name = "cut-at-exit"
+argv = ["bash", "-c", "{built} -q -i 200 -l 400 | head -n 3; printf '@rtl1 c content'"]
+seconds = 1
 """
     with Store(tmp_path / "s.duckdb") as st:
         outcome = run_spec(parse_spec(text, tmp_path / "cut.toml"), st)
@@ -103,6 +108,9 @@ timeout_s = 1
         # killed in the middle of a line: the cut line is not "malformed workload output"
         assert (by["cut-line"].message or "").startswith("timed out, workload killed")
         assert by["cut-line"].seconds < 10
+        # ...or where its port closed (an emulator out of its cycle budget): truncated
+        assert by["cut-at-exit"].status == "incomplete"
+        assert "truncated" in (by["cut-at-exit"].message or "")
         assert st.completed_cells("cut") == {}
 
 

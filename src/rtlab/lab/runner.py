@@ -45,7 +45,8 @@ from rtlab.lab.targets.base import Completed, Target, make_target
 from rtlab.lab.workloads.base import KINDS, stderr_reason
 from rtlab.model import Capture
 from rtlab.procgroup import recording, sigterm_as_interrupt
-from rtlab.protocol import ProtocolError, parse
+from rtlab.protocol import ProtocolError
+from rtlab.protocol.cut import parse_cut
 from rtlab.results import RunWriter, Store, multirun
 
 OVERHEAD_S = 0.3  # per run beyond the workload: process start, parse, commit
@@ -246,11 +247,9 @@ class Runner:
         kind = KINDS[cell.kind]
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
-        # a killed workload's last line is cut where the kill came: it is not malformed
-        out = done.stdout[: done.stdout.rfind("\n") + 1] if done.timed_out else done.stdout
         try:
-            text = kind.output(out) if kind.output else out
-            runs = parse(text, source=cell.label)
+            text = kind.output(done.stdout) if kind.output else done.stdout
+            runs = parse_cut(text, source=cell.label)
         except ProtocolError as e:
             w.status, w.message = "error", f"malformed workload output: {e}"
             return
