@@ -73,9 +73,9 @@ class XipCache {
     if (!this.modelled) return;
     const alias = (address >>> 24) & 3;
     const line = (address & 0xffffff) >>> 3;
+    if (this.loaded) return this.accessCompulsory(alias, line);
     const set = line & (SETS - 1);
     const tag = line >>> 10;
-    if (this.loaded) return this.accessCompulsory(alias, line);
     const i = set << 1;
     if (this.en && alias <= 1) {
       this.accesses++;
@@ -90,15 +90,20 @@ class XipCache {
         return;
       }
     }
-    const cost = this.missCycles();
-    this.misses++;
-    this.stallCycles += cost;
-    this.mcu.core.cycles += cost;
+    this.stall();
     if (this.en && (alias & 1) === 0) {
       const way = this.lru[set];
       this.tags[i + way] = tag;
       this.lru[set] = way ^ 1;
     }
+  }
+
+  /** A miss: the core stalls for one line's transfer from the flash. */
+  stall() {
+    const cost = this.missCycles();
+    this.misses++;
+    this.stallCycles += cost;
+    this.mcu.core.cycles += cost;
   }
 
   /** access() in 'compulsory' mode: a miss only for a line not read since the flush. */
@@ -112,10 +117,7 @@ class XipCache {
         return;
       }
     }
-    const cost = this.missCycles();
-    this.misses++;
-    this.stallCycles += cost;
-    this.mcu.core.cycles += cost;
+    this.stall();
     if (this.en && (alias & 1) === 0) this.loaded[word] |= bit;
   }
 }
@@ -180,4 +182,4 @@ class XipCtrl extends BasePeripheral {
   }
 }
 
-module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES, XIP_MODES: MODES, xipMode };
+module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES, xipMode };
