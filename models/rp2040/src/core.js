@@ -30,6 +30,11 @@
 //   a core asleep in WFE, or sets its event register. rp2040js's SEV does nothing.
 //   SEVONPEND is not modelled (an interrupt pended while disabled wakes no WFE).
 //
+// - exception return (Armv6-M B1.5.8): a BX or POP to 0xFxxxxxxx in Handler mode that is
+//   no EXC_RETURN value is UNPREDICTABLE; the model stops with a ModelError naming the
+//   core, the value and the PC. rp2040js unstacked a frame anyway and ran on (NuttX SMP's
+//   context-switch race of docs/rp2040-model.md sent core 0 through ROM words that way).
+//
 // The opcode of each instruction is the first halfword the core reads while executing it
 // (its fetch), so a table indexed by opcode adds the per-instruction corrections.
 const { rp2040js } = require('./rp2040js');
@@ -143,7 +148,18 @@ class ModelCore extends CortexM0Core {
     this.exceptionsTaken++;
   }
 
+  /** A return through a value that is no EXC_RETURN (B1.5.8: UNPREDICTABLE) stops the
+   * model: rp2040js would unstack a frame and run on in a state no core can reach. */
   exceptionReturn(excReturn) {
+    const mode = excReturn & 0xf;
+    if ((excReturn & 0x0ffffff0) !== 0x0ffffff0 || (mode !== 1 && mode !== 9 && mode !== 13)) {
+      throw new ModelError(
+        `core ${this.index} returned from exception ${this.IPSR} through ` +
+          `0x${((excReturn | 0xf0000000) >>> 0).toString(16)} at PC 0x${(this.PC - 2).toString(16)}, ` +
+          `cycle ${this.cycles}: not an EXC_RETURN value (UNPREDICTABLE, Armv6-M B1.5.8; ` +
+          'a Cortex-M0+ would fault): the image restored a context that is not one',
+      );
+    }
     super.exceptionReturn(excReturn);
     this.cycles += this.returnCycles;
   }

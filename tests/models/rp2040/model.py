@@ -91,20 +91,55 @@ _start:
 """
 
 
+BAD_EXC_RETURN = """
+    .syntax unified
+    .thumb
+    .global _start
+    .thumb_func
+_start:
+    svc #0
+    b .
+    .org 0x20
+    .thumb_func
+svc_handler:               @ at _start + 0x20: the SVC vector points here
+    ldr r0, =0xf882f000    @ two Thumb halfwords, as a context read from ROM gives
+    bx r0
+    .ltorg
+"""
+
+
 def missing_rom_call_image(tmp: Path) -> Path:
     """The smoke image with its reset vector sent to code that calls ROM function 'ZZ'."""
+    return _patched_smoke(tmp, "call", CALL_MISSING, {})
+
+
+def bad_exc_return_image(tmp: Path) -> Path:
+    """The smoke image whose reset code takes an SVC whose handler returns through
+    0xf882f000: no EXC_RETURN value."""
+    return _patched_smoke(tmp, "badret", BAD_EXC_RETURN, {11: CODE + 0x21})
+
+
+CODE = 0x10010000  # where the patched-in code goes, past the smoke image
+VECTORS = 0x100  # the smoke image's vector table, in the image (after boot2)
+
+
+def _patched_smoke(tmp: Path, name: str, asm: str, vectors: dict[int, int]) -> Path:
+    """The smoke image with `asm` (its _start the reset vector) linked at CODE and the
+    exception `vectors` (number: address) set."""
     build()
     img = bytearray((BARE / "build" / "rp2040-smoke.bin").read_bytes())
-    src = tmp / "call.S"
-    src.write_text(CALL_MISSING)
-    elf = tmp / "call.elf"
+    src = tmp / f"{name}.S"
+    src.write_text(asm)
+    elf = tmp / f"{name}.elf"
     subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m0plus", "-nostdlib",
-                    "-Wl,-Ttext=0x10010000", "-o", str(elf), str(src)], check=True)  # fmt: skip
-    code = tmp / "call.raw"
+                    f"-Wl,-Ttext={CODE:#x}", "-o", str(elf), str(src)], check=True)  # fmt: skip
+    code = tmp / f"{name}.raw"
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(code)], check=True)
-    img.extend(b"\xff" * (0x10000 - len(img)))
+    img.extend(b"\xff" * (CODE - 0x10000000 - len(img)))
     img.extend(code.read_bytes())
-    img[0x104:0x108] = struct.pack("<I", 0x10010001)  # the reset vector after boot2
-    image = tmp / "call.bin"
+    for number, address in {1: CODE + 1, **vectors}.items():
+        at = VECTORS + 4 * number
+        img[at : at + 4] = struct.pack("<I", address)
+    image = tmp / f"{name}.bin"
     image.write_bytes(img)
     return image

@@ -42,3 +42,14 @@ def test_unreadable_image(tmp_path: Path) -> None:
         res.stderr.strip()
         == f"rp2040-model: {tmp_path / 'none.uf2'}: cannot read the image (ENOENT)"
     )
+
+
+def test_a_return_through_no_exc_return_value_stops_the_model(tmp_path: Path) -> None:
+    """NuttX SMP's context-switch race sent a core through a frame read from ROM; the
+    model says so at that instruction rather than running on in an unreachable state."""
+    res = model.run(model.bad_exc_return_image(tmp_path), tmp_path)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "core 0 returned from exception 11 through 0xf882f000" in lines[0]
+    assert "not an EXC_RETURN value" in lines[0]
