@@ -100,3 +100,13 @@ def test_rp2040_model_mode_and_rtoses_side_by_side() -> None:
     assert "| pattern | FreeRTOS | NuttX |" in md
     assert "| P1 get count | 80.0 | 100.0 |" in md  # per core: 800 and 1000 of 1000
     assert "| 50 | 50.0 | 50.0 |" in md  # contention, % of level 0
+
+
+def test_the_builds_version_beats_the_firmwares_placeholder() -> None:
+    """NuttX's images report rtos_version=0.0.0; the build recorded its tree's commit."""
+    rep = repetition(2000, meta=f"{MODEL} rtos=nuttx rtos_version=0.0.0")
+    told = multicore.figures([rep], "4ebc8a7291df")
+    untold = multicore.figures([rep])
+    assert told is not None and untold is not None
+    assert told.setting.rtos_version == "4ebc8a7291df"
+    assert untold.setting.rtos_version == "unknown version"

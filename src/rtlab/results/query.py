@@ -44,6 +44,13 @@ class CellRuns:
         return [r["run_id"] for r in self.runs if r["status"] == "ok"]
 
     @property
+    def ok_target(self) -> dict[str, Any]:
+        """What the last ok run's target recorded (rtos_version, kconfig); {} if none."""
+        ok = self.ok_ids
+        run = next((r for r in self.runs if ok and r["run_id"] == ok[-1]), {})
+        return dict(run.get("target") or {})
+
+    @property
     def condition(self) -> str:
         return ((self.runs[0].get("params") or {}).get("condition") or {}).get("name", "")
 

@@ -68,13 +68,13 @@ class MulticoreFigures:
     notes: list[str] = field(default_factory=list)
 
 
-def _setting(parts: Sequence[Run]) -> Setting:
+def _setting(parts: Sequence[Run], recorded_version: str) -> Setting:
     meta = parts[0].meta
     mode = meta.get("timing_mode") or ("icount" if meta.get("timebase") == "icount" else "host")
     cpus = meta.get("host_cpus")
     return Setting(
         rtos=meta.get("rtos", "") or meta.get("port", ""),
-        rtos_version=shown_version("", meta.get("rtos_version", "")),
+        rtos_version=shown_version(recorded_version, meta.get("rtos_version", "")),
         board=meta.get("qemu_machine") or meta.get("board", ""),
         mode=mode,
         cores_online=int(meta.get("cores_online", 1)),
@@ -127,15 +127,17 @@ def _collect(per_rep: list[dict[str, dict[int, float]]]) -> dict[str, dict[int, 
     return out
 
 
-def figures(reps: Sequence[Sequence[Run]]) -> MulticoreFigures | None:
-    """None when no repetition has a multi-core part (figure or withheld)."""
+def figures(reps: Sequence[Sequence[Run]], recorded_version: str = "") -> MulticoreFigures | None:
+    """None when no repetition has a multi-core part (figure or withheld);
+    `recorded_version`: the kernel version the build recorded (the target's), which beats
+    the firmware's own (NuttX's images say 0.0.0)."""
     reps = [list(p) for p in reps if p]
     multi = any(
         int(p.meta.get("cores", 1)) > 1 or p.meta.get("withheld") for parts in reps for p in parts
     )
     if not reps or not multi:
         return None
-    setting = _setting(reps[-1])
+    setting = _setting(reps[-1], recorded_version)
     _check_host(setting, reps)
     withheld: dict[str, str] = {}
     tm, sc, ct = [], [], []

@@ -107,7 +107,8 @@ def multicore_figures(
     out = []
     for cr in cells.values():
         if cr.workload == "rtbench" and cr.ok_ids:
-            figs = multicore.figures([multirun.split(store, rid) for rid in cr.ok_ids])
+            reps = [multirun.split(store, rid) for rid in cr.ok_ids]
+            figs = multicore.figures(reps, str(cr.ok_target.get("rtos_version") or ""))
             if figs is not None:
                 out.append((cr.label, figs))
     return out

@@ -11,23 +11,10 @@ from typing import Any
 from rtlab.chart import Chart
 from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
-from rtlab.results import Store, multirun
+from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import multicore, rtbench
-
-
-def cell_figures(
-    store: Store, cells: dict[str, results.CellRuns]
-) -> list[tuple[str, multicore.MulticoreFigures]]:
-    """(cell label, figures) for every rtbench cell with a multi-core part."""
-    out = []
-    for cr in cells.values():
-        if cr.workload != "rtbench" or not cr.ok_ids:
-            continue
-        figs = multicore.figures([multirun.split(store, rid) for rid in cr.ok_ids])
-        if figs is not None:
-            out.append((cr.label, figs))
-    return out
+from rtlab.studies.reproduction_rtbench import multicore_figures
 
 
 def _bars(
@@ -91,7 +78,7 @@ def block(label: str, f: multicore.MulticoreFigures) -> dict[str, Any]:
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
-    found = cell_figures(store, cells)
+    found = multicore_figures(store, cells)
     if not found:
         return None
     blocks = [block(label, f) for label, f in found]

@@ -14,14 +14,8 @@ from rtlab.studies import rtos_compare, rtos_compare_tables
 def comparison(store: Store, cells: dict[str, results.CellRuns]) -> rtos_compare.Comparison | None:
     chosen = [cr for cr in cells.values() if cr.workload == "rtbench" and cr.ok_ids]
     invocations = [(cr.label, multirun.split(store, cr.ok_ids[-1])) for cr in chosen]
-    targets = {cr.label: _target(cr) for cr in chosen}
+    targets = {cr.label: cr.ok_target for cr in chosen}
     return rtos_compare.compare(invocations, targets)
-
-
-def _target(cr: results.CellRuns) -> dict[str, object]:
-    """What the run's target recorded: rtos_version, the configuration that matters."""
-    run = next(r for r in cr.runs if r["run_id"] == cr.ok_ids[-1])
-    return dict(run.get("target") or {})
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
