@@ -46,8 +46,7 @@ class CellRuns:
     @property
     def ok_target(self) -> dict[str, Any]:
         """What the last ok run's target recorded (rtos_version, kconfig); {} if none."""
-        ok = self.ok_ids
-        run = next((r for r in self.runs if ok and r["run_id"] == ok[-1]), {})
+        run = next((r for r in reversed(self.runs) if r["status"] == "ok"), {})
         return dict(run.get("target") or {})
 
     @property

@@ -22,6 +22,8 @@ from rtlab.analysis.runchange import MeanInterval, mean_interval
 from rtlab.lab.rtos.firmware import shown_version
 from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.protocol import Run
+from rtlab.results import Store, multirun
+from rtlab.results import query as results
 from rtlab.studies import rtbench, rtos_compare
 
 MODES = {
@@ -296,3 +298,17 @@ def _contention_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> 
     out += ["| stress % | " + " | ".join(names) + " |", "| ---: |" + " ---: |" * len(names)]
     out += [_row(str(lv), [f.contention.get(lv) for f in figs], "{:.1f}") for lv in levels]
     return [*out, ""]
+
+
+def cell_figures(
+    store: Store, cells: dict[str, results.CellRuns]
+) -> list[tuple[str, MulticoreFigures]]:
+    """(cell label, figures) for every rtbench cell of `cells` with a multi-core part."""
+    out = []
+    for cr in cells.values():
+        if cr.workload == "rtbench" and cr.ok_ids:
+            reps = [multirun.split(store, rid) for rid in cr.ok_ids]
+            figs = figures(reps, str(cr.ok_target.get("rtos_version") or ""))
+            if figs is not None:
+                out.append((cr.label, figs))
+    return out

@@ -19,6 +19,7 @@ from typing import Any
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
+from rtlab.studies import multicore
 from rtlab.studies import reproduction_rtbench as rtb
 from rtlab.studies import user_vs_kernel as uvk
 from rtlab.studies.multicore import MulticoreFigures
@@ -155,7 +156,9 @@ def measures(
     cols = rtb.columns(store, cells)
     return {
         "stm32": rtb.stm32(cols),
-        "rp2040": rtb.rp2040(cols, rtb.multicore_figures(store, cells) if multi is None else multi),
+        "rp2040": rtb.rp2040(
+            cols, multicore.cell_figures(store, cells) if multi is None else multi
+        ),
         "k4perf": rtb.k4perf(cols),
         "gpio": gpio(gpio_st if gpio_st is not None else gpio_study.study(store, cells)),
         "user_vs_kernel": user_vs_kernel(store, cells),

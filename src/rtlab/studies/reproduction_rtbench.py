@@ -100,20 +100,6 @@ def columns(store: Store, cells: dict[str, results.CellRuns]) -> list[Column]:
     return sorted(out, key=lambda c: (c.config != "default", c.cell))
 
 
-def multicore_figures(
-    store: Store, cells: dict[str, results.CellRuns]
-) -> list[tuple[str, multicore.MulticoreFigures]]:
-    """(cell label, figures) for every rtbench cell with a multi-core part."""
-    out = []
-    for cr in cells.values():
-        if cr.workload == "rtbench" and cr.ok_ids:
-            reps = [multirun.split(store, rid) for rid in cr.ok_ids]
-            figs = multicore.figures(reps, str(cr.ok_target.get("rtos_version") or ""))
-            if figs is not None:
-                out.append((cr.label, figs))
-    return out
-
-
 def _pick(cols: Sequence[Column], rtos: str, core: str) -> Column | None:
     return next((c for c in cols if c.rtos == rtos and c.core == core), None)
 

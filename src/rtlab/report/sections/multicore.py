@@ -14,7 +14,6 @@ from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import multicore, rtbench
-from rtlab.studies.reproduction_rtbench import multicore_figures
 
 
 def _bars(
@@ -78,7 +77,7 @@ def block(label: str, f: multicore.MulticoreFigures) -> dict[str, Any]:
 
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
-    found = multicore_figures(store, cells)
+    found = multicore.cell_figures(store, cells)
     if not found:
         return None
     blocks = [block(label, f) for label, f in found]
