@@ -3,12 +3,13 @@
 // rtlab's RP2040 board model: runs the image a real Pico takes and prints its UART0.
 //
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
-//        [--max-cycles N] [--xip-cache two-way|compulsory|off] [--no-xip-cache]
+//        [--max-cycles N] [--xip-cache two-way|compulsory|fully-associative|off] [--no-xip-cache]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
 //
 // --xip-cache: 'two-way' (the default) is the RP2040's 16 KiB two-way cache; 'compulsory'
-// keeps only the first miss of each line after a flush (no conflict misses: a warm figure
-// independent of the code's layout); 'off' (or --no-xip-cache): flash reads cost what SRAM
+// keeps only the first miss of each line after a flush (no conflict or capacity misses: a
+// warm figure independent of the code's layout); 'fully-associative' is 16 KiB in one set,
+// LRU (compulsory and capacity misses, no conflict misses); 'off' (or --no-xip-cache): flash reads cost what SRAM
 // reads cost (rp2040js's timing). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 //

@@ -15,13 +15,18 @@
 // misses: a line misses the first time it is read after a flush and hits from then on (an
 // ideal cache: no conflict or capacity misses), so a warm figure does not depend on where
 // the linker put the code (on the 2-way cache it does, by a miss of 60 cycles per conflict);
+// 'fully-associative' is a 16 KiB cache of 2048 lines in one set, least-recently-used line
+// replaced: the compulsory and the capacity misses of the 3C model (Hill), no conflict
+// misses, so a figure keeps what a working set larger than the cache costs (two cores
+// running a kernel from one cache) without moving with the link layout;
 // 'off' is rp2040js's timing (a flash read costs an SRAM read, no miss ever).
 const { BasePeripheral } = require('rp2040js');
 const { ModelError } = require('./errors');
 
 const SETS = 1024;
 const FLASH_LINES = (16 * 1024 * 1024) / 8; // the 16 MiB the XIP window addresses
-const MODES = ['two-way', 'compulsory', 'off'];
+const MODES = ['two-way', 'compulsory', 'fully-associative', 'off'];
+const LINES = 2 * SETS; // 16 KiB of 8-byte lines
 const XIP_SRAM_SIZE = 16 * 1024;
 // SSI-to-bus overhead of a line fill beyond the serial clocks: chip select and the
 // XIP interface's own cycles, an estimate (the datasheet gives no figure).
@@ -35,6 +40,7 @@ class XipCache {
     this.modelled = this.mode !== 'off';
     // 'compulsory': a bit per flash line, set once the line has been read since the flush
     this.loaded = this.mode === 'compulsory' ? new Uint32Array(FLASH_LINES / 32) : null;
+    this.full = this.mode === 'fully-associative' ? new LruLines(LINES) : null;
     this.en = true; // CTRL.EN
     this.tags = new Int32Array(2 * SETS).fill(-1);
     this.lru = new Uint8Array(SETS); // the way to replace next
@@ -49,6 +55,7 @@ class XipCache {
   flush() {
     this.tags.fill(-1);
     if (this.loaded) this.loaded.fill(0);
+    if (this.full) this.full.clear();
   }
 
   /** clk_sys cycles to bring one 8-byte line from the flash, from the SSI's setup. */
@@ -74,6 +81,7 @@ class XipCache {
     const alias = (address >>> 24) & 3;
     const line = (address & 0xffffff) >>> 3;
     if (this.loaded) return this.accessCompulsory(alias, line);
+    if (this.full) return this.accessFullyAssociative(alias, line);
     const set = line & (SETS - 1);
     const tag = line >>> 10;
     const i = set << 1;
@@ -120,9 +128,77 @@ class XipCache {
     this.stall();
     if (this.en && (alias & 1) === 0) this.loaded[word] |= bit;
   }
+
+  /** access() in 'fully-associative' mode: a miss for a line not among the last 2048 used. */
+  accessFullyAssociative(alias, line) {
+    if (this.en && alias <= 1) {
+      this.accesses++;
+      if (this.full.touch(line)) {
+        this.hits++;
+        return;
+      }
+    }
+    this.stall();
+    if (this.en && (alias & 1) === 0) this.full.insert(line);
+  }
 }
 
-/** A mode from the options: 'two-way', 'compulsory' or 'off' (true and false: the ends). */
+/** A set of flash lines in least-recently-used order: a doubly linked list over slots, and
+ * a slot per flash line (0: not held), so a hit and a replacement are O(1). */
+class LruLines {
+  constructor(size) {
+    this.size = size;
+    this.slotOf = new Int32Array(FLASH_LINES); // slot + 1 of each held line
+    this.lineOf = new Int32Array(size).fill(-1);
+    this.prev = new Int32Array(size);
+    this.next = new Int32Array(size);
+    this.clear();
+  }
+
+  clear() {
+    for (let s = 0; s < this.size; s++) {
+      if (this.lineOf[s] >= 0) this.slotOf[this.lineOf[s]] = 0;
+      this.lineOf[s] = -1;
+      this.prev[s] = s - 1; // slot 0 most recent, the last slot least
+      this.next[s] = s + 1 < this.size ? s + 1 : -1;
+    }
+    this.head = 0;
+    this.tail = this.size - 1;
+  }
+
+  /** true when the line is held; it becomes the most recently used. */
+  touch(line) {
+    const slot = this.slotOf[line] - 1;
+    if (slot < 0) return false;
+    this.toFront(slot);
+    return true;
+  }
+
+  /** Holds the line in place of the least recently used one. */
+  insert(line) {
+    if (this.touch(line)) return; // an allocating alias that skips the lookup (0x12)
+    const slot = this.tail;
+    if (this.lineOf[slot] >= 0) this.slotOf[this.lineOf[slot]] = 0;
+    this.lineOf[slot] = line;
+    this.slotOf[line] = slot + 1;
+    this.toFront(slot);
+  }
+
+  toFront(slot) {
+    if (slot === this.head) return;
+    const p = this.prev[slot];
+    const n = this.next[slot];
+    this.next[p] = n;
+    if (n >= 0) this.prev[n] = p;
+    else this.tail = p;
+    this.prev[slot] = -1;
+    this.next[slot] = this.head;
+    this.prev[this.head] = slot;
+    this.head = slot;
+  }
+}
+
+/** A mode from the options: one of MODES (true and false: 'two-way' and 'off'). */
 function xipMode(mode) {
   if (mode === true || mode === undefined) return 'two-way';
   if (mode === false) return 'off';

@@ -69,7 +69,9 @@ def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
 @pytest.mark.parametrize("value", ["four-way", 1, ""])
 def test_a_bad_xip_cache_is_one_error(value: object) -> None:
     with pytest.raises(
-        ConfigError, match="xip_cache: expected true, false or one of two-way, compulsory, off"
+        ConfigError,
+        match="xip_cache: expected true, false or one of two-way, compulsory, "
+        "fully-associative, off",
     ):
         _target(xip_cache=value)
 

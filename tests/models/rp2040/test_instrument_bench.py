@@ -92,9 +92,7 @@ def test_the_pin_of_a_loop_is_its_length_in_both_clocks(tmp_path: Path) -> None:
     from rtlab.protocol.parser import parse_one
 
     run = parse_one(done.stdout, "serial")
-    row = next(
-        r for r in instrument_check.compare([run], cap) if r.series == "loop_1000_marked"
-    )
+    row = next(r for r in instrument_check.compare([run], cap) if r.series == "loop_1000_marked")
     ns_per_cycle = 8.0
     assert row.internal_ns >= 2999 * ns_per_cycle and row.external_ns >= 2999 * ns_per_cycle
     assert abs(row.diff_ns) <= row.bound_ns

@@ -86,10 +86,41 @@ def test_compulsory_mode_drops_conflict_misses_only(
     assert compulsory.meta == two_way.meta
 
 
+def test_fully_associative_mode_keeps_capacity_misses_drops_conflict_misses(
+    smoke: tuple[model.ModelRun, model.ModelRun], tmp_path: Path
+) -> None:
+    """One set of 2048 lines, LRU (Hill's 3C model: compulsory and capacity misses). The
+    three paths of one two-way set hit from the second round, as in "compulsory" mode; a
+    20 KiB path, more than the 16 KiB cache, misses on every line again when called a
+    second time, where "compulsory" mode hits on all of them."""
+    two_way = parse_one(smoke[0].stdout, "smoke")
+    full = parse_one(
+        model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "fully-associative").stdout,
+        "smoke",
+    )
+    compulsory = parse_one(
+        model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "compulsory").stdout,
+        "smoke",
+    )
+    miss = 388
+    lines = 20 * 1024 // 8
+    assert list(full.series["xip_same_set"].values) == list(
+        compulsory.series["xip_same_set"].values
+    )
+    cold, second = full.series["xip_capacity"].values
+    assert second >= lines * miss  # every line of the path missed again
+    assert cold - second <= 2 * miss  # as cold, give or take the caller's own lines
+    c_cold, c_second = compulsory.series["xip_capacity"].values
+    assert c_cold - c_second >= lines * miss  # an ideal cache: no miss the second time
+    for name in ("xip_cold", "xip_warm", "loop_1000"):  # nothing evicted there
+        assert list(full.series[name].values) == list(two_way.series[name].values)
+
+
 def test_an_unknown_cache_mode_is_one_error(tmp_path: Path) -> None:
     model.build()
     res = model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "four-way")
     assert res.returncode == 2
     assert res.stderr.strip().splitlines() == [
-        'rp2040-model: xip cache mode "four-way": expected one of two-way, compulsory, off'
+        'rp2040-model: xip cache mode "four-way": expected one of two-way, compulsory, '
+        "fully-associative, off"
     ]

@@ -16,6 +16,8 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
     # xip_cache = "two-way"      # the RP2040's 16 KiB two-way cache (true says the same);
                                  # "compulsory": only a line's first miss after a flush
                                  # (warm figures independent of the code's layout);
+                                 # "fully-associative": 16 KiB, LRU, one set (its
+                                 # capacity misses too, still no conflict misses);
                                  # "off" (false): flash reads cost SRAM reads (rp2040js)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
@@ -61,6 +63,8 @@ LEAVES_OUT = (
 XIP_MODES = {
     "two-way": "modelled",
     "compulsory": "compulsory misses only (no conflict misses)",
+    "fully-associative": "16 KiB fully associative, LRU (compulsory and capacity misses, "
+    "no conflict misses)",
     "off": "off",
 }
 # How long the port outlives the model for its reader to read what the model wrote last
