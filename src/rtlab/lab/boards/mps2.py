@@ -45,7 +45,7 @@ def build_mps2(
         out = REPO_ROOT / "build" / f"rtbench-qemu-{what}"
     options = [f"-DCMAKE_BUILD_TYPE={build_type}", *(f"-D{k}={v}" for k, v in defines.items())]
     with layer_build(board_dir, out, options) as cfg:
-        configure_and_build(cfg, out, f"{board_dir.name} board")
+        configure_and_build(cfg, out, f"{board_dir.name} board", "-j2")
     return out
 
 
@@ -55,7 +55,17 @@ def layer_build(board_dir: Path, out: Path, options: Sequence[str]) -> Iterator[
     one build; a tree configured from another source is forgotten) and gives its
     configure line: the cross toolchain and `options` (-D…)."""
     out.mkdir(parents=True, exist_ok=True)
-    cfg = ["cmake", "-S", str(board_dir), "-B", str(out), f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}"]
+    # Kernels from `options` only, not the environment: a build directory named for
+    # FreeRTOS builds no µC/OS-III, and every caller naming FreeRTOS shares it.
+    cfg = [
+        "cmake",
+        "-S",
+        str(board_dir),
+        "-B",
+        str(out),
+        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
+        "-DRTB_PATHS_FROM_ENV=OFF",
+    ]
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         forget_other_source(out, board_dir)

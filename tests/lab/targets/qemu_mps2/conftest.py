@@ -34,7 +34,7 @@ def _need_tools() -> None:
 def board_build() -> Path:
     """The board layer without a kernel: the smoke test ELFs."""
     _need_tools()
-    return build_mps2(out=ROOT / "build" / "rtbench-qemu-test-nokernel")
+    return build_mps2()  # build/rtbench-qemu-nokernel, the runner's too
 
 
 @pytest.fixture(scope="session")
@@ -47,8 +47,7 @@ def freertos_build() -> Path:
     if not (Path(KERNEL) / "tasks.c").is_file():
         pytest.fail(f"FREERTOS_KERNEL_PATH={KERNEL} has no tasks.c: not a FreeRTOS-Kernel")
     _need_tools()
-    out = ROOT / "build" / "rtbench-qemu-test"
-    return build_mps2({"FREERTOS_KERNEL_PATH": KERNEL}, out=out)
+    return build_mps2({"FREERTOS_KERNEL_PATH": KERNEL})  # the runner's build/rtbench-qemu-freertos
 
 
 def assert_irq_plausible(runs: list[Run], task_below_ticks: int = 100) -> None:

@@ -3,6 +3,7 @@ TIMER0 as an exact instruction-count model, NVIC software interrupt, semihosting
 
 from __future__ import annotations
 
+import subprocess
 import zlib
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from rtlab.errors import ConfigError
+from rtlab.lab.boards.mps2 import BOARD_DIR, layer_build
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import check_target, make_target
 from rtlab.protocol import parse
@@ -142,3 +144,22 @@ def test_qemu_target_records_the_rtos_it_builds(tmp_path: Path) -> None:
     d = t.describe()
     assert (d["rtos"], d["rtos_config"], d["rtos_version"]) == ("freertos", "default", "V9.9.9")
     assert d["kconfig"]["configUSE_TIME_SLICING"] == "1"
+
+
+def test_a_build_holds_only_the_kernels_its_caller_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kernels in the environment do not reach rtlab's builds: a build directory named for
+    no kernel (or for FreeRTOS alone) configures no other kernel's image, so the runner
+    and the tests share one build per kernel set instead of each building every kernel."""
+    monkeypatch.setenv("FREERTOS_KERNEL_PATH", str(tmp_path / "no-freertos-here"))
+    monkeypatch.setenv("UCOS3_PATH", str(tmp_path / "no-ucos3-here"))
+    out = tmp_path / "build"
+    with layer_build(BOARD_DIR, out, ["-DCMAKE_BUILD_TYPE=Release"]) as cfg:
+        proc = subprocess.run(cfg, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    targets = subprocess.run(
+        ["cmake", "--build", str(out), "--target", "help"], capture_output=True, text=True
+    ).stdout
+    assert "mps2-smoke-an385" in targets
+    assert "rtbench-" not in targets
