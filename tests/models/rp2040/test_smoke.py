@@ -110,8 +110,9 @@ def test_fully_associative_mode_keeps_capacity_misses_drops_conflict_misses(
     cold, second = full.series["xip_capacity"].values
     assert second >= lines * miss  # every line of the path missed again
     assert cold - second <= 2 * miss  # as cold, give or take the caller's own lines
-    c_cold, c_second = compulsory.series["xip_capacity"].values
-    assert c_cold - c_second >= lines * miss  # an ideal cache: no miss the second time
+    adds = 10240  # one cycle each, the path's own cost without a miss
+    _, c_second = compulsory.series["xip_capacity"].values
+    assert c_second < adds + 10 * miss  # an ideal cache: the path's lines all hit
     for name in ("xip_cold", "xip_warm", "loop_1000"):  # nothing evicted there
         assert list(full.series[name].values) == list(two_way.series[name].values)
 

@@ -57,15 +57,8 @@ def layer_build(board_dir: Path, out: Path, options: Sequence[str]) -> Iterator[
     out.mkdir(parents=True, exist_ok=True)
     # Kernels from `options` only, not the environment: a build directory named for
     # FreeRTOS builds no µC/OS-III, and every caller naming FreeRTOS shares it.
-    cfg = [
-        "cmake",
-        "-S",
-        str(board_dir),
-        "-B",
-        str(out),
-        f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
-        "-DRTB_PATHS_FROM_ENV=OFF",
-    ]
+    tree = ["-S", str(board_dir), "-B", str(out)]
+    cfg = ["cmake", *tree, f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}", "-DRTB_PATHS_FROM_ENV=OFF"]
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         forget_other_source(out, board_dir)

@@ -40,14 +40,17 @@ __attribute__((noinline)) static uint32_t loop_1000(void)
     return (uint32_t)delta(t0, bare_cycles());
 }
 
+/* A function of `n` adds in a row in flash, 2n bytes of straight code from a line's start. */
+#define STRAIGHT_PATH(name, n)                                                                     \
+    __attribute__((noinline, aligned(8))) static uint32_t name(uint32_t x)                         \
+    {                                                                                              \
+        __asm__ volatile(".syntax unified\n.rept " #n "\n adds %0, %0, #1\n .endr\n"             \
+                         : "+r"(x)::"cc");                                                         \
+        return x;                                                                                  \
+    }
+
 /* A path in flash long enough to span several cache lines (64 bytes of straight code). */
-__attribute__((noinline, aligned(8))) static uint32_t flash_path(uint32_t x)
-{
-    __asm__ volatile(".syntax unified\n"
-                     ".rept 32\n adds %0, %0, #1\n .endr\n"
-                     : "+r"(x)::"cc");
-    return x;
-}
+STRAIGHT_PATH(flash_path, 32)
 
 /* One timed call of flash_path: called twice, its own lines are warm the second time. */
 __attribute__((noinline)) static int64_t time_flash_path(void)
@@ -78,20 +81,7 @@ __attribute__((noinline)) static int64_t time_same_set(void)
 /* 20 KiB of straight code, more than the 16 KiB XIP cache holds: a second call right
  * after the first finds none of its lines left in a least-recently-used cache of that
  * size (capacity misses, whatever the layout), and all of them in an ideal one. */
-__attribute__((noinline, aligned(8))) static uint32_t big_path(uint32_t x)
-{
-    __asm__ volatile(".syntax unified\n"
-                     ".rept 10240\n adds %0, %0, #1\n .endr\n"
-                     : "+r"(x)::"cc");
-    return x;
-}
-
-__attribute__((noinline)) static int64_t time_big_path(void)
-{
-    uint32_t t0 = bare_cycles();
-    (void)big_path(t0);
-    return delta(t0, bare_cycles());
-}
+STRAIGHT_PATH(big_path, 10240)
 
 static int rom_checks(void)
 {
@@ -183,8 +173,11 @@ int main(void)
     rtb_emit_series("xip_same_set", "cycles", BARE_SYSCLK_HZ);
     rtb_emit_values("xip_same_set", 0, warm, N);
     bare_xip_flush();
-    for (int i = 0; i < 2; i++)
-        warm[i] = time_big_path(); /* cold, then the second call */
+    for (int i = 0; i < 2; i++) { /* cold, then the second call */
+        uint32_t t0 = bare_cycles();
+        (void)big_path(t0);
+        warm[i] = delta(t0, bare_cycles());
+    }
     rtb_emit_series("xip_capacity", "cycles", BARE_SYSCLK_HZ);
     rtb_emit_values("xip_capacity", 0, warm, 2);
     errors += smoke_instrumented(flash_path, &swi_ts);
