@@ -64,9 +64,11 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     cap = an.capture
     lo, hi = an.window()
     src = cap.metadata.get("source", "capture")
+    inferred = " (inferred from the edges)" if cap.metadata.get("resolution_inferred") else ""
     lines = [
         f"{src}  [{cap.metadata.get('format', '?')}]  tick {format_tick(cap.tick_s)}, "
-        f"resolution {format_tick(cap.resolution)}, window {fmt_ns((hi - lo) * cap.tick_ns)}, "
+        f"resolution {format_tick(cap.resolution)}{inferred}, "
+        f"window {fmt_ns((hi - lo) * cap.tick_ns)}, "
         f"{an.n_edges()} edges, {len(cap.gaps)} gaps"
     ]
     for name, d in an.derived.items():
