@@ -20,7 +20,7 @@ import pytest
 from rtlab.lab import gpio_guest as gg
 from rtlab.lab.spec import SpecError, load_spec, parse_spec
 from rtlab.lab.targets.base import make_target
-from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
+from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, run_labels
 from rtlab.protocol import Writer, parse
 from rtlab.results import Store
 from tests.builds_at_once import assert_builds_at_once_agree
@@ -131,7 +131,7 @@ def test_load_profiles_without_busybox_equivalent_are_refused() -> None:
     parse_spec(text.replace('"vm"', '"cpu"'))  # cpu load runs in the guest
 
 
-def test_label_runs_counts_the_label_and_keeps_crcs() -> None:
+def test_the_guest_labels_win_over_the_workloads_own_and_keep_runs_complete() -> None:
     parts = []
     for crc in (False, True):
         w = Writer(crc=crc)
@@ -140,7 +140,8 @@ def test_label_runs_counts_the_label_and_keeps_crcs() -> None:
         w.counter("writes", 3, unit="count")
         w.end()
         parts.append(w.text())
-    runs = parse(label_runs("\n".join(parts), {"emulated": EMULATED, "qemu_machine": "virt"}))
+    labels = run_labels({"emulated": EMULATED, "qemu_machine": "virt"})
+    runs = parse("\n".join(parts), labels=labels)
     assert len(runs) == 2
     for run in runs:
         assert run.status == "ok" and run.complete, run.problems
