@@ -11,7 +11,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -99,11 +98,11 @@ def test_two_builds_at_once_both_succeed_alike(guest_ok: None, tmp_path: Path) -
 
 def test_timeout_in_the_guest_is_a_clear_error(guest_ok: None) -> None:
     t = make_target({"kind": "qemu_gpio", "boot_timeout_s": 60})
-    t0 = time.monotonic()
     done = t.run(["sleep", "60"], timeout=1)
     assert done.timed_out and done.returncode != 0
+    # the watchdog in the guest said it (QEMU's own limit says "did not finish within")
     assert "timed out: the workload ran past 1 s in the guest" in done.stderr
-    assert time.monotonic() - t0 < 30  # the watchdog in the guest, not QEMU's limit
+    assert "did not finish within" not in done.stderr
 
 
 def test_guest_that_does_not_boot_is_a_clear_error(guest_ok: None, tmp_path: Path) -> None:
