@@ -36,7 +36,7 @@ from rtlab.lab.qemu_machine import (
     QemuResult,
     cores_of,
     default_qemu,
-    label_output,
+    output_labels,
     qemu_argv,
     run_qemu,
 )
@@ -53,7 +53,7 @@ __all__ = [
     "QemuResult",
     "QemuTarget",
     "default_qemu",
-    "label_output",
+    "output_labels",
     "qemu_argv",
     "run_qemu",
 ]
@@ -107,7 +107,7 @@ class QemuTarget(TargetBase):
         if not argv:
             raise QemuError("nothing to run")
         r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
+        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
 
     def start(self, argv: Sequence[str]) -> Background:
         # Load generators run on the host; under icount they cannot move a figure.
