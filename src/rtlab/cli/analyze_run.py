@@ -93,6 +93,7 @@ def run_analyze(
     as_md: bool = False,
     plot: Path | None = None,
     opt: Sequence[str] = (),
+    extremes: int = 0,
 ) -> None:
     """`rtlab analyze`: the parameters are the command's options by their names in
     cli/commands.py (typer) and cli/fast.py; errors raise (the caller's `guarded` says
@@ -105,6 +106,8 @@ def run_analyze(
     if edge not in ("rising", "falling", "both"):
         raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
     qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
+    if not 0 <= extremes <= 1000:
+        raise RtlabError(f"--extremes must be 0 to 1000, not {extremes}")
     if plot is not None:
         _check_plot_dir(plot)
     pairs = []
@@ -121,14 +124,16 @@ def run_analyze(
     with_tie = tie or nominal_hz is not None
     if not pairs and not with_tie and plot is None:
         # every figure from exact histograms, chunk by chunk: memory bounded by them
-        an = _analyze_streaming(file, format, options, channel, qs, edge)
+        an = _analyze_streaming(file, format, options, channel, qs, edge, extremes)
         cap = an.capture
     else:  # latency, tie and plots need whole sequences (rtlab.analysis.stream)
         from rtlab import formats
         from rtlab.analysis.summary import analyze as run_analysis
 
         cap = formats.load(file, format, **options)
-        an = run_analysis(cap, channel or None, pairs, qs, edge, with_tie, nominal_hz)  # type: ignore[arg-type]
+        an = run_analysis(
+            cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
+        )
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
     if as_json:
@@ -151,7 +156,13 @@ def run_analyze(
 
 
 def _analyze_streaming(
-    file: Path, format: str | None, options: dict, channel: list[str], qs: Any, edge: str
+    file: Path,
+    format: str | None,
+    options: dict,
+    channel: list[str],
+    qs: Any,
+    edge: str,
+    extremes: int = 0,
 ) -> Any:
     from rtlab import formats
     from rtlab.analysis.stream import analyze_stream
@@ -159,7 +170,9 @@ def _analyze_streaming(
 
     with DelayedProgress(f"analyzing {file.name}") as bar:
         stream = formats.open_stream(file, format, **options)
-        return analyze_stream(stream, channel or None, qs, edge, progress=bar)  # type: ignore[arg-type]
+        return analyze_stream(
+            stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]
+        )
 
 
 def plot_stem(name: str) -> str:

@@ -119,6 +119,13 @@ def analyze(
         Path | None, typer.Option(help="write histogram, CDF and trend plots (PNG, SVG) here")
     ] = None,
     opt: ReaderOpt = [],  # noqa: B006
+    extremes: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="add the N largest and smallest values of each metric, with when they start",
+        ),
+    ] = 0,
 ) -> None:
     """Timing statistics of a capture: periods, widths, intervals, c2c, latency."""
 
@@ -197,6 +204,57 @@ def convert(
     guarded(body)
 
 
+@app.command()
+@reading
+def events(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="capture file")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="events.csv or events.parquet")
+    ],
+    metric: Annotated[
+        list[str],
+        typer.Option(
+            "--metric", "-m", metavar="METRIC",
+            help="period, high, low, interval, c2c (repeatable or comma list; default period)",
+        ),
+    ] = [],  # noqa: B006
+    channel: Annotated[
+        list[str],
+        typer.Option("--channel", "-c", metavar="CHANNEL", help="channel(s) (default: all)"),
+    ] = [],  # noqa: B006
+    edge: EdgeOpt = "rising",
+    *,
+    reader: Reader,
+) -> None:
+    """Every period, width or interval with its start time, as CSV or Parquet (streamed)."""
+
+    def body() -> None:
+        from rtlab import formats
+        from rtlab.cli.progress import DelayedProgress
+        from rtlab.report.events_file import check_metrics, check_output, stream_rows, write_events
+
+        check_output(output)
+        metrics = check_metrics(split_list(metric) or ["period"])
+        names = split_list(channel)
+        if edge not in ("rising", "falling", "both"):
+            raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
+        options = reader.options()
+        if names and "channels" not in options:
+            options["channels"] = names
+        with DelayedProgress(f"events of {file.name}") as bar:
+            stream = formats.open_stream(file, reader.format, **options)
+            blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
+            n = write_events(blocks, stream.header, output)
+        err.print(f"wrote {output}: {n} events")
+
+    guarded(body)
+
+
+def split_list(values: list[str]) -> list[str]:
+    """Repeated options and comma lists as one list: -c D0,D1 -c D2 → D0, D1, D2."""
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
 @app.command("formats")
 def list_formats() -> None:
     """The capture formats rtlab reads and writes."""
@@ -250,7 +308,7 @@ def _mount_optional() -> None:
 # the instruments' and the studies' command modules (start-up is most of a small file's
 # analysis, issue 36). Anything else (help, a lab command, the library's tests that drive
 # `app`) mounts them. (While `python -m rtlab.cli` imports this, argv[0] is "-m".)
-_CORE = {"analyze", "convert", "plot", "formats"}
+_CORE = {"analyze", "convert", "plot", "formats", "events"}
 if not (
     (sys.argv[0] == "-m" or sys.argv[0].endswith(("rtlab", "__main__.py")))
     and sys.argv[1:2]

@@ -34,6 +34,7 @@ ANALYZE_OPTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "as_md": (("--md",), "flag"),
     "plot": (("--plot",), Path),
     "opt": (("--opt", "-O"), "multi"),
+    "extremes": (("--extremes",), int),
 }
 ANALYZE_DEFAULTS: dict[str, Any] = {
     "format": None,
@@ -50,6 +51,7 @@ ANALYZE_DEFAULTS: dict[str, Any] = {
     "as_md": False,
     "plot": None,
     "opt": [],
+    "extremes": 0,
 }
 _BY_SPELLING = {s: name for name, (spellings, _) in ANALYZE_OPTIONS.items() for s in spellings}
 _DIGITS = re.compile(r"[0-9]{1,18}")
