@@ -16,7 +16,14 @@ import typer
 
 # Only what `rtlab --help` needs is imported here: numpy, the readers, DuckDB and
 # matplotlib load inside the command that uses them (tests/cli/test_startup.py).
-from rtlab.cli.analyze_run import _reader_options, run_analyze
+from rtlab.cli.analyze_run import (
+    _reader_options,
+    load_capture,
+    open_capture_stream,
+    parse_window,
+    run_analyze,
+    split_list,
+)
 from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
 
@@ -44,6 +51,22 @@ ReaderOpt = Annotated[
     list[str], typer.Option("--opt", "-O", help="reader option KEY=VALUE (repeatable)")
 ]
 EdgeOpt = Annotated[str, typer.Option(help="edge for periods: rising, falling or both")]
+FromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--from",
+        metavar="TIME|EDGE",
+        help="start of the window: a time (1.5ms) or an edge (D2:rising, D2:rising+10us)",
+    ),
+]
+ToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--to",
+        metavar="TIME|EDGE",
+        help="end of the window (excluded): a time, an edge, or +DURATION after --from",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -55,11 +78,25 @@ class Reader:
     tick: str | None
     first_level: int | None
     opt: list[str]
+    start: str | None = None
+    end: str | None = None
 
     def options(self) -> dict[str, Any]:
         """The reader options as formats.load/open_stream take them (one error when a
         key is given twice)."""
         return _reader_options(self.tick, self.first_level, self.opt)
+
+    def window(self) -> Any:
+        return parse_window(self.start, self.end)
+
+    def open_stream(self, file: Path, options: dict[str, Any] | None = None) -> Any:
+        """The capture as a stream, cut to --from/--to."""
+        opts = self.options() if options is None else options
+        return open_capture_stream(file, self.format, opts, self.window())
+
+    def load(self, file: Path) -> Any:
+        """The whole capture, cut to --from/--to."""
+        return load_capture(file, self.format, self.options(), self.window())
 
 
 _READER = [
@@ -69,6 +106,8 @@ _READER = [
         ("tick", TickOpt, None),
         ("first_level", FirstLevelOpt, None),
         ("opt", ReaderOpt, []),
+        ("start", FromOpt, None),
+        ("end", ToOpt, None),
     )
 ]
 
@@ -119,6 +158,8 @@ def analyze(
         Path | None, typer.Option(help="write histogram, CDF and trend plots (PNG, SVG) here")
     ] = None,
     opt: ReaderOpt = [],  # noqa: B006
+    start: FromOpt = None,
+    end: ToOpt = None,
     extremes: Annotated[
         int,
         typer.Option(
@@ -153,13 +194,12 @@ def plot(
     """Plot one metric: histogram, CDF or trend; several files share one axis."""
 
     def body() -> None:
-        from rtlab import formats
         from rtlab.analysis.summary import channel_metric
         from rtlab.report import plots
 
         series = []
         for f in files:
-            cap = formats.load(f, reader.format, **reader.options())
+            cap = reader.load(f)
             ch = channel or next(iter(cap.channels), None)
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
@@ -187,7 +227,7 @@ def convert(
         from rtlab.cli.progress import DelayedProgress
 
         with DelayedProgress(f"converting {src.name}") as bar:
-            stream = formats.open_stream(src, reader.format, **reader.options())
+            stream = reader.open_stream(src)
             total, done = stream.total_edges, 0
 
             def counted(chunks: Any) -> Any:
@@ -229,7 +269,6 @@ def events(
     """Every period, width or interval with its start time, as CSV or Parquet (streamed)."""
 
     def body() -> None:
-        from rtlab import formats
         from rtlab.cli.progress import DelayedProgress
         from rtlab.report.events_file import check_metrics, check_output, stream_rows, write_events
 
@@ -242,17 +281,12 @@ def events(
         if names and "channels" not in options:
             options["channels"] = names
         with DelayedProgress(f"events of {file.name}") as bar:
-            stream = formats.open_stream(file, reader.format, **options)
+            stream = reader.open_stream(file, options)
             blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
             n = write_events(blocks, stream.header, output)
         err.print(f"wrote {output}: {n} events")
 
     guarded(body)
-
-
-def split_list(values: list[str]) -> list[str]:
-    """Repeated options and comma lists as one list: -c D0,D1 -c D2 → D0, D1, D2."""
-    return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
 @app.command("formats")

@@ -35,6 +35,8 @@ ANALYZE_OPTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "plot": (("--plot",), Path),
     "opt": (("--opt", "-O"), "multi"),
     "extremes": (("--extremes",), int),
+    "start": (("--from",), str),
+    "end": (("--to",), str),
 }
 ANALYZE_DEFAULTS: dict[str, Any] = {
     "format": None,
@@ -52,6 +54,8 @@ ANALYZE_DEFAULTS: dict[str, Any] = {
     "plot": None,
     "opt": [],
     "extremes": 0,
+    "start": None,
+    "end": None,
 }
 _BY_SPELLING = {s: name for name, (spellings, _) in ANALYZE_OPTIONS.items() for s in spellings}
 _DIGITS = re.compile(r"[0-9]{1,18}")
