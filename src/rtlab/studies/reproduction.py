@@ -201,6 +201,13 @@ def _claim(c: Mapping[str, Any], where: str, i: int) -> Claim:
     }[claim.kind]
     if not shape_ok:
         raise PublishedError(f"{at}: published {claim.published!r} does not fit kind {claim.kind}")
+    if claim.kind in ("value", "ratio", "period"):
+        p = float(claim.published)
+        if not math.isfinite(p) or p == 0:
+            # value and ratio compare rtlab ÷ published; a period of 0 or ∞ is no period
+            raise PublishedError(
+                f"{at}: published {claim.published!r}: expected a finite non-zero figure"
+            )
     return claim
 
 
@@ -237,11 +244,14 @@ def judge(c: Claim, m: Measured | None) -> Row:
     if m is None or m.value is None:
         why = (m.why_not if m else "") or "not measured in the selected runs"
         return Row(c.id, c.claim, c.source, pub, "–", "", NOT_COMPARABLE, why, m.how if m else "")
+    refused = _unjudgeable(c, m)
+    if refused:
+        return Row(c.id, c.claim, c.source, pub, _shown(m), "", NOT_COMPARABLE, refused, m.how)
     rtlab, compare, ok = _KIND[c.kind](c, m)
     why = m.why_not
     if not why and c.needs and c.needs in m.lacks:
         why = LACKS.get(c.needs, c.needs)  # the environment: the table's own line
-    if not why and c.kind in ("value", "range") and c.unit and m.unit and c.unit != m.unit:
+    if not why and c.unit and m.unit and c.unit != m.unit:
         why = f"{m.unit} vs {c.unit}"  # where rtlab measured: the table's own line
     if not why and c.absolute and m.emulated:
         why = f"emulated vs silicon: {m.emulated}"
@@ -251,6 +261,52 @@ def judge(c: Claim, m: Measured | None) -> Row:
         return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_COMPARABLE, why, m.how)
     verdict = REPRODUCED if ok else NOT_REPRODUCED
     return Row(c.id, c.claim, c.source, pub, rtlab, compare, verdict, "", m.how)
+
+
+def _numbers(v: object) -> list[float]:
+    """Every figure in a measured value (a scalar, runs, names, rows of names)."""
+    if isinstance(v, dict):
+        return [x for w in v.values() if w is not None for x in _numbers(w)]
+    if isinstance(v, tuple | list):
+        return [x for w in v for x in _numbers(w)]
+    return [float(v)]  # type: ignore[arg-type]
+
+
+def _unjudgeable(c: Claim, m: Measured) -> str:
+    """Why no verdict can be drawn from these figures at all, whatever their size: the
+    kinds below would otherwise pass or fail them by an accident of arithmetic."""
+    figures = _numbers(m.value)
+    if not figures:
+        return "the measurement is empty: no figure to compare"
+    nans = sum(math.isnan(x) for x in figures)
+    if nans:
+        return f"{nans} of rtlab's {len(figures)} figures are NaN"
+    if c.kind in ("value", "ratio", "period"):
+        p = float(c.published)
+        if not math.isfinite(p) or p == 0:
+            return f"published {c.published!r}: no ratio to it"
+    if c.kind == "period":
+        # every run unstable is a verdict (the published period was tried and failed in
+        # each); some runs unstable leave rtlab's run-to-run range without an upper end
+        unstable = sum(math.isinf(x) for x in figures)
+        if 0 < unstable < len(figures):
+            return (
+                f"{unstable} of {len(figures)} runs found no stable period among the periods "
+                "tried: their run-to-run range has no upper end"
+            )
+    elif c.kind in ("value", "ratio", "range") and any(math.isinf(x) for x in figures):
+        return "rtlab's figure is infinite"
+    return ""
+
+
+def _shown(m: Measured) -> str:
+    """The measured figures as they are, for a row that judges none of them."""
+    v = m.value
+    if isinstance(v, dict):
+        text = "; ".join(f"{k} {num(x)}" for k, x in v.items() if isinstance(x, int | float))
+    else:
+        text = ", ".join(num(x) for x in _numbers(v))
+    return f"{text} {m.unit}".strip() if text else "–"
 
 
 def _scalar(m: Measured) -> float:
