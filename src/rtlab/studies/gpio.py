@@ -35,7 +35,13 @@ from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import reproduction
-from rtlab.studies.gpio_cells import environment, implementation, is_gpio_cell, policy
+from rtlab.studies.gpio_cells import (
+    environment,
+    host_timed,
+    implementation,
+    is_gpio_cell,
+    policy,
+)
 
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 TRIM_Q = 0.99  # Fig. 2 shows |deviation| up to the largest P99 of its curves
@@ -81,6 +87,7 @@ class CellStudy:
     condition: str
     environment: str  # "" (a board, as far as the runs say), "emulated (…)", "virtual machine (…)"
     sources: list[SourceStats]
+    host_timed: bool = False  # emulated against the host's clock (gpio_cells.host_timed)
 
 
 @dataclass
@@ -135,8 +142,9 @@ def _cell(store: Store, cr: results.CellRuns) -> CellStudy | None:
         return None
     ok = [r for r in cr.runs if r["status"] == "ok"]
     return CellStudy(
-        cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources
-    )
+        cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources,
+        host_timed(ok),
+    )  # fmt: skip
 
 
 def _abs_dev_ns(s: Samples, mean_ns: float) -> np.ndarray:

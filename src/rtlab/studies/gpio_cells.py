@@ -43,6 +43,16 @@ def policy(cr: results.CellRuns) -> str:
     return str(params.get("policy", "other"))
 
 
+def host_timed(runs: Sequence[dict[str, Any]]) -> bool:
+    """Emulated runs timed by the host's clock (plain TCG, not icount): their spread is
+    the host's scheduling and the emulator's stalls, not the guest's."""
+    metas = [r.get("meta") or {} for r in runs]
+    return any(m.get("emulated") or m.get("qemu_machine") for m in metas) and not any(
+        m.get("qemu_icount_shift") not in (None, "") or m.get("timebase") == "icount"
+        for m in metas
+    )
+
+
 def environment(runs: Sequence[dict[str, Any]]) -> str:
     """How the runs' own records describe where they ran: emulated (a workload's
     `meta emulated=…`, QEMU's timebase labels, a qemu target), a virtual machine (the
@@ -50,7 +60,9 @@ def environment(runs: Sequence[dict[str, Any]]) -> str:
     for r in runs:
         meta = r.get("meta") or {}
         if meta.get("emulated"):
-            return f"emulated ({meta['emulated']})"
+            shift = meta.get("qemu_icount_shift")
+            icount = f", icount shift {shift}" if shift not in (None, "") else ""
+            return f"emulated ({meta['emulated']}{icount})"
         if meta.get("qemu_machine") or meta.get("timebase") == "icount":
             return f"emulated (QEMU {meta.get('qemu_machine', '')}".rstrip() + ")"
         if (r.get("target") or {}).get("kind") == "qemu":

@@ -23,9 +23,10 @@ builds it from the stored runs). This module only compares, by the claim's kind:
 - order_each: the same published order, checked in each row rtlab has.
 
 A claim that `needs` what the measuring environment lacks (`cycles`, `cache`: QEMU
-icount counts instructions and models no cache) is not comparable, and so is a figure
-the measure withholds (`why_not`). A claim with no rtlab figure is not comparable,
-"not measured". Every row carries its source and a verdict.
+icount counts instructions and models no cache; `timing`: a jitter, deviation or tail
+claim, which an emulator timed by its host's clock cannot show) is not comparable, and
+so is a figure the measure withholds (`why_not`). A claim with no rtlab figure is not
+comparable, "not measured". Every row carries its source and a verdict.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ STUDIES = ("stm32", "rp2040", "k4perf", "gpio", "user_vs_kernel")
 LACKS = {
     "cycles": "the claim is about cycles (pipeline, wait states); an instruction count has none",
     "cache": "the claim is about a flash cache; the emulator models none",
+    # a spread (jitter, maximum deviation, tail, a period stable to its p99.9) measured
+    # against the host's clock is the host's scheduling and the emulator's stalls
+    "timing": "host-timed emulation: the spread is the host's noise, not the target's",
 }
 
 

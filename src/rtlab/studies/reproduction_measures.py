@@ -59,15 +59,18 @@ def gpio(st: gpio_study.Study | None) -> dict[str, Measured]:
         how = f"{kc.label} ÷ {cc.label} ({ks.source})"
         env = "; ".join(sorted({_env(x.environment) for x in (cc, kc) if x.environment}))
         cp, kp = cs.period, ks.period
+        noisy = ("timing",) if cc.host_timed or kc.host_timed else ()
         out["ratio.mean_ns"] = Measured(kp.mean / cp.mean, "", how, env)
         out["ratio.p50_ns"] = Measured(kp.quantiles[0.5] / cp.quantiles[0.5], "", how, env)
-        out["order.rms_ns"] = Measured({"C/C++": cp.rms, "Kotlin/Native": kp.rms}, "ns", how, env)
+        out["order.rms_ns"] = Measured(
+            {"C/C++": cp.rms, "Kotlin/Native": kp.rms}, "ns", how, env, lacks=noisy
+        )
         out["order.max_dev_ns"] = Measured(
-            {"C/C++": cp.max_dev, "Kotlin/Native": kp.max_dev}, "ns", how, env
+            {"C/C++": cp.max_dev, "Kotlin/Native": kp.max_dev}, "ns", how, env, lacks=noisy
         )
         if cs.levels is not None and ks.levels is not None:
             med = ks.levels.abs_dev_quantiles[0.5] / cs.levels.abs_dev_quantiles[0.5]
-            out["ratio.fig2_median_ns"] = Measured(med, "", how, env)
+            out["ratio.fig2_median_ns"] = Measured(med, "", how, env, lacks=noisy)
     return out
 
 
@@ -97,6 +100,8 @@ def user_vs_kernel(store: Store, cells: dict[str, results.CellRuns]) -> dict[str
     if st is None:
         return {}
     env = "; ".join(st.emulated)
+    # the minimum stable period is a tail figure (p99.9), the spreads are RMS jitter
+    noisy = ("timing",) if any(e.endswith(uvk.HOST_TIME) for e in st.emulated) else ()
     out: dict[str, Measured] = {}
     per_rep = [s for s in (uvk.study(store, c) for c in _by_repetition(cells).values()) if s]
     pooled: dict[tuple[str, str], float] = {}
@@ -112,16 +117,17 @@ def user_vs_kernel(store: Store, cells: dict[str, results.CellRuns]) -> dict[str
         tried = ", ".join(uvk.fmt(t) for t in m.tried_us)
         how = f"{m.method}, {m.kernel}, idle; periods tried {tried} µs"
         out[f"min.{m.method}.{m.kernel}"] = Measured(
-            tuple(vals), "µs", how, env, grid=tuple(m.tried_us)
+            tuple(vals), "µs", how, env, grid=tuple(m.tried_us), lacks=noisy
         )
         pooled[(m.method, m.kernel)] = math.inf if m.period_us is None else m.period_us
     user, kernel = "user usleep", "kernel hrtimer (hard)"
     if (user, "stock") in pooled and (kernel, "stock") in pooled:
         vals = {"kernel": pooled[(kernel, "stock")], "user": pooled[(user, "stock")]}
-        out["order.stock"] = Measured(vals, "µs", "pooled runs, idle, stock", env)
+        out["order.stock"] = Measured(vals, "µs", "pooled runs, idle, stock", env, lacks=noisy)
     if (kernel, "stock") in pooled and (kernel, "PREEMPT_RT") in pooled:
         vals = {"stock": pooled[(kernel, "stock")], "PREEMPT_RT": pooled[(kernel, "PREEMPT_RT")]}
-        out["order.rt"] = Measured(vals, "µs", "pooled runs, idle, kernel hrtimer", env)
+        how = "pooled runs, idle, kernel hrtimer"
+        out["order.rt"] = Measured(vals, "µs", how, env, lacks=noisy)
     rows = {(r.method, r.kernel, r.condition, r.period_us): r for r in st.rows}
     if (r := rows.get((user, "stock", "idle", 100.0))) is not None:
         out["overshoot.usleep100"] = Measured(r.mean_us - 100.0, "µs", "mean − 100 µs", env)
@@ -138,7 +144,7 @@ def user_vs_kernel(store: Store, cells: dict[str, results.CellRuns]) -> dict[str
         if idle is not None and busy is not None:
             out[f"spread.{method}.{kernel_name}.{t:g}"] = Measured(
                 {"load": busy.rms_jitter_us, "idle": idle.rms_jitter_us}, "µs RMS",
-                f"RMS jitter; load = rtlab's {load!r} condition", env,
+                f"RMS jitter; load = rtlab's {load!r} condition", env, lacks=noisy,
             )  # fmt: skip
     return out
 
