@@ -31,8 +31,12 @@ LAYER_PROGRAMS = ("rtlab-hrtimer", "rtlab-latency", "rtlab-timerlat")
 
 
 def icount_args(shift: int | None) -> list[str]:
-    """QEMU's arguments for instruction-count time (None: plain TCG, host time)."""
-    return [] if shift is None else ["-icount", f"shift={shift},sleep=off"]
+    """QEMU's arguments for instruction-count time (None: plain TCG, host time); the
+    device tree's random seeds (KASLR, the kernel's RNG) off, so every boot of the guest
+    runs the same instructions."""
+    if shift is None:
+        return []
+    return ["-icount", f"shift={shift},sleep=off", "-machine", "dtb-randomness=off"]
 
 
 def mips_model(shift: int | None) -> float | None:

@@ -326,7 +326,16 @@ def _md_cell(text: str) -> str:
 def markdown(st: Study) -> str:
     qs = [quantile_key(q) for q in QUANTILES]
     out = ["## GPIO study" + (f" — {', '.join(st.emulated)}" if st.emulated else ""), ""]
-    if st.emulated:
+    icount = [e for e in st.emulated if "icount" in e]
+    if icount:
+        out += [
+            "Emulated under QEMU icount: the guest's clock counts instructions (at shift 0",
+            "one ns is one instruction), so every ns below is an instruction count of the",
+            "emulated CPU, not time on a board; deterministic. Compare implementations by",
+            "ratio only.",
+            "",
+        ]
+    elif st.emulated:
         out += [
             "Emulated target: timings are of the emulator on its host, not of a board;",
             "compare implementations by ratio only.",

@@ -42,6 +42,7 @@ from typing import Any
 from rtlab.errors import RtlabError
 
 REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE = "reproduced", "not reproduced", "not comparable"
+FRAGILE = "fragile"  # reproduced under some of a model's declared settings, not all
 KINDS = ("value", "ratio", "range", "period", "order", "order_each")
 STUDIES = ("stm32", "rp2040", "k4perf", "gpio", "user_vs_kernel")
 LACKS = {
@@ -72,6 +73,9 @@ class Claim:
     note: str = ""
     absolute: bool = False  # a time on the study's hardware: an emulator's is no match
     needs: str = ""
+    # order kinds: what the order presumes of every name's figure, e.g. {below = 1.0,
+    # what = "T8 drops on two cores"}: a figure that does not show it fails the claim
+    precondition: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,8 +141,9 @@ class Reproduction:
 
     @property
     def tally(self) -> str:
+        fragile = f"{self.count(FRAGILE)} fragile, " if self.count(FRAGILE) else ""
         return (
-            f"{self.count(REPRODUCED)} of {len(self.rows)} claims reproduced, "
+            f"{self.count(REPRODUCED)} of {len(self.rows)} claims reproduced, {fragile}"
             f"{self.count(NOT_REPRODUCED)} not, {self.count(NOT_COMPARABLE)} not comparable"
         )
 
@@ -205,6 +210,14 @@ def _claim(c: Mapping[str, Any], where: str, i: int) -> Claim:
     }[claim.kind]
     if not shape_ok:
         raise PublishedError(f"{at}: published {claim.published!r} does not fit kind {claim.kind}")
+    pre = claim.precondition
+    if pre is not None and (
+        claim.kind != "order"
+        or set(pre) != {"below", "what"}
+        or not isinstance(pre["below"], int | float)
+    ):
+        want = "{below = <figure>, what = <text>} on an order"
+        raise PublishedError(f"{at}: precondition: expected {want}")
     if claim.kind in ("value", "ratio", "period"):
         p = float(claim.published)
         if not math.isfinite(p) or p == 0:
@@ -263,8 +276,23 @@ def judge(c: Claim, m: Measured | None) -> Row:
         why = f"rtlab's sweep has no {num(c.published)} µs step"
     if why or ok is None:
         return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_COMPARABLE, why, m.how)
+    failed = _precondition_fails(c, m)
+    if failed:
+        return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_REPRODUCED, failed, m.how)
     verdict = REPRODUCED if ok else NOT_REPRODUCED
     return Row(c.id, c.claim, c.source, pub, rtlab, compare, verdict, "", m.how)
+
+
+def _precondition_fails(c: Claim, m: Measured) -> str:
+    """Why the claim's precondition does not hold of rtlab's figures ("" when it does)."""
+    if c.precondition is None or not isinstance(m.value, dict):
+        return ""
+    below = float(c.precondition["below"])
+    off = [f"{n} {num(v)}" for n, v in m.value.items() if n in c.published and not v < below]
+    if not off:
+        return ""
+    what = c.precondition["what"]
+    return f"its precondition fails ({what}): {', '.join(off)}, not below {num(below)}"
 
 
 def _numbers(v: object) -> list[float]:

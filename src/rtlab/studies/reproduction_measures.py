@@ -24,6 +24,7 @@ from rtlab.studies import reproduction_rtbench as rtb
 from rtlab.studies import user_vs_kernel as uvk
 from rtlab.studies.multicore import MulticoreFigures
 from rtlab.studies.reproduction import STUDIES, Measured, Reproduction, load, reproduce
+from rtlab.studies.reproduction_robust import Variant, robust
 
 # rtlab's implementation names -> the study's
 GPIO_NAMES = {"C": "C/C++", "Kotlin/Native": "Kotlin/Native"}
@@ -174,7 +175,89 @@ def measures(
 def reproductions(
     store: Store, cells: dict[str, results.CellRuns], **given: Any
 ) -> list[Reproduction]:
-    """One Reproduction per published study rtlab has any figure for, in STUDIES order."""
+    """One Reproduction per published study rtlab has any figure for, in STUDIES order.
+    Cells that ran a model under several of its declared settings (a target axis of
+    VARIANT_KEYS) are judged per setting and each verdict held to all of them
+    (reproduction_robust); the page's own setting is its first cell's."""
+    groups: dict[tuple[tuple[str, str], ...], dict[str, results.CellRuns]] = {}
+    for k, cr in cells.items():
+        groups.setdefault(variant_of(cr), {})[k] = cr
+    if len(groups) <= 1:
+        return _with_assumptions(_reproductions(store, cells, **given), cells)
+    judged = []
+    for settings, group in groups.items():
+        sub = dict(given)
+        if "multi" in sub and sub["multi"] is not None:
+            labels = {c.label for c in group.values()}
+            sub["multi"] = [(lb, f) for lb, f in sub["multi"] if lb in labels]
+        sub.pop("gpio_st", None)  # the group's own, from its cells
+        reps = {r.study.key: r for r in _reproductions(store, group, **sub)}
+        judged.append((Variant(_variant_label(settings), settings), reps))
+    out = []
+    for key in STUDIES:
+        each = [(v, reps[key]) for v, reps in judged if key in reps]
+        if each and each[0][0] == judged[0][0]:  # the page's own setting speaks first
+            out.append(robust(each))
+    return _with_assumptions(out, cells)
+
+
+# A model's declared uncertainties, as target axes: the key and how a row names a value
+VARIANT_KEYS = {
+    "xip_cache": "{} XIP cache",
+    "arbitration": "arbitration {}",
+    "layout_shift_kib": "+{} KiB of dead code",
+}
+
+
+def variant_of(cr: results.CellRuns) -> tuple[tuple[str, str], ...]:
+    """The settings of VARIANT_KEYS a cell's label carries: `smp[rtos=nuttx,xip_cache=two-way]`."""
+    label = cr.stored_label or cr.label
+    inner = label.split("[", 1)[1].split("]", 1)[0] if "[" in label else ""
+    pairs = dict(kv.split("=", 1) for kv in inner.split(",") if "=" in kv)
+    return tuple((k, pairs[k]) for k in VARIANT_KEYS if k in pairs)
+
+
+def _variant_label(settings: tuple[tuple[str, str], ...]) -> str:
+    return ", ".join(VARIANT_KEYS[k].format(v) for k, v in settings) or "the page's model"
+
+
+# the model's XIP cache modes (the rp2040_model flasher's `xip_cache`), as a reader reads them
+_XIP_READS = {
+    "two-way": "two-way, the RP2040's own",
+    "fully-associative": "fully associative: its size, not its conflict misses",
+    "compulsory": "compulsory misses only",
+    "off": "",
+}
+
+
+def _with_assumptions(
+    reps: list[Reproduction], cells: dict[str, results.CellRuns]
+) -> list[Reproduction]:
+    """Where the model assumes what a study's conditions deny (a flash cache on a board
+    the study calls cacheless), the environment line says so."""
+    modes = sorted(
+        {
+            _XIP_READS.get(str(m), str(m))
+            for cr in cells.values()
+            if (m := cr.ok_target.get("xip_cache"))
+        }
+        - {""}
+    )
+    if not modes:
+        return reps
+    for rep in reps:
+        if any("no cache" in v for v in rep.study.conditions.values()):
+            rep.environment.append(
+                "the model runs the Pico's 16 KiB XIP flash cache ("
+                + "; ".join(modes)
+                + ") where the study's conditions say no cache"
+            )
+    return reps
+
+
+def _reproductions(
+    store: Store, cells: dict[str, results.CellRuns], **given: Any
+) -> list[Reproduction]:
     found = measures(store, cells, **given)
     out = []
     for key in STUDIES:

@@ -182,6 +182,7 @@ TARGET_KIND = TargetKind(
     _check_condition,
     identity=_identity,
     # rtos = ["freertos", "nuttx"]: both kernels on one board, in one spec
-    # (examples/rp2040-model-smp.toml)
-    axes=("rtos",),
+    # (examples/rp2040-model-smp.toml); xip_cache = ["fully-associative", "two-way"]: the
+    # model under each of its cache modes, whose verdicts the report holds to each other
+    axes=("rtos", "xip_cache"),
 )
