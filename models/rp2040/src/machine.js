@@ -75,8 +75,9 @@ function modelLogger(mcu) {
 class ModelRP2040 extends RP2040 {
   /** rom: the boot ROM image (bytes); xipCache: the XIP cache's mode (src/xip.js); cycleFixes:
    * rtlab's corrections of rp2040js's cycle counts (core.js); clock: a SimulationClock
-   * shared with another chip (runner.js Scheduler steps chips of one clock together). */
-  constructor({ rom, xipCache = true, cycleFixes = true, clock = undefined }) {
+   * shared with another chip (runner.js Scheduler steps chips of one clock together);
+   * xipLayoutShift: the XIP cache's view of a layout shift {at, bytes} (src/xip.js). */
+  constructor({ rom, xipCache = true, cycleFixes = true, clock = undefined, xipLayoutShift = null }) {
     super(clock);
     this.clockCycles = 0; // the cycle count the clock has been advanced to
     this.cycleFixes = cycleFixes;
@@ -87,7 +88,7 @@ class ModelRP2040 extends RP2040 {
     this.coreResets = 0; // core 1's resets through the PSM
     this.retiredInstructions = 0; // instructions of core 1 before its last reset
     this.select(0);
-    this.xip = new XipCache(this, xipCache);
+    this.xip = new XipCache(this, xipCache, xipLayoutShift);
     this.peripherals[0x14000] = new XipCtrl(this, this.xip);
     this.logger = modelLogger(this);
     this.flashWritesIgnored = 0;

@@ -20,6 +20,11 @@
 // misses, so a figure keeps what a working set larger than the cache costs (two cores
 // running a kernel from one cache) without moving with the link layout;
 // 'off' is rp2040js's timing (a flash read costs an SRAM read, no miss ever).
+//
+// A layout shift (`shift`: {at, bytes}) is where the linker might have put the code: the
+// cache sees every flash address from `at` on `bytes` later, as if that much code that
+// never runs were linked there (a multiple of the 8-byte line: what follows keeps its
+// alignment). The two-way cache's conflict misses follow it; the other modes' do not.
 const { BasePeripheral } = require('rp2040js');
 const { ModelError } = require('./errors');
 
@@ -33,9 +38,12 @@ const XIP_SRAM_SIZE = 16 * 1024;
 const XIP_OVERHEAD_CYCLES = 4;
 
 class XipCache {
-  /** mode: one of MODES; true and false stay for 'two-way' and 'off'. */
-  constructor(mcu, mode) {
+  /** mode: one of MODES; true and false stay for 'two-way' and 'off'; shift: a layout
+   * shift {at, bytes} (see the top of the file) or null. */
+  constructor(mcu, mode, shift = null) {
     this.mode = xipMode(mode);
+    this.shiftAt = shift ? layoutShift(shift).at & 0xffffff : 0;
+    this.shiftBytes = shift ? layoutShift(shift).bytes : 0;
     this.mcu = mcu;
     this.modelled = this.mode !== 'off';
     // 'compulsory': a bit per flash line, set once the line has been read since the flush
@@ -79,7 +87,9 @@ class XipCache {
   access(address) {
     if (!this.modelled) return;
     const alias = (address >>> 24) & 3;
-    const line = (address & 0xffffff) >>> 3;
+    let offset = address & 0xffffff;
+    if (this.shiftBytes && offset >= this.shiftAt) offset = (offset + this.shiftBytes) & 0xffffff;
+    const line = offset >>> 3;
     if (this.loaded) return this.accessCompulsory(alias, line);
     if (this.full) return this.accessFullyAssociative(alias, line);
     const set = line & (SETS - 1);
@@ -256,6 +266,18 @@ class XipCtrl extends BasePeripheral {
         return;
     }
   }
+}
+
+/** A layout shift as given ({at, bytes}), checked: bytes a multiple of 8 up to 64 KiB. */
+function layoutShift(shift) {
+  const { at, bytes } = shift;
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > 65536 || bytes % 8) {
+    throw new ModelError(`layout shift: ${bytes} bytes: expected a multiple of 8 in 0..65536`);
+  }
+  if (!Number.isInteger(at) || at < 0x10000000 || at >= 0x11000000) {
+    throw new ModelError(`layout shift: at 0x${Number(at).toString(16)}: expected a flash address`);
+  }
+  return { at, bytes };
 }
 
 module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES, xipMode };

@@ -66,6 +66,23 @@ def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
     assert t.describe()["xip_cache"] == "compulsory"
 
 
+def test_a_layout_shift_is_said_passed_on_and_an_axis_of_the_target() -> None:
+    t = _target(layout_shift_kib=3)
+    run = parse_one(t.run([str(model.bare_image("smoke"))], timeout=120).stdout, "serial")
+    assert run.meta["xip_layout_shift"] == "3 KiB mid-image"
+    assert t.describe()["layout_shift_kib"] == 3
+    spec = {"kind": "serial", "board": "pico", "flasher": "rp2040_model",
+            "xip_cache": ["fully-associative", "two-way"], "layout_shift_kib": [0, 3]}  # fmt: skip
+    from rtlab.lab.targets.base import target_variants
+
+    axes = [axis for _, axis in target_variants(spec)]
+    assert axes[0] == {"xip_cache": "fully-associative", "layout_shift_kib": 0}  # the page's
+    assert len(axes) == 4
+    for bad in (-1, 65, True, "3"):
+        with pytest.raises(ConfigError, match="layout_shift_kib: expected KiB 0..64"):
+            _target(layout_shift_kib=bad)
+
+
 @pytest.mark.parametrize("value", ["four-way", 1, ""])
 def test_a_bad_xip_cache_is_one_error(value: object) -> None:
     with pytest.raises(

@@ -19,6 +19,9 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
                                  # "fully-associative": 16 KiB, LRU, one set (its
                                  # capacity misses too, still no conflict misses);
                                  # "off" (false): flash reads cost SRAM reads (rp2040js)
+    # layout_shift_kib = 3       # the XIP cache sees the image's second half 3 KiB later,
+                                 # as if that much dead code were linked mid-image: one
+                                 # of the layouts the link might have given (0: none)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
                                  # RP2040 model, one clock (issue 33): [instrument]
@@ -103,7 +106,7 @@ class Rp2040ModelFlasher:
     name = "rp2040_model"
     passes_args = False
     gives_port = True
-    keys = ("xip_cache", "max_cycles", "capture_module")
+    keys = ("xip_cache", "layout_shift_kib", "max_cycles", "capture_module")
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
         if board.model != "rp2040":
@@ -113,6 +116,9 @@ class Rp2040ModelFlasher:
                 'model = "rp2040", so the RP2040 model does not run it',
             )
         xip = _xip_mode(spec.get("xip_cache", True))
+        shift = spec.get("layout_shift_kib", 0)
+        if isinstance(shift, bool) or not isinstance(shift, int) or not 0 <= shift <= 64:
+            raise ConfigError("layout_shift_kib", "layout_shift_kib: expected KiB 0..64")
         budget = spec.get("max_cycles", 20_000_000_000)
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
             raise ConfigError("max_cycles", "max_cycles: expected a positive integer")
@@ -121,12 +127,17 @@ class Rp2040ModelFlasher:
             raise ConfigError(
                 "capture_module", "capture_module: expected true, false or the module image"
             )
+        if shift and module is not False:
+            raise ConfigError(
+                "layout_shift_kib", "layout_shift_kib: the capture module's bench runs no shift"
+            )
         self.bench: BenchRuns | None = None
         if module is not False:
             image = CAPTURE_IMAGE if module is True else Path(str(module))
             self.bench = BenchRuns(image if image.is_absolute() else REPO_ROOT / image)
         self.board = board
         self.xip_cache = xip
+        self.layout_shift_kib = shift
         self.max_cycles = budget
         self.image: Path | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -180,7 +191,8 @@ class Rp2040ModelFlasher:
         assert self.image is not None
         cmd = ["node", str(MODEL_DIR / "run.js"), "--image", str(self.image),
                "--max-cycles", str(self.max_cycles)]  # fmt: skip
-        return [*cmd, "--xip-cache", self.xip_cache]
+        shift = ["--xip-layout-shift", str(self.layout_shift_kib * 1024)]
+        return [*cmd, "--xip-cache", self.xip_cache, *(shift if self.layout_shift_kib else [])]
 
     def reset(self) -> None:
         if self.bench is not None:
@@ -258,6 +270,8 @@ class Rp2040ModelFlasher:
             "xip_cache": XIP_MODES[self.xip_cache],
             "model_leaves_out": LEAVES_OUT,
         }
+        if self.layout_shift_kib:
+            own["xip_layout_shift"] = f"{self.layout_shift_kib} KiB mid-image"
         if self.bench is not None:
             own["instrument_bench"] = BENCH
         return {**{k: encode_value(v) for k, v in own.items()}, **extra}
@@ -275,6 +289,7 @@ class Rp2040ModelFlasher:
             "timebase": "rp2040_model",
             "timing": TIMING,
             "xip_cache": self.xip_cache,
+            **({"layout_shift_kib": self.layout_shift_kib} if self.layout_shift_kib else {}),
             "max_cycles": self.max_cycles,
             **({"capture_module": str(self.bench.capture_image)} if self.bench else {}),
         }
