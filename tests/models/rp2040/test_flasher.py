@@ -79,7 +79,7 @@ def test_a_layout_shift_is_said_passed_on_and_an_axis_of_the_target() -> None:
     assert axes[0] == {"xip_cache": "fully-associative", "layout_shift_kib": 0}  # the page's
     assert len(axes) == 4
     for bad in (-1, 65, True, "3"):
-        with pytest.raises(ConfigError, match="layout_shift_kib: expected KiB 0..64"):
+        with pytest.raises(ConfigError, match=r"layout_shift_kib: expected KiB 0\.\.64"):
             _target(layout_shift_kib=bad)
 
 
