@@ -186,6 +186,9 @@ def reproductions(
         return _with_assumptions(_reproductions(store, cells, **given), cells)
     judged = []
     for settings, group in groups.items():
+        if not settings:  # the page's own: its target names the settings it kept
+            target = next(iter(group.values())).ok_target
+            settings = tuple((k, str(target[k])) for k in VARIANT_KEYS if target.get(k))
         sub = dict(given)
         if "multi" in sub and sub["multi"] is not None:
             labels = {c.label for c in group.values()}
@@ -205,7 +208,7 @@ def reproductions(
 VARIANT_KEYS = {
     "xip_cache": "{} XIP cache",
     "arbitration": "arbitration {}",
-    "layout_shift_kib": "+{} KiB of dead code",
+    "layout_shift_kib": "layout shifted {} KiB",
 }
 
 

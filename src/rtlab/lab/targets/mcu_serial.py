@@ -40,7 +40,7 @@ from rtlab.lab.serialboard.options import check_reading, reading_options
 from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, TargetKind
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
-OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
+OWN_KEYS = ("board", "port", "baud", "flasher", "variants", *READING_KEYS)
 FLASHER_KEYS = (
     "icount_shift", "qemu", "uf2_drive", "xip_cache", "layout_shift_kib", "max_cycles",
     "capture_module",
