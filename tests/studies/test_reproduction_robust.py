@@ -104,3 +104,30 @@ def test_a_cell_says_its_model_setting_by_its_target_axes(label: str, settings: 
 
     cr = results.CellRuns(label=label, key=None, spec="s", workload="rtbench", stored_label=label)
     assert rm.variant_of(cr) == settings
+
+
+def test_the_report_judges_each_model_setting_and_shows_the_page_s_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Cells of one spec under two XIP cache settings (the target's `variants`): the
+    reproduction holds FreeRTOS's scalability claim to both; every other section is
+    given the page's own cells only."""
+    from rtlab.results import Store
+    from rtlab.results import query as results
+    from rtlab.studies import multicore
+    from tests.studies.test_multicore import repetition
+
+    own, two_way = "smp[rtos=freertos]@idle", "smp[rtos=freertos,xip_cache=two-way]@idle"
+    cells = {
+        lb: results.CellRuns(label=lb, key=lb, spec="s", workload="rtbench", stored_label=lb)
+        for lb in (own, two_way)
+    }
+    below = multicore.figures([repetition(1200)])  # (60 + 50) / 2 = 55 % per core: degrades
+    above = multicore.figures([repetition(3200)])  # (160 + 50) / 2 = 105 %: no degradation
+    assert below is not None and above is not None
+    store = Store(tmp_path / "s" / "rtlab.duckdb")
+    reps = rm.reproductions(store, cells, multi=[(own, below), (two_way, above)])
+    (rep,) = reps
+    row = {r.id: r for r in rep.rows}["scaling.freertos"]
+    assert row.verdict == rp.FRAGILE, row
+    assert row.why.startswith("the page's model: 55 % reproduced; two-way XIP cache: 105 % not")
+    assert rm.own_setting(cells) == {own: cells[own]}
+    assert rm.own_setting({two_way: cells[two_way]}) == {two_way: cells[two_way]}

@@ -212,6 +212,15 @@ VARIANT_KEYS = {
 }
 
 
+def own_setting(cells: dict[str, results.CellRuns]) -> dict[str, results.CellRuns]:
+    """The cells of the page's own model setting: those of its first cell's (all of
+    them when no cell names a setting of VARIANT_KEYS)."""
+    if not cells:
+        return cells
+    first = variant_of(next(iter(cells.values())))
+    return {k: cr for k, cr in cells.items() if variant_of(cr) == first}
+
+
 def variant_of(cr: results.CellRuns) -> tuple[tuple[str, str], ...]:
     """The settings of VARIANT_KEYS a cell's label carries: `smp[rtos=nuttx,xip_cache=two-way]`."""
     label = cr.stored_label or cr.label
