@@ -36,8 +36,8 @@ from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import reproduction
 from rtlab.studies.gpio_cells import (
+    emulated_clock,
     environment,
-    host_timed,
     implementation,
     is_gpio_cell,
     policy,
@@ -87,7 +87,7 @@ class CellStudy:
     condition: str
     environment: str  # "" (a board, as far as the runs say), "emulated (…)", "virtual machine (…)"
     sources: list[SourceStats]
-    host_timed: bool = False  # emulated against the host's clock (gpio_cells.host_timed)
+    clock: str = ""  # emulated: "host" or "icount" (gpio_cells.emulated_clock)
 
 
 @dataclass
@@ -143,7 +143,7 @@ def _cell(store: Store, cr: results.CellRuns) -> CellStudy | None:
     ok = [r for r in cr.runs if r["status"] == "ok"]
     return CellStudy(
         cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources,
-        host_timed(ok),
+        emulated_clock(ok),
     )  # fmt: skip
 
 

@@ -43,14 +43,18 @@ def policy(cr: results.CellRuns) -> str:
     return str(params.get("policy", "other"))
 
 
-def host_timed(runs: Sequence[dict[str, Any]]) -> bool:
-    """Emulated runs timed by the host's clock (plain TCG, not icount): their spread is
-    the host's scheduling and the emulator's stalls, not the guest's."""
+def emulated_clock(runs: Sequence[dict[str, Any]]) -> str:
+    """What timed emulated runs: "icount" (the guest's clock counts instructions), "host"
+    (plain TCG: the host's clock, its scheduling and the emulator's stalls in every
+    figure), or "" (not emulated, as far as the runs say)."""
     metas = [r.get("meta") or {} for r in runs]
-    return any(m.get("emulated") or m.get("qemu_machine") for m in metas) and not any(
+    if not any(m.get("emulated") or m.get("qemu_machine") for m in metas):
+        return ""
+    icount = any(
         m.get("qemu_icount_shift") not in (None, "") or m.get("timebase") == "icount"
         for m in metas
     )
+    return "icount" if icount else "host"
 
 
 def environment(runs: Sequence[dict[str, Any]]) -> str:
