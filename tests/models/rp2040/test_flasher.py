@@ -42,7 +42,8 @@ def test_smoke_through_the_serial_target_twice_identical() -> None:
     assert run.complete and run.status == "ok"
     assert run.meta["timebase"] == "rp2040_model"
     assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
-    assert "BUS_PRIORITY" in run.meta["model_leaves_out"]  # the bus rule it simplifies
+    assert "DMA bus cycles" in run.meta["model_leaves_out"]
+    assert run.meta["arbitration_ties"] == "round-robin per arbiter, the first tie to core 0"
     assert run.meta["timing_mode"] == "rp2040-model"  # both cores in one clock
     assert run.meta["board"] == "pico"
     d = t.describe()
@@ -64,6 +65,21 @@ def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
     same_set = run.series["xip_same_set"].values  # warm rounds: no conflict miss
     assert len(set(same_set[1:])) == 1 and same_set[0] > same_set[1]
     assert t.describe()["xip_cache"] == "compulsory"
+
+
+def test_arbitration_ties_are_said_and_passed_on() -> None:
+    t = _target(arbitration_ties="core1-always")
+    t.run([str(model.bare_image("smoke"))], timeout=120)  # fills in the image
+    flasher = t.flasher  # type: ignore[attr-defined]
+    assert flasher.argv()[-2:] == ["--arbitration-ties", "core1-always"]
+    assert t.describe()["arbitration_ties"] == "core1-always"
+
+
+@pytest.mark.parametrize("value", ["core2-first", 0, True])
+def test_bad_arbitration_ties_are_one_error(value: object) -> None:
+    with pytest.raises(ConfigError, match="arbitration_ties: expected one of core0-first, "
+                       "core1-first, core0-always, core1-always"):  # fmt: skip
+        _target(arbitration_ties=value)
 
 
 @pytest.mark.parametrize("value", ["four-way", 1, ""])

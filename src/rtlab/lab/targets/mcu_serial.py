@@ -41,7 +41,15 @@ from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, Tar
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
 OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
-FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive", "xip_cache", "max_cycles", "capture_module")
+FLASHER_KEYS = (
+    "icount_shift",
+    "qemu",
+    "uf2_drive",
+    "xip_cache",
+    "arbitration_ties",
+    "max_cycles",
+    "capture_module",
+)
 PLACE = "place"  # [instrument] port: the capture module wired to this target's board
 
 
