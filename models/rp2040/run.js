@@ -5,6 +5,7 @@
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
 //        [--max-cycles N] [--xip-cache two-way|compulsory|fully-associative|off] [--no-xip-cache]
 //        [--xip-layout-shift BYTES[@ADDRESS]]
+//        [--arbitration-ties core0-first|core1-first|core0-always|core1-always]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
 //
 // --xip-layout-shift: the XIP cache sees the image's second half BYTES later (a multiple
@@ -14,7 +15,11 @@
 // keeps only the first miss of each line after a flush (no conflict or capacity misses: a
 // warm figure independent of the code's layout); 'fully-associative' is 16 KiB in one set,
 // LRU (compulsory and capacity misses, no conflict misses); 'off' (or --no-xip-cache): flash reads cost what SRAM
-// reads cost (rp2040js's timing). --rp2040js-cycles:
+// reads cost (rp2040js's timing). --arbitration-ties: which core a bus arbiter grants
+// first when both cores of equal BUS_PRIORITY ask for its port in one cycle: round-robin
+// starting with core 0 (core0-first, the default) or core 1 (core1-first), as the
+// datasheet's arbiters take turns from a state it does not give; or always that core
+// (core0-always, core1-always: a bound, not silicon). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
@@ -28,13 +33,14 @@ const { ModelError } = require('./src/errors');
 const { loadImage, FLASH_BASE } = require('./src/image');
 const { ModelRP2040 } = require('./src/machine');
 const { xipMode } = require('./src/xip');
+const { tiesMode } = require('./src/bus');
 const { run } = require('./src/runner');
 
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
   const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
-    cycleFixes: true };
+    cycleFixes: true, arbitrationTies: tiesMode(undefined) };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -59,6 +65,7 @@ function parseArgs(argv) {
         throw new ModelError(`--xip-layout-shift: expected BYTES (a multiple of 8)[@ADDRESS], not ${argv[i]}`);
       }
     }
+    else if (k === '--arbitration-ties') a.arbitrationTies = tiesMode(v());
     else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
@@ -99,6 +106,7 @@ function main() {
   const xipLayoutShift = args.layoutShift ? { at, bytes: args.layoutShift } : null;
   const mcu = new ModelRP2040({
     rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes, xipLayoutShift,
+    arbitrationTies: args.arbitrationTies,
   });
   mcu.powerOn(image.flash);
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
@@ -114,6 +122,9 @@ function main() {
     cycle_fixes: args.cycleFixes,
     xip_misses: mcu.xip.misses,
     xip_stall_cycles: mcu.xip.stallCycles,
+    xip_flush_stall_cycles: mcu.xip.flushStallCycles,
+    arbitration_ties: args.arbitrationTies,
+    bus_ties: mcu.bus.tiesSeen,
     exceptions: mcu.cores[0].exceptionsTaken + mcu.cores[1].exceptionsTaken,
     core1_instructions: mcu.cores[1].instructions + mcu.retiredInstructions,
     core1_resets: mcu.coreResets,

@@ -12,7 +12,7 @@ from rtlab.studies.reproduction_robust import Variant, robust
 
 PAGE = Variant("fully-associative XIP cache", (("xip_cache", "fully-associative"),))
 TWO_WAY = Variant("two-way XIP cache", (("xip_cache", "two-way"),))
-TIES_1 = Variant("arbitration core1", (("arbitration", "core1"),))
+TIES_1 = Variant("arbitration ties core1-first", (("arbitration_ties", "core1-first"),))
 
 
 def _rp2040(t3_advantage: float, drops: dict[str, float]) -> rp.Reproduction:
@@ -54,9 +54,10 @@ def test_reproduced_only_when_every_setting_reproduces_it() -> None:
     rows = _rows(rep)
     assert rows["t3.order"].verdict == rp.REPRODUCED
     assert rows["t8.nuttx"].verdict == rp.FRAGILE
-    assert rows["t8.nuttx"].why.endswith("; arbitration core1: NuttX 0.9 > FreeRTOS 0.8 not")
+    want = "; arbitration ties core1-first: NuttX 0.9 > FreeRTOS 0.8 not"
+    assert rows["t8.nuttx"].why.endswith(want)
     assert "1 fragile" in rep.tally
-    assert any("arbitration core1" in e for e in rep.environment)
+    assert any("arbitration ties core1-first" in e for e in rep.environment)
     # reproduced under none: not reproduced, whatever else differs
     none = _rows(robust([(PAGE, _rp2040(0.5, bad)), (TWO_WAY, _rp2040(0.66, bad))]))
     assert none["t3.order"].verdict == rp.NOT_REPRODUCED
@@ -94,8 +95,8 @@ def test_a_precondition_outside_an_order_is_refused_when_loaded() -> None:
         ("smp[rtos=nuttx]@idle", ()),
         ("smp@idle", ()),
         (
-            "smp[rtos=freertos,xip_cache=fully-associative,arbitration=core1]@idle",
-            (("xip_cache", "fully-associative"), ("arbitration", "core1")),
+            "smp[rtos=freertos,xip_cache=fully-associative,arbitration_ties=core1-first]@idle",
+            (("xip_cache", "fully-associative"), ("arbitration_ties", "core1-first")),
         ),
     ],
 )

@@ -215,7 +215,7 @@ def reproductions(
 # A model's declared uncertainties, as target axes: the key and how a row names a value
 VARIANT_KEYS = {
     "xip_cache": "{} XIP cache",
-    "arbitration": "arbitration {}",
+    "arbitration_ties": "arbitration ties {}",
     "layout_shift_kib": "layout shifted {} KiB",
 }
 

@@ -42,7 +42,8 @@ def test_smoke_through_the_serial_target_twice_identical() -> None:
     assert run.complete and run.status == "ok"
     assert run.meta["timebase"] == "rp2040_model"
     assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
-    assert "BUS_PRIORITY" in run.meta["model_leaves_out"]  # the bus rule it simplifies
+    assert "DMA bus cycles" in run.meta["model_leaves_out"]
+    assert run.meta["arbitration_ties"] == "round-robin per arbiter, the first tie to core 0"
     assert run.meta["timing_mode"] == "rp2040-model"  # both cores in one clock
     assert run.meta["board"] == "pico"
     d = t.describe()
@@ -81,6 +82,21 @@ def test_a_layout_shift_is_said_passed_on_and_an_axis_of_the_target() -> None:
     for bad in (-1, 65, True, "3"):
         with pytest.raises(ConfigError, match=r"layout_shift_kib: expected KiB 0\.\.64"):
             _target(layout_shift_kib=bad)
+
+
+def test_arbitration_ties_are_said_and_passed_on() -> None:
+    t = _target(arbitration_ties="core1-always")
+    t.run([str(model.bare_image("smoke"))], timeout=120)  # fills in the image
+    flasher = t.flasher  # type: ignore[attr-defined]
+    assert flasher.argv()[-2:] == ["--arbitration-ties", "core1-always"]
+    assert t.describe()["arbitration_ties"] == "core1-always"
+
+
+@pytest.mark.parametrize("value", ["core2-first", 0, True])
+def test_bad_arbitration_ties_are_one_error(value: object) -> None:
+    with pytest.raises(ConfigError, match="arbitration_ties: expected one of core0-first, "
+                       "core1-first, core0-always, core1-always"):  # fmt: skip
+        _target(arbitration_ties=value)
 
 
 @pytest.mark.parametrize("value", ["four-way", 1, ""])
