@@ -86,6 +86,7 @@ PAGES = {
         _spec_page("rtbench-qemu-smp-a53-icount", True, "ZEPHYR_BASE", "NUTTX_PATH"),
         _spec_page("rtbench-qemu-smp-a53", False, "ZEPHYR_BASE", "NUTTX_PATH", runs_may_fail=True),
         _spec_page("gpio-study-emulated", False),
+        _spec_page("gpio-study-icount", True),  # instruction counts: the same on every run
         _spec_page("user-vs-kernel", False),
         Page("analyze-speed", ("python bench/analyze_speed.py --edges 1000000000",), False),
         Page(

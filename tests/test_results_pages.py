@@ -25,6 +25,7 @@ PAGES = (
     "rtbench-qemu-smp-a53-icount",
     "rtbench-qemu-smp-a53",
     "gpio-study-emulated",
+    "gpio-study-icount",
     "user-vs-kernel",
     "analyze-speed",
     "rtos-compare",

@@ -4,13 +4,22 @@
 //
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
 //        [--max-cycles N] [--xip-cache two-way|compulsory|fully-associative|off] [--no-xip-cache]
+//        [--xip-layout-shift BYTES[@ADDRESS]]
+//        [--arbitration-ties core0-first|core1-first|core0-always|core1-always]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
 //
+// --xip-layout-shift: the XIP cache sees the image's second half BYTES later (a multiple
+// of 8), as if that much code that never ran were linked at the middle of the image: one
+// of the link layouts the image might have had (src/xip.js); @ADDRESS (0x1…) puts it there.
 // --xip-cache: 'two-way' (the default) is the RP2040's 16 KiB two-way cache; 'compulsory'
 // keeps only the first miss of each line after a flush (no conflict or capacity misses: a
 // warm figure independent of the code's layout); 'fully-associative' is 16 KiB in one set,
 // LRU (compulsory and capacity misses, no conflict misses); 'off' (or --no-xip-cache): flash reads cost what SRAM
-// reads cost (rp2040js's timing). --rp2040js-cycles:
+// reads cost (rp2040js's timing). --arbitration-ties: which core a bus arbiter grants
+// first when both cores of equal BUS_PRIORITY ask for its port in one cycle: round-robin
+// starting with core 0 (core0-first, the default) or core 1 (core1-first), as the
+// datasheet's arbiters take turns from a state it does not give; or always that core
+// (core0-always, core1-always: a bound, not silicon). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
@@ -21,16 +30,17 @@
 const fs = require('fs');
 const path = require('path');
 const { ModelError } = require('./src/errors');
-const { loadImage } = require('./src/image');
+const { loadImage, FLASH_BASE } = require('./src/image');
 const { ModelRP2040 } = require('./src/machine');
 const { xipMode } = require('./src/xip');
+const { tiesMode } = require('./src/bus');
 const { run } = require('./src/runner');
 
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
   const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
-    cycleFixes: true };
+    cycleFixes: true, arbitrationTies: tiesMode(undefined) };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -46,6 +56,16 @@ function parseArgs(argv) {
       }
     } else if (k === '--no-xip-cache') a.xipCache = 'off';
     else if (k === '--xip-cache') a.xipCache = xipMode(v());
+    else if (k === '--xip-layout-shift') {
+      const [bytes, at] = v().split('@');
+      a.layoutShift = Number(bytes);
+      a.layoutShiftAt = at === undefined ? null : Number(at);
+      if (!Number.isInteger(a.layoutShift) || a.layoutShift < 0 || a.layoutShift % 8 ||
+          (at !== undefined && !Number.isInteger(a.layoutShiftAt))) {
+        throw new ModelError(`--xip-layout-shift: expected BYTES (a multiple of 8)[@ADDRESS], not ${argv[i]}`);
+      }
+    }
+    else if (k === '--arbitration-ties') a.arbitrationTies = tiesMode(v());
     else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
@@ -81,7 +101,13 @@ function writeOut(buf) {
 function main() {
   const args = parseArgs(process.argv);
   const image = loadImage(args.image);
-  const mcu = new ModelRP2040({ rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes });
+  // the middle of what the image holds, on a line boundary (image.size: its bytes in flash)
+  const at = args.layoutShiftAt ?? FLASH_BASE + Math.floor(image.size / 2 / 8) * 8;
+  const xipLayoutShift = args.layoutShift ? { at, bytes: args.layoutShift } : null;
+  const mcu = new ModelRP2040({
+    rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes, xipLayoutShift,
+    arbitrationTies: args.arbitrationTies,
+  });
   mcu.powerOn(image.flash);
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
   const result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
@@ -92,9 +118,13 @@ function main() {
     instructions: result.instructions,
     clk_sys_hz: mcu.clkSys,
     xip_cache: args.xipCache,
+    xip_layout_shift: xipLayoutShift ? { at: xipLayoutShift.at, bytes: xipLayoutShift.bytes } : null,
     cycle_fixes: args.cycleFixes,
     xip_misses: mcu.xip.misses,
     xip_stall_cycles: mcu.xip.stallCycles,
+    xip_flush_stall_cycles: mcu.xip.flushStallCycles,
+    arbitration_ties: args.arbitrationTies,
+    bus_ties: mcu.bus.tiesSeen,
     exceptions: mcu.cores[0].exceptionsTaken + mcu.cores[1].exceptionsTaken,
     core1_instructions: mcu.cores[1].instructions + mcu.retiredInstructions,
     core1_resets: mcu.coreResets,

@@ -133,6 +133,57 @@ def test_a_bad_target_axis_is_a_spec_error(tmp_path: Path, value: str, message: 
     assert "bad.toml:4:" in err and "kernel" in err and message in err, err
 
 
+MODEL = """name = "v"
+[target]
+kind = "serial"
+board = "pico"
+flasher = "rp2040_model"
+builtin_args = true
+rtos = ["freertos", "nuttx"]
+xip_cache = "fully-associative"
+variants = [{xip_cache = "two-way"}, {xip_cache = "two-way", layout_shift_kib = 3}]
+[[workload]]
+kind = "rtbench"
+name = "smp"
+scenarios = ["threadmetric"]
+"""
+
+
+def test_variants_change_one_setting_at_a_time_after_the_spec_s_own() -> None:
+    """A model's uncertainties: the page's own setting first, then each table of
+    `variants` against it, not every product of the settings."""
+    cells = parse_spec(MODEL).cells()
+    assert [c.label for c in cells] == [
+        "smp[rtos=freertos]@idle",
+        "smp[rtos=freertos,xip_cache=two-way]@idle",
+        "smp[rtos=freertos,xip_cache=two-way,layout_shift_kib=3]@idle",
+        "smp[rtos=nuttx]@idle",
+        "smp[rtos=nuttx,xip_cache=two-way]@idle",
+        "smp[rtos=nuttx,xip_cache=two-way,layout_shift_kib=3]@idle",
+    ]
+    targets = [c.target for c in cells]
+    assert all(t is not None and "variants" not in t for t in targets)
+    assert [t["xip_cache"] for t in targets if t] == ["fully-associative", "two-way", "two-way"] * 2
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("[]", "distinct tables"),
+        ('[{xip_cache = "two-way"}, {xip_cache = "two-way"}]', "distinct tables"),
+        ('[{board = "pico2"}]', "board"),
+        ('[{xip_cache = ["two-way"]}]', "one value"),
+    ],
+)
+def test_a_bad_variants_list_is_a_spec_error(tmp_path: Path, value: str, message: str) -> None:
+    text = MODEL.replace(
+        'variants = [{xip_cache = "two-way"}, {xip_cache = "two-way", layout_shift_kib = 3}]',
+        f"variants = {value}",
+    )
+    err = _err(text, tmp_path)
+    assert "variants" in err and message in err, err
+
+
 def test_only_a_kind_s_axes_may_be_lists(tmp_path: Path) -> None:
     err = _err(AXES.replace("icount_shift = 1", "icount_shift = [0, 1]"), tmp_path)
     assert "bad.toml:5: target.icount_shift" in err, err

@@ -144,6 +144,42 @@ def test_gpio_claims_and_a_changed_figure_changes_the_verdict(gpio_store: Store)
     assert again["ratio.mean"].rtlab == rows["ratio.mean"].rtlab
 
 
+@pytest.mark.parametrize(
+    ("labels", "why"),
+    [
+        # plain TCG: the host's clock
+        ({"emulated": "qemu-tcg", "qemu_machine": "virt"}, "host-timed emulation"),
+        (
+            {"emulated": "qemu-tcg", "qemu_machine": "virt", "qemu_icount_shift": "0"},
+            "an instruction-count model",
+        ),
+    ],
+)
+def test_a_spread_claim_on_an_emulator_is_not_comparable(
+    tmp_path: Path, labels: dict[str, str], why: str
+) -> None:
+    """A jitter, maximum-deviation or deviation claim: the host's noise under plain TCG,
+    where the timer interrupts land under icount; neither is a board's jitter."""
+    st = Store(tmp_path / "e" / "rtlab.duckdb")
+    rng, truth = np.random.default_rng(5), Truth()
+    for name, kind, lang, high, low in (
+        ("c", "rtlab-toggle", "c", 1030, 1170),
+        ("kotlin", "rtlab-toggle-kt", "kotlin", 1121, 1273),
+    ):
+        add_toggle_run(
+            st, truth, rng, name=name, kind=kind, language=lang, high=high, low=low,
+            instrument=False, meta=labels,
+        )  # fmt: skip
+    rows = _gpio_rows(st, _text("gpio"))
+    for cid in ("order.rms", "order.max_dev", "ratio.fig2"):
+        r = rows[cid]
+        assert r.verdict == rp.NOT_COMPARABLE and r.why.startswith(why), r
+        assert r.rtlab != "–"  # the figures are still shown
+    # a period's mean and median are no spread: judged either way
+    assert rows["ratio.mean"].verdict == rp.REPRODUCED, rows["ratio.mean"]
+    assert rows["ratio.p50"].verdict != rp.NOT_COMPARABLE, rows["ratio.p50"]
+
+
 def test_rtlab_report_shows_the_table_in_md_and_json(gpio_store: Store) -> None:
     def report(*args: str) -> str:
         argv = [sys.executable, "-m", "rtlab.cli", "report", "--store", str(gpio_store.path)]

@@ -37,39 +37,7 @@ uint32_t ctz32(uint32_t v)
     return n;
 }
 
-void *rom_memset(void *ptr, int c, uint32_t n)
-{
-    uint8_t *p = ptr;
-    while (n--)
-        *p++ = (uint8_t)c;
-    return ptr;
-}
-
-/* ptr word-aligned; n rounded up to whole words, as the RP2040's memset4. */
-void *rom_memset4(uint32_t *ptr, uint8_t c, uint32_t n)
-{
-    uint32_t w = c * 0x01010101u;
-    for (uint32_t i = 0; i < (n + 3u) / 4u; i++)
-        ptr[i] = w;
-    return ptr;
-}
-
-void *rom_memcpy(void *dest, const void *src, uint32_t n)
-{
-    uint8_t *d = dest;
-    const uint8_t *s = src;
-    while (n--)
-        *d++ = *s++;
-    return dest;
-}
-
-/* dest and src word-aligned; n rounded up to whole words, as the RP2040's memcpy44. */
-void *rom_memcpy44(uint32_t *dest, const uint32_t *src, uint32_t n)
-{
-    for (uint32_t i = 0; i < (n + 3u) / 4u; i++)
-        dest[i] = src[i];
-    return dest;
-}
+/* memset, memset4, memcpy, memcpy44: rom_mem.S (the RP2040 ROM's algorithm and cycles). */
 
 /* The soft float and double tables ('SF', 'SD'): the byte two before each table holds its
  * size in words, as the pico-sdk checks. The entries whose meaning is the AEABI's (the

@@ -15,18 +15,30 @@
 //   the fetch (one per 32-bit word of code, as the M0+ fetches), 1, 2, ... for its data
 //   accesses in the order rp2040js makes them (a load's data phase is its second cycle;
 //   LDM/STM/PUSH/POP move a word per cycle), plus any wait already taken;
-// - a port is held for 1 cycle (ROM, XIP hit, SRAM, AHB-Lite) or for the APB's wait
-//   states (3 for a read, 4 for a write: rp2040js's APB costs);
-// - an access that finds its port held by the other core in that cycle waits until the
-//   port is free; the wait is added to its core's cycles (the stall);
-// - the other core's accesses are those of the instructions the scheduler has already
-//   run (runner.js: the core with fewer cycles first, ties core 0): an access that comes
-//   first in that order wins the cycle. This is a fixed order where the datasheet's
-//   arbiter takes equal-priority masters in turn, and the model applies no BUS_PRIORITY;
+// - a port is held for 1 cycle (ROM, XIP hit, SRAM, AHB-Lite), for the APB's wait
+//   states (3 for a read, 4 for a write: rp2040js's APB costs), or, for an XIP miss, for
+//   the whole line transfer (holdLonger): the XIP block is one AHB-Lite slave in front
+//   of one SSI, so a miss keeps every other master's flash access waiting, and two
+//   cores' concurrent misses are served one after the other;
+// - an access that finds its port granted to the other core in an earlier cycle waits
+//   until the port is free; the wait is added to its core's cycles (the stall);
+// - two requests in the same cycle are a tie, decided as the datasheet's arbiters do
+//   (2.1.1.1): the master with BUS_PRIORITY set wins; between equal priorities each
+//   arbiter (each port) grants the masters in turn, round-robin. Which core an arbiter
+//   favours first is not documented: `ties` picks it ('core0-first', the default, or
+//   'core1-first'), or replaces the turns by a fixed order ('core0-always',
+//   'core1-always': a bound, not silicon);
+// - the scheduler runs whole instructions, the core with fewer cycles first (runner.js),
+//   so the other core's accesses in the overlap were made already: when the access
+//   being made wins the cycle (it came first, or won the tie), the other core's access
+//   and the rest of that instruction move later instead (push: the wait is added to the
+//   other core's cycles);
 // - arbitration applies while both cores run: a core asleep or held in reset makes no
 //   accesses, and the first instruction after a wake is not checked against the other
-//   core's accesses of the cycles it slept through. DMA takes no bus cycles; an XIP
-//   miss holds the XIP port for one cycle (the flash transfer is not arbitrated).
+//   core's accesses of the cycles it slept through (nor against an XIP miss then in
+//   flight). DMA takes no bus cycles.
+const { ModelError } = require('./errors');
+
 const RING = 4; // the other core's recent accesses kept per port
 const ROM = 0;
 const XIP = 1;
@@ -60,8 +72,28 @@ function portOf(address) {
   }
 }
 
+// Who wins a tie between equal priorities: round-robin from core 0 or core 1, or always
+// the same core (a bound on the undocumented initial turn, not silicon's rule).
+const TIES = ['core0-first', 'core1-first', 'core0-always', 'core1-always'];
+
+/** A ties mode from the options (undefined: 'core0-first'). */
+function tiesMode(mode) {
+  if (mode === undefined) return TIES[0];
+  if (!TIES.includes(mode)) {
+    throw new ModelError(`arbitration ties ${JSON.stringify(mode)}: expected one of ${TIES.join(', ')}`);
+  }
+  return mode;
+}
+
 class BusFabric {
-  constructor() {
+  /** mcu: the chip (its cores, by index); ties: one of TIES. */
+  constructor(mcu, ties) {
+    this.mcu = mcu;
+    this.ties = tiesMode(ties);
+    this.roundRobin = this.ties.endsWith('-first');
+    // per port, the core the next tie goes to (round-robin moves it on at each tie)
+    this.turn = new Uint8Array(PORTS).fill(this.ties.startsWith('core1') ? 1 : 0);
+    this.priority = [0, 0]; // BUSCTRL BUS_PRIORITY.PROC0 / PROC1
     // per port and core, that core's last RING accesses: [from, until) cycles
     this.from = new Float64Array(PORTS * 2 * RING);
     this.until = new Float64Array(PORTS * 2 * RING);
@@ -69,10 +101,12 @@ class BusFabric {
     this.active = false; // both cores run: accesses are arbitrated
     this.stallCycles = [0, 0]; // cycles each core waited for a port
     this.conflicts = new Float64Array(PORTS); // accesses that waited, per port
+    this.tiesSeen = 0; // same-cycle requests decided by priority or turn
   }
 
   /** An access by `core` to `address` at `offset` cycles into its instruction; adds the
-   * wait for a port the other core holds (if any) to core.cycles. */
+   * wait for a port the other core holds (if any) to core.cycles, or moves the other
+   * core's later access out of its way. */
   access(core, address, offset, write) {
     const port = portOf(address);
     if (port === NONE) return;
@@ -84,9 +118,14 @@ class BusFabric {
     for (let again = true, n = 0; again && n <= RING; n++) {
       again = false;
       for (let r = theirs; r < theirs + RING; r++) {
-        if (t < this.until[r] && t + hold > this.from[r]) {
-          t = this.until[r];
-          again = true;
+        const f = this.from[r];
+        if (t < this.until[r] && t + hold > f) {
+          if (f < t || (f === t && !this.winsTie(me, port))) {
+            t = this.until[r]; // granted to them first: wait
+            again = true;
+          } else {
+            this.push(1 - me, f, t + hold - f, port); // ours first: theirs waits
+          }
         }
       }
     }
@@ -102,6 +141,46 @@ class BusFabric {
     }
   }
 
+  /** A tie on `port` (both cores request it in one cycle): true when core `me` wins. */
+  winsTie(me, port) {
+    this.tiesSeen++;
+    const p = this.priority;
+    if (p[0] !== p[1]) return p[me] > p[1 - me];
+    const w = this.turn[port];
+    if (this.roundRobin) this.turn[port] = 1 - w;
+    return w === me;
+  }
+
+  /** Core k's accesses from cycle `at` on (the rest of the instruction it ran) wait `d`
+   * cycles: its port holds move later and its count grows by the wait. */
+  push(k, at, d, port) {
+    for (let i = k * RING, p = 0; p < PORTS; p++, i += 2 * RING) {
+      for (let r = i; r < i + RING; r++) {
+        if (this.from[r] >= at) {
+          this.from[r] += d;
+          this.until[r] += d;
+        }
+      }
+    }
+    this.mcu.cores[k].cycles += d;
+    this.stallCycles[k] += d;
+    this.conflicts[port]++;
+  }
+
+  /** The last access of `core` to `port` holds it `extra` cycles longer (an XIP miss:
+   * the line's transfer); the other core's accesses to it that came later wait. */
+  holdLonger(core, port, extra) {
+    const me = core.index;
+    const ring = port * 2 + me;
+    const i = ring * RING + this.head[ring];
+    const f = this.from[i];
+    this.until[i] += extra;
+    const theirs = (port * 2 + 1 - me) * RING;
+    for (let r = theirs; r < theirs + RING; r++) {
+      if (this.from[r] > f && this.from[r] < this.until[i]) this.push(1 - me, this.from[r], this.until[i] - this.from[r], port);
+    }
+  }
+
   /** Waits per port (the summary's). */
   conflictsByPort() {
     const out = {};
@@ -110,4 +189,22 @@ class BusFabric {
   }
 }
 
-module.exports = { BusFabric, portOf };
+/** BUSCTRL's BUS_PRIORITY (0x40030000; PROC0 bit 0, PROC1 bit 4) reaches the arbiters;
+ * rp2040js 1.4.1 has the block without it. BUS_PRIORITY_ACK reads 1 (rp2040js's): the
+ * model's arbiters take a new priority at once. DMA's bits are kept, unused (no DMA
+ * bus cycles). */
+function installBusPriority(mcu) {
+  const busctrl = mcu.peripherals[0x40030];
+  const read = busctrl.readUint32.bind(busctrl);
+  const write = busctrl.writeUint32.bind(busctrl);
+  let value = 0;
+  busctrl.readUint32 = (offset) => (offset === 0 ? value : read(offset));
+  busctrl.writeUint32 = (offset, v) => {
+    if (offset !== 0) return write(offset, v);
+    value = v & 0x1111;
+    mcu.bus.priority = [value & 1, (value >>> 4) & 1];
+    return undefined;
+  };
+}
+
+module.exports = { BusFabric, installBusPriority, portOf, tiesMode, TIES, XIP };

@@ -24,7 +24,7 @@ const { XipCache, XipCtrl } = require('./xip');
 const { installSio } = require('./sio');
 const { installIoProc1 } = require('./io_bank0');
 const { ModelError } = require('./errors');
-const { BusFabric } = require('./bus');
+const { BusFabric, installBusPriority } = require('./bus');
 const names = require('./rom_names');
 
 const TRAP_BASE = 0x00010000;
@@ -74,20 +74,26 @@ function modelLogger(mcu) {
 
 class ModelRP2040 extends RP2040 {
   /** rom: the boot ROM image (bytes); xipCache: the XIP cache's mode (src/xip.js); cycleFixes:
-   * rtlab's corrections of rp2040js's cycle counts (core.js); clock: a SimulationClock
-   * shared with another chip (runner.js Scheduler steps chips of one clock together). */
-  constructor({ rom, xipCache = true, cycleFixes = true, clock = undefined }) {
+   * rtlab's corrections of rp2040js's cycle counts (core.js); arbitrationTies: who wins a
+   * bus tie between equal priorities first (src/bus.js TIES); clock: a SimulationClock
+   * shared with another chip (runner.js Scheduler steps chips of one clock together);
+   * xipLayoutShift: the XIP cache's view of a layout shift {at, bytes} (src/xip.js). */
+  constructor({
+    rom, xipCache = true, cycleFixes = true, arbitrationTies = undefined, clock = undefined,
+    xipLayoutShift = null,
+  }) {
     super(clock);
     this.clockCycles = 0; // the cycle count the clock has been advanced to
     this.cycleFixes = cycleFixes;
     quiet(this.ppb); // rp2040js's, replaced
-    this.bus = new BusFabric(); // before the cores: each keeps a reference
+    this.bus = new BusFabric(this, arbitrationTies); // before the cores: each keeps a reference
+    installBusPriority(this);
     this.cores = [new ModelCore(this, cycleFixes, 0), new ModelCore(this, cycleFixes, 1)];
     this.ppbs = this.cores.map((core) => new ModelPPB(this, core));
     this.coreResets = 0; // core 1's resets through the PSM
     this.retiredInstructions = 0; // instructions of core 1 before its last reset
     this.select(0);
-    this.xip = new XipCache(this, xipCache);
+    this.xip = new XipCache(this, xipCache, xipLayoutShift);
     this.peripherals[0x14000] = new XipCtrl(this, this.xip);
     this.logger = modelLogger(this);
     this.flashWritesIgnored = 0;
@@ -266,7 +272,7 @@ class ModelRP2040 extends RP2040 {
       case HC_FLASH_PROGRAM:
         return this.flashProgram(r[0], r[1], r[2]);
       case HC_FLASH_FLUSH:
-        return this.xip.flush();
+        return this.xip.startFlush();
       case HC_TRAP:
         throw new ModelError(this.trapMessage(pc));
       case HC_USB_BOOT:

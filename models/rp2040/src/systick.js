@@ -9,7 +9,9 @@
 // - a write to CVR (any value) clears it and COUNTFLAG, with no event: the next clock loads RVR;
 // - a write to RVR changes the next reload only; reading CSR clears COUNTFLAG;
 // - CLKSOURCE = 1: the processor clock (the core's cycles); 0: the RP2040's external
-//   reference, the watchdog's 1 us tick (SYST_CALIB reads TENMS = 9999: 10 ms of it).
+//   reference, the watchdog's 1 us tick. SYST_CALIB reads 0, as the RP2040's does (RP2040
+//   datasheet 2.4.8, M0PLUS SYST_CALIB: NOREF, SKEW and TENMS reset to 0, read-only):
+//   no calibration value is given.
 //
 // The counter is computed from its value at a base time, so it costs nothing per cycle;
 // a clock alarm at the next 1 -> 0 transition pends the exception (and wakes WFI).
@@ -112,8 +114,8 @@ class SysTick {
         return this.rvr;
       case SYST_CVR:
         return this.value(t);
-      default: // SYST_CALIB: NOREF = 0, SKEW = 1, TENMS = 10 ms of the 1 us reference - 1
-        return (1 << 30) | 9999;
+      default: // SYST_CALIB: NOREF, SKEW and TENMS all 0 on the RP2040
+        return 0;
     }
   }
 

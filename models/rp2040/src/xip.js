@@ -9,7 +9,16 @@
 // (one per halfword fetch or data access, not per 32-bit bus access as on silicon).
 //
 // A miss stalls the core for the flash transfer of one line as boot stage 2 left the
-// SSI (XIP_SSI at 0x18000000): see missCycles and docs/rp2040-model.md.
+// SSI (XIP_SSI at 0x18000000): see missCycles and docs/rp2040-model.md. While both cores
+// run, the miss holds the XIP port of the bus fabric for the transfer (bus.js
+// holdLonger): one AHB-Lite slave, one SSI, so the other core's flash accesses and its
+// own misses wait their turn.
+//
+// FLUSH (2.6.3.2): "zeroing the cache tag memory using an internal counter, which takes
+// just over 1024 clock cycles"; "any master accessing flash data while the flush is in
+// progress will be stalled until completion"; reading FLUSH holds the bus until it is
+// done; STAT.FLUSH_READY reads 0 meanwhile. The model's flush takes FLUSH_CYCLES from the
+// write (1024 sets and one cycle: "just over" is not given more precisely).
 //
 // Modes (`mode`): 'two-way' is the cache above; 'compulsory' keeps only the compulsory
 // misses: a line misses the first time it is read after a flush and hits from then on (an
@@ -20,6 +29,11 @@
 // misses, so a figure keeps what a working set larger than the cache costs (two cores
 // running a kernel from one cache) without moving with the link layout;
 // 'off' is rp2040js's timing (a flash read costs an SRAM read, no miss ever).
+//
+// A layout shift (`shift`: {at, bytes}) is where the linker might have put the code: the
+// cache sees every flash address from `at` on `bytes` later, as if that much code that
+// never runs were linked there (a multiple of the 8-byte line: what follows keeps its
+// alignment). The two-way cache's conflict misses follow it; the other modes' do not.
 const { BasePeripheral } = require('rp2040js');
 const { ModelError } = require('./errors');
 
@@ -31,11 +45,16 @@ const XIP_SRAM_SIZE = 16 * 1024;
 // SSI-to-bus overhead of a line fill beyond the serial clocks: chip select and the
 // XIP interface's own cycles, an estimate (the datasheet gives no figure).
 const XIP_OVERHEAD_CYCLES = 4;
+const FLUSH_CYCLES = SETS + 1;
+const XIP_PORT = 1; // bus.js: the crossbar's XIP slave port
 
 class XipCache {
-  /** mode: one of MODES; true and false stay for 'two-way' and 'off'. */
-  constructor(mcu, mode) {
+  /** mode: one of MODES; true and false stay for 'two-way' and 'off'; shift: a layout
+   * shift {at, bytes} (see the top of the file) or null. */
+  constructor(mcu, mode, shift = null) {
     this.mode = xipMode(mode);
+    this.shiftAt = shift ? layoutShift(shift).at & 0xffffff : 0;
+    this.shiftBytes = shift ? layoutShift(shift).bytes : 0;
     this.mcu = mcu;
     this.modelled = this.mode !== 'off';
     // 'compulsory': a bit per flash line, set once the line has been read since the flush
@@ -48,8 +67,32 @@ class XipCache {
     this.accesses = 0;
     this.misses = 0;
     this.stallCycles = 0;
+    this.flushUntil = 0; // the cycle the flush in progress ends (0: none since power-on)
+    this.flushStallCycles = 0; // cycles masters waited for a flush
     this.sram = new Uint8Array(XIP_SRAM_SIZE);
     this.sramView = new DataView(this.sram.buffer);
+  }
+
+  /** The cycle the current core's access is made at (its count, the instruction's
+   * accesses so far). */
+  now() {
+    const core = this.mcu.core;
+    return core.cycles + core.busOffset;
+  }
+
+  /** FLUSH written 1: the tags clear now, masters touching the flash wait FLUSH_CYCLES. */
+  startFlush() {
+    this.flush();
+    if (this.modelled) this.flushUntil = this.now() + FLUSH_CYCLES;
+  }
+
+  /** The current core waits for a flush in progress (a flash access or a FLUSH read). */
+  waitFlush() {
+    const wait = this.flushUntil - this.now();
+    if (wait > 0) {
+      this.mcu.core.cycles += wait;
+      this.flushStallCycles += wait;
+    }
   }
 
   flush() {
@@ -78,8 +121,11 @@ class XipCache {
   /** An access to a flash alias: the stall it costs is added to the core's cycles. */
   access(address) {
     if (!this.modelled) return;
+    if (this.flushUntil > this.mcu.core.cycles) this.waitFlush();
     const alias = (address >>> 24) & 3;
-    const line = (address & 0xffffff) >>> 3;
+    let offset = address & 0xffffff;
+    if (this.shiftBytes && offset >= this.shiftAt) offset = (offset + this.shiftBytes) & 0xffffff;
+    const line = offset >>> 3;
     if (this.loaded) return this.accessCompulsory(alias, line);
     if (this.full) return this.accessFullyAssociative(alias, line);
     const set = line & (SETS - 1);
@@ -109,9 +155,11 @@ class XipCache {
   /** A miss: the core stalls for one line's transfer from the flash. */
   stall() {
     const cost = this.missCycles();
+    const mcu = this.mcu;
     this.misses++;
     this.stallCycles += cost;
-    this.mcu.core.cycles += cost;
+    if (mcu.bus.active) mcu.bus.holdLonger(mcu.core, XIP_PORT, cost);
+    mcu.core.cycles += cost;
   }
 
   /** access() in 'compulsory' mode: a miss only for a line not read since the flush. */
@@ -223,9 +271,10 @@ class XipCtrl extends BasePeripheral {
       case 0x00:
         return (c.en ? 1 : 0) | (this.errBadWrite ? 2 : 0) | (this.powerDown ? 8 : 0);
       case 0x04:
-        return 0; // FLUSH: reads return once the flush is done (at once here)
-      case 0x08:
-        return 0x3; // STAT: FLUSH_READY, stream FIFO empty
+        c.waitFlush(); // FLUSH: the read holds the bus until the flush is done
+        return 0;
+      case 0x08: // STAT: FLUSH_READY unless a flush is in progress; stream FIFO empty
+        return c.now() < c.flushUntil ? 0x2 : 0x3;
       case 0x0c:
         return c.hits >>> 0;
       case 0x10:
@@ -244,7 +293,7 @@ class XipCtrl extends BasePeripheral {
         this.powerDown = !!(value & 8);
         return;
       case 0x04:
-        if (value & 1) c.flush();
+        if (value & 1) c.startFlush();
         return;
       case 0x0c:
         c.hits = 0;
@@ -258,4 +307,16 @@ class XipCtrl extends BasePeripheral {
   }
 }
 
-module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES, xipMode };
+/** A layout shift as given ({at, bytes}), checked: bytes a multiple of 8 up to 64 KiB. */
+function layoutShift(shift) {
+  const { at, bytes } = shift;
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > 65536 || bytes % 8) {
+    throw new ModelError(`layout shift: ${bytes} bytes: expected a multiple of 8 in 0..65536`);
+  }
+  if (!Number.isInteger(at) || at < 0x10000000 || at >= 0x11000000) {
+    throw new ModelError(`layout shift: at 0x${Number(at).toString(16)}: expected a flash address`);
+  }
+  return { at, bytes };
+}
+
+module.exports = { XipCache, XipCtrl, XIP_OVERHEAD_CYCLES, FLUSH_CYCLES, xipMode };

@@ -86,6 +86,28 @@ out.ctrl_en = mcu.readUint32(0x14000000) & 1;
 out.disabled_read = cost(0x10001000);
 mcu.writeUint32(0x15000010, 0xdeadbeef);
 out.xip_sram = mcu.readUint32(0x15000010) >>> 0;
+// FLUSH (datasheet 2.6.3.2): "just over 1024 clock cycles"; a read of FLUSH holds the
+// bus until it is done, STAT.FLUSH_READY reads 0 meanwhile, and "any master accessing
+// flash data while the flush is in progress will be stalled until completion"
+mcu.writeUint32(0x14002000, 1); // EN set again
+mcu.writeUint32(0x14000004, 1);
+out.flush_stat_during = mcu.readUint32(0x14000008) & 1;
+out.flush_read_waits = cost(0x14000004);
+out.flush_stat_after = mcu.readUint32(0x14000008) & 1;
+out.flush_read_after = cost(0x14000004);
+mcu.writeUint32(0x14000004, 1);
+core.cycles += 100;
+out.flash_read_100_into_flush = cost(0x10003000); // the rest of the flush, then its miss
+mcu.writeUint32(0x14000004, 1);
+{
+  const other = mcu.cores[1];
+  other.cycles = core.cycles + 10;
+  mcu.select(1);
+  const c = other.cycles;
+  mcu.readUint32(0x10003000);
+  out.core1_read_10_into_flush = other.cycles - c;
+  mcu.select(0);
+}
 // a boot2 in quad continuous-read mode at SCK = clk_sys / 2 (the SDK's boot2_w25q080)
 const ssi = mcu.peripherals[0x18000];
 ssi.crtlr0 = (2 << 21) | (31 << 16) | (3 << 8);

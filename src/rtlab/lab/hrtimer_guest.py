@@ -31,8 +31,16 @@ LAYER_PROGRAMS = ("rtlab-hrtimer", "rtlab-latency", "rtlab-timerlat")
 
 
 def icount_args(shift: int | None) -> list[str]:
-    """QEMU's arguments for instruction-count time (None: plain TCG, host time)."""
-    return [] if shift is None else ["-icount", f"shift={shift},sleep=off"]
+    """QEMU's arguments for instruction-count time (None: plain TCG, host time); the
+    device tree's random seeds (KASLR, the kernel's RNG) off and the RTC started at a
+    fixed date on the guest's own clock, so every boot of the guest runs the same
+    instructions."""
+    if shift is None:
+        return []
+    return [
+        "-icount", f"shift={shift},sleep=off", "-machine", "dtb-randomness=off",
+        "-rtc", "base=2026-01-01T00:00:00,clock=vm",
+    ]  # fmt: skip
 
 
 def mips_model(shift: int | None) -> float | None:

@@ -21,11 +21,20 @@ def qemu_version(qemu: str) -> str | None:
     return m.group(1) if m else None
 
 
-def semihosting_args(words: Sequence[str]) -> list[str]:
-    """The guest's command line as semihosting args after a fixed program name, not
-    -kernel's path + -append: with the path in it, the firmware's parse (and so every
-    icount figure after it) would shift with where the checkout lives."""
-    args = "".join(f",arg={w.replace(',', ',,')}" for w in ["rtbench", *words])
+def timebase_word(shift: int | None) -> str:
+    """What the guest is told of its clock, the word after the program name: rtbench's
+    QEMU board layers take it over a guess from the instruction rate they measure (a host
+    that runs near 1 GHz >> s looks like icount); rtbench's parse skips it."""
+    return "timebase=host" if shift is None else f"timebase=icount:{shift}"
+
+
+def semihosting_args(words: Sequence[str], shift: int | None) -> list[str]:
+    """The guest's command line as semihosting args after a fixed program name and the
+    timebase (`shift`: the -icount shift, None for host time), not -kernel's path +
+    -append: with the path in it, the firmware's parse (and so every icount figure after
+    it) would shift with where the checkout lives."""
+    line = ["rtbench", timebase_word(shift), *words]
+    args = "".join(f",arg={w.replace(',', ',,')}" for w in line)
     return ["-semihosting-config", "enable=on,target=native" + args]
 
 

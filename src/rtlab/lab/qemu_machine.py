@@ -90,7 +90,7 @@ def qemu_argv(
     m = machines[machine]
     argv = [qemu or m.qemu, *m.qemu_args]
     argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
-    argv += semihosting_args(append.split())
+    argv += semihosting_args(append.split(), icount_shift)
     argv += icount_args(icount_shift)
     argv += parallel_args(m.cores, icount_shift)
     return [*argv, "-kernel", str(elf), *extra]

@@ -45,7 +45,10 @@ MODELS = {
     )
 }  # fmt: skip
 # What a study spec's [target] may set for a model column (the model flasher's keys).
-MODEL_KEYS = ("xip_cache", "max_cycles", "answer_s", "quiet_s", "rtos_paths")
+MODEL_KEYS = (
+    "xip_cache", "layout_shift_kib", "arbitration_ties", "variants", "max_cycles", "answer_s",
+    "quiet_s", "rtos_paths",
+)  # fmt: skip
 # The comparison is of one core's costs: the one-core `qemu` machines with a core name;
 # multi-core machines (mps2-an521) join it only when asked for by name (their scenarios
 # are the multi-core study's, docs/multicore.md).

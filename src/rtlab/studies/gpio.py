@@ -35,7 +35,13 @@ from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import reproduction
-from rtlab.studies.gpio_cells import environment, implementation, is_gpio_cell, policy
+from rtlab.studies.gpio_cells import (
+    emulated_clock,
+    environment,
+    implementation,
+    is_gpio_cell,
+    policy,
+)
 
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 TRIM_Q = 0.99  # Fig. 2 shows |deviation| up to the largest P99 of its curves
@@ -81,6 +87,7 @@ class CellStudy:
     condition: str
     environment: str  # "" (a board, as far as the runs say), "emulated (…)", "virtual machine (…)"
     sources: list[SourceStats]
+    clock: str = ""  # emulated: "host" or "icount" (gpio_cells.emulated_clock)
 
 
 @dataclass
@@ -135,8 +142,9 @@ def _cell(store: Store, cr: results.CellRuns) -> CellStudy | None:
         return None
     ok = [r for r in cr.runs if r["status"] == "ok"]
     return CellStudy(
-        cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources
-    )
+        cr.label, implementation(cr), policy(cr), cr.condition, environment(ok), sources,
+        emulated_clock(ok),
+    )  # fmt: skip
 
 
 def _abs_dev_ns(s: Samples, mean_ns: float) -> np.ndarray:
@@ -318,7 +326,16 @@ def _md_cell(text: str) -> str:
 def markdown(st: Study) -> str:
     qs = [quantile_key(q) for q in QUANTILES]
     out = ["## GPIO study" + (f" — {', '.join(st.emulated)}" if st.emulated else ""), ""]
-    if st.emulated:
+    icount = [e for e in st.emulated if "icount" in e]
+    if icount:
+        out += [
+            "Emulated under QEMU icount: the guest's clock counts instructions (at shift 0",
+            "one ns is one instruction), so every ns below is an instruction count of the",
+            "emulated CPU, not time on a board; deterministic. Compare implementations by",
+            "ratio only.",
+            "",
+        ]
+    elif st.emulated:
         out += [
             "Emulated target: timings are of the emulator on its host, not of a board;",
             "compare implementations by ratio only.",

@@ -43,6 +43,20 @@ def policy(cr: results.CellRuns) -> str:
     return str(params.get("policy", "other"))
 
 
+def emulated_clock(runs: Sequence[dict[str, Any]]) -> str:
+    """What timed emulated runs: "icount" (the guest's clock counts instructions), "host"
+    (plain TCG: the host's clock, its scheduling and the emulator's stalls in every
+    figure), or "" (not emulated, as far as the runs say)."""
+    metas = [r.get("meta") or {} for r in runs]
+    if not any(m.get("emulated") or m.get("qemu_machine") for m in metas):
+        return ""
+    icount = any(
+        m.get("qemu_icount_shift") not in (None, "") or m.get("timebase") == "icount"
+        for m in metas
+    )
+    return "icount" if icount else "host"
+
+
 def environment(runs: Sequence[dict[str, Any]]) -> str:
     """How the runs' own records describe where they ran: emulated (a workload's
     `meta emulated=…`, QEMU's timebase labels, a qemu target), a virtual machine (the
@@ -50,7 +64,9 @@ def environment(runs: Sequence[dict[str, Any]]) -> str:
     for r in runs:
         meta = r.get("meta") or {}
         if meta.get("emulated"):
-            return f"emulated ({meta['emulated']})"
+            shift = meta.get("qemu_icount_shift")
+            icount = f", icount shift {shift}" if shift not in (None, "") else ""
+            return f"emulated ({meta['emulated']}{icount})"
         if meta.get("qemu_machine") or meta.get("timebase") == "icount":
             return f"emulated (QEMU {meta.get('qemu_machine', '')}".rstrip() + ")"
         if (r.get("target") or {}).get("kind") == "qemu":

@@ -23,9 +23,10 @@ builds it from the stored runs). This module only compares, by the claim's kind:
 - order_each: the same published order, checked in each row rtlab has.
 
 A claim that `needs` what the measuring environment lacks (`cycles`, `cache`: QEMU
-icount counts instructions and models no cache) is not comparable, and so is a figure
-the measure withholds (`why_not`). A claim with no rtlab figure is not comparable,
-"not measured". Every row carries its source and a verdict.
+icount counts instructions and models no cache; `timing`: a jitter, deviation or tail
+claim, which an emulator timed by its host's clock cannot show) is not comparable, and
+so is a figure the measure withholds (`why_not`). A claim with no rtlab figure is not
+comparable, "not measured". Every row carries its source and a verdict.
 """
 
 from __future__ import annotations
@@ -41,11 +42,15 @@ from typing import Any
 from rtlab.errors import RtlabError
 
 REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE = "reproduced", "not reproduced", "not comparable"
+FRAGILE = "fragile"  # reproduced under some of a model's declared settings, not all
 KINDS = ("value", "ratio", "range", "period", "order", "order_each")
 STUDIES = ("stm32", "rp2040", "k4perf", "gpio", "user_vs_kernel")
 LACKS = {
     "cycles": "the claim is about cycles (pipeline, wait states); an instruction count has none",
     "cache": "the claim is about a flash cache; the emulator models none",
+    # a spread (jitter, maximum deviation, tail, a period stable to its p99.9) measured
+    # against the host's clock is the host's scheduling and the emulator's stalls
+    "timing": "host-timed emulation: the spread is the host's noise, not the target's",
 }
 
 
@@ -68,6 +73,9 @@ class Claim:
     note: str = ""
     absolute: bool = False  # a time on the study's hardware: an emulator's is no match
     needs: str = ""
+    # order kinds: what the order presumes of every name's figure, e.g. {below = 1.0,
+    # what = "T8 drops on two cores"}: a figure that does not show it fails the claim
+    precondition: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -133,8 +141,9 @@ class Reproduction:
 
     @property
     def tally(self) -> str:
+        fragile = f"{self.count(FRAGILE)} fragile, " if self.count(FRAGILE) else ""
         return (
-            f"{self.count(REPRODUCED)} of {len(self.rows)} claims reproduced, "
+            f"{self.count(REPRODUCED)} of {len(self.rows)} claims reproduced, {fragile}"
             f"{self.count(NOT_REPRODUCED)} not, {self.count(NOT_COMPARABLE)} not comparable"
         )
 
@@ -201,6 +210,21 @@ def _claim(c: Mapping[str, Any], where: str, i: int) -> Claim:
     }[claim.kind]
     if not shape_ok:
         raise PublishedError(f"{at}: published {claim.published!r} does not fit kind {claim.kind}")
+    pre = claim.precondition
+    if pre is not None and (
+        claim.kind != "order"
+        or set(pre) != {"below", "what"}
+        or not isinstance(pre["below"], int | float)
+    ):
+        want = "{below = <figure>, what = <text>} on an order"
+        raise PublishedError(f"{at}: precondition: expected {want}")
+    if claim.kind in ("value", "ratio", "period"):
+        p = float(claim.published)
+        if not math.isfinite(p) or p == 0:
+            # value and ratio compare rtlab ÷ published; a period of 0 or ∞ is no period
+            raise PublishedError(
+                f"{at}: published {claim.published!r}: expected a finite non-zero figure"
+            )
     return claim
 
 
@@ -237,11 +261,14 @@ def judge(c: Claim, m: Measured | None) -> Row:
     if m is None or m.value is None:
         why = (m.why_not if m else "") or "not measured in the selected runs"
         return Row(c.id, c.claim, c.source, pub, "–", "", NOT_COMPARABLE, why, m.how if m else "")
+    refused = _unjudgeable(c, m)
+    if refused:
+        return Row(c.id, c.claim, c.source, pub, _shown(m), "", NOT_COMPARABLE, refused, m.how)
     rtlab, compare, ok = _KIND[c.kind](c, m)
     why = m.why_not
     if not why and c.needs and c.needs in m.lacks:
         why = LACKS.get(c.needs, c.needs)  # the environment: the table's own line
-    if not why and c.kind in ("value", "range") and c.unit and m.unit and c.unit != m.unit:
+    if not why and c.unit and m.unit and c.unit != m.unit:
         why = f"{m.unit} vs {c.unit}"  # where rtlab measured: the table's own line
     if not why and c.absolute and m.emulated:
         why = f"emulated vs silicon: {m.emulated}"
@@ -249,8 +276,69 @@ def judge(c: Claim, m: Measured | None) -> Row:
         why = f"rtlab's sweep has no {num(c.published)} µs step"
     if why or ok is None:
         return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_COMPARABLE, why, m.how)
+    failed = _precondition_fails(c, m)
+    if failed:
+        return Row(c.id, c.claim, c.source, pub, rtlab, compare, NOT_REPRODUCED, failed, m.how)
     verdict = REPRODUCED if ok else NOT_REPRODUCED
     return Row(c.id, c.claim, c.source, pub, rtlab, compare, verdict, "", m.how)
+
+
+def _precondition_fails(c: Claim, m: Measured) -> str:
+    """Why the claim's precondition does not hold of rtlab's figures ("" when it does)."""
+    if c.precondition is None or not isinstance(m.value, dict):
+        return ""
+    below = float(c.precondition["below"])
+    off = [f"{n} {num(v)}" for n, v in m.value.items() if n in c.published and not v < below]
+    if not off:
+        return ""
+    what = c.precondition["what"]
+    return f"its precondition fails ({what}): {', '.join(off)}, not below {num(below)}"
+
+
+def _numbers(v: object) -> list[float]:
+    """Every figure in a measured value (a scalar, runs, names, rows of names)."""
+    if isinstance(v, dict):
+        return [x for w in v.values() if w is not None for x in _numbers(w)]
+    if isinstance(v, tuple | list):
+        return [x for w in v for x in _numbers(w)]
+    return [float(v)]  # type: ignore[arg-type]
+
+
+def _unjudgeable(c: Claim, m: Measured) -> str:
+    """Why no verdict can be drawn from these figures at all, whatever their size: the
+    kinds below would otherwise pass or fail them by an accident of arithmetic."""
+    figures = _numbers(m.value)
+    if not figures:
+        return "the measurement is empty: no figure to compare"
+    nans = sum(math.isnan(x) for x in figures)
+    if nans:
+        return f"{nans} of rtlab's {len(figures)} figures are NaN"
+    if c.kind in ("value", "ratio", "period"):
+        p = float(c.published)
+        if not math.isfinite(p) or p == 0:
+            return f"published {c.published!r}: no ratio to it"
+    if c.kind == "period":
+        # every run unstable is a verdict (the published period was tried and failed in
+        # each); some runs unstable leave rtlab's run-to-run range without an upper end
+        unstable = sum(math.isinf(x) for x in figures)
+        if 0 < unstable < len(figures):
+            return (
+                f"{unstable} of {len(figures)} runs found no stable period among the periods "
+                "tried: their run-to-run range has no upper end"
+            )
+    elif c.kind in ("value", "ratio", "range") and any(math.isinf(x) for x in figures):
+        return "rtlab's figure is infinite"
+    return ""
+
+
+def _shown(m: Measured) -> str:
+    """The measured figures as they are, for a row that judges none of them."""
+    v = m.value
+    if isinstance(v, dict):
+        text = "; ".join(f"{k} {num(x)}" for k, x in v.items() if isinstance(x, int | float))
+    else:
+        text = ", ".join(num(x) for x in _numbers(v))
+    return f"{text} {m.unit}".strip() if text else "–"
 
 
 def _scalar(m: Measured) -> float:

@@ -113,6 +113,9 @@ def method_of(run: dict[str, Any]) -> str | None:
     return None
 
 
+HOST_TIME = ", plain TCG (host time)"  # an emulated run timed by the host's clock
+
+
 def environment(run: dict[str, Any]) -> str:
     meta = run.get("meta") or {}
     if not meta.get("emulated"):
@@ -121,7 +124,7 @@ def environment(run: dict[str, Any]) -> str:
     if meta.get("qemu_icount_shift"):
         env += f", icount shift {meta['qemu_icount_shift']} (≈ {meta.get('model_mips')} MIPS model)"
     else:
-        env += ", plain TCG (host time)"
+        env += HOST_TIME
     return env
 
 

@@ -42,7 +42,8 @@ def test_smoke_through_the_serial_target_twice_identical() -> None:
     assert run.complete and run.status == "ok"
     assert run.meta["timebase"] == "rp2040_model"
     assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
-    assert "BUS_PRIORITY" in run.meta["model_leaves_out"]  # the bus rule it simplifies
+    assert "DMA bus cycles" in run.meta["model_leaves_out"]
+    assert run.meta["arbitration_ties"] == "round-robin per arbiter, the first tie to core 0"
     assert run.meta["timing_mode"] == "rp2040-model"  # both cores in one clock
     assert run.meta["board"] == "pico"
     d = t.describe()
@@ -64,6 +65,38 @@ def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
     same_set = run.series["xip_same_set"].values  # warm rounds: no conflict miss
     assert len(set(same_set[1:])) == 1 and same_set[0] > same_set[1]
     assert t.describe()["xip_cache"] == "compulsory"
+
+
+def test_a_layout_shift_is_said_passed_on_and_an_axis_of_the_target() -> None:
+    t = _target(layout_shift_kib=3)
+    run = parse_one(t.run([str(model.bare_image("smoke"))], timeout=120).stdout, "serial")
+    assert run.meta["xip_layout_shift"] == "3 KiB mid-image"
+    assert t.describe()["layout_shift_kib"] == 3
+    spec = {"kind": "serial", "board": "pico", "flasher": "rp2040_model",
+            "xip_cache": ["fully-associative", "two-way"], "layout_shift_kib": [0, 3]}  # fmt: skip
+    from rtlab.lab.targets.base import target_variants
+
+    axes = [axis for _, axis in target_variants(spec)]
+    assert axes[0] == {"xip_cache": "fully-associative", "layout_shift_kib": 0}  # the page's
+    assert len(axes) == 4
+    for bad in (-1, 65, True, "3"):
+        with pytest.raises(ConfigError, match=r"layout_shift_kib: expected KiB 0\.\.64"):
+            _target(layout_shift_kib=bad)
+
+
+def test_arbitration_ties_are_said_and_passed_on() -> None:
+    t = _target(arbitration_ties="core1-always")
+    t.run([str(model.bare_image("smoke"))], timeout=120)  # fills in the image
+    flasher = t.flasher  # type: ignore[attr-defined]
+    assert flasher.argv()[-2:] == ["--arbitration-ties", "core1-always"]
+    assert t.describe()["arbitration_ties"] == "core1-always"
+
+
+@pytest.mark.parametrize("value", ["core2-first", 0, True])
+def test_bad_arbitration_ties_are_one_error(value: object) -> None:
+    with pytest.raises(ConfigError, match="arbitration_ties: expected one of core0-first, "
+                       "core1-first, core0-always, core1-always"):  # fmt: skip
+        _target(arbitration_ties=value)
 
 
 @pytest.mark.parametrize("value", ["four-way", 1, ""])

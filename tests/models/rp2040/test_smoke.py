@@ -125,3 +125,31 @@ def test_an_unknown_cache_mode_is_one_error(tmp_path: Path) -> None:
         'rp2040-model: xip cache mode "four-way": expected one of two-way, compulsory, '
         "fully-associative, off"
     ]
+
+
+def test_a_layout_shift_moves_the_two_way_caches_conflicts_only(
+    smoke: tuple[model.ModelRun, model.ModelRun], tmp_path: Path
+) -> None:
+    """3 KiB of code that never runs, as the cache sees it, between the first of the three
+    same-set paths and the other two: those no longer share a set with it, and two lines
+    fit the set's two ways, so the warm rounds' three conflict misses go; the
+    fully-associative cache, which has no sets, gives the same figures shifted or not."""
+
+    def shifted(*args: str) -> dict[str, list[int]]:
+        res = model.run(model.bare_image("smoke"), tmp_path, *args)
+        assert res.returncode == 0, res.stderr
+        assert res.summary["xip_layout_shift"] == {"at": 0x10003000, "bytes": 3072}
+        run = parse_one(res.stdout, "smoke")
+        return {k: list(run.series[k].values) for k in ("xip_same_set", "xip_capacity")}
+
+    miss = 388
+    two_way = parse_one(smoke[0].stdout, "smoke").series["xip_same_set"].values
+    moved = shifted("--xip-layout-shift", "3072@0x10003000")["xip_same_set"]
+    assert list(moved[1:]) == [w - 3 * miss for w in two_way[1:]]
+    full = model.run(model.bare_image("smoke"), tmp_path, "--xip-cache", "fully-associative")
+    full_run = parse_one(full.stdout, "smoke")
+    assert shifted("--xip-cache", "fully-associative", "--xip-layout-shift", "3072@0x10003000") == {
+        k: list(full_run.series[k].values) for k in ("xip_same_set", "xip_capacity")
+    }
+    bad = model.run(model.bare_image("smoke"), tmp_path, "--xip-layout-shift", "3004")
+    assert bad.returncode == 2 and "multiple of 8" in bad.stderr

@@ -43,10 +43,13 @@ def test_core1_launched_through_the_rom_handshake(
 
 
 def test_fifo_ping_pong_round_trip(counters: dict[str, int]) -> None:
-    # warm round trips all cost the same (deterministic model, code in the XIP cache);
     # a push, a wake from WFE, a pop and back cannot take less than ~20 instructions
-    assert counters["fifo_rtt_min"] == counters["fifo_rtt_max"]
     assert 20 <= counters["fifo_rtt_min"] <= 100
+    # warm round trips cost the same (deterministic model, code in the XIP cache) but the
+    # last: core 1 leaves the echo loop for code not yet cached, and its miss holds the
+    # XIP slave (one line through the SSI, 388 cycles with the bare images' boot2) while
+    # core 0, still timing, fetches its own cached code from it
+    assert counters["fifo_rtt_max"] == counters["fifo_rtt_min"] + 388
 
 
 def test_contended_spinlock_counts_exact(counters: dict[str, int]) -> None:
@@ -64,12 +67,13 @@ def test_sev_wakes_wfe_on_the_other_core(counters: dict[str, int]) -> None:
 
 def test_same_sram_bank_contended(counters: dict[str, int]) -> None:
     """The bus fabric (models/rp2040/src/bus.js): one access per bank per cycle. Core 1
-    on another bank (SRAM5) costs core 0 nothing; on the same bank (SRAM4), the two cores
-    need 16 bank cycles per 14-cycle turn, so core 0 waits at least 2 per turn."""
+    on another bank (SRAM5) costs core 0 only the fetches of the loop's shared SRAM code
+    it loses in turn before the two fall out of step; on the same bank (SRAM4), the two
+    cores need 16 bank cycles per 14-cycle turn, so core 0 waits at least 2 per turn."""
     alone, same, other = counters["bank_alone"], counters["bank_same"], counters["bank_other"]
     assert counters["bank_turns"] == BANK_TURNS
     assert 14 * BANK_TURNS <= alone < 14 * BANK_TURNS + 100  # + the timer reads and call
-    assert other == alone
+    assert alone <= other <= alone + 4
     assert alone + 2 * BANK_TURNS <= same <= alone + 8 * BANK_TURNS
 
 

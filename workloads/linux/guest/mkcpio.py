@@ -4,7 +4,10 @@
     mkcpio.py ROOT OUT.cpio.gz
 
 The host has no `cpio` by default; this keeps the guest build to Debian's base tools.
-Every file is owned by root (uid/gid 0) whatever the builder's uid.
+Every file is owned by root (uid/gid 0) whatever the builder's uid. The archive holds
+no time (every mtime 0, the gzip header's too): the same tree gives the same bytes, so
+a guest under QEMU icount unpacks it in the same instructions on every boot (a changed
+byte changes what inflate does, and with it every figure's phase against the timer).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 def _entry(out: gzip.GzipFile, name: str, st: os.stat_result | None, data: bytes, ino: int) -> None:
     mode = st.st_mode if st else 0
     nlink = 2 if stat.S_ISDIR(mode) else 1
-    mtime = int(st.st_mtime) if st else 0
+    mtime = 0
     fields = [0x070701, ino, mode, 0, 0, nlink, mtime, len(data), 0, 0, 0, 0, len(name) + 1, 0]
     hdr = "".join(f"{v:06X}" if i == 0 else f"{v:08X}" for i, v in enumerate(fields))
     hdr = "070701" + hdr[6:]
@@ -30,7 +33,7 @@ def _entry(out: gzip.GzipFile, name: str, st: os.stat_result | None, data: bytes
 
 def write_cpio(root: Path, dest: Path) -> None:
     paths = sorted(p for p in root.rglob("*"))
-    with gzip.open(dest, "wb", compresslevel=6) as out:
+    with open(dest, "wb") as raw, gzip.GzipFile("", "wb", 6, raw, mtime=0) as out:
         for ino, p in enumerate(paths, start=1):
             st = p.lstat()
             rel = str(p.relative_to(root))

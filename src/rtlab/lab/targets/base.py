@@ -139,11 +139,36 @@ def check_target(t: Mapping[str, Any]) -> None:
     kind.check(t)
 
 
+VARIANTS = "variants"
+
+
+def _extra_variants(t: Mapping[str, Any], kind: TargetKind) -> list[dict[str, Any]]:
+    v = t.get(VARIANTS)
+    if v is None:
+        return []
+    if VARIANTS not in kind.keys:
+        raise ConfigError(VARIANTS, f"a {kind.name} target has no variants")
+    ok = isinstance(v, list) and v and all(isinstance(x, dict) and x for x in v)
+    if not ok or len({repr(sorted(x.items())) for x in v}) < len(v):
+        raise ConfigError(VARIANTS, "variants: a list of distinct tables of axis keys")
+    for x in v:
+        for k, val in x.items():
+            if k not in kind.axes or isinstance(val, list):
+                axes = ", ".join(a for a in kind.axes)
+                raise ConfigError(VARIANTS, f"variants: {k} = {val!r}: one value of one of {axes}")
+    return [dict(x) for x in v]
+
+
 def target_variants(t: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(the target table of one variant, its axis values) for every combination of the
     kind's axis keys given as lists; one ({...}, {}) when none is. Only the kind's axes
-    may be lists; the variants are checked like any target."""
+    may be lists; the variants are checked like any target. `variants = [{k = v, …}, …]`
+    (axis keys only) adds, after each combination, that combination with each table's
+    settings: one setting changed at a time, not every product of them (a model's
+    uncertainties, each against the page's own setting)."""
     kind = target_kind(str(t.get("kind", "local")))
+    extra = _extra_variants(t, kind)
+    t = {k: v for k, v in t.items() if k != VARIANTS}
     lists = {k: v for k, v in t.items() if k in kind.axes and isinstance(v, list)}
     for k, v in lists.items():
         if not v or len(set(map(repr, v))) < len(v):
@@ -154,6 +179,8 @@ def target_variants(t: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str
     for combo in itertools.product(*lists.values()):
         axis = dict(zip(lists, combo, strict=True))
         out.append(({**t, **axis}, axis))
+        for settings in extra:
+            out.append(({**t, **axis, **settings}, {**axis, **settings}))
     return out
 
 

@@ -40,8 +40,11 @@ from rtlab.lab.serialboard.options import check_reading, reading_options
 from rtlab.lab.targets.base import Background, Completed, Group, TargetBase, TargetKind
 
 FIRMWARE_KEYS = ("image", "programs", "rtos", "rtos_config", "rtos_paths")
-OWN_KEYS = ("board", "port", "baud", "flasher", *READING_KEYS)
-FLASHER_KEYS = ("icount_shift", "qemu", "uf2_drive", "xip_cache", "max_cycles", "capture_module")
+OWN_KEYS = ("board", "port", "baud", "flasher", "variants", *READING_KEYS)
+FLASHER_KEYS = (
+    "icount_shift", "qemu", "uf2_drive", "xip_cache", "layout_shift_kib", "arbitration_ties",
+    "max_cycles", "capture_module",
+)  # fmt: skip
 PLACE = "place"  # [instrument] port: the capture module wired to this target's board
 
 
@@ -184,6 +187,7 @@ TARGET_KIND = TargetKind(
     _check_condition,
     identity=_identity,
     # rtos = ["freertos", "nuttx"]: both kernels on one board, in one spec
-    # (examples/rp2040-model-smp.toml)
-    axes=("rtos",),
+    # (examples/rp2040-model-smp.toml); xip_cache = ["fully-associative", "two-way"]: the
+    # model under each of its cache modes, whose verdicts the report holds to each other
+    axes=("rtos", "xip_cache", "layout_shift_kib", "arbitration_ties"),
 )

@@ -20,6 +20,7 @@ from typing import Any
 from rtlab.registry import Registry
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies.reproduction_measures import own_setting
 
 
 @dataclass
@@ -71,10 +72,13 @@ SECTIONS: Registry[SectionKind] = Registry(
 
 def build(store: Store, cells: dict[str, results.CellRuns]) -> list[tuple[SectionKind, Section]]:
     """Every registered section the selected cells have, in report order, each built
-    once (its kind beside it: the renderings order and default by it)."""
+    once (its kind beside it: the renderings order and default by it). Cells that ran a
+    model under other settings than the page's own (a target's `variants`) speak only
+    to the reproduction's verdicts; every other section shows the page's own."""
+    own = own_setting(cells)
     out = []
     for _, kind in SECTIONS.items():
-        sec = kind.build(store, cells)
+        sec = kind.build(store, cells if kind.name == "reproduction" else own)
         if sec is not None:
             out.append((kind, sec))
     return out

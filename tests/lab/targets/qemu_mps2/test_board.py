@@ -62,6 +62,35 @@ def test_without_icount_is_labelled_host(board_build: Path) -> None:
     assert res.runs[0].meta["timebase"] == "host"
 
 
+REPEATS = 50  # a guess from the measured rate mislabelled about 3 % of host-timed runs
+
+
+def test_the_image_is_told_its_timebase_and_labels_it_alike_every_time(board_build: Path) -> None:
+    """The same image, with and without -icount, 50 times each: the counter rate it
+    reports is the one rtlab states (1 GHz at shift 0, none in host time), never a guess."""
+    elf = board_build / "mps2-smoke-an385.elf"
+    for shift, want in ((0, 1_000_000_000), (None, 0)):
+        for _ in range(REPEATS):
+            res = tq.run_qemu(elf, icount_shift=shift, timeout_s=30)
+            assert res.exit_status == 0, res.stderr
+            (run,) = res.runs
+            assert run.meta["icount_from"] == "stated"
+            assert run.counters["icount_hz"][0] == want, (shift, run.counters["ips"][0])
+            assert run.meta["timebase"] == ("host" if shift is None else "icount")
+
+
+def test_an_image_run_by_hand_guesses_its_timebase(board_build: Path) -> None:
+    """QEMU started without rtlab's word: the board layer falls back to the measured rate."""
+    elf = board_build / "mps2-smoke-an385.elf"
+    argv = [tq.QEMU, "-M", "mps2-an385", "-display", "none", "-monitor", "none",
+            "-serial", "stdio", "-semihosting-config", "enable=on,target=native,arg=smoke",
+            "-icount", "shift=0,align=off,sleep=off", "-kernel", str(elf)]  # fmt: skip
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=60).stdout
+    (run,) = parse(out)
+    assert run.meta["icount_from"] == "guessed"
+    assert run.counters["icount_hz"][0] == 1_000_000_000  # under icount the guess is right
+
+
 def test_timeout_kills_qemu(board_build: Path) -> None:
     res = tq.run_qemu(board_build / "mps2-smoke-an385.elf", timeout_s=0.01)
     assert res.timed_out and res.exit_status is None
@@ -73,7 +102,7 @@ def test_known_good_argv() -> None:
     for flag in ("-display none", "-monitor none", "-serial stdio", "-kernel x.elf"):
         assert flag in " ".join(argv)
     # the command line as semihosting args after a fixed name: not the ELF's path
-    assert "enable=on,target=native,arg=rtbench,arg=--a,arg=1" in argv
+    assert "enable=on,target=native,arg=rtbench,arg=timebase=icount:0,arg=--a,arg=1" in argv
     assert "shift=0,align=off,sleep=off" in argv
     assert "-append" not in argv
     with pytest.raises(tq.QemuError, match="machine"):

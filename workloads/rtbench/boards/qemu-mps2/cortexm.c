@@ -44,7 +44,7 @@ uint32_t mps2_measure_ips(void)
     return (uint32_t)((uint64_t)100000u * MPS2_TIMER_HZ / ticks);
 }
 
-QEMU_ICOUNT_HZ_FUNCTION(mps2_icount_hz)
+QEMU_ICOUNT_HZ_FUNCTION(mps2_icount_hz, mps2_cmdline)
 
 void mps2_nvic_enable(int irq) { REG(NVIC_ISER + 4u * ((unsigned)irq / 32u)) = 1u << (irq % 32); }
 

@@ -1,11 +1,13 @@
 /*
  * Bare-metal smoke test of the mps2 board layer (no RTOS): UART output in the rtlab
  * protocol, TIMER0 deltas on a fixed instruction count, the software interrupt through
- * NVIC set-pending, and the semihosting exit status ("--exit N" on the command line).
+ * NVIC set-pending, the semihosting exit status ("--exit N" on the command line) and the
+ * timebase rtlab states on it ("timebase=icount:N" or "timebase=host", second word).
  * Under -icount shift=0 every figure is exact: 2000 instructions = 50 ticks.
  */
 #include <stdint.h>
 
+#include "../common/qemu_semihost.h"
 #include "mps2.h"
 #include "rtb_emit.h"
 #include "rtbench_port.h"
@@ -59,8 +61,11 @@ int main(void)
     rtb_emit_meta("clock", BOARD_COUNTER);
     rtb_emit_meta_u64("clock_hz", MPS2_TIMER_HZ);
     rtb_emit_counter("ips", ips, "count");
-    /* A guess from the measured rate (a host that runs at 1 GHz >> s looks like icount):
-     * a counter, not `meta timebase`, which the host sets from its own command line. */
+    /* The rate the command line states, else a guess from the measured one (a host that
+     * runs at 1 GHz >> s looks like icount): a counter, not `meta timebase`, which the
+     * host sets from its own command line. */
+    uint32_t stated;
+    rtb_emit_meta("icount_from", qemu_stated_icount_hz(cmd, &stated) ? "stated" : "guessed");
     rtb_emit_counter("icount_hz", icount_hz, "count");
 
     for (int i = 0; i < N; i++) {

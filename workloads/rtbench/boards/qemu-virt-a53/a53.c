@@ -15,7 +15,7 @@ uint32_t a53_measure_ips(void)
     return (uint32_t)((uint64_t)200000u * a53_cntfrq() / ticks);
 }
 
-QEMU_ICOUNT_HZ_FUNCTION(a53_icount_hz)
+QEMU_ICOUNT_HZ_FUNCTION(a53_icount_hz, a53_cmdline)
 
 int a53_core_id(void)
 {

@@ -92,7 +92,8 @@ class QemuFlasher:
         serials += ["-serial", f"tcp:{host}:{port},server=on,wait=on"]
         return [
             self.qemu, "-M", self.machine, "-display", "none", "-monitor", "none", *serials,
-            *semihosting_args(words), *icount_args(self.icount_shift), "-kernel", str(image),
+            *semihosting_args(words, self.icount_shift), *icount_args(self.icount_shift),
+            "-kernel", str(image),
         ]  # fmt: skip
 
     def flash(self, image: Path, words: Sequence[str]) -> None:

@@ -19,6 +19,14 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
                                  # "fully-associative": 16 KiB, LRU, one set (its
                                  # capacity misses too, still no conflict misses);
                                  # "off" (false): flash reads cost SRAM reads (rp2040js)
+    # layout_shift_kib = 3       # the XIP cache sees the image's second half 3 KiB later,
+                                 # as if that much dead code were linked mid-image: one
+                                 # of the layouts the link might have given (0: none)
+    # arbitration_ties = "core0-first"  # which core a bus arbiter grants first when
+                                 # both cores (equal BUS_PRIORITY) ask in one cycle:
+                                 # round-robin from core 0 ("core0-first") or core 1
+                                 # ("core1-first"); "core0-always" / "core1-always":
+                                 # a fixed order (a bound, not silicon)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
                                  # RP2040 model, one clock (issue 33): [instrument]
@@ -54,8 +62,7 @@ TIMING = "cycle model (rp2040js), not silicon"
 # that QEMU icount withholds (its vCPUs run in turns) stand here.
 TIMING_MODE = "rp2040-model"
 LEAVES_OUT = (
-    "bus arbitration by BUS_PRIORITY and in turn (a fixed order: the earlier instruction, "
-    "ties core 0); wait states beyond APB (+3 read, +4 write) and XIP misses; DMA bus cycles; "
+    "wait states beyond APB (+3 read, +4 write), XIP misses and flushes; DMA bus cycles; "
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
 )
@@ -66,6 +73,14 @@ XIP_MODES = {
     "fully-associative": "16 KiB fully associative, LRU (compulsory and capacity misses, "
     "no conflict misses)",
     "off": "off",
+}
+# Who wins a bus tie between the cores first (models/rp2040/src/bus.js TIES) and what a
+# run's meta says of it.
+ARBITRATION_TIES = {
+    "core0-first": "round-robin per arbiter, the first tie to core 0",
+    "core1-first": "round-robin per arbiter, the first tie to core 1",
+    "core0-always": "every tie to core 0 (a bound, not silicon)",
+    "core1-always": "every tie to core 1 (a bound, not silicon)",
 }
 # How long the port outlives the model for its reader to read what the model wrote last
 # (its done line): the model exits at once, and a hang-up would drop unread bytes.
@@ -99,11 +114,21 @@ def _xip_mode(value: object) -> str:
     )
 
 
+def _ties(value: object) -> str:
+    """A spec's `arbitration_ties` (default: round-robin from core 0)."""
+    if isinstance(value, str) and value in ARBITRATION_TIES:
+        return value
+    raise ConfigError(
+        "arbitration_ties",
+        f"arbitration_ties: expected one of {', '.join(ARBITRATION_TIES)}",
+    )
+
+
 class Rp2040ModelFlasher:
     name = "rp2040_model"
     passes_args = False
     gives_port = True
-    keys = ("xip_cache", "max_cycles", "capture_module")
+    keys = ("xip_cache", "layout_shift_kib", "arbitration_ties", "max_cycles", "capture_module")
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
         if board.model != "rp2040":
@@ -113,6 +138,10 @@ class Rp2040ModelFlasher:
                 'model = "rp2040", so the RP2040 model does not run it',
             )
         xip = _xip_mode(spec.get("xip_cache", True))
+        shift = spec.get("layout_shift_kib", 0)
+        if isinstance(shift, bool) or not isinstance(shift, int) or not 0 <= shift <= 64:
+            raise ConfigError("layout_shift_kib", "layout_shift_kib: expected KiB 0..64")
+        ties = _ties(spec.get("arbitration_ties", "core0-first"))
         budget = spec.get("max_cycles", 20_000_000_000)
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
             raise ConfigError("max_cycles", "max_cycles: expected a positive integer")
@@ -121,12 +150,18 @@ class Rp2040ModelFlasher:
             raise ConfigError(
                 "capture_module", "capture_module: expected true, false or the module image"
             )
+        if shift and module is not False:
+            raise ConfigError(
+                "layout_shift_kib", "layout_shift_kib: the capture module's bench runs no shift"
+            )
         self.bench: BenchRuns | None = None
         if module is not False:
             image = CAPTURE_IMAGE if module is True else Path(str(module))
             self.bench = BenchRuns(image if image.is_absolute() else REPO_ROOT / image)
         self.board = board
         self.xip_cache = xip
+        self.layout_shift_kib = shift
+        self.arbitration_ties = ties
         self.max_cycles = budget
         self.image: Path | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -180,7 +215,11 @@ class Rp2040ModelFlasher:
         assert self.image is not None
         cmd = ["node", str(MODEL_DIR / "run.js"), "--image", str(self.image),
                "--max-cycles", str(self.max_cycles)]  # fmt: skip
-        return [*cmd, "--xip-cache", self.xip_cache]
+        shift = ["--xip-layout-shift", str(self.layout_shift_kib * 1024)]
+        return [
+            *cmd, "--xip-cache", self.xip_cache, *(shift if self.layout_shift_kib else []),
+            "--arbitration-ties", self.arbitration_ties,
+        ]  # fmt: skip
 
     def reset(self) -> None:
         if self.bench is not None:
@@ -256,8 +295,11 @@ class Rp2040ModelFlasher:
             "timing_mode": TIMING_MODE,
             "model": f"rp2040js {_rp2040js_version()} + rtlab (models/rp2040)",
             "xip_cache": XIP_MODES[self.xip_cache],
+            "arbitration_ties": ARBITRATION_TIES[self.arbitration_ties],
             "model_leaves_out": LEAVES_OUT,
         }
+        if self.layout_shift_kib:
+            own["xip_layout_shift"] = f"{self.layout_shift_kib} KiB mid-image"
         if self.bench is not None:
             own["instrument_bench"] = BENCH
         return {**{k: encode_value(v) for k, v in own.items()}, **extra}
@@ -275,6 +317,8 @@ class Rp2040ModelFlasher:
             "timebase": "rp2040_model",
             "timing": TIMING,
             "xip_cache": self.xip_cache,
+            **({"layout_shift_kib": self.layout_shift_kib} if self.layout_shift_kib else {}),
+            "arbitration_ties": self.arbitration_ties,
             "max_cycles": self.max_cycles,
             **({"capture_module": str(self.bench.capture_image)} if self.bench else {}),
         }
