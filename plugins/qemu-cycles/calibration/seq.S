@@ -2,11 +2,11 @@
 /*
  * The calibration's timed sequences. Each is bracketed the same way:
  *
- *     str  r6, [r6]     @ edge on channel 0 (r6 = &rtb_marker_words[0])
+ *     str  r6, [r6, #4] @ channel 0 high (r6 = rtb_marker_words: word 1 sets, word 0 clears)
  *     nop               @ keeps the body's first load from pipelining with the store
  *     <body>
  *     mov  r6, r8       @ the marker address again (a body may overwrite r6)
- *     str  r6, [r6]     @ edge
+ *     str  r6, [r6]     @ channel 0 low
  *
  * so a body's cycles are its bracket's minus the empty bracket's (the first sequence).
  * The order here is the test's (tests/lab/test_qemu_cycles_calibration.py, SEQUENCES):
@@ -48,7 +48,7 @@ cal_leaf:
     movs r3, #5
 .endm
 .macro START
-    str r6, [r6]
+    str r6, [r6, #4]
     nop
 .endm
 .macro END

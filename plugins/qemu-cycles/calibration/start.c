@@ -13,8 +13,8 @@ void cal_irq_a(void); /* seq.S: handlers that only return */
 void cal_irq_b(void);
 void cal_run_all(void); /* seq.S: the sequences, in order */
 
-/* The plugin's marker words (rtbench's name): a store to word n is an edge on channel n. */
-volatile uint32_t rtb_marker_words[4];
+/* The plugin's marker words (rtbench's name): word 2n + 1 sets channel n, word 2n clears it. */
+volatile uint32_t rtb_marker_words[8];
 /* Data the load sequences read: word 0 points at itself (a dependent load chain). */
 uint32_t cal_data[16];
 

@@ -8,7 +8,9 @@
 //!     -plugin librtlab_qemu_cycles.so,core=cores/cm3.toml,board=board.cfg,out=run.cycles
 //!
 //! The output (text): `cycles N`, `insns N`, `entries N`, `returns N`, `tail_chains N`,
-//! then `edge CH CYCLE` per marker store in execution order (channel = word index).
+//! then in execution order `edge CH CYCLE` per marker edge (a store to word 2CH + 1 sets
+//! channel CH, to word 2CH clears it; a store that keeps the level is none) and
+//! `read CYCLE` per load of the guest's counter register (board `counter = addr`).
 
 pub mod decode;
 pub mod model;
@@ -123,7 +125,11 @@ fn write_out(p: &Plugin) -> std::io::Result<()> {
         writeln!(f, "returns {}", c.returns)?;
         writeln!(f, "tail_chains {}", c.tail_chains)?;
         for (ch, cyc) in &v.edges {
-            writeln!(f, "edge {ch} {cyc}")?;
+            if *ch == model::READ {
+                writeln!(f, "read {cyc}")?;
+            } else {
+                writeln!(f, "edge {ch} {cyc}")?;
+            }
         }
     }
     f.flush()

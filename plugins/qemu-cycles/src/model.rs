@@ -36,17 +36,21 @@ pub struct Counts {
     pub tail_chains: u64,
 }
 
+/// `edges`' channel for a read of the guest's counter register.
+pub const READ: u8 = 255;
+
 pub struct Vcpu {
     pub counts: Counts,
-    pub edges: Vec<(u8, u64)>,
+    pub edges: Vec<(u8, u64)>, // (channel or READ, cycle) in execution order
     prev: Option<&'static Desc>,
     frames: Vec<Frame>,
     last_fetch_word: u64,
+    levels: [bool; 4], // the marker channels' levels (low at reset)
 }
 
 impl Default for Vcpu {
     fn default() -> Self {
-        Vcpu { counts: Counts::default(), edges: Vec::new(), prev: None, frames: Vec::new(), last_fetch_word: u64::MAX }
+        Vcpu { counts: Counts::default(), edges: Vec::new(), prev: None, frames: Vec::new(), last_fetch_word: u64::MAX, levels: [false; 4] }
     }
 }
 
@@ -172,10 +176,22 @@ impl Vcpu {
         }
         if store {
             if let Some(m) = cfg.marker {
-                if addr >= m && addr < m + 16 {
-                    self.edges.push((((addr - m) / 4) as u8, self.counts.cycles));
+                // word 2ch + 1 sets channel ch, word 2ch clears it: a store that leaves
+                // the level as it was is no edge (as on a pin)
+                let pc = self.prev.map(|d| d.addr).unwrap_or(0);
+                let by_marker_code = cfg.marker_code.map(|(a, b)| pc >= a && pc < b).unwrap_or(true);
+                if addr >= m && addr < m + 32 && by_marker_code {
+                    let word = (addr - m) / 4;
+                    let (ch, high) = ((word / 2) as usize, word % 2 == 1);
+                    if self.levels[ch] != high {
+                        self.levels[ch] = high;
+                        self.edges.push((ch as u8, self.counts.cycles));
+                    }
                 }
             }
+        } else if cfg.counter == Some(addr) {
+            // the guest read its timestamp counter: the internal clock's reading, in cycles
+            self.edges.push((READ, self.counts.cycles));
         }
     }
 }

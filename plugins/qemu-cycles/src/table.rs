@@ -23,6 +23,9 @@ pub struct Config {
     pub regions: Vec<Region>,
     pub handlers: HashSet<u64>,
     pub marker: Option<u64>,
+    pub counter: Option<u64>, // the register the guest's timestamps read
+    // the marker function's code: stores from elsewhere (start-up zeroing) are no edges
+    pub marker_code: Option<(u64, u64)>,
 }
 
 fn int(text: &str, where_: &str) -> Result<u64, String> {
@@ -65,6 +68,14 @@ impl Config {
                     self.handlers.insert(int(value, &where_)? & !1);
                 }
                 "marker" => self.marker = Some(int(value, &where_)?),
+                "counter" => self.counter = Some(int(value, &where_)?),
+                "marker_code" => {
+                    let f: Vec<&str> = value.split_whitespace().collect();
+                    if f.len() != 2 {
+                        return Err(format!("{where_}: marker_code = start end"));
+                    }
+                    self.marker_code = Some((int(f[0], &where_)? & !1, int(f[1], &where_)? & !1));
+                }
                 _ => {
                     self.costs.insert(key.to_string(), int(value, &where_)?);
                 }

@@ -31,7 +31,9 @@ from rtlab.lab.uf2 import elf_segments
 PLUGIN_DIR = REPO_ROOT / "plugins" / "qemu-cycles"
 CORES_DIR = PLUGIN_DIR / "cores"
 MARKER_SYMBOL = "rtb_marker_words"  # rtbench's marker words (and the calibration's)
+MARKER_FUNCTION = "rtb_board_marker"  # the function that stores to them (rtbench's)
 PLUGIN_FILE = "librtlab_qemu_cycles.so"
+READ = -1  # Cycles.order's channel for a read of the guest's counter register
 LABEL = "cycle-approximate: QEMU + rtlab's timing tables, not silicon"
 APPROXIMATIONS = (
     "operand-dependent multiply and divide charged at the TRM's worst case (QEMU 7.2's "
@@ -76,6 +78,7 @@ class CyclesMachine:
     shares: str
     differs: str
     regions: tuple[tuple[int, int, int, int, int], ...]
+    counter_read: int | None = None  # the register the guest's timestamps load
 
     @property
     def table(self) -> Path:
@@ -84,6 +87,10 @@ class CyclesMachine:
     @property
     def core_name(self) -> str:
         return str(core_table(self.core).get("name", self.core))
+
+    @property
+    def cycle_ns(self) -> float:
+        return 1e9 / self.clock_hz
 
 
 @functools.cache
@@ -105,6 +112,7 @@ def machines() -> dict[str, CyclesMachine]:
             d["shares"],
             d["differs"],
             regions,  # type: ignore[arg-type]
+            d.get("counter_read"),
         )
     return out
 
@@ -122,8 +130,8 @@ def core_table(core: str) -> dict[str, Any]:
     return tomllib.loads((CORES_DIR / f"{core}.toml").read_text())
 
 
-def elf_symbol(elf: Path, name: str) -> int | None:
-    """A symbol's value from a 32-bit little-endian ELF's .symtab, or None."""
+def elf_symbol(elf: Path, name: str) -> tuple[int, int] | None:
+    """A symbol's (value, size) from a 32-bit little-endian ELF's .symtab, or None."""
     data = elf.read_bytes()
     shoff = struct.unpack_from("<I", data, 32)[0]
     shentsize, shnum = struct.unpack_from("<HH", data, 46)
@@ -134,21 +142,25 @@ def elf_symbol(elf: Path, name: str) -> int | None:
         strtab = sections[sh[6]]
         names = data[strtab[4] : strtab[4] + strtab[5]]
         for off in range(sh[4], sh[4] + sh[5], 16):
-            st_name, st_value = struct.unpack_from("<II", data, off)
+            st_name, st_value, st_size = struct.unpack_from("<III", data, off)
             end = names.index(b"\0", st_name)
             if names[st_name:end] == name.encode():
-                return int(st_value)
+                return int(st_value), int(st_size)
     return None
 
 
 def vector_handlers(elf: Path, m: CyclesMachine) -> list[int]:
     """The handler addresses of the vector table at the machine's code base (entries
-    1.., Thumb pointers into a loaded segment): the plugin's exception entries."""
+    1.., Thumb pointers): the plugin's exception entries. The table's length is its
+    symbol's size where the image names it (`vector_table`, rtbench's and the
+    calibration's), else the machine's vector_words."""
+    table = elf_symbol(elf, "vector_table")
+    count = table[1] // 4 if table and table[0] == m.code_base and table[1] else m.vector_words
     words: list[int] = []
     for addr, data in elf_segments(elf):
         if addr <= m.code_base < addr + len(data):
             off = m.code_base - addr
-            n = min(m.vector_words, (len(data) - off) // 4)
+            n = min(count, (len(data) - off) // 4)
             words = list(struct.unpack_from(f"<{n}I", data, off))
     if not words:
         raise CyclesError(f"{elf}: no vector table at {m.code_base:#x}")
@@ -162,7 +174,13 @@ def board_config(elf: Path, m: CyclesMachine) -> str:
     lines += [f"handler = {h:#x}" for h in vector_handlers(elf, m)]
     marker = elf_symbol(elf, MARKER_SYMBOL)
     if marker is not None:
-        lines.append(f"marker = {marker:#x}")
+        lines.append(f"marker = {marker[0]:#x}")
+    code = elf_symbol(elf, MARKER_FUNCTION)
+    if code is not None and code[1]:
+        # only the marker function's stores are edges (not the start-up's .bss zeroing)
+        lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
+    if m.counter_read is not None:
+        lines.append(f"counter = {m.counter_read:#x}")
     return "\n".join(lines) + "\n"
 
 
@@ -177,7 +195,8 @@ class Cycles:
     returns: int = 0
     tail_chains: int = 0
     edges: dict[int, list[int]] = field(default_factory=dict)  # channel -> cycle of each edge
-    order: list[tuple[int, int]] = field(default_factory=list)  # (channel, cycle) as written
+    # (channel, cycle) in execution order; channel READ: a read of the guest's counter
+    order: list[tuple[int, int]] = field(default_factory=list)
 
 
 def read_capture(path: Path) -> Cycles:
@@ -195,6 +214,8 @@ def read_capture(path: Path) -> Cycles:
                 vcpu = int(rest)
             elif vcpu != 0:
                 continue
+            elif key == "read":
+                cyc.order.append((READ, int(rest)))
             elif key == "edge":
                 ch, at = (int(v) for v in rest.split())
                 cyc.edges.setdefault(ch, []).append(at)
@@ -208,31 +229,28 @@ def read_capture(path: Path) -> Cycles:
     return cyc
 
 
-def qemu_command(
-    elf: Path, m: CyclesMachine, board: Path, out: Path, qemu: str = "qemu-system-arm"
-) -> list[str]:
-    plugin = f"{plugin_path()},core={m.table},board={board},out={out}"
-    return [
-        qemu, "-M", m.name, "-kernel", str(elf), "-nographic", "-monitor", "none",
-        "-serial", "null", *icount_args(0),
-        "-semihosting-config", "enable=on,target=native", "-plugin", plugin,
-    ]  # fmt: skip
-
-
-def run_image(elf: Path, machine_name: str, workdir: Path, timeout: float = 120) -> Cycles:
-    """Runs a bare-metal image to its semihosting exit under the plugin."""
+def plugin_args(elf: Path, m: CyclesMachine, workdir: Path) -> tuple[list[str], Path]:
+    """QEMU's -plugin option for an image (its board file written to workdir) and the
+    capture file the plugin will write."""
     missing = plugin_missing()
     if missing:
         raise CyclesError(missing)
-    m = machine(machine_name)
     workdir.mkdir(parents=True, exist_ok=True)
     board = workdir / f"{elf.stem}.board"
     board.write_text(board_config(elf, m))
     out = workdir / f"{elf.stem}.cycles"
     out.unlink(missing_ok=True)
-    proc = subprocess.run(
-        qemu_command(elf, m, board, out), capture_output=True, text=True, timeout=timeout
-    )
+    return ["-plugin", f"{plugin_path()},core={m.table},board={board},out={out}"], out
+
+
+def run_image(elf: Path, machine_name: str, workdir: Path, timeout: float = 120) -> Cycles:
+    """Runs a bare-metal image to its semihosting exit under the plugin."""
+    m = machine(machine_name)
+    plugin, out = plugin_args(elf, m, workdir)
+    argv = ["qemu-system-arm", "-M", m.name, "-kernel", str(elf), "-nographic",
+            "-monitor", "none", "-serial", "null", *icount_args(0),
+            "-semihosting-config", "enable=on,target=native", *plugin]  # fmt: skip
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0 or not out.is_file():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         raise CyclesError(
