@@ -5,6 +5,7 @@
 //   node models/rp2040/run.js --image IMAGE.uf2|.elf|.bin [--rom ROM.bin]
 //        [--max-cycles N] [--xip-cache two-way|compulsory|fully-associative|off] [--no-xip-cache]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
+//        [--pc-trace FILE [--pc-trace-from ADDRESS]]
 //
 // --xip-cache: 'two-way' (the default) is the RP2040's 16 KiB two-way cache; 'compulsory'
 // keeps only the first miss of each line after a flush (no conflict or capacity misses: a
@@ -12,6 +13,8 @@
 // LRU (compulsory and capacity misses, no conflict misses); 'off' (or --no-xip-cache): flash reads cost what SRAM
 // reads cost (rp2040js's timing). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
+// --pc-trace: every instruction's address (and each exception entry and return) into FILE,
+// from the first fetch at ADDRESS on if given (src/pctrace.js); no cycle changes.
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
 // stage 2's CRC and enters it as the RP2040's ROM does; boot2 then enters the image.
@@ -25,12 +28,13 @@ const { loadImage } = require('./src/image');
 const { ModelRP2040 } = require('./src/machine');
 const { xipMode } = require('./src/xip');
 const { run } = require('./src/runner');
+const { attachPcTrace } = require('./src/pctrace');
 
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
   const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
-    cycleFixes: true };
+    cycleFixes: true, pcTrace: null, pcTraceFrom: null };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -49,6 +53,13 @@ function parseArgs(argv) {
     else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
+    else if (k === '--pc-trace') a.pcTrace = v();
+    else if (k === '--pc-trace-from') {
+      a.pcTraceFrom = Number(v());
+      if (!Number.isSafeInteger(a.pcTraceFrom) || a.pcTraceFrom < 0 || a.pcTraceFrom % 2) {
+        throw new ModelError(`--pc-trace-from: expected an even address, not ${argv[i]}`);
+      }
+    }
     else throw new ModelError(`unknown option ${k} (see the head of ${__filename})`);
   }
   if (!a.image) throw new ModelError('--image is required');
@@ -83,8 +94,14 @@ function main() {
   const image = loadImage(args.image);
   const mcu = new ModelRP2040({ rom: readRom(args.rom), xipCache: args.xipCache, cycleFixes: args.cycleFixes });
   mcu.powerOn(image.flash);
+  const trace = args.pcTrace ? attachPcTrace(mcu, args.pcTrace, args.pcTraceFrom) : null;
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
-  const result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
+  let result;
+  try {
+    result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
+  } finally {
+    if (trace) trace.close();
+  }
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const summary = {
     reason: result.reason,
