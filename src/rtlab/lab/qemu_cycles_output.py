@@ -32,7 +32,7 @@ from rtlab.lab.qemu_cycles import (
     plugin_args,
     read_capture,
 )
-from rtlab.lab.qemu_cycles_figures import Stream, figures, marked
+from rtlab.lab.qemu_cycles_figures import MarkerPlanError, Stream, figures, marked
 from rtlab.lab.qemu_machine import QemuError, QemuMachine, QemuResult
 from rtlab.protocol import parse
 from rtlab.protocol.encoder import encode_line, encode_series, encode_value
@@ -84,9 +84,14 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
     if match is None:
         return lines
     names = marked(run)
+    if not names:
+        return lines
     kept = [raw for raw in lines[:-1] if _rtype(raw.rstrip("\r")) not in _DATA]
     dropped = len(lines) - 1 - len(kept)
-    _, cost = figures(run, stream, "marker_cost")
+    try:
+        _, cost = figures(run, stream, "marker_cost")
+    except MarkerPlanError:
+        return lines  # the port's markers are not the plugin's words: withheld below
     meta: dict[str, object] = {
         "timebase": "qemu_cycles",
         "clock": "qemu_cycles_marker",
@@ -125,7 +130,11 @@ def to_cycles(text: str, cyc: Cycles, m: CyclesMachine) -> str:
     def no_markers(meta: Mapping[str, str]) -> str | None:
         if meta.get("timebase") == "qemu_cycles":
             return None
-        return "no marker brackets in this run: its figures count QEMU's icount clock, not cycles"
+        return (
+            "no marker edges of this run in the cycles plugin's capture (markers off, or the "
+            "port's markers are not rtb_board_marker's words): its figures count QEMU's "
+            "icount clock, not cycles"
+        )
 
     return withhold_runs(text, no_markers, code=WITHHELD)
 
