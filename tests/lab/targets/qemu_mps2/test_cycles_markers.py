@@ -4,8 +4,10 @@ guest's own timestamp reads, timed in cycles) agree within the bracket's own cos
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rtlab.lab import qemu_cycles as qc
@@ -36,3 +38,27 @@ def test_marker_capture_and_timestamps_agree_in_cycles(
         assert r.agrees, r
         assert 0 < r.diff_min <= r.diff_max <= r.bound
         assert r.external > 0
+
+
+def test_cycles_machine_restates_marked_paths_and_withholds_the_rest(freertos_build: Path) -> None:
+    """Through CyclesQemuMachine (the target's `cycles = true`): each marked series is its
+    marker pulses in cycles at the stand-in's clock, the run says what its figures are,
+    and an unmarked run keeps no figure (its ticks are icount, not cycles)."""
+    from rtlab.lab.qemu_cycles_output import WITHHELD, CyclesQemuMachine
+
+    elf = freertos_build / "rtbench-freertos-an385.elf"
+    device = CyclesQemuMachine("mps2-an385")
+    res = device.run(elf, "--scenarios primitives --iterations 20 --markers", 300)
+    (run,) = [r for r in res.runs if r.meta.get("scenario") == "primitives"]
+    assert run.meta["timebase"] == "qemu_cycles" and run.meta["cycles_model"] == qc.LABEL
+    assert run.meta["cycles_core"] == "Cortex-M3" and run.meta["cpu_hz"] == "8000000"
+    give = run.series["sem_give"]
+    assert give.tick_s == Fraction(1, 8_000_000)
+    assert "overhead" not in run.series and "gpio_set" not in run.series  # icount ticks
+    internal = int(run.meta["cycles_internal.sem_give"])
+    bracket = int(run.meta["cycles_bracket"])
+    assert 0 < internal - int(np.median(give.values)) <= bracket
+
+    plain = device.run(elf, "--scenarios primitives --iterations 20", 300)
+    (unmarked,) = [r for r in plain.runs if r.meta.get("scenario") == "primitives"]
+    assert not unmarked.series and unmarked.meta.get("withheld") == WITHHELD
