@@ -1,7 +1,8 @@
 """Streaming analysis gives the figures of the in-memory analysis, chunked anywhere.
 
 A property test over random captures (gaps, unknown levels, every edge mode, outliers
-far outside the histogram window) with chunk boundaries anywhere, inside a pulse too,
+far outside the histogram window, periods near 2^62, edges near both ends of int64)
+with chunk boundaries anywhere, inside a pulse too,
 for the compiled kernel and its numpy twin; and the exact histogram against np.unique.
 """
 
@@ -35,16 +36,21 @@ def captures(draw: Any) -> Capture:
     cap = Capture(tick_s=Fraction(16, 10**9))
     top = draw(st.sampled_from([2, 40, 10**5, 10**12]))
     names = ["D0", "D1"][: draw(st.integers(1, 2))]
+    # far outside the dense window, or a period near 2^62 (c2c near ±2^62); edges near
+    # the ends of int64
+    far = draw(st.sampled_from([10**13, 2**62 - 2**52]))
+    origin = draw(st.sampled_from([1, -(2**62)] if far > 10**13 else [1, 2**62, -(2**63) + 2]))
     series = []
     for _ in names:
         d = draw(st.lists(st.integers(0, top), max_size=120))
         if d and draw(st.booleans()):
-            d[draw(st.integers(0, len(d) - 1))] += 10**13  # far outside the dense window
-        series.append(np.cumsum(np.asarray(d, dtype=np.int64)) + 1)
+            d[draw(st.integers(0, len(d) - 1))] += far
+        series.append(np.cumsum(np.asarray(d, dtype=np.int64)) + origin)
     ends = [int(s[-1]) for s in series if s.size]
     last = max(ends, default=0)
     gaps = []
-    for start in sorted(draw(st.lists(st.integers(0, last + 1), max_size=3, unique=True))):
+    first = min([int(s[0]) for s in series if s.size], default=0)
+    for start in sorted(draw(st.lists(st.integers(first, last + 1), max_size=3, unique=True))):
         end = start + draw(st.integers(1, 50))
         if gaps and start <= gaps[-1][1]:
             continue

@@ -163,3 +163,20 @@ def test_readme_capture_survives_vcd_round_trip(tmp_path: Path) -> None:
         docs.append(doc)
     assert docs[0]["channels"]["D0"]["edges"] == 120_001
     assert docs[1] == docs[0]
+
+
+def test_vcd_round_trip_streamed_in_blocks_keeps_start_edges_and_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two-pass block reader of large plain bodies applies t_zero and the names."""
+    monkeypatch.setattr(plain, "WHOLE_MAX", 0)
+    monkeypatch.setattr(plain, "BLOCK", 64)
+    cap = Capture(tick_s=Fraction(1, 24 * 10**6), t_start=100, t_end=10_000)
+    cap.add(Channel("David Prowse", np.arange(100, 9000, 37), initial_level=1))
+    cap.add(Channel("Demi Moore", np.arange(150, 9000, 91), initial_level=0))
+    rtlab.save(cap, tmp_path / "s.vcd")
+    back = rtlab.formats.open_stream(tmp_path / "s.vcd").gather()
+    assert list(back.channels) == ["David Prowse", "Demi Moore"]
+    for ch in cap:
+        assert back[ch.name].edges.tolist() == ch.edges.tolist()
+        assert back[ch.name].initial_level == ch.initial_level

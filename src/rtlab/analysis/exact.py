@@ -15,9 +15,9 @@ import numpy as np
 
 _LIMB = 16
 _MASK = np.uint64((1 << _LIMB) - 1)
-# products of two limbs are < 2^32: a chunk of 2^20 of them sums below 2^52
-_CHUNK = 1 << 20
-_SUM_MAX = 1 << 43  # values below it: a chunk sums below 2^63 without limbs
+# products of two limbs are < 2^32: a chunk of 2^22 of them sums below 2^54
+_CHUNK = 1 << 22
+_SUM_MAX = 1 << 41  # values below it: a chunk sums below 2^63 without limbs
 
 
 def quantile_fraction(q: float) -> Fraction:

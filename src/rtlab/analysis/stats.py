@@ -15,7 +15,7 @@ from the quantile's exact decimal.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -255,7 +255,7 @@ class RawStats:
     max_dev: Fraction
     mean_abs_dev: Fraction
     quantiles: dict[float, int]
-    abs_dev_quantiles: dict[float, Fraction]
+    abs_dev_quantiles: dict[float, Fraction]  # of the float distances (_abs_dev_order)
 
 
 def _raw_stats(values: np.ndarray, quantiles: tuple[float, ...], scratch: bool) -> RawStats:
@@ -319,8 +319,11 @@ def _moments(off: np.ndarray, c: np.ndarray | None) -> _Moments:
 
 
 def _abs_dev_order(off: np.ndarray, m_off: Fraction) -> np.ndarray:
-    """|offset - mean| as float64, for ordering (the figure is computed exactly)."""
-    return np.abs(off.astype(np.float64) - exact.to_float(m_off))
+    """|offset - mean| as float64: the distances the abs_dev_quantiles are taken from
+    (the same doubles on both paths; each within an ulp or two of the exact distance)."""
+    dist = off.astype(np.float64)
+    dist -= exact.to_float(m_off)
+    return np.abs(dist, out=dist)
 
 
 def _counts_stats(
@@ -335,10 +338,11 @@ def _counts_stats(
     cum = np.cumsum(c)
     qs = {q: lo + int(off[np.searchsorted(cum, _rank(q, n) + 1)]) for q in quantiles}
     # |x - mean| distribution: the distinct values ordered by their distance to the mean
-    order = np.argsort(_abs_dev_order(off, mean - lo), kind="stable")
+    dist = _abs_dev_order(off, mean - lo)
+    order = np.argsort(dist, kind="stable")
     cum_abs = np.cumsum(c[order])
     aq = {
-        q: abs(lo + int(off[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]) - mean)
+        q: Fraction(float(dist[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]))
         for q in quantiles
     }
     return RawStats(n, mean, var, lo, hi, max_dev, mad, qs, aq)
@@ -357,35 +361,32 @@ def histogram_raw_stats(
 def _partition_stats(
     values: np.ndarray, lo: int, hi: int, quantiles: tuple[float, ...]
 ) -> RawStats:
-    n = int(values.size)
-    off = exact.offsets(values, lo)
-    mo = _moments(off, None)
-    mean, var, max_dev, mad = mo.raw(lo, hi)
+    """The statistics of a wide array, in chunks of offsets (no whole copy of them)."""
+    n, step = int(values.size), 1 << 22
+
+    def chunks() -> Iterator[np.ndarray]:
+        for k in range(0, n, step):
+            yield exact.offsets(values[k : k + step], lo)
+
+    s1 = s2 = n_above = s_above = 0
+    for c in chunks():
+        s1, s2 = s1 + exact.dot(c), s2 + exact.dot_square(c)
+    floor = np.uint64(s1 // n)  # the offsets above the mean (s1 / n)
+    for c in chunks():
+        above = c[c > floor]
+        n_above, s_above = n_above + int(above.size), s_above + exact.dot(above)
+    mean, var, max_dev, mad = _Moments(n, s1, s2, n_above, s_above).raw(lo, hi)
     ranks = sorted({_rank(q, n) for q in quantiles})
     qs: dict[float, int] = {}
     aq: dict[float, Fraction] = {}
     if ranks:  # np.partition takes no empty list
-        part = np.partition(off, ranks)
-        qs = {q: lo + int(part[_rank(q, n)]) for q in quantiles}
+        part = np.partition(values, ranks)
+        qs = {q: int(part[_rank(q, n)]) for q in quantiles}
         del part
-        dist = _abs_dev_order(off, mean - lo)
+        dist = np.empty(n, dtype=np.float64)
+        for k, c in zip(range(0, n, step), chunks(), strict=True):
+            dist[k : k + c.size] = _abs_dev_order(c, mean - lo)
         dist.partition(ranks)
-        at = {r: float(dist[r]) for r in ranks}
+        aq = {q: Fraction(float(dist[_rank(q, n)])) for q in quantiles}
         del dist
-        picked = _abs_dev_values(off, mean - lo, at)
-        aq = {q: abs(lo + picked[_rank(q, n)] - mean) for q in quantiles}
     return RawStats(n, mean, var, lo, hi, max_dev, mad, qs, aq)
-
-
-def _abs_dev_values(off: np.ndarray, m_off: Fraction, at: dict[int, float]) -> dict[int, int]:
-    """The offset at each rank of the distance order of _counts_stats (by distance, then
-    by value), given the distance found at that rank: one pass over the offsets."""
-    less = dict.fromkeys(at, 0)
-    equal: dict[int, list[np.ndarray]] = {r: [] for r in at}
-    for lo in range(0, off.size, 1 << 22):
-        part = off[lo : lo + (1 << 22)]
-        dist = _abs_dev_order(part, m_off)
-        for r, d in at.items():
-            less[r] += int(np.count_nonzero(dist < d))
-            equal[r].append(part[dist == d])
-    return {r: int(np.sort(np.concatenate(equal[r]))[r - less[r]]) for r in at}

@@ -24,39 +24,13 @@ except ImportError:  # pragma: no cover - depends on the install
 
 # 1-bit kinds read as levels; any other kind of 1-bit variable sends the file to pywellen
 _BIT_TYPES = {
-    b"wire",
-    b"reg",
-    b"logic",
-    b"bit",
-    b"tri",
-    b"tri0",
-    b"tri1",
-    b"triand",
-    b"trior",
-    b"trireg",
-    b"wand",
-    b"wor",
-    b"supply0",
-    b"supply1",
-    b"uwire",
-}
+    b"wire", b"reg", b"logic", b"bit", b"tri", b"tri0", b"tri1", b"triand", b"trior",
+    b"trireg", b"wand", b"wor", b"supply0", b"supply1", b"uwire",
+}  # fmt: skip
 _OTHER_TYPES = {
-    b"integer",
-    b"parameter",
-    b"real",
-    b"realtime",
-    b"time",
-    b"event",
-    b"string",
-    b"int",
-    b"shortint",
-    b"longint",
-    b"byte",
-    b"enum",
-    b"shortreal",
-    b"port",
-    b"sparray",
-} | _BIT_TYPES
+    b"integer", b"parameter", b"real", b"realtime", b"time", b"event", b"string", b"int",
+    b"shortint", b"longint", b"byte", b"enum", b"shortreal", b"port", b"sparray",
+} | _BIT_TYPES  # fmt: skip
 _UNITS = {b"s": 0, b"ms": -3, b"us": -6, b"ns": -9, b"ps": -12, b"fs": -15}
 _BODY_CMDS = {b"$dumpvars", b"$dumpall", b"$end"}
 _LEVEL = np.full(256, -1, dtype=np.int8)
