@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,7 +15,22 @@ import pytest
 
 from rtlab.lab.build import build_c_target
 from rtlab.model import Capture, Channel
+from tests import leftovers
 from tests.needs import tool
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_the_suite_started_outlives_it() -> Iterator[None]:
+    """Fails the session if a QEMU or labgrid process one of its tests started is still
+    running at its end (tests/leftovers.py: found by this session's token, then killed)."""
+    entry = leftovers.start_session()
+    yield
+    if left := leftovers.wait_for_none(entry):
+        pytest.fail(
+            "processes the tests started outlived them (killed now): "
+            + "; ".join(f"{pid}: {cmd[:200]}" for pid, cmd in left.items()),
+            pytrace=False,
+        )
 
 
 def square_wave(highs: np.ndarray, lows: np.ndarray, start: int = 100) -> np.ndarray:

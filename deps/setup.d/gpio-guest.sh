@@ -7,12 +7,20 @@
 # left in build/gpio-guest/dl/fetch-failed, and `make run` names the GPIO study as skipped
 # for it (rtlab.lab.gpio_guest.availability).
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/../.."
 dl=$PWD/build/gpio-guest/dl
 if [ -s "$dl/vmlinuz" ] && [ -x "$dl/busybox" ]; then
     exit 0
 fi
 mkdir -p "$dl"
+# One fetch at a time per tree: every pytest-xdist worker's first guest test runs this
+# (tests/needs.py), and two at once removed each other's x/ and .debs mid-unpack. The
+# script runs again under flock(1) (-o: the lock stays out of its children); the second
+# waits, then finds the kernel and busybox there.
+if [ "${RTLAB_GPIO_FETCH_LOCKED-}" != "$dl" ]; then
+    exec env RTLAB_GPIO_FETCH_LOCKED="$dl" flock -o "$dl/.fetch.lock" bash "$self" "$@"
+fi
 rm -f "$dl/fetch-failed"
 fetch_failed() {
     echo "$1" >"$dl/fetch-failed"

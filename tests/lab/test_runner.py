@@ -93,7 +93,6 @@ timeout_s = 1
         assert any("no end record" in p for p in info["problems"])
         # a workload killed at its timeout: nothing complete came out
         assert by["slow"].status == "error" and "timed out" in (by["slow"].message or "")
-        assert by["slow"].seconds < 10
         assert st.completed_cells("cut") == {}
 
 
@@ -112,7 +111,6 @@ workload = [
         outcome = run_spec(parse_spec(text, tmp_path / "c.toml"), st)
     runs = {r.cell.workload: r for r in outcome.runs}
     assert (runs["killed"].message or "").startswith("timed out, workload killed")
-    assert runs["killed"].seconds < 10
     assert runs["ended"].status == "incomplete" and "truncated" in (runs["ended"].message or "")
 
 

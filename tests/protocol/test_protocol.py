@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import zlib
 from fractions import Fraction
 
@@ -252,17 +251,11 @@ def test_series_without_tick_has_no_time_samples() -> None:
 
 
 @pytest.mark.parametrize("encoding", ["s", "sd", "sb"])
-def test_million_samples_parse_fast(encoding: str) -> None:
+def test_million_samples_parse_exactly(encoding: str) -> None:
     rng = np.random.default_rng(7)
     v = rng.integers(0, 2_000_000, 1_000_000) + 10_000
-    text = run_text(v, encoding)
-    t0 = time.perf_counter()
-    run = parse_one(text)
-    elapsed = time.perf_counter() - t0
+    run = parse_one(run_text(v, encoding))  # how fast: bench/speed_checks.py
     assert np.array_equal(run.series["lat"].values, v)
-    # A guard against a per-sample Python loop (several seconds), not a benchmark: the
-    # figure is ~0.1-0.2 s, and this machine may be shared with other jobs.
-    assert elapsed < 4, f"{encoding}: {elapsed:.3f} s for 10^6 samples"
 
 
 def _mutants(text: str, rng: np.random.Generator, n: int) -> list[str]:
@@ -318,7 +311,5 @@ def test_a_huge_exponent_is_refused_at_once(field: str) -> None:
     """Found by bench/fuzz_parsers.py (issue 35): Fraction('1e05000000') builds a
     5-million-digit integer, minutes of work for one header line."""
     text = f"@rtl1 hello workload=w version=1\n@rtl1 series s unit=ticks {field}\n"
-    t0 = time.monotonic()
-    with pytest.raises(ProtocolError, match="out of range"):
+    with pytest.raises(ProtocolError, match="out of range"):  # said before any Fraction
         parse(text.encode(), source="x")
-    assert time.monotonic() - t0 < 5

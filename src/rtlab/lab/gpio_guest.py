@@ -293,8 +293,12 @@ def boot_initrd(
             *qemu_args,
         ]  # fmt: skip
         t0 = time.monotonic()
-        proc = spawn(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        proc = spawn(  # waited for here; the kernel kills it if rtlab is SIGKILLed
+            argv,
+            die_with_parent=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
         lines: list[str] = []
         pending = dict(triggers or {})

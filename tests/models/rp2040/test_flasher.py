@@ -114,12 +114,11 @@ def test_a_model_error_ends_the_run_with_its_line(tmp_path: Path) -> None:
     closes, and the run ends at once with one error carrying the model's line."""
     image = model.missing_rom_call_image(tmp_path)
     t = _target(image=str(image))
-    t0 = time.monotonic()
     with pytest.raises(
         BoardSilent, match="rp2040_model: rp2040-model: the image called ROM function 'ZZ'"
-    ):
+    ) as e:
         t.run([str(image)], timeout=120)
-    assert time.monotonic() - t0 < 30  # the port's end, not the answer or run timeout
+    assert "before the port closed" in str(e.value)  # the port's end, not a timeout
 
 
 def test_a_board_without_the_model_is_one_error() -> None:

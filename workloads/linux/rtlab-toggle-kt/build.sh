@@ -31,9 +31,10 @@ if [ ! -s "$cached" ]; then
         # its LLVM is linked in, and is kept apart from Debian's)
         clang_lib=$KONAN_DATA_DIR/dependencies/$llvm_dep/lib${clang_lib:+:$clang_lib}
     fi
-    work=$home/builds/$key.tmp
-    rm -rf "$work"
-    mkdir -p "$work"
+    # a work directory of this build's own: the cache is per user, shared by every tree
+    # and build at once (xdist workers, worktrees), and a shared one was removed mid-build
+    mkdir -p "$home/builds"
+    work=$(mktemp -d "$home/builds/$key.tmp.XXXXXX")
     # cinterop takes the override as two arguments, konanc as one
     LD_LIBRARY_PATH=$clang_lib "$dist/bin/cinterop" -target "$target" -def "$here/src/gpio.def" \
         -o "$work/gpio" ${airplane:+-Xoverride-konan-properties airplaneMode=true} >"$work/log" 2>&1 ||
@@ -42,9 +43,8 @@ if [ ! -s "$cached" ]; then
     (cd "$work" && "$dist/bin/konanc" -target "$target" -opt -l "$work/gpio.klib" "${airplane[@]}" \
         -o "$work/rtlab-toggle-kt" "$here"/src/*.kt) >>"$work/log" 2>&1 ||
         { cat "$work/log" >&2; exit 1; }
-    rm -rf "$home/builds/$key"
     mkdir -p "$home/builds/$key"
-    mv "$work/rtlab-toggle-kt.kexe" "$cached"
+    mv -f "$work/rtlab-toggle-kt.kexe" "$cached"  # a rename: a reader sees all or nothing
     rm -rf "$work"
 fi
 mkdir -p "$(dirname "$out")"

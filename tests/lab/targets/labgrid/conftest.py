@@ -1,8 +1,8 @@
 """A real labgrid lab on 127.0.0.1: `labgrid-coordinator` and `labgrid-exporter` on
-throwaway ports (stopped by the fixture), places made with `labgrid-client`, as a lab's
-admin makes them. Three emulated places (tag board=mps2-an385) whose board is QEMU under
-labgrid's QEMUDriver; the ssh place (test_ssh_place.py) adds the local sshd as an
-exported NetworkService.
+throwaway ports (stopped by the fixture; killed by the kernel if pytest is killed),
+places made with `labgrid-client`, as a lab's admin makes them. Three emulated places
+(tag board=mps2-an385) whose board is QEMU under labgrid's QEMUDriver; the ssh place
+(test_ssh_place.py) adds the local sshd as an exported NetworkService.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import pytest
 from rtlab.lab.boards.mps2 import build_mps2
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.labgrid import places
+from rtlab.procgroup import spawn
 from tests.needs import missing_tool, wait_listening
 from tests.paths import REPO_ROOT
 
@@ -98,7 +99,7 @@ class Lab:
         cfg = self.root / f"{name}.yaml"
         cfg.write_text(config)
         log = self.root / f"{name}.log"
-        proc = subprocess.Popen(
+        proc = spawn(
             [
                 str(BIN / "labgrid-exporter"),
                 "-c",
@@ -109,10 +110,10 @@ class Lab:
                 "127.0.0.1",
                 str(cfg),
             ],
+            die_with_parent=True,  # a killed pytest leaves no exporter behind
             cwd=self.root,
             stdout=open(log, "w"),  # noqa: SIM115 - lives as long as the exporter
             stderr=subprocess.STDOUT,
-            start_new_session=True,
         )
         self.procs.append(proc)
         deadline = time.monotonic() + 30
@@ -130,12 +131,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("lab")
     port = free_port()
     log = root / "coordinator.log"
-    coord = subprocess.Popen(
+    coord = spawn(
         [str(BIN / "labgrid-coordinator"), "-l", f"127.0.0.1:{port}"],
+        die_with_parent=True,  # a killed pytest leaves no coordinator behind
         cwd=root,  # its places.yaml and resources.yaml go here
         stdout=open(log, "w"),  # noqa: SIM115 - lives as long as the coordinator
         stderr=subprocess.STDOUT,
-        start_new_session=True,
     )
     lab = Lab(f"127.0.0.1:{port}", root, [coord])
     try:

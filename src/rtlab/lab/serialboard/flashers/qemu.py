@@ -100,8 +100,9 @@ class QemuFlasher:
         host, port = self.fixed or ("127.0.0.1", _free_port("127.0.0.1"))
         self.address = (host, port)
         self._stderr = []
-        self.proc = spawn(
+        self.proc = spawn(  # stopped by finish() in this thread; killed if rtlab is
             self.argv(image, words, host, port),
+            die_with_parent=True,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
