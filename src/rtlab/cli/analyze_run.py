@@ -216,7 +216,7 @@ def _analyze_streaming(
     from rtlab.analysis.stream import analyze_stream
     from rtlab.cli.progress import DelayedProgress
 
-    with DelayedProgress(f"analyzing {file.name}") as bar:
+    with DelayedProgress(f"analyzing {file.name}", path=file) as bar:
         stream = open_capture_stream(file, format, options, window)
         return analyze_stream(
             stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]
