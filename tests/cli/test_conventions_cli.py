@@ -151,10 +151,14 @@ def test_progress_counts_bytes_of_the_file_when_the_edges_are_unknown(tmp_path):
             time.sleep(0.05)
         bar(123, 0)
         task = bar._bar.tasks[0]
-        assert (task.completed, task.total, task.fields["unit"]) == (2_500, 10_000, "bytes")
+        assert (task.completed, task.total) == (2_500, 10_000)
+        assert task.fields["count"] == "2,500/10,000 bytes"
     with DelayedProgress("x", delay_s=0.01, enabled=True) as bar:
         while bar._bar is None and time.monotonic() < deadline:
             time.sleep(0.05)
         bar(5, 10)
         task = bar._bar.tasks[0]
-        assert (task.completed, task.total, task.fields["unit"]) == (5, 10, "edges")
+        assert (task.completed, task.total, task.fields["count"]) == (5, 10, "5/10 edges")
+        bar._last = 0
+        bar(7, 0)  # neither edges nor a file known: a count, no made-up total
+        assert bar._bar.tasks[0].fields["count"] == "7 edges"

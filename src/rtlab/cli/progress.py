@@ -69,11 +69,19 @@ class DelayedProgress:
     def _start(self) -> None:
         from rich.progress import (
             BarColumn,
-            MofNCompleteColumn,
             Progress,
             TextColumn,
+            TimeElapsedColumn,
             TimeRemainingColumn,
         )
+
+        class TimeColumn(TimeRemainingColumn):
+            """The ETA when there is a total, else the time spent (never -:--:--)."""
+
+            elapsed = TimeElapsedColumn()
+
+            def render(self, task: Any) -> Any:
+                return super().render(task) if task.total else self.elapsed.render(task)
 
         with self._lock:
             if self._closed:
@@ -81,16 +89,21 @@ class DelayedProgress:
             self._bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[unit]}"),
-                TimeRemainingColumn(),
+                TextColumn("{task.fields[count]}"),
+                TimeColumn(),
                 console=err.get(),
                 transient=True,
             )
             self._task = self._bar.add_task(
-                self.label, total=self._total, completed=self._done, unit=self._unit
+                self.label, total=self._total, completed=self._done, count=self._count()
             )
             self._bar.start()
+
+    def _count(self) -> str:
+        """'1,049,116/6,530,591 edges', or '1,049,116 edges' without a total."""
+        if self._total:
+            return f"{self._done:,}/{self._total:,} {self._unit}"
+        return f"{self._done:,} {self._unit}"
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None and self._timer is None:
@@ -107,7 +120,7 @@ class DelayedProgress:
         with self._lock:
             if self._bar is not None and not self._closed:
                 self._bar.update(
-                    self._task, completed=done, total=self._total, unit=self._unit
+                    self._task, completed=done, total=self._total, count=self._count()
                 )
 
     def _file_position(self) -> tuple[int, int] | None:
