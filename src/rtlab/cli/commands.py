@@ -274,11 +274,12 @@ def plot(
 @reading
 def convert(
     src: Annotated[Path, typer.Argument(help="capture to read")],
-    dst: Annotated[Path, typer.Argument(help="file to write: .parquet or .vcd")],
+    dst: Annotated[Path, typer.Argument(help="file to write: .parquet, .vcd or .sr")],
     *,
     reader: Reader,
 ) -> None:
-    """Convert a capture to rtlab's Parquet format or to VCD (GTKWave, PulseView, Surfer)."""
+    """Convert a capture to rtlab's Parquet format, VCD (GTKWave, PulseView, Surfer) or a
+    sigrok session (.sr: PulseView, sigrok-cli)."""
 
     def body() -> None:
         from rtlab import formats

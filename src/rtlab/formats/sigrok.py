@@ -22,6 +22,7 @@ import numpy as np
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
+from rtlab.formats.sigrok_write import write  # noqa: F401 - FormatSpec.of finds it
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel, EdgeStream
 from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency, parse_size
