@@ -79,12 +79,8 @@ def write(cap: Capture, path: Path, **_: Any) -> None:
     with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("version", "2")
         zf.writestr("metadata", "\n".join(meta))
-        k = 0
-        for a in range(0, max(n, 1), per_member):
+        for k, a in enumerate(range(0, n, per_member), 1):
             b = min(a + per_member, n)
-            if b <= a:
-                break
-            k += 1
             zf.writestr(f"logic-1-{k}", _samples(chans, lo + a, lo + b, unitsize).tobytes())
 
 
