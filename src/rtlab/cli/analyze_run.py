@@ -142,6 +142,7 @@ def run_analyze(
     extremes: int = 0,
     start: str | None = None,
     end: str | None = None,
+    decoder: Sequence[str] = (),
 ) -> None:
     """`rtlab analyze`: the parameters are the command's options by their names in
     cli/commands.py (typer) and cli/fast.py; errors raise (the caller's `guarded` says
@@ -159,19 +160,24 @@ def run_analyze(
     if plot is not None:
         _check_plot_dir(plot)
     pairs = []
+    arrows = []
     if latency:
+        from rtlab.analysis.arrow import is_arrow, parse_arrow
         from rtlab.analysis.summary import parse_latency_pair
 
-        pairs = [parse_latency_pair(p) for p in latency]
+        pairs = [parse_latency_pair(p) for p in latency if not is_arrow(p)]
+        arrows = [(p, *parse_arrow(p)) for p in latency if is_arrow(p)]
     options = _reader_options(tick, first_level, opt)
     window = parse_window(start, end)
-    if channel and "channels" not in options:
+    decoding = any(src.is_decoder for _, src, _ in arrows)
+    if channel and "channels" not in options and not decoding:
         # readers that can skip unnamed channels never decode them (sigrok, VCD,
         # Parquet); the others ignore the hint and the analysis selects
-        options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
+        ends = [e.channel for _, *both in arrows for e in both if e.channel]
+        options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p), *ends]))
     nominal_hz = _nominal_hz(nominal) if nominal else None
     with_tie = tie or nominal_hz is not None
-    if not pairs and not with_tie and plot is None:
+    if not pairs and not arrows and not with_tie and plot is None:
         # every figure from exact histograms, chunk by chunk: memory bounded by them
         an = _analyze_streaming(file, format, options, channel, qs, edge, extremes, window)
         cap = an.capture
@@ -182,6 +188,10 @@ def run_analyze(
         an = run_analysis(
             cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
         )
+        if arrows:
+            from rtlab.cli.decoded import add_arrow_latencies
+
+            add_arrow_latencies(an, file, arrows, list(decoder), qs, extremes, window)
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
     if as_json:

@@ -197,7 +197,12 @@ def analyze(
         list[str], typer.Option("--channel", "-c", help="channel(s) to analyze (default: all)")
     ] = [],  # noqa: B006 - typer needs a literal default
     latency: Annotated[
-        list[str], typer.Option("--latency", "-l", help="channel pair A:B (repeatable)")
+        list[str],
+        typer.Option(
+            "--latency", "-l", metavar="A:B|SRC->DST",
+            help="channel pair A:B, or SRC->DST of edges (D2:rising->D3:falling) or a "
+            "decoded event (uart:rx-data=0x55->D3:rising) (repeatable)",
+        ),
     ] = [],  # noqa: B006
     quantiles: Annotated[
         str | None, typer.Option(help="quantiles, e.g. '0.5 0.99 0.999' or 'p50,p99.9'")
@@ -218,6 +223,14 @@ def analyze(
     opt: ReaderOpt = [],  # noqa: B006
     start: FromOpt = None,
     end: ToOpt = None,
+    decoder: Annotated[
+        list[str],
+        typer.Option(
+            "--decoder", "-D", metavar="PD",
+            help="a sigrok decoder as sigrok-cli -P takes it (uart:rx=D0:baudrate=115200), "
+            "for a latency from a decoded event: -l 'uart:rx-data=0x55->D3:rising'",
+        ),
+    ] = [],  # noqa: B006
     extremes: Annotated[
         int,
         typer.Option(
