@@ -210,7 +210,8 @@ def run_analyze(
 
         print_table(an)
     if plot is not None:
-        err.print(f"plots written to {plot}/")
+        kinds = "SVG and PNG" if _with_png() else "SVG (PNG too with: pip install 'rtlab[plot]')"
+        err.print(f"plots written to {plot}/: {kinds}")
 
 
 def _analyze_streaming(
@@ -247,11 +248,17 @@ def plot_stem(name: str) -> str:
 
 def _check_plot_dir(out: Path) -> None:
     """Refuse `--plot out` before anything is read or written: `out` must be a directory
-    or not exist, and the PNGs need matplotlib (the `plot` extra: importing rtlab.chart.mpl
-    without it raises the ModuleNotFoundError that `guarded` says in one line)."""
+    or not exist."""
     if out.exists() and not out.is_dir():
         raise RtlabError(f"--plot {out}: exists and is not a directory")
-    from rtlab.chart import mpl  # noqa: F401
+
+
+def _with_png() -> bool:
+    """PNGs beside the SVGs when matplotlib (the `plot` extra) is installed; SVG alone,
+    drawn by rtlab.chart, otherwise."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
@@ -259,16 +266,17 @@ def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
     from rtlab.report import plots
 
     out.mkdir(parents=True, exist_ok=True)
+    exts = (".svg", ".png") if _with_png() else (".svg",)
     for name in an.channels:
         s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
         safe = plot_stem(name)
         for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
             fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
             base = out / f"{safe}-period-{kind}"
-            plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+            plots.save(fig, *(base.with_suffix(e) for e in exts))
     for pair in an.latencies:
         s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
         safe = plot_stem(pair.replace(":", "-to-"))
         fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
         base = out / f"{safe}-latency-hist"
-        plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+        plots.save(fig, *(base.with_suffix(e) for e in exts))

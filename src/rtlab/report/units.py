@@ -28,11 +28,14 @@ def time_unit(values_ns: Iterable[float | None]) -> tuple[float, str]:
 
 
 def decimals(scale: float, top: float, resolution_ns: float | None) -> int:
-    """Decimals that show the resolution (8 ns in µs: 3), and at least 4 significant
-    digits of the column's largest value; at most 6."""
+    """Decimals that write one tick of the resolution exactly (16 ns in µs: 3, so every
+    tick shows), and at least 4 significant digits of the column's largest value; at
+    most 6."""
     d = 0
     if resolution_ns and resolution_ns > 0:
-        d = max(d, math.ceil(math.log10(scale / resolution_ns) - 1e-9))
+        step = resolution_ns / scale  # one tick in this unit: every tick must show
+        while d < 6 and abs(step * 10**d - round(step * 10**d)) > 1e-6 * max(step * 10**d, 1):
+            d += 1
     if top > 0:
         d = max(d, 3 - math.floor(math.log10(top)))
     return max(0, min(d, 6))
