@@ -134,6 +134,12 @@ class Capture:
         alias = (self.metadata.get("aliases") or {}).get(name)
         if isinstance(alias, str) and alias in self.channels:
             return self.channels[alias]
+        same = [n for n in self.channels if n.rsplit(".", 1)[-1] == name]
+        if len(same) > 1:
+            raise KeyError(
+                f"channel {name!r} is ambiguous: the short name of {', '.join(same)}; "
+                f"give a full name, e.g. -c {same[0]}"
+            )
         known = ", ".join(self.channels) or "none"
         raise KeyError(f"no channel {name!r} in capture (channels: {known})")
 

@@ -55,7 +55,7 @@ def test_extremes_in_the_table_markdown_and_csv(demo):
     assert table.returncode == 0, table.stderr
     assert "extremes" in table.stdout and "max 2" in table.stdout
     md = rtlab("analyze", str(demo), "-c", "D1", "--extremes", "2", "--md").stdout
-    assert "| channel | metric | rank | value | starts at | sample |" in md
+    assert "| channel | metric | rank | value µs | starts at µs | sample |" in md
     csv_out = rtlab("analyze", str(demo), "-c", "D1", "--extremes", "2", "--csv").stdout
     rows = list(csv.DictReader(csv_out.splitlines()))
     period = next(r for r in rows if r["metric"] == "period")

@@ -40,6 +40,14 @@ def latency(
 ) -> LatencyResult:
     a = select_edges(cap, cap[source], edge)
     b = select_edges(cap, cap[target], target_edge or edge)
+    return latency_of_times(cap, a, b, source, target)
+
+
+def latency_of_times(
+    cap: Capture, a: np.ndarray, b: np.ndarray, source: str, target: str
+) -> LatencyResult:
+    """The pairing of the module doc on event times `a` (sorted ticks: a channel's
+    chosen edges, or the ends of decoded protocol events) and `b`."""
     idx = np.searchsorted(b, a, side="left")
     has_b = idx < b.size
     cand = b[np.minimum(idx, max(b.size - 1, 0))] if b.size else np.zeros_like(a)

@@ -23,9 +23,9 @@ def main() -> None:
         if kwargs is not None:
             run_fast(kwargs)
             return
-    from rtlab.cli.commands import app
+    from rtlab.cli.commands import run
 
-    app()
+    run()
 
 
 def __getattr__(name: str) -> Any:

@@ -142,6 +142,7 @@ def run_analyze(
     extremes: int = 0,
     start: str | None = None,
     end: str | None = None,
+    decoder: Sequence[str] = (),
 ) -> None:
     """`rtlab analyze`: the parameters are the command's options by their names in
     cli/commands.py (typer) and cli/fast.py; errors raise (the caller's `guarded` says
@@ -159,19 +160,24 @@ def run_analyze(
     if plot is not None:
         _check_plot_dir(plot)
     pairs = []
+    arrows = []
     if latency:
+        from rtlab.analysis.arrow import is_arrow, parse_arrow
         from rtlab.analysis.summary import parse_latency_pair
 
-        pairs = [parse_latency_pair(p) for p in latency]
+        pairs = [parse_latency_pair(p) for p in latency if not is_arrow(p)]
+        arrows = [(p, *parse_arrow(p)) for p in latency if is_arrow(p)]
     options = _reader_options(tick, first_level, opt)
     window = parse_window(start, end)
-    if channel and "channels" not in options:
+    decoding = any(src.is_decoder for _, src, _ in arrows)
+    if channel and "channels" not in options and not decoding:
         # readers that can skip unnamed channels never decode them (sigrok, VCD,
         # Parquet); the others ignore the hint and the analysis selects
-        options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p)]))
+        ends = [e.channel for _, *both in arrows for e in both if e.channel]
+        options["channels"] = list(dict.fromkeys([*channel, *(n for p in pairs for n in p), *ends]))
     nominal_hz = _nominal_hz(nominal) if nominal else None
     with_tie = tie or nominal_hz is not None
-    if not pairs and not with_tie and plot is None:
+    if not pairs and not arrows and not with_tie and plot is None:
         # every figure from exact histograms, chunk by chunk: memory bounded by them
         an = _analyze_streaming(file, format, options, channel, qs, edge, extremes, window)
         cap = an.capture
@@ -182,6 +188,10 @@ def run_analyze(
         an = run_analysis(
             cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
         )
+        if arrows:
+            from rtlab.cli.decoded import add_arrow_latencies
+
+            add_arrow_latencies(an, file, arrows, list(decoder), qs, extremes, window)
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
     if as_json:
@@ -200,7 +210,8 @@ def run_analyze(
 
         print_table(an)
     if plot is not None:
-        err.print(f"plots written to {plot}/")
+        kinds = "SVG and PNG" if _with_png() else "SVG (PNG too with: pip install 'rtlab[plot]')"
+        err.print(f"plots written to {plot}/: {kinds}")
 
 
 def _analyze_streaming(
@@ -216,7 +227,7 @@ def _analyze_streaming(
     from rtlab.analysis.stream import analyze_stream
     from rtlab.cli.progress import DelayedProgress
 
-    with DelayedProgress(f"analyzing {file.name}") as bar:
+    with DelayedProgress(f"analyzing {file.name}", path=file) as bar:
         stream = open_capture_stream(file, format, options, window)
         return analyze_stream(
             stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]
@@ -237,11 +248,17 @@ def plot_stem(name: str) -> str:
 
 def _check_plot_dir(out: Path) -> None:
     """Refuse `--plot out` before anything is read or written: `out` must be a directory
-    or not exist, and the PNGs need matplotlib (the `plot` extra: importing rtlab.chart.mpl
-    without it raises the ModuleNotFoundError that `guarded` says in one line)."""
+    or not exist."""
     if out.exists() and not out.is_dir():
         raise RtlabError(f"--plot {out}: exists and is not a directory")
-    from rtlab.chart import mpl  # noqa: F401
+
+
+def _with_png() -> bool:
+    """PNGs beside the SVGs when matplotlib (the `plot` extra) is installed; SVG alone,
+    drawn by rtlab.chart, otherwise."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
@@ -249,16 +266,17 @@ def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
     from rtlab.report import plots
 
     out.mkdir(parents=True, exist_ok=True)
+    exts = (".svg", ".png") if _with_png() else (".svg",)
     for name in an.channels:
         s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
         safe = plot_stem(name)
         for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
             fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
             base = out / f"{safe}-period-{kind}"
-            plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+            plots.save(fig, *(base.with_suffix(e) for e in exts))
     for pair in an.latencies:
         s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
         safe = plot_stem(pair.replace(":", "-to-"))
         fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
         base = out / f"{safe}-latency-hist"
-        plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
+        plots.save(fig, *(base.with_suffix(e) for e in exts))

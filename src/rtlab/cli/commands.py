@@ -34,7 +34,65 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # click's plain help: typer's rich help imports 0.1 s of modules
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from rtlab import __version__
+
+        typer.echo(f"rtlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="print rtlab's version"
+        ),
+    ] = False,
+) -> None:
+    """rtlab: a timing lab for real-time systems."""
+
+
+# The placeholder of each option and argument in the help, by parameter name (typer's
+# own is `<str>` for every text): what a user types there.
+PLACEHOLDERS = {
+    "file": "FILE", "files": "FILE...", "src": "FILE", "dst": "OUTPUT", "output": "FILE",
+    "channel": "CHANNEL", "tick": "DURATION", "nominal": "FREQUENCY",
+    "quantiles": "QUANTILES", "format": "FORMAT", "latency": "A:B", "opt": "KEY=VALUE",
+    "plot": "DIR", "first_level": "0|1", "edge": "rising|falling|both",
+    "kind": "hist|cdf|trend", "metric": "METRIC", "extremes": "N",
+    "start": "TIME|EDGE", "end": "TIME|EDGE", "store": "DIR", "spec": "FILE",
+}  # fmt: skip
+
+
+def named_placeholders(cmd: Any) -> Any:
+    """`cmd` (a click command or group) with every option and argument that takes a
+    value showing a named placeholder (FILE, CHANNEL, DURATION, …) instead of `<str>`."""
+    # by duck type: typer may carry its own copy of click's classes
+    for p in cmd.params:
+        if getattr(p, "is_flag", False) or getattr(p, "count", False):
+            continue
+        if p.metavar is None or p.metavar.startswith("<"):
+            name = p.name or ""
+            p.metavar = PLACEHOLDERS.get(name, name.upper())
+        if p.param_type_name == "argument":
+            # usage as the shell tools write it: FILE, [FILE], FILE... (typer: {FILE})
+            shown = p.metavar + ("..." if p.nargs != 1 and "..." not in p.metavar else "")
+            shown = shown if p.required else f"[{shown}]"
+            p.make_metavar = lambda ctx=None, usage=False, _s=shown: _s  # type: ignore[method-assign]
+    for sub in getattr(cmd, "commands", {}).values():
+        named_placeholders(sub)
+    return cmd
+
+
+def run() -> None:
+    """The `rtlab` command line (typer's app, with named placeholders)."""
+    named_placeholders(typer.main.get_command(app))()
 
 
 FormatOpt = Annotated[
@@ -139,7 +197,12 @@ def analyze(
         list[str], typer.Option("--channel", "-c", help="channel(s) to analyze (default: all)")
     ] = [],  # noqa: B006 - typer needs a literal default
     latency: Annotated[
-        list[str], typer.Option("--latency", "-l", help="channel pair A:B (repeatable)")
+        list[str],
+        typer.Option(
+            "--latency", "-l", metavar="A:B|SRC->DST",
+            help="channel pair A:B, or SRC->DST of edges (D2:rising->D3:falling) or a "
+            "decoded event (uart:rx-data=0x55->D3:rising) (repeatable)",
+        ),
     ] = [],  # noqa: B006
     quantiles: Annotated[
         str | None, typer.Option(help="quantiles, e.g. '0.5 0.99 0.999' or 'p50,p99.9'")
@@ -160,6 +223,14 @@ def analyze(
     opt: ReaderOpt = [],  # noqa: B006
     start: FromOpt = None,
     end: ToOpt = None,
+    decoder: Annotated[
+        list[str],
+        typer.Option(
+            "--decoder", "-D", metavar="PD",
+            help="a sigrok decoder as sigrok-cli -P takes it (uart:rx=D0:baudrate=115200), "
+            "for a latency from a decoded event: -l 'uart:rx-data=0x55->D3:rising'",
+        ),
+    ] = [],  # noqa: B006
     extremes: Annotated[
         int,
         typer.Option(
@@ -216,11 +287,12 @@ def plot(
 @reading
 def convert(
     src: Annotated[Path, typer.Argument(help="capture to read")],
-    dst: Annotated[Path, typer.Argument(help="file to write: .parquet or .vcd")],
+    dst: Annotated[Path, typer.Argument(help="file to write: .parquet, .vcd or .sr")],
     *,
     reader: Reader,
 ) -> None:
-    """Convert a capture to rtlab's Parquet format or to VCD (GTKWave, PulseView, Surfer)."""
+    """Convert a capture to rtlab's Parquet format, VCD (GTKWave, PulseView, Surfer) or a
+    sigrok session (.sr: PulseView, sigrok-cli)."""
 
     def body() -> None:
         from rtlab import formats
@@ -230,7 +302,7 @@ def convert(
         # made (removed again on failure); the message says which
         replaced = dst.is_file()
         made = [d for d in (dst.parent, *dst.parent.parents) if not d.exists()]
-        with DelayedProgress(f"converting {src.name}") as bar:
+        with DelayedProgress(f"converting {src.name}", path=src) as bar:
             stream = reader.open_stream(src)
             total, done = stream.total_edges, 0
 
@@ -286,7 +358,7 @@ def events(
         options = reader.options()
         if names and "channels" not in options:
             options["channels"] = names
-        with DelayedProgress(f"events of {file.name}") as bar:
+        with DelayedProgress(f"events of {file.name}", path=file) as bar:
             stream = reader.open_stream(file, options)
             blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
             n = write_events(blocks, stream.header, output)
@@ -300,10 +372,12 @@ def list_formats() -> None:
     """The capture formats rtlab reads and writes."""
     from rtlab import formats
 
+    typer.echo(f"{'FORMAT':15} {'MODE':11} {'EXTENSIONS':22} DESCRIPTION")
     for name in formats.names():
         spec = formats.get(name)
         rw = "read/write" if spec.write else "read"
-        typer.echo(f"{name:15} {rw:11} {' '.join(spec.extensions):22} {spec.description}")
+        ext = " ".join(spec.extensions) or "(by content)"
+        typer.echo(f"{name:15} {rw:11} {ext:22} {spec.description}")
 
 
 def _mount_lab() -> None:

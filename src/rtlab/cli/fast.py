@@ -37,6 +37,7 @@ ANALYZE_OPTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "extremes": (("--extremes",), int),
     "start": (("--from",), str),
     "end": (("--to",), str),
+    "decoder": (("--decoder", "-D"), "multi"),
 }
 ANALYZE_DEFAULTS: dict[str, Any] = {
     "format": None,
@@ -56,6 +57,7 @@ ANALYZE_DEFAULTS: dict[str, Any] = {
     "extremes": 0,
     "start": None,
     "end": None,
+    "decoder": [],
 }
 _BY_SPELLING = {s: name for name, (spellings, _) in ANALYZE_OPTIONS.items() for s in spellings}
 _DIGITS = re.compile(r"[0-9]{1,18}")

@@ -345,7 +345,7 @@ def save_stream(stream: EdgeStream, path: str | Path, format: str | None = None)
 
 
 def _write_format(p: Path) -> str:
-    name = {".parquet": "parquet", ".vcd": "vcd"}.get(p.suffix.lower())
+    name = {".parquet": "parquet", ".vcd": "vcd", ".sr": "sigrok"}.get(p.suffix.lower())
     if name is None:
         raise RtlabError(f"{p}: cannot tell the format to write from the extension")
     return name

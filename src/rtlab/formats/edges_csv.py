@@ -231,7 +231,7 @@ def _first_pass(path: Path, tick: Any, unit: str | None) -> _Plan:
         raise FormatError(
             path,
             f"timestamp {mixed[1]!r} mixes units: line {first[0]} ({first[1]!r}) made this "
-            f"file's timestamps {kind}; give unit=s or unit=ticks (-O unit=...) or write "
+            f"file's timestamps {kind}; give -O unit=s or -O unit=ticks or write "
             "every timestamp the same way",
             line=mixed[0],
         )

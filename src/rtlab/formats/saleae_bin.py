@@ -148,7 +148,9 @@ def _to_ticks(path: Path, x: np.ndarray | float, scale: float, what: str) -> np.
     with np.errstate(over="ignore", invalid="ignore"):  # huge values are caught below
         v = np.rint(np.asarray(x, dtype=np.float64) * scale)
     if np.any(np.abs(v) >= _MAX_TICKS):
-        raise FormatError(path, f"{what} too large for the tick; give a coarser tick=")
+        raise FormatError(
+            path, f"{what} too large for the tick; give a coarser tick, e.g. --tick 1us"
+        )
     return v.astype(np.int64)
 
 
@@ -230,7 +232,8 @@ def _not_increasing(path: Path, name: str, tick: Fraction, offset: int) -> Forma
     return FormatError(
         path,
         f"{name}: transition times not strictly increasing at "
-        f"tick {float(tick) * 1e9:g} ns; give a finer tick= (or the file is corrupt)",
+        f"tick {float(tick) * 1e9:g} ns; give a finer tick, e.g. --tick 1ns "
+        "(or the file is corrupt)",
         offset=offset,
     )
 

@@ -22,6 +22,7 @@ import numpy as np
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, text
 from rtlab.formats import sigrok_zip as sr_zip
+from rtlab.formats.sigrok_write import write  # noqa: F401 - FormatSpec.of finds it
 from rtlab.formats.textutil import tick_option
 from rtlab.model import Capture, Channel, EdgeStream
 from rtlab.ticks import FILE_TICK_RANGE_S, check_tick_range, parse_frequency, parse_size
@@ -317,7 +318,7 @@ def samplerate_option(text: str) -> Fraction:
 
 def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -> Fraction:
     if tick is not None and samplerate is not None:
-        raise FormatError(path, "give tick= or samplerate=, not both (one sets the other)")
+        raise FormatError(path, "give --tick or -O samplerate=, not both (one sets the other)")
     if tick is not None:
         return tick_option(path, tick, "1s")
     try:
@@ -328,7 +329,9 @@ def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -
     raw = keys.get("samplerate")
     if raw is None:
         raise FormatError(
-            path, "metadata has no samplerate; give samplerate= or tick=", member="metadata"
+            path,
+            "metadata has no samplerate; give -O samplerate=1MHz or --tick 1us",
+            member="metadata",
         )
     try:
         tick = 1 / parse_samplerate(raw)

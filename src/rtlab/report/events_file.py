@@ -97,14 +97,24 @@ def write_events(
 def _block(
     name: str, metric: str, starts: np.ndarray, values: np.ndarray, tick_ns: float, samples: bool
 ) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    """The rows of one block, by one %-format per row (csv.writer is 3x slower); a
+    name that CSV must quote is quoted once for the whole block."""
+    key = _csv_field(name) + "," + metric + ","
+    fmt = key + "%r,%r,%d,%d" + (",%d\n" if samples else "\n")
     start_ns = (starts * tick_ns).tolist()
     value_ns = (values * tick_ns).tolist()
-    for s, v, st, vt in zip(start_ns, value_ns, starts.tolist(), values.tolist(), strict=True):
-        w.writerow((name, metric, repr(s), repr(v), st, vt, st) if samples else
-                   (name, metric, repr(s), repr(v), st, vt))  # fmt: skip
-    return buf.getvalue()
+    s_list, v_list = starts.tolist(), values.tolist()
+    if samples:
+        rows = zip(start_ns, value_ns, s_list, v_list, s_list, strict=True)
+    else:
+        rows = zip(start_ns, value_ns, s_list, v_list, strict=True)  # type: ignore[assignment]
+    return "".join([fmt % r for r in rows])
+
+
+def _csv_field(text: str) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow([text])
+    return buf.getvalue().replace("%", "%%")
 
 
 def _csv_to_parquet(src: Path, dst: Path, samples: bool) -> None:

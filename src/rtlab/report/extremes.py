@@ -3,9 +3,10 @@ its sample number in a sample-based capture), for the table, Markdown and CSV.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from rtlab.analysis.summary import Analysis, is_sample_based
+from rtlab.report.units import TimeColumn
 
 
 def rows(an: Analysis) -> Iterator[tuple[str, str, str, int, int, int]]:
@@ -17,20 +18,22 @@ def rows(an: Analysis) -> Iterator[tuple[str, str, str, int, int, int]]:
                     yield key, metric, label, rank, value, start
 
 
-def table_cells(
-    an: Analysis, fmt_time: Callable[[float], str]
-) -> tuple[list[str], list[list[str]]]:
-    """Head and rows of the extremes table: value and start formatted by `fmt_time`
-    (a function of ns), plus the sample number where one tick is one sample."""
+def table_cells(an: Analysis) -> tuple[list[str], list[list[str]]]:
+    """Head and rows of the extremes table: value and start each in its column's unit,
+    plus the sample number where one tick is one sample."""
     samples = is_sample_based(an.capture)
     tick_ns = an.capture.tick_ns
-    head = ["channel", "metric", "rank", "value", "starts at"] + (["sample"] if samples else [])
+    found = list(rows(an))
+    res = float(an.capture.resolution * 10**9)
+    value = TimeColumn([v * tick_ns for *_, v, _ in found], res)
+    start = TimeColumn([s * tick_ns for *_, s in found], res)
+    head = ["channel", "metric", "rank", f"value {value.unit}", f"starts at {start.unit}"]
+    head += ["sample"] if samples else []
     out = []
-    for key, metric, label, rank, value, start in rows(an):
-        cells = [key, metric, f"{label} {rank}"]
-        cells += [fmt_time(value * tick_ns), fmt_time(start * tick_ns)]
+    for key, metric, label, rank, v, s in found:
+        cells = [key, metric, f"{label} {rank}", value(v * tick_ns), start(s * tick_ns)]
         if samples:
-            cells.append(str(start))
+            cells.append(str(s))
         out.append(cells)
     return head, out
 

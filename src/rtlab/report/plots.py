@@ -46,16 +46,37 @@ def _values(s: Samples, per_unit: float) -> np.ndarray:
     return s.values * (scale / per_unit)
 
 
+def tail_is_far(series: Series) -> bool:
+    """True when some series' max lies far beyond its p99.9 (further beyond it than the
+    whole body from min to p99.9 spans): on a linear count axis such a tail is a row of
+    invisible one-count bins at the end of a stretched x axis."""
+    from rtlab.analysis.stats import quantile
+
+    for _, s in series:
+        if len(s) < 2:
+            continue
+        lo, hi = float(s.values.min()), float(s.values.max())
+        p999 = quantile(s.values, 0.999)
+        if hi - p999 > max(p999 - lo, 1.0):
+            return True
+    return False
+
+
 def histogram(
     series: Series,
     title: str = "",
-    log_y: bool = False,
+    log_y: bool | None = False,
     bins: int = 200,
     density: bool = False,
     log_x: bool = False,
 ) -> Chart:
     """log_x=True (OSADL style, with log_y): log-spaced bins, so that a body of 80 µs and
-    a tail of 30 ms both show; a linear x axis when any value is ≤ 0."""
+    a tail of 30 ms both show; a linear x axis when any value is ≤ 0. log_y=None: a log
+    count axis when the tail is far beyond p99.9 (tail_is_far), said in the title."""
+    if log_y is None:
+        log_y = tail_is_far(series)
+        if log_y:
+            title = f"{title} (log count: the max lies far beyond p99.9)".strip()
     per_unit, unit = _axis(series)
     ch = _chart(series, unit, "density" if density else "count", title, size=(504, 288))
     nonempty = [(lbl, s) for lbl, s in series if len(s)]
@@ -129,8 +150,8 @@ def trend(series: Series, title: str = "") -> Chart:
 
 
 def plot(kind: str, series: Series, title: str = "", log_y: bool = False) -> Chart:
-    if kind == "hist":
-        return histogram(series, title, log_y=log_y)
+    if kind == "hist":  # without --log-y: log counts only when the tail is far
+        return histogram(series, title, log_y=True if log_y else None)
     if kind == "cdf":
         return cdf(series, title, tail=log_y)
     if kind == "trend":

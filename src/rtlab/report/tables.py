@@ -6,6 +6,7 @@ import csv
 import io
 import math
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, Group
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from rtlab.analysis.stats import Stats, percent_label, quantile_key
 from rtlab.analysis.summary import Analysis
-from rtlab.model import format_tick
+from rtlab.report.units import TimeColumn, fmt_duration, fmt_rate, fmt_time
 
 METRIC_LABELS = {
     "period": "period",
@@ -66,16 +67,17 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     src = cap.metadata.get("source", "capture")
     inferred = " (inferred from the edges)" if cap.metadata.get("resolution_inferred") else ""
     lines = [
-        f"{src}  [{cap.metadata.get('format', '?')}]  tick {format_tick(cap.tick_s)}, "
-        f"resolution {format_tick(cap.resolution)}{inferred}, "
-        f"window {fmt_ns((hi - lo) * cap.tick_ns)}, "
-        f"{an.n_edges()} edges, {len(cap.gaps)} gaps"
+        f"{src}  [{cap.metadata.get('format', '?')}]  tick {_tick(cap.tick_s)}, "
+        f"resolution {fmt_duration(cap.resolution)}{inferred}, "
+        f"window {fmt_time((hi - lo) * cap.tick_ns, cap.tick_ns)}"
+        + (f" (from {fmt_time(lo * cap.tick_ns, cap.tick_ns)})" if lo else "")
+        + f", {an.n_edges()} edges, {len(cap.gaps)} gaps"
     ]
     for name, d in an.derived.items():
         if idle and name in idle:
             continue
         f, duty = d.get("frequency_hz"), d.get("duty")
-        freq = "–" if f is None else f"{f / 1e6:.6g} MHz" if f >= 1e5 else f"{f:.6g} Hz"
+        freq = fmt_rate(f)
         dty = "–" if duty is None else f"{duty * 100:.2f} %"
         lines.append(f"{name}: {an.n_edges(name)} edges, frequency {freq}, duty {dty}")
     for pair, (_, c) in an.latencies.items():
@@ -85,25 +87,39 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     return lines
 
 
+def _tick(tick_s: Fraction) -> str:
+    """The tick as a person writes it, with its rate when that is a round one: 1 µs
+    (1 MHz), 160 ns (6.25 MHz), 41.6667 ns (24 MHz)."""
+    rate = 1 / tick_s
+    text = fmt_duration(tick_s)
+    if rate.denominator == 1 or (rate * 100).denominator == 1:
+        text += f" ({fmt_rate(float(rate))})"
+    return text
+
+
 def idle_channels(an: Analysis) -> list[str]:
     """Channels with no interval to measure (0 or 1 edge): one folded line, not rows of –."""
     return [n for n, ms in an.channels.items() if ms and all(st.n == 0 for st in ms.values())]
 
 
 def _cells(an: Analysis, skip: set[str]) -> tuple[list[str], list[list[str]]]:
+    """Head and rows of the statistics table: each time column in its own unit (named
+    in its head), chosen by the column's values (report/units.py)."""
     qs = an.quantiles
-    head = ["channel", "metric", "n", "mean", "rms", "min", *(f"p{_pct(q)}" for q in qs)]
-    head += ["max", "max|dev|", "p50|dev|"]
-    rows = []
-    f = fmt_plain_ns
-    for name, metric, st, _ in _rows(an):
-        if name in skip:
-            continue
-        rows.append(
-            [name, metric, str(st.n), f(st.mean), f(st.rms), f(st.min)]
-            + [f(st.quantiles.get(q)) for q in qs]
-            + [f(st.max), f(st.max_dev), f(st.abs_dev_quantiles.get(0.5))]
-        )
+    names = ["mean", "rms", "min", *(f"p{_pct(q)}" for q in qs), "max", "max|dev|", "p50|dev|"]
+    stats = [(name, metric, st) for name, metric, st, _ in _rows(an) if name not in skip]
+    columns = [
+        [st.mean, st.rms, st.min, *(st.quantiles.get(q) for q in qs), st.max, st.max_dev,
+         st.abs_dev_quantiles.get(0.5)]
+        for _, _, st in stats
+    ]  # fmt: skip
+    res = float(an.capture.resolution * 10**9)
+    fmts = [TimeColumn([c[i] for c in columns], res) for i in range(len(names))]
+    head = ["channel", "metric", "n", *(f"{h} {f.unit}" for h, f in zip(names, fmts, strict=True))]
+    rows = [
+        [name, metric, str(st.n), *(f(v) for f, v in zip(fmts, col, strict=True))]
+        for (name, metric, st), col in zip(stats, columns, strict=True)
+    ]
     return head, rows
 
 
@@ -142,7 +158,7 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
     groups = _column_groups(head, rows, width) if rows else []
     for k, group in enumerate(groups):
         part = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
-        table = Table(title=f"timing statistics ({an.edge} edges), ns{part}")
+        table = Table(title=f"timing statistics ({an.edge} edges){part}")
         for i in range(_KEYS):
             # a channel name may wrap on a narrow terminal; numbers never do
             table.add_column(head[i], justify="left", no_wrap=i > 0)
@@ -158,7 +174,7 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
     if an.extremes:
         from rtlab.report.extremes import table_cells
 
-        ehead, erows = table_cells(an, fmt_ns)
+        ehead, erows = table_cells(an)
         table = Table(title="extremes: when each starts (time from the capture's tick 0)")
         for i, h in enumerate(ehead):
             table.add_column(h, justify="left" if i < 3 else "right", no_wrap=i > 0)
@@ -240,23 +256,23 @@ def _num(x: float) -> str:
 
 
 def markdown(an: Analysis) -> str:
-    qs = an.quantiles
+    """The header lines as a list and the statistics as one table, each time column in
+    its own unit (as the terminal table)."""
     out = [f"- {line}" for line in header_lines(an)]
     out.append("")
-    head = ["channel", "metric", "n", "mean", "RMS", "min", *(f"p{_pct(q)}" for q in qs)]
-    head += ["max", "max \\|dev\\|"]
+    head, rows = _cells(an, set())
+    keep = [i for i, h in enumerate(head) if not h.startswith("p50|dev|")]
+    head = [head[i].replace("|", "\\|").replace("rms", "RMS") for i in keep]
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + "|")
-    for name, metric, st, _ in _rows(an):
-        cells = [name, METRIC_LABELS.get(metric, metric), str(st.n)]
-        cells += [fmt_ns(v) for v in (st.mean, st.rms, st.min)]
-        cells += [fmt_ns(st.quantiles[q]) for q in qs]
-        cells += [fmt_ns(st.max), fmt_ns(st.max_dev)]
+    for r in rows:
+        cells = [r[i] for i in keep]
+        cells[1] = METRIC_LABELS.get(cells[1], cells[1])
         out.append("| " + " | ".join(cells) + " |")
     if an.extremes:
         from rtlab.report.extremes import table_cells
 
-        ehead, erows = table_cells(an, fmt_ns)
+        ehead, erows = table_cells(an)
         out += ["", "| " + " | ".join(ehead) + " |"]
         out.append("|" + "|".join(["---"] * 3 + ["---:"] * (len(ehead) - 3)) + "|")
         out += ["| " + " | ".join(r) + " |" for r in erows]

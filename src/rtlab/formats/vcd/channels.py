@@ -82,7 +82,14 @@ def add_channels(
     if want is not None:
         missing = want - set(cap.channels) - set(cap.metadata["aliases"])
         if missing:
-            raise FormatError(p, f"no 1-bit signal named {sorted(missing)[0]!r}")
+            first = sorted(missing)[0]
+            same = [full for full, short, _ in sigs if short == first]
+            if len(same) > 1:
+                raise FormatError(
+                    p, f"channel {first!r} is ambiguous: the short name of {', '.join(same)}; "
+                    f"give a full name, e.g. -c {same[0]}"
+                )
+            raise FormatError(p, f"no 1-bit signal named {first!r}")
     return added
 
 
