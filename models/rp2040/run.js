@@ -7,6 +7,7 @@
 //        [--xip-layout-shift BYTES[@ADDRESS]]
 //        [--arbitration-ties core0-first|core1-first|core0-always|core1-always]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
+//        [--pc-trace FILE [--pc-trace-from ADDRESS]]
 //
 // --xip-layout-shift: the XIP cache sees the image's second half BYTES later (a multiple
 // of 8), as if that much code that never ran were linked at the middle of the image: one
@@ -21,6 +22,8 @@
 // datasheet's arbiters take turns from a state it does not give; or always that core
 // (core0-always, core1-always: a bound, not silicon). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
+// --pc-trace: every instruction's address (and each exception entry and return) into FILE,
+// from the first fetch at ADDRESS on if given (src/pctrace.js); no cycle changes.
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
 // stage 2's CRC and enters it as the RP2040's ROM does; boot2 then enters the image.
@@ -35,12 +38,13 @@ const { ModelRP2040 } = require('./src/machine');
 const { xipMode } = require('./src/xip');
 const { tiesMode } = require('./src/bus');
 const { run } = require('./src/runner');
+const { attachPcTrace } = require('./src/pctrace');
 
 const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
   const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
-    cycleFixes: true, arbitrationTies: tiesMode(undefined) };
+    cycleFixes: true, arbitrationTies: tiesMode(undefined), pcTrace: null, pcTraceFrom: null };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -69,6 +73,13 @@ function parseArgs(argv) {
     else if (k === '--rp2040js-cycles') a.cycleFixes = false;
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
+    else if (k === '--pc-trace') a.pcTrace = v();
+    else if (k === '--pc-trace-from') {
+      a.pcTraceFrom = Number(v());
+      if (!Number.isSafeInteger(a.pcTraceFrom) || a.pcTraceFrom < 0 || a.pcTraceFrom % 2) {
+        throw new ModelError(`--pc-trace-from: expected an even address, not ${argv[i]}`);
+      }
+    }
     else throw new ModelError(`unknown option ${k} (see the head of ${__filename})`);
   }
   if (!a.image) throw new ModelError('--image is required');
@@ -109,8 +120,14 @@ function main() {
     arbitrationTies: args.arbitrationTies,
   });
   mcu.powerOn(image.flash);
+  const trace = args.pcTrace ? attachPcTrace(mcu, args.pcTrace, args.pcTraceFrom) : null;
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
-  const result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
+  let result;
+  try {
+    result = run(mcu, { maxCycles: args.maxCycles, write: writeOut });
+  } finally {
+    if (trace) trace.close();
+  }
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const summary = {
     reason: result.reason,

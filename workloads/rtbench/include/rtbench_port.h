@@ -18,8 +18,10 @@
  *    Create functions return NULL on failure; the suite then reports status=error.
  *  - Priorities are abstract levels 1 (lowest) .. RTB_PRIO_LEVELS (highest); the port
  *    maps them onto its own scale, keeping the order strict.
- *  - Timeouts are in microseconds: 0 polls, RTB_FOREVER blocks. Blocking calls return 0
- *    on success and -1 on timeout.
+ *  - Timeouts are rtb_timeout values, in the port's own unit (its kernel's ticks):
+ *    RTB_NO_WAIT polls, RTB_FOREVER blocks, rtb_timeout_us converts microseconds. A
+ *    caller converts before its first timestamp, so a timed call holds the kernel call
+ *    and no unit conversion. Blocking calls return 0 on success and -1 on timeout.
  *  - "_from_isr" functions are the only ones a software-interrupt handler may call; they
  *    never block. The port's interrupt wrapper requests a context switch at the end of
  *    the handler when one of them woke a higher-priority thread.
@@ -31,7 +33,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RTB_FOREVER 0xFFFFFFFFu
+/* A blocking call's timeout in the port's own unit: a struct, so that a count of
+ * microseconds passed by mistake does not compile. */
+typedef struct {
+    uint32_t ticks;
+} rtb_timeout;
+#define RTB_TICKS_FOREVER 0xFFFFFFFFu
+#define RTB_NO_WAIT ((rtb_timeout){0u})
+#define RTB_FOREVER ((rtb_timeout){RTB_TICKS_FOREVER})
 #define RTB_PRIO_LEVELS 16 /* the suite uses 1..16; ports need >= 16 distinct levels */
 
 typedef struct rtb_thread rtb_thread;
@@ -81,7 +90,7 @@ int rtb_prio_get(void);              /* the calling thread's level (scalability 
 /* --- semaphores (binary: max 1) --------------------------------------------------- */
 rtb_sem *rtb_sem_create(unsigned initial, unsigned max);
 void rtb_sem_delete(rtb_sem *s);
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us);
+int rtb_sem_take(rtb_sem *s, rtb_timeout t);
 void rtb_sem_give(rtb_sem *s); /* a give at max is dropped */
 void rtb_sem_give_from_isr(rtb_sem *s);
 int rtb_sem_count(rtb_sem *s); /* current count, no side effect (pattern 1) */
@@ -89,9 +98,9 @@ int rtb_sem_count(rtb_sem *s); /* current count, no side effect (pattern 1) */
 /* --- queues of fixed-size items, copied in and out -------------------------------- */
 rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size);
 void rtb_queue_delete(rtb_queue *q);
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us);
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t);
 int rtb_queue_send_from_isr(rtb_queue *q, const void *item); /* -1 when full */
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us);
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t);
 
 /* --- event flags (32 bits; POSIX: mutex + condition variable) ---------------------- */
 rtb_event *rtb_event_create(void);
@@ -101,7 +110,7 @@ void rtb_event_set_from_isr(rtb_event *e, uint32_t bits);
 void rtb_event_clear(rtb_event *e, uint32_t bits);
 /* Waits until any of bits is set; returns the flags seen (0 on timeout), clears bits
  * when clear is non-zero. */
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us);
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t);
 
 /* --- mutexes (priority inheritance where the RTOS has it) ------------------------- */
 rtb_mutex *rtb_mutex_create(void);
@@ -128,6 +137,9 @@ void rtb_swi_trigger(rtb_swi *i); /* pends it; from thread context */
 rtb_swi *rtb_extirq_create(void (*handler)(void *arg), void *arg, int core);
 
 /* --- time -------------------------------------------------------------------------- */
+/* us microseconds as a timeout, rounded up to the port's unit: 0 is RTB_NO_WAIT, a
+ * non-zero us never is, and no finite us is RTB_FOREVER (longer ones are clamped). */
+rtb_timeout rtb_timeout_us(uint32_t us);
 uint32_t rtb_ts(void);      /* free-running up-counter, wraps at rtb_ts_mask() */
 uint32_t rtb_ts_hz(void);   /* its frequency */
 uint32_t rtb_ts_mask(void); /* 2^bits - 1, bits <= 32 */

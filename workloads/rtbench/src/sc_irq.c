@@ -75,6 +75,7 @@ static void troublemaker(void *arg)
 static void trigger(void *arg)
 {
     irq_ctx *c = arg;
+    const rtb_timeout done_within = rtb_timeout_us(100000); /* converted once, untimed */
     rtb_swi *swi = c->ext ? rtb_extirq_create(handler, c, 0) : rtb_swi_create(handler, c, 0);
     if (!swi) {
         c->lost = c->n;
@@ -93,7 +94,7 @@ static void trigger(void *arg)
             c->t0 = rtb_ts();
             rtb_swi_trigger(swi);
         }
-        if (rtb_sem_take(c->done, 100000) != 0)
+        if (rtb_sem_take(c->done, done_within) != 0)
             c->lost++;
     }
     rtb_swi_delete(swi);

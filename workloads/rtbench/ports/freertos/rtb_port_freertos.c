@@ -68,12 +68,16 @@ static struct {
 
 volatile BaseType_t rtb_freertos_isr_woken[configNUMBER_OF_CORES]; /* rtb_isr.h */
 
-static TickType_t us_to_ticks(uint32_t us)
+/* rtb_timeout holds a TickType_t as it is: RTB_NO_WAIT is 0, RTB_FOREVER portMAX_DELAY,
+ * so a blocking call passes it on unchanged (no conversion between a row's timestamps). */
+_Static_assert(portMAX_DELAY == (TickType_t)RTB_TICKS_FOREVER && sizeof(TickType_t) == 4,
+               "rtbench's FreeRTOS port needs 32-bit ticks");
+#define TICKS(t) ((TickType_t)(t).ticks)
+
+rtb_timeout rtb_timeout_us(uint32_t us)
 {
-    if (us == RTB_FOREVER)
-        return portMAX_DELAY;
     uint64_t t = ((uint64_t)us * configTICK_RATE_HZ + 999999u) / 1000000u; /* round up */
-    return t >= portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)t;
+    return (rtb_timeout){t >= portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)t};
 }
 
 /* --- lifecycle and platform ---------------------------------------------------------- */
@@ -177,7 +181,7 @@ void rtb_sleep_us(uint32_t us)
     /* vTaskDelay(n) ends on the n-th tick boundary, i.e. after n-1..n ticks: top up
      * with single ticks until at least `us` passed. */
     uint64_t end = rtb_board_time_us() + us;
-    vTaskDelay(us_to_ticks(us));
+    vTaskDelay(TICKS(rtb_timeout_us(us)));
     while (rtb_board_time_us() < end)
         vTaskDelay(1);
 }
@@ -190,9 +194,9 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
     return (rtb_sem *)xSemaphoreCreateCounting(max ? max : 1, initial);
 }
 void rtb_sem_delete(rtb_sem *s) { vSemaphoreDelete((SemaphoreHandle_t)s); }
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
-    return xSemaphoreTake((SemaphoreHandle_t)s, us_to_ticks(timeout_us)) == pdTRUE ? 0 : -1;
+    return xSemaphoreTake((SemaphoreHandle_t)s, TICKS(t)) == pdTRUE ? 0 : -1;
 }
 void rtb_sem_give(rtb_sem *s) { (void)xSemaphoreGive((SemaphoreHandle_t)s); }
 void rtb_sem_give_from_isr(rtb_sem *s)
@@ -210,9 +214,9 @@ rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
     return (rtb_queue *)xQueueCreate(depth, item_size);
 }
 void rtb_queue_delete(rtb_queue *q) { vQueueDelete((QueueHandle_t)q); }
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t)
 {
-    return xQueueSend((QueueHandle_t)q, item, us_to_ticks(timeout_us)) == pdPASS ? 0 : -1;
+    return xQueueSend((QueueHandle_t)q, item, TICKS(t)) == pdPASS ? 0 : -1;
 }
 int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
 {
@@ -222,9 +226,9 @@ int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
         rtb_freertos_isr_woken[portGET_CORE_ID()] = pdTRUE;
     return rc == pdPASS ? 0 : -1;
 }
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t)
 {
-    return xQueueReceive((QueueHandle_t)q, item, us_to_ticks(timeout_us)) == pdPASS ? 0 : -1;
+    return xQueueReceive((QueueHandle_t)q, item, TICKS(t)) == pdPASS ? 0 : -1;
 }
 
 /* --- event flags --------------------------------------------------------------------- */
@@ -247,13 +251,13 @@ void rtb_event_clear(rtb_event *e, uint32_t bits)
 {
     (void)xEventGroupClearBits((EventGroupHandle_t)e, (EventBits_t)(bits & EVENT_BITS));
 }
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t)
 {
     EventBits_t want = (EventBits_t)(bits & EVENT_BITS);
     if (!want)
         return 0;
     EventBits_t r = xEventGroupWaitBits((EventGroupHandle_t)e, want, clear ? pdTRUE : pdFALSE,
-                                        pdFALSE, us_to_ticks(timeout_us));
+                                        pdFALSE, TICKS(t));
     return (r & want) ? (uint32_t)r : 0; /* on timeout FreeRTOS returns the current bits */
 }
 

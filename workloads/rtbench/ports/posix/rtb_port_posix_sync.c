@@ -26,6 +26,13 @@ static void abs_deadline(clockid_t clk, uint32_t us, struct timespec *ts)
     }
 }
 
+/* The port's unit is the microsecond: POSIX waits take an absolute deadline, made in
+ * the call from a finite timeout only (no timed row blocks with one). */
+rtb_timeout rtb_timeout_us(uint32_t us)
+{
+    return (rtb_timeout){us == RTB_TICKS_FOREVER ? us - 1 : us};
+}
+
 static void pi_mutex_init(pthread_mutex_t *m)
 {
     pthread_mutexattr_t a;
@@ -45,18 +52,18 @@ static void mono_cond_init(pthread_cond_t *c)
 }
 
 /* Waits on c (m held) until pred holds; -1 on timeout. */
-#define WAIT_UNTIL(pred, c, m, timeout_us, rc)                                           \
+#define WAIT_UNTIL(pred, c, m, us, rc)                                                   \
     do {                                                                                 \
         struct timespec dl_;                                                             \
-        if ((timeout_us) != RTB_FOREVER && (timeout_us) != 0)                            \
-            abs_deadline(CLOCK_MONOTONIC, (timeout_us), &dl_);                           \
+        if ((us) != RTB_TICKS_FOREVER && (us) != 0)                                      \
+            abs_deadline(CLOCK_MONOTONIC, (us), &dl_);                                   \
         (rc) = 0;                                                                        \
         while (!(pred)) {                                                                \
-            if ((timeout_us) == 0) {                                                     \
+            if ((us) == 0) {                                                             \
                 (rc) = -1;                                                               \
                 break;                                                                   \
             }                                                                            \
-            if ((timeout_us) == RTB_FOREVER)                                             \
+            if ((us) == RTB_TICKS_FOREVER)                                               \
                 pthread_cond_wait((c), (m));                                             \
             else if (pthread_cond_timedwait((c), (m), &dl_) == ETIMEDOUT && !(pred)) {   \
                 (rc) = -1;                                                               \
@@ -90,11 +97,11 @@ void rtb_sem_delete(rtb_sem *s)
     rtb_posix_obj_free(s);
 }
 
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
-    if (timeout_us == 0)
+    if (t.ticks == 0)
         return sem_trywait(&s->s) == 0 ? 0 : -1;
-    if (timeout_us == RTB_FOREVER) {
+    if (t.ticks == RTB_TICKS_FOREVER) {
         while (sem_wait(&s->s) != 0) {
             if (errno != EINTR)
                 return -1;
@@ -102,7 +109,7 @@ int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
         return 0;
     }
     struct timespec dl;
-    abs_deadline(CLOCK_REALTIME, timeout_us, &dl); /* sem_timedwait is CLOCK_REALTIME */
+    abs_deadline(CLOCK_REALTIME, t.ticks, &dl); /* sem_timedwait is CLOCK_REALTIME */
     while (sem_timedwait(&s->s, &dl) != 0) {
         if (errno != EINTR)
             return -1;
@@ -159,13 +166,17 @@ void rtb_queue_delete(rtb_queue *q)
     rtb_posix_obj_free(q);
 }
 
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t)
 {
     int rc;
     pthread_mutex_lock(&q->m);
-    WAIT_UNTIL(q->count < q->depth, &q->not_full, &q->m, timeout_us, rc);
+    WAIT_UNTIL(q->count < q->depth, &q->not_full, &q->m, t.ticks, rc);
     if (rc == 0) {
-        unsigned tail = (q->head + q->count) % q->depth;
+        /* A wrap, not a %: on a core without a divider % calls the compiler's runtime,
+         * a function of the port's between a row's timestamps. */
+        unsigned tail = q->head + q->count;
+        if (tail >= q->depth)
+            tail -= q->depth;
         memcpy(q->data + (size_t)tail * q->size, item, q->size);
         q->count++;
     }
@@ -177,16 +188,19 @@ int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
     return rc;
 }
 
-int rtb_queue_send_from_isr(rtb_queue *q, const void *item) { return rtb_queue_send(q, item, 0); }
+int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
+{
+    return rtb_queue_send(q, item, RTB_NO_WAIT);
+}
 
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t)
 {
     int rc;
     pthread_mutex_lock(&q->m);
-    WAIT_UNTIL(q->count > 0, &q->not_empty, &q->m, timeout_us, rc);
+    WAIT_UNTIL(q->count > 0, &q->not_empty, &q->m, t.ticks, rc);
     if (rc == 0) {
         memcpy(item, q->data + (size_t)q->head * q->size, q->size);
-        q->head = (q->head + 1) % q->depth;
+        q->head = q->head + 1 == q->depth ? 0 : q->head + 1;
         q->count--;
     }
     pthread_mutex_unlock(&q->m);
@@ -237,12 +251,12 @@ void rtb_event_clear(rtb_event *e, uint32_t bits)
     pthread_mutex_unlock(&e->m);
 }
 
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t)
 {
     int rc;
     uint32_t seen = 0;
     pthread_mutex_lock(&e->m);
-    WAIT_UNTIL(e->bits & bits, &e->changed, &e->m, timeout_us, rc);
+    WAIT_UNTIL(e->bits & bits, &e->changed, &e->m, t.ticks, rc);
     if (rc == 0) {
         seen = e->bits;
         if (clear)

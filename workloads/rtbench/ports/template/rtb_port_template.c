@@ -68,10 +68,11 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
     return NULL;
 }
 void rtb_sem_delete(rtb_sem *s) { (void)s; }
-/* 0 when taken, -1 on timeout (us; 0 polls, RTB_FOREVER blocks). */
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+/* 0 when taken, -1 on timeout (RTB_NO_WAIT polls, RTB_FOREVER blocks). Pass t on as
+ * the kernel's own value: no conversion here, a timed row would count it. */
+int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
-    (void)s, (void)timeout_us;
+    (void)s, (void)t;
     return -1;
 }
 void rtb_sem_give(rtb_sem *s) { (void)s; } /* a give at max is dropped */
@@ -91,9 +92,9 @@ rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
     return NULL;
 }
 void rtb_queue_delete(rtb_queue *q) { (void)q; }
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us) /* 0, or -1 */
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t) /* 0, or -1 */
 {
-    (void)q, (void)item, (void)timeout_us;
+    (void)q, (void)item, (void)t;
     return -1;
 }
 int rtb_queue_send_from_isr(rtb_queue *q, const void *item) /* -1 when full */
@@ -101,9 +102,9 @@ int rtb_queue_send_from_isr(rtb_queue *q, const void *item) /* -1 when full */
     (void)q, (void)item;
     return -1;
 }
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us) /* 0, or -1 */
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t) /* 0, or -1 */
 {
-    (void)q, (void)item, (void)timeout_us;
+    (void)q, (void)item, (void)t;
     return -1;
 }
 
@@ -116,9 +117,9 @@ void rtb_event_set_from_isr(rtb_event *e, uint32_t bits) { (void)e, (void)bits; 
 void rtb_event_clear(rtb_event *e, uint32_t bits) { (void)e, (void)bits; }
 /* Waits until any of bits is set; returns the flags seen (0 on timeout) and clears
  * bits when clear is non-zero. */
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t)
 {
-    (void)e, (void)bits, (void)clear, (void)timeout_us;
+    (void)e, (void)bits, (void)clear, (void)t;
     return 0;
 }
 
@@ -169,6 +170,9 @@ uint32_t rtb_ts_hz(void) { return 1; }
 uint32_t rtb_ts_mask(void) { return 0xFFFFFFFFu; }
 /* Monotonic microseconds for throughput windows; tick resolution is enough. */
 uint64_t rtb_time_us(void) { return 0; }
+/* us as the kernel's own timeout value (its ticks, rounded up): 0 stays RTB_NO_WAIT,
+ * a finite us is never RTB_FOREVER. Called outside timed regions only. */
+rtb_timeout rtb_timeout_us(uint32_t us) { return (rtb_timeout){us}; }
 
 /* --- board --------------------------------------------------------------------------- */
 

@@ -65,22 +65,16 @@ static struct {
 static OS_MEM partition;
 static uint32_t partition_store[BLOCKS][BLOCK_SIZE / 4];
 
-static OS_TICK us_to_ticks(uint32_t us)
+rtb_timeout rtb_timeout_us(uint32_t us)
 {
     uint64_t t = ((uint64_t)us * OS_CFG_TICK_RATE_HZ + 999999u) / 1000000u; /* round up */
-    return t == 0 ? 1u : (t > 0x7FFFFFFFu ? 0x7FFFFFFFu : (OS_TICK)t);
+    return (rtb_timeout){t > 0x7FFFFFFFu ? 0x7FFFFFFFu : (OS_TICK)t};
 }
 
-/* Pend arguments for a timeout in µs: 0 polls, RTB_FOREVER is µC/OS-III's timeout 0. */
-static OS_OPT pend_opt(uint32_t us, OS_TICK *ticks)
-{
-    if (us == 0) {
-        *ticks = 0;
-        return OS_OPT_PEND_NON_BLOCKING;
-    }
-    *ticks = us == RTB_FOREVER ? 0u : us_to_ticks(us);
-    return OS_OPT_PEND_BLOCKING;
-}
+/* A timeout's pend arguments, in the caller (no call between a row's timestamps):
+ * RTB_NO_WAIT polls, RTB_FOREVER is µC/OS-III's timeout 0. */
+#define PEND_TICKS(t) ((t).ticks == RTB_TICKS_FOREVER ? 0u : (OS_TICK)(t).ticks)
+#define PEND_OPT(t) ((t).ticks ? OS_OPT_PEND_BLOCKING : OS_OPT_PEND_NON_BLOCKING)
 
 static void account(size_t add, size_t sub)
 {
@@ -223,7 +217,7 @@ void rtb_sleep_us(uint32_t us)
     OS_ERR err;
     uint64_t end = rtb_board_time_us() + us;
     if (us)
-        OSTimeDly(us_to_ticks(us), OS_OPT_TIME_DLY, &err);
+        OSTimeDly(rtb_timeout_us(us).ticks, OS_OPT_TIME_DLY, &err);
     while (rtb_board_time_us() < end)
         OSTimeDly(1, OS_OPT_TIME_DLY, &err);
 }
@@ -262,12 +256,10 @@ void rtb_sem_delete(rtb_sem *s)
     POOL_GIVE(s);
 }
 
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
     OS_ERR err;
-    OS_TICK ticks;
-    OS_OPT opt = pend_opt(timeout_us, &ticks);
-    OSSemPend(&s->sem, ticks, opt, (CPU_TS *)0, &err);
+    OSSemPend(&s->sem, PEND_TICKS(t), PEND_OPT(t), (CPU_TS *)0, &err);
     return err == OS_ERR_NONE ? 0 : -1;
 }
 
@@ -321,8 +313,9 @@ void rtb_queue_delete(rtb_queue *q)
 }
 
 /* Copy into the next slot and post its address, atomically with the fullness test;
- * µC/OS-III switches to a readied receiver when the critical section ends. */
-static int queue_post(rtb_queue *q, const void *item)
+ * µC/OS-III switches to a readied receiver when the critical section ends. Inlined: a
+ * timed send calls the kernel and the copy, no function of the port's. */
+static inline __attribute__((always_inline)) int queue_post(rtb_queue *q, const void *item)
 {
     CPU_SR_ALLOC();
     OS_ERR err = OS_ERR_Q_MAX;
@@ -337,13 +330,13 @@ static int queue_post(rtb_queue *q, const void *item)
     return err == OS_ERR_NONE ? 0 : -1;
 }
 
-/* OSQPost never blocks: a send to a full queue with a timeout retries tick by tick. */
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+/* OSQPost never blocks: a send to a full queue with a timeout retries tick by tick, for
+ * as many ticks as the timeout holds. */
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t)
 {
     if (queue_post(q, item) == 0)
         return 0;
-    uint64_t end = timeout_us == RTB_FOREVER ? UINT64_MAX : rtb_board_time_us() + timeout_us;
-    while (timeout_us && rtb_board_time_us() < end) {
+    for (uint32_t left = t.ticks; left; left -= left != RTB_TICKS_FOREVER) {
         OS_ERR err;
         OSTimeDly(1, OS_OPT_TIME_DLY, &err);
         if (queue_post(q, item) == 0)
@@ -354,13 +347,11 @@ int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
 
 int rtb_queue_send_from_isr(rtb_queue *q, const void *item) { return queue_post(q, item); }
 
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t)
 {
     OS_ERR err;
-    OS_TICK ticks;
     OS_MSG_SIZE size;
-    OS_OPT opt = pend_opt(timeout_us, &ticks);
-    void *slot = OSQPend(&q->q, ticks, opt, &size, (CPU_TS *)0, &err);
+    void *slot = OSQPend(&q->q, PEND_TICKS(t), PEND_OPT(t), &size, (CPU_TS *)0, &err);
     if (err != OS_ERR_NONE)
         return -1;
     memcpy(item, slot, q->item_size); /* QUEUE_SPARE keeps the slot until we copied it */
@@ -409,16 +400,15 @@ void rtb_event_clear(rtb_event *e, uint32_t bits)
     (void)OSFlagPost(&e->grp, (OS_FLAGS)bits, OS_OPT_POST_FLAG_CLR, &err);
 }
 
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t)
 {
     if (!bits)
         return 0;
     OS_ERR err;
-    OS_TICK ticks;
-    OS_OPT opt = pend_opt(timeout_us, &ticks) | OS_OPT_PEND_FLAG_SET_ANY;
+    OS_OPT opt = PEND_OPT(t) | OS_OPT_PEND_FLAG_SET_ANY;
     if (clear)
         opt |= OS_OPT_PEND_FLAG_CONSUME;
-    OS_FLAGS seen = OSFlagPend(&e->grp, (OS_FLAGS)bits, ticks, opt, (CPU_TS *)0, &err);
+    OS_FLAGS seen = OSFlagPend(&e->grp, (OS_FLAGS)bits, PEND_TICKS(t), opt, (CPU_TS *)0, &err);
     return err == OS_ERR_NONE ? (uint32_t)seen : 0;
 }
 

@@ -48,11 +48,15 @@ static struct {
 
 static int zprio(int level) { return RTB_PRIO_LEVELS - level; }
 
-static k_timeout_t timeout_of(uint32_t us)
+/* rtb_timeout holds Zephyr's ticks. Read as signed, RTB_FOREVER is K_TICKS_FOREVER (-1)
+ * and RTB_NO_WAIT is K_NO_WAIT's 0, so the k_timeout_t of a blocking call is a sign
+ * extension in the caller: no call, no conversion between a row's timestamps. */
+#define KT(t) K_TICKS((k_ticks_t)(int32_t)(t).ticks)
+
+rtb_timeout rtb_timeout_us(uint32_t us)
 {
-    if (us == RTB_FOREVER)
-        return K_FOREVER;
-    return us ? K_USEC(us) : K_NO_WAIT; /* K_USEC rounds up to the tick */
+    uint64_t ticks = k_us_to_ticks_ceil64(us); /* rounds up to the tick */
+    return (rtb_timeout){ticks > INT32_MAX ? (uint32_t)INT32_MAX : (uint32_t)ticks};
 }
 
 #if !defined(RTB_PORT_OWNS_PINS) /* the board says what it empties (ports/zephyr/upstream) */
@@ -160,9 +164,9 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
     return (rtb_sem *)s;
 }
 void rtb_sem_delete(rtb_sem *s) { k_heap_free(&rtb_heap, s); }
-int rtb_sem_take(rtb_sem *s, uint32_t timeout_us)
+int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
-    return k_sem_take((struct k_sem *)s, timeout_of(timeout_us)) == 0 ? 0 : -1;
+    return k_sem_take((struct k_sem *)s, KT(t)) == 0 ? 0 : -1;
 }
 void rtb_sem_give(rtb_sem *s) { k_sem_give((struct k_sem *)s); } /* at max: stays at max */
 void rtb_sem_give_from_isr(rtb_sem *s) { k_sem_give((struct k_sem *)s); }
@@ -182,17 +186,17 @@ rtb_queue *rtb_queue_create(unsigned depth, unsigned item_size)
     return q;
 }
 void rtb_queue_delete(rtb_queue *q) { k_heap_free(&rtb_heap, q); }
-int rtb_queue_send(rtb_queue *q, const void *item, uint32_t timeout_us)
+int rtb_queue_send(rtb_queue *q, const void *item, rtb_timeout t)
 {
-    return k_msgq_put(&q->q, item, timeout_of(timeout_us)) == 0 ? 0 : -1;
+    return k_msgq_put(&q->q, item, KT(t)) == 0 ? 0 : -1;
 }
 int rtb_queue_send_from_isr(rtb_queue *q, const void *item)
 {
     return k_msgq_put(&q->q, item, K_NO_WAIT) == 0 ? 0 : -1;
 }
-int rtb_queue_recv(rtb_queue *q, void *item, uint32_t timeout_us)
+int rtb_queue_recv(rtb_queue *q, void *item, rtb_timeout t)
 {
-    return k_msgq_get(&q->q, item, timeout_of(timeout_us)) == 0 ? 0 : -1;
+    return k_msgq_get(&q->q, item, KT(t)) == 0 ? 0 : -1;
 }
 
 /* --- event flags (k_event: all 32 bits) ---------------------------------------------- */
@@ -213,11 +217,11 @@ void rtb_event_clear(rtb_event *e, uint32_t bits)
 {
     (void)k_event_clear((struct k_event *)e, bits);
 }
-uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, uint32_t timeout_us)
+uint32_t rtb_event_wait(rtb_event *e, uint32_t bits, int clear, rtb_timeout t)
 {
     /* k_event_wait's `reset` clears every bit before waiting: not this contract. The
      * clear after the wait is not atomic with it (no scenario relies on that). */
-    uint32_t r = k_event_wait((struct k_event *)e, bits, false, timeout_of(timeout_us));
+    uint32_t r = k_event_wait((struct k_event *)e, bits, false, KT(t));
     if (r && clear)
         (void)k_event_clear((struct k_event *)e, bits);
     return r;
