@@ -4,7 +4,8 @@ PY := $(VENV)/bin/python
 RTLAB := $(VENV)/bin/rtlab
 STAMP := $(VENV)/.setup-done
 SETUP_INPUTS := pyproject.toml deps/apt.txt scripts/setup.sh $(wildcard deps/setup.d/*.sh) \
-	native/Cargo.toml native/pyproject.toml $(wildcard native/src/*.rs)
+	native/Cargo.toml native/pyproject.toml $(wildcard native/src/*.rs) \
+	plugins/qemu-cycles/Cargo.toml $(wildcard plugins/qemu-cycles/src/*.rs)
 
 .PHONY: setup run test test-kernels bench results fuzz lint clean
 

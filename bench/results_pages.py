@@ -108,6 +108,17 @@ PAGES = {
             model="RP2040 cycle model, rp2040js + rtlab",
         ),
         Page(
+            "rtos-cycles",
+            (
+                "rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos "
+                "--config arm-cm0 -o out/rtos-cycles-crosscheck.html --store {store}",
+                "python bench/cycles_crosscheck.py --md --store {store}",
+            ),
+            True,
+            ("FREERTOS_KERNEL_PATH", "UCOS3_PATH", "PICO_SDK_PATH"),
+            model="QEMU icount + rtlab's cycles plugin (cycle-approximate, not silicon)",
+        ),
+        Page(
             "rp2040-model-smp",
             (
                 "rtlab run examples/rp2040-model-smp.toml --store {store}",
@@ -152,7 +163,8 @@ def tables(page: Page) -> str:
                 )
             out = p.stdout
     text = out.strip("\n") + "\n"
-    markdown = page.commands[-1].startswith(("rtlab report", "rtlab study"))
+    last = page.commands[-1]
+    markdown = last.startswith(("rtlab report", "rtlab study")) or " --md" in last
     return text if markdown else f"```text\n{text}```\n"
 
 

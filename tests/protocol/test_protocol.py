@@ -167,7 +167,8 @@ def test_bad_crc_is_reported_not_used() -> None:
     lines[3] = lines[3].replace(",1,", ",2,", 1)  # corrupt a chunk, keep its CRC
     run = parse_one("\n".join(lines), source="uart")
     assert not run.complete
-    assert "line 4: bad CRC, record dropped" in run.problems
+    offset = sum(len(line) + 1 for line in lines[:3])
+    assert f"line 4 (byte {offset}): bad CRC, record dropped" in run.problems
     assert any("chunk(s) 1 lost" in p for p in run.problems)
     assert len(run.series["lat"].values) == 600 - 256
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rtlab.analysis import kernel
+from rtlab.analysis.events import ChannelEvents, Extremes, add_events, new_extremes
 from rtlab.analysis.histogram import ExactHistogram, merge_counts
 from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, stats_from_histogram
 from rtlab.analysis.summary import Analysis, derived_figures
@@ -90,14 +91,19 @@ def analyze_stream(
     edge: Edge = "rising",
     progress: Progress | None = None,
     use_native: bool | None = None,
+    extremes: int = 0,
 ) -> Analysis:
     """analyze() of a capture read chunk by chunk: the same figures, in memory bounded
-    by the histograms. Latency pairs and tie are not streamed (see the module doc)."""
+    by the histograms (and, with `extremes`, the N largest and smallest values of each
+    metric with their times). Latency pairs and tie are not streamed (see the module
+    doc)."""
     if edge not in kernel.MODES:
         raise ValueError(f"edge must be rising, falling or both, not {edge!r}")
     cap = stream.header
     names = [cap[n].name for n in channels] if channels else list(cap.channels)
     running = {n: ChannelStream(cap[n], cap.gaps, edge, use_native) for n in names}
+    walks = {cap[n].name: (ChannelEvents(cap[n], cap.gaps, edge), new_extremes(extremes))
+             for n in names} if extremes else {}  # fmt: skip
     total = sum(stream.edge_counts.get(n, 0) for n in names)
     done = 0
     ends: dict[str, list[int]] = {}  # first and last edge of every channel: the window
@@ -110,6 +116,10 @@ def analyze_stream(
         if cs is None:
             continue
         cs.feed(edges)
+        if name in walks:
+            walk, ext = walks[name]
+            for events in walk.feed(edges):
+                add_events(ext, events)
         done += int(edges.size)
         if progress is not None:
             progress(done, total)
@@ -120,4 +130,7 @@ def analyze_stream(
     lasts = [b for _, b in ends.values()]
     lo = cap.t_start if cap.t_start is not None else (min(firsts) if firsts else 0)
     hi = cap.t_end if cap.t_end is not None else (max(lasts) if lasts else lo)
-    return Analysis(cap, edge, quantiles, per_channel, derived, {}, counts, (lo, hi))
+    found: dict[str, dict[str, Extremes]] = {
+        n: walks[cap[n].name][1] for n in names if cap[n].name in walks
+    }
+    return Analysis(cap, edge, quantiles, per_channel, derived, {}, counts, (lo, hi), found)

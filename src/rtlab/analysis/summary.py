@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from rtlab import intervals as iv
+from rtlab.analysis.events import Extremes, channel_extremes, extremes_doc
 from rtlab.analysis.latency import latency
 from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, compute_stats
 from rtlab.analysis.tie import tie as fit_tie
@@ -37,6 +38,9 @@ class Analysis:
     # streamed capture's channels hold no edges: rtlab.analysis.stream fills them in).
     edge_counts: dict[str, int] | None = None
     window_ticks: tuple[int, int] | None = None
+    # --extremes N: per channel (or latency pair) and metric, the N largest and smallest
+    # values with their start times (rtlab.analysis.events)
+    extremes: dict[str, dict[str, Extremes]] = field(default_factory=dict)
 
     def n_edges(self, name: str | None = None) -> int:
         """Edges of one channel, or of every channel of the capture."""
@@ -58,6 +62,8 @@ class Analysis:
             "format": cap.metadata.get("format"),
             "tick_ns": cap.tick_ns,
             "resolution_ns": float(cap.resolution * 10**9),
+            # a resolution the file does not state but its edges suggest (docs/metrics.md)
+            "resolution_inferred": bool(cap.metadata.get("resolution_inferred", False)),
             "edge": self.edge,
             "window_ns": [lo * cap.tick_ns, hi * cap.tick_ns],
             "gaps": [[int(a), int(b)] for a, b in cap.gaps[:1000]],
@@ -74,7 +80,22 @@ class Analysis:
             doc["channels"][name] = entry
         for pair, (st, counts) in self.latencies.items():
             doc["latency"][pair] = {**st.to_dict(), **counts}
+        samples = is_sample_based(cap)
+        for key, per_metric in self.extremes.items():
+            entry = doc["latency"][key] if key in self.latencies else doc["channels"][key]
+            entry["extremes"] = {
+                m: extremes_doc(e, cap.tick_ns, samples) for m, e in per_metric.items()
+            }
         return doc
+
+
+# Formats whose tick is one sample: an event's start tick is its sample number (the
+# number sigrok-cli's --protocol-decoder-samplenum and PulseView show).
+SAMPLE_BASED_FORMATS = ("sigrok",)
+
+
+def is_sample_based(cap: Capture) -> bool:
+    return cap.metadata.get("format") in SAMPLE_BASED_FORMATS
 
 
 def parse_latency_pair(text: str) -> tuple[str, str]:
@@ -92,6 +113,7 @@ def analyze(
     edge: Edge = "rising",
     tie: bool = False,
     nominal_hz: float | None = None,
+    extremes: int = 0,
 ) -> Analysis:
     """Every metric of every channel (or of `channels`), the latency of each pair,
     and with tie=True the time interval error against the fitted ideal clock (its
@@ -122,8 +144,10 @@ def analyze(
             derived[name]["tie_fitted_frequency_hz"] = t.frequency_hz
             derived[name]["tie_offset_ppm"] = t.offset_ppm
     lats: dict[str, tuple[Stats, dict[str, int]]] = {}
+    lat_samples: dict[str, Samples] = {}
     for a, b in latency_pairs:
         r = latency(cap, a, b, edge)
+        lat_samples[f"{a}:{b}"] = r.samples
         counts = {
             "n_source": r.n_source,
             "n_target": r.n_target,
@@ -132,7 +156,15 @@ def analyze(
             "extra": r.extra,
         }
         lats[f"{a}:{b}"] = (compute_stats(r.samples, quantiles), counts)
-    return Analysis(cap, edge, quantiles, per_channel, derived, lats)
+    an = Analysis(cap, edge, quantiles, per_channel, derived, lats)
+    if extremes:
+        for name in names:
+            an.extremes[name] = channel_extremes(cap[name], cap.gaps, edge, extremes)
+        for pair, s in lat_samples.items():
+            ext = Extremes(extremes)
+            ext.add(s.at if s.at is not None else np.zeros_like(s.values), s.values)
+            an.extremes[pair] = {"latency": ext}
+    return an
 
 
 def derived_figures(m: dict[str, Stats]) -> dict[str, float | None]:

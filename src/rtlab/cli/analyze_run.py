@@ -66,6 +66,52 @@ def _reader_options(tick: str | None, first_level: int | None, options: list[str
     return out
 
 
+def split_list(values: Sequence[str]) -> list[str]:
+    """Repeated options and comma lists as one list: -c D0,D1 -c D2 → D0, D1, D2."""
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def parse_window(start: str | None, end: str | None) -> Any:
+    """--from/--to as a Window (None when neither is given)."""
+    if start is None and end is None:
+        return None
+    from rtlab.analysis.window import Window
+
+    return Window.parse(start, end)
+
+
+def _trigger_hint(options: dict, window: Any) -> dict:
+    """A reader told to decode only some channels decodes the trigger's channel too."""
+    if window is None or "channels" not in options:
+        return options
+    names = list(dict.fromkeys([*options["channels"], *window.channels()]))
+    return {**options, "channels": names}
+
+
+def open_capture_stream(file: Path, format: str | None, options: dict, window: Any = None) -> Any:
+    """formats.open_stream, cut to the --from/--to window when one is given."""
+    from rtlab import formats
+
+    if window is None:
+        return formats.open_stream(file, format, **options)
+    from rtlab.analysis.window import window_stream
+
+    opts = _trigger_hint(options, window)
+    return window_stream(lambda: formats.open_stream(file, format, **opts), window)
+
+
+def load_capture(file: Path, format: str | None, options: dict, window: Any = None) -> Any:
+    """formats.load, cut to the --from/--to window when one is given."""
+    from rtlab import formats
+
+    cap = formats.load(file, format, **_trigger_hint(options, window))
+    if window is None:
+        return cap
+    from rtlab.analysis.window import window_capture
+
+    return window_capture(cap, window)
+
+
 def _finite(obj: Any) -> Any:
     """NaN and ±inf (a figure the data cannot give) as null: JSON has no NaN."""
     if isinstance(obj, float):
@@ -93,18 +139,23 @@ def run_analyze(
     as_md: bool = False,
     plot: Path | None = None,
     opt: Sequence[str] = (),
+    extremes: int = 0,
+    start: str | None = None,
+    end: str | None = None,
 ) -> None:
     """`rtlab analyze`: the parameters are the command's options by their names in
     cli/commands.py (typer) and cli/fast.py; errors raise (the caller's `guarded` says
     them in one line)."""
     from rtlab.analysis.stats import DEFAULT_QUANTILES, parse_quantiles
 
-    channel, opt = list(channel), list(opt)
+    channel, opt, latency = split_list(channel), list(opt), split_list(latency)
     if sum((as_json, as_csv, as_md)) > 1:
         raise RtlabError("choose one of --json, --csv, --md")
     if edge not in ("rising", "falling", "both"):
         raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
     qs = parse_quantiles(quantiles) if quantiles else DEFAULT_QUANTILES
+    if not 0 <= extremes <= 1000:
+        raise RtlabError(f"--extremes must be 0 to 1000, not {extremes}")
     if plot is not None:
         _check_plot_dir(plot)
     pairs = []
@@ -113,6 +164,7 @@ def run_analyze(
 
         pairs = [parse_latency_pair(p) for p in latency]
     options = _reader_options(tick, first_level, opt)
+    window = parse_window(start, end)
     if channel and "channels" not in options:
         # readers that can skip unnamed channels never decode them (sigrok, VCD,
         # Parquet); the others ignore the hint and the analysis selects
@@ -121,14 +173,15 @@ def run_analyze(
     with_tie = tie or nominal_hz is not None
     if not pairs and not with_tie and plot is None:
         # every figure from exact histograms, chunk by chunk: memory bounded by them
-        an = _analyze_streaming(file, format, options, channel, qs, edge)
+        an = _analyze_streaming(file, format, options, channel, qs, edge, extremes, window)
         cap = an.capture
     else:  # latency, tie and plots need whole sequences (rtlab.analysis.stream)
-        from rtlab import formats
         from rtlab.analysis.summary import analyze as run_analysis
 
-        cap = formats.load(file, format, **options)
-        an = run_analysis(cap, channel or None, pairs, qs, edge, with_tie, nominal_hz)  # type: ignore[arg-type]
+        cap = load_capture(file, format, options, window)
+        an = run_analysis(
+            cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
+        )
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
     if as_json:
@@ -151,15 +204,23 @@ def run_analyze(
 
 
 def _analyze_streaming(
-    file: Path, format: str | None, options: dict, channel: list[str], qs: Any, edge: str
+    file: Path,
+    format: str | None,
+    options: dict,
+    channel: list[str],
+    qs: Any,
+    edge: str,
+    extremes: int = 0,
+    window: Any = None,
 ) -> Any:
-    from rtlab import formats
     from rtlab.analysis.stream import analyze_stream
     from rtlab.cli.progress import DelayedProgress
 
     with DelayedProgress(f"analyzing {file.name}") as bar:
-        stream = formats.open_stream(file, format, **options)
-        return analyze_stream(stream, channel or None, qs, edge, progress=bar)  # type: ignore[arg-type]
+        stream = open_capture_stream(file, format, options, window)
+        return analyze_stream(
+            stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]
+        )
 
 
 def plot_stem(name: str) -> str:

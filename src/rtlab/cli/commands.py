@@ -16,7 +16,14 @@ import typer
 
 # Only what `rtlab --help` needs is imported here: numpy, the readers, DuckDB and
 # matplotlib load inside the command that uses them (tests/cli/test_startup.py).
-from rtlab.cli.analyze_run import _reader_options, run_analyze
+from rtlab.cli.analyze_run import (
+    _reader_options,
+    load_capture,
+    open_capture_stream,
+    parse_window,
+    run_analyze,
+    split_list,
+)
 from rtlab.cli.common import err, guarded
 from rtlab.errors import RtlabError
 
@@ -44,6 +51,22 @@ ReaderOpt = Annotated[
     list[str], typer.Option("--opt", "-O", help="reader option KEY=VALUE (repeatable)")
 ]
 EdgeOpt = Annotated[str, typer.Option(help="edge for periods: rising, falling or both")]
+FromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--from",
+        metavar="TIME|EDGE",
+        help="start of the window: a time (1.5ms) or an edge (D2:rising, D2:rising+10us)",
+    ),
+]
+ToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--to",
+        metavar="TIME|EDGE",
+        help="end of the window (excluded): a time, an edge, or +DURATION after --from",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -55,11 +78,25 @@ class Reader:
     tick: str | None
     first_level: int | None
     opt: list[str]
+    start: str | None = None
+    end: str | None = None
 
     def options(self) -> dict[str, Any]:
         """The reader options as formats.load/open_stream take them (one error when a
         key is given twice)."""
         return _reader_options(self.tick, self.first_level, self.opt)
+
+    def window(self) -> Any:
+        return parse_window(self.start, self.end)
+
+    def open_stream(self, file: Path, options: dict[str, Any] | None = None) -> Any:
+        """The capture as a stream, cut to --from/--to."""
+        opts = self.options() if options is None else options
+        return open_capture_stream(file, self.format, opts, self.window())
+
+    def load(self, file: Path) -> Any:
+        """The whole capture, cut to --from/--to."""
+        return load_capture(file, self.format, self.options(), self.window())
 
 
 _READER = [
@@ -69,6 +106,8 @@ _READER = [
         ("tick", TickOpt, None),
         ("first_level", FirstLevelOpt, None),
         ("opt", ReaderOpt, []),
+        ("start", FromOpt, None),
+        ("end", ToOpt, None),
     )
 ]
 
@@ -119,6 +158,15 @@ def analyze(
         Path | None, typer.Option(help="write histogram, CDF and trend plots (PNG, SVG) here")
     ] = None,
     opt: ReaderOpt = [],  # noqa: B006
+    start: FromOpt = None,
+    end: ToOpt = None,
+    extremes: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="add the N largest and smallest values of each metric, with when they start",
+        ),
+    ] = 0,
 ) -> None:
     """Timing statistics of a capture: periods, widths, intervals, c2c, latency."""
 
@@ -146,13 +194,12 @@ def plot(
     """Plot one metric: histogram, CDF or trend; several files share one axis."""
 
     def body() -> None:
-        from rtlab import formats
         from rtlab.analysis.summary import channel_metric
         from rtlab.report import plots
 
         series = []
         for f in files:
-            cap = formats.load(f, reader.format, **reader.options())
+            cap = reader.load(f)
             ch = channel or next(iter(cap.channels), None)
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
@@ -179,8 +226,12 @@ def convert(
         from rtlab import formats
         from rtlab.cli.progress import DelayedProgress
 
+        # like every rtlab writer: an existing file is replaced and missing folders are
+        # made (removed again on failure); the message says which
+        replaced = dst.is_file()
+        made = [d for d in (dst.parent, *dst.parent.parents) if not d.exists()]
         with DelayedProgress(f"converting {src.name}") as bar:
-            stream = formats.open_stream(src, reader.format, **reader.options())
+            stream = reader.open_stream(src)
             total, done = stream.total_edges, 0
 
             def counted(chunks: Any) -> Any:
@@ -192,7 +243,54 @@ def convert(
 
             stream.chunks = counted(stream.chunks)
             formats.save_stream(stream, dst)
-        err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges")
+        how = " (replaced the file that was there)" if replaced else ""
+        how += f" (made folder {made[-1]})" if made else ""
+        err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges{how}")
+
+    guarded(body)
+
+
+@app.command()
+@reading
+def events(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="capture file")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="events.csv or events.parquet")
+    ],
+    metric: Annotated[
+        list[str],
+        typer.Option(
+            "--metric", "-m", metavar="METRIC",
+            help="period, high, low, interval, c2c (repeatable or comma list; default period)",
+        ),
+    ] = [],  # noqa: B006
+    channel: Annotated[
+        list[str],
+        typer.Option("--channel", "-c", metavar="CHANNEL", help="channel(s) (default: all)"),
+    ] = [],  # noqa: B006
+    edge: EdgeOpt = "rising",
+    *,
+    reader: Reader,
+) -> None:
+    """Every period, width or interval with its start time, as CSV or Parquet (streamed)."""
+
+    def body() -> None:
+        from rtlab.cli.progress import DelayedProgress
+        from rtlab.report.events_file import check_metrics, check_output, stream_rows, write_events
+
+        check_output(output)
+        metrics = check_metrics(split_list(metric) or ["period"])
+        names = split_list(channel)
+        if edge not in ("rising", "falling", "both"):
+            raise RtlabError(f"--edge must be rising, falling or both, not {edge!r}")
+        options = reader.options()
+        if names and "channels" not in options:
+            options["channels"] = names
+        with DelayedProgress(f"events of {file.name}") as bar:
+            stream = reader.open_stream(file, options)
+            blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
+            n = write_events(blocks, stream.header, output)
+        err.print(f"wrote {output}: {n} events")
 
     guarded(body)
 
@@ -250,7 +348,7 @@ def _mount_optional() -> None:
 # the instruments' and the studies' command modules (start-up is most of a small file's
 # analysis, issue 36). Anything else (help, a lab command, the library's tests that drive
 # `app`) mounts them. (While `python -m rtlab.cli` imports this, argv[0] is "-m".)
-_CORE = {"analyze", "convert", "plot", "formats"}
+_CORE = {"analyze", "convert", "plot", "formats", "events"}
 if not (
     (sys.argv[0] == "-m" or sys.argv[0].endswith(("rtlab", "__main__.py")))
     and sys.argv[1:2]

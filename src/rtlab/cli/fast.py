@@ -34,6 +34,9 @@ ANALYZE_OPTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "as_md": (("--md",), "flag"),
     "plot": (("--plot",), Path),
     "opt": (("--opt", "-O"), "multi"),
+    "extremes": (("--extremes",), int),
+    "start": (("--from",), str),
+    "end": (("--to",), str),
 }
 ANALYZE_DEFAULTS: dict[str, Any] = {
     "format": None,
@@ -50,6 +53,9 @@ ANALYZE_DEFAULTS: dict[str, Any] = {
     "as_md": False,
     "plot": None,
     "opt": [],
+    "extremes": 0,
+    "start": None,
+    "end": None,
 }
 _BY_SPELLING = {s: name for name, (spellings, _) in ANALYZE_OPTIONS.items() for s in spellings}
 _DIGITS = re.compile(r"[0-9]{1,18}")

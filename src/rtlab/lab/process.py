@@ -12,14 +12,31 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rtlab.procgroup import kill_group, spawn, stop_group
+from rtlab.protocol import NO_LABELS, Labels, Run
+from rtlab.protocol.cut import parse_cut
 
 
 @dataclass
 class Completed:
+    """A finished run of a workload. `labels`: what the target says of every protocol run
+    in stdout (merged into each run's meta as it is read); `runs`: the runs when the
+    target read them as they came (a serial board), else None: stdout is read after."""
+
     returncode: int | None
     stdout: str
     stderr: str
     timed_out: bool = False
+    labels: Labels = NO_LABELS
+    runs: list[Run] | None = None
+
+    def read_runs(self, source: str, convert: Callable[[str], str] | None = None) -> list[Run]:
+        """The protocol runs: the target's, else stdout's (through `convert`, a workload
+        kind's own output → protocol, which the target's runs have not been through),
+        labelled. A last line cut short by a kill is no record (parse_cut)."""
+        if self.runs is not None and convert is None:
+            return self.runs
+        text = convert(self.stdout) if convert else self.stdout
+        return parse_cut(text, source, self.labels)
 
 
 class Background(Protocol):

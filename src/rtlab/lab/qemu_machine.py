@@ -35,7 +35,7 @@ from rtlab.lab.qemu_timing import (
     withhold_cross_core,
 )
 from rtlab.procgroup import kill_group
-from rtlab.protocol import ProtocolError, Run, label_after_hello, parse
+from rtlab.protocol import Labels, ProtocolError, Run, parse
 
 QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name another)
 
@@ -61,12 +61,13 @@ class QemuError(BuildError):
 @dataclass
 class QemuResult:
     exit_status: int | None  # the guest's semihosting exit status; None if killed
-    output: str  # the guest's serial output, labelled (see label_output)
+    output: str  # the guest's serial output (runs it did not get to: see withhold_cross_core)
     timed_out: bool
     argv: list[str]
     stderr: str = ""
     runs: list[Run] = field(default_factory=list)
     problem: str = ""  # the output did not parse (the runner stores the run as an error)
+    labels: Labels = field(default_factory=Labels)  # every run's (see output_labels)
 
 
 def qemu_argv(
@@ -95,14 +96,13 @@ def qemu_argv(
     return [*argv, "-kernel", str(elf), *extra]
 
 
-def label_output(
-    text: str, machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
-) -> str:
-    """Adds `meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) after
-    every `hello` and counts it in that run's `end` (with a fresh CRC where the run uses
-    CRCs), so stored results say they are an instruction-count model."""
-    meta = icount_labels(machine, icount_shift, extra)
-    return label_after_hello(text, meta)
+def output_labels(
+    machine: str, icount_shift: int | None, extra: Mapping[str, object] = {}
+) -> Labels:
+    """`meta timebase=... icount_shift=... qemu_machine=...` (and `extra`) for every run
+    (under the workload's own meta), so stored results say they are an instruction-count
+    model."""
+    return Labels.of(under=icount_labels(machine, icount_shift, extra))
 
 
 def run_qemu(
@@ -117,7 +117,7 @@ def run_qemu(
     started: Callable[[subprocess.Popen[str]], None] | None = None,
 ) -> QemuResult:
     """Runs elf to its semihosting exit (or the timeout) and parses its output; `meta`
-    labels every run (see label_output); `started` is given QEMU's process (QemuMachine
+    labels every run (see output_labels); `started` is given QEMU's process (QemuMachine
     keeps it to abort the run)."""
     machine = machine or default_machine()
     qemu = qemu or default_qemu(machine)
@@ -137,13 +137,13 @@ def run_qemu(
     text = done.stdout
     if done.timed_out:  # a killed guest's last line stops mid-record: not a record
         text = text[: text.rfind("\n") + 1]
-    output = label_output(text, machine, icount_shift, {**timing, **meta})
-    output = withhold_cross_core(output, cores, icount_shift)
-    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr)
+    labels = output_labels(machine, icount_shift, {**timing, **meta})
+    output = withhold_cross_core(text, cores, icount_shift)
+    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr, labels=labels)
     if done.timed_out:
         res.exit_status = None
     try:
-        res.runs = parse(output, source=f"qemu:{Path(elf).name}")
+        res.runs = parse(output, source=f"qemu:{Path(elf).name}", labels=labels)
     except ProtocolError as e:  # torn lines (a guest's racing console): said, not raised
         res.problem = str(e)
     return res

@@ -46,7 +46,6 @@ from rtlab.lab.workloads.base import KINDS, stderr_reason
 from rtlab.model import Capture
 from rtlab.procgroup import recording, sigterm_as_interrupt
 from rtlab.protocol import ProtocolError
-from rtlab.protocol.cut import parse_cut
 from rtlab.results import RunWriter, Store, multirun
 
 OVERHEAD_S = 0.3  # per run beyond the workload: process start, parse, commit
@@ -248,8 +247,7 @@ class Runner:
         w.meta["rtlab_version"] = rtlab.__version__
         w.meta["exit_status"] = str(done.returncode)
         try:
-            text = kind.output(done.stdout) if kind.output else done.stdout
-            runs = parse_cut(text, source=cell.label)
+            runs = done.read_runs(cell.label, kind.output)
         except ProtocolError as e:
             w.status, w.message = "error", f"malformed workload output: {e}"
             return

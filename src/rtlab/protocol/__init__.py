@@ -12,13 +12,17 @@ Malformed lines raise ProtocolError (source and line number); loss and truncatio
 not exceptions: the run is marked incomplete and `problems` says what is missing, so
 the caller decides whether a partial run is still worth keeping.
 
-records.py holds what a run is, parser.py reads lines, decoder.py turns sample chunks
-into numbers in bulk, encoder.py writes lines, relabel.py adds labels to finished
-output. Nothing outside this package builds or rewrites `@rtl1` lines.
+records.py holds what a run is, reader.py reads output as it comes (the one reader:
+parser.py's parse() feeds it a whole output), builder.py what each record does to a
+run, decoder.py turns sample chunks into numbers in bulk, encoder.py writes lines.
+A target's labels (labels.py) travel beside the output as data and the reader merges
+them into each run's meta. Nothing outside this package builds `@rtl1` lines.
 """
 
 from rtlab.protocol.encoder import Writer, encode_line, encode_series, encode_value, zigzag_leb128
+from rtlab.protocol.labels import NO_LABELS, Labels
 from rtlab.protocol.parser import parse, parse_one
+from rtlab.protocol.reader import Line, Reader
 from rtlab.protocol.records import (
     END_STATUSES,
     LINE_PREFIX,
@@ -31,25 +35,26 @@ from rtlab.protocol.records import (
     Run,
     Series,
 )
-from rtlab.protocol.relabel import label_after_hello, label_before_end
 
 __all__ = [
     "END_STATUSES",
     "LINE_PREFIX",
     "MAX_CHUNK",
     "MAX_LINE",
+    "NO_LABELS",
     "PREFIX",
     "UNITS",
     "VERSION",
+    "Labels",
+    "Line",
     "ProtocolError",
+    "Reader",
     "Run",
     "Series",
     "Writer",
     "encode_line",
     "encode_series",
     "encode_value",
-    "label_after_hello",
-    "label_before_end",
     "parse",
     "parse_one",
     "zigzag_leb128",

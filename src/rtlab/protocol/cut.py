@@ -4,17 +4,14 @@ wrote. The cut line is no record, and the runs before it are what the program sa
 
 from __future__ import annotations
 
-from rtlab.protocol.parser import parse
-from rtlab.protocol.records import ProtocolError, Run
+from rtlab.protocol.labels import NO_LABELS, Labels
+from rtlab.protocol.reader import Reader
+from rtlab.protocol.records import Run
 
 
-def parse_cut(text: str, source: str) -> list[Run]:
+def parse_cut(text: str, source: str, labels: Labels = NO_LABELS) -> list[Run]:
     """parse(text), except that a last line without its newline that is no valid record
     is dropped (the run it belonged to comes out truncated, as it was)."""
-    try:
-        return parse(text, source=source)
-    except ProtocolError:
-        whole = text.rfind("\n") + 1
-        if whole == len(text):
-            raise  # the bad line is a whole one: the output is malformed
-        return parse(text[:whole], source=source)
+    reader = Reader(source, labels)
+    reader.feed(text)
+    return reader.close(cut=True)

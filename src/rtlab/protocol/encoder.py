@@ -1,4 +1,4 @@
-"""The `@rtl1` encoder: lines for tests, Python workloads and the targets' relabelling."""
+"""The `@rtl1` encoder: lines for tests and Python workloads."""
 
 from __future__ import annotations
 

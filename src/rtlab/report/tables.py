@@ -64,9 +64,11 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     cap = an.capture
     lo, hi = an.window()
     src = cap.metadata.get("source", "capture")
+    inferred = " (inferred from the edges)" if cap.metadata.get("resolution_inferred") else ""
     lines = [
         f"{src}  [{cap.metadata.get('format', '?')}]  tick {format_tick(cap.tick_s)}, "
-        f"resolution {format_tick(cap.resolution)}, window {fmt_ns((hi - lo) * cap.tick_ns)}, "
+        f"resolution {format_tick(cap.resolution)}{inferred}, "
+        f"window {fmt_ns((hi - lo) * cap.tick_ns)}, "
         f"{an.n_edges()} edges, {len(cap.gaps)} gaps"
     ]
     for name, d in an.derived.items():
@@ -153,6 +155,16 @@ def rich_table(an: Analysis, width: int | None = None) -> Group:
             last = r[0]
             table.add_row(*r[:_KEYS], *(r[i] for i in group))
         parts.append(table)
+    if an.extremes:
+        from rtlab.report.extremes import table_cells
+
+        ehead, erows = table_cells(an, fmt_ns)
+        table = Table(title="extremes: when each starts (time from the capture's tick 0)")
+        for i, h in enumerate(ehead):
+            table.add_column(h, justify="left" if i < 3 else "right", no_wrap=i > 0)
+        for r in erows:
+            table.add_row(*r)
+        parts.append(table)
     if rows:
         parts.append(
             Text(
@@ -179,7 +191,10 @@ def _pct(q: float) -> str:
 
 
 def csv_text(an: Analysis) -> str:
+    from rtlab.report.extremes import csv_cells, csv_columns
+
     qs = an.quantiles
+    extreme_cols = csv_columns(an) if an.extremes else []
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(
@@ -198,6 +213,7 @@ def csv_text(an: Analysis) -> str:
             *(f"absdev_q{quantile_key(q)}_ns" for q in qs),
             "unpaired",
             "extra",
+            *extreme_cols,
         ]
     )
     for name, metric, st, counts in _rows(an):
@@ -213,6 +229,7 @@ def csv_text(an: Analysis) -> str:
                 *(_num(st.abs_dev_quantiles[q]) for q in qs),
                 "" if counts is None else counts["unpaired"],
                 "" if counts is None else counts["extra"],
+                *(csv_cells(an, name, metric) if extreme_cols else []),
             ]
         )
     return buf.getvalue()
@@ -236,4 +253,11 @@ def markdown(an: Analysis) -> str:
         cells += [fmt_ns(st.quantiles[q]) for q in qs]
         cells += [fmt_ns(st.max), fmt_ns(st.max_dev)]
         out.append("| " + " | ".join(cells) + " |")
+    if an.extremes:
+        from rtlab.report.extremes import table_cells
+
+        ehead, erows = table_cells(an, fmt_ns)
+        out += ["", "| " + " | ".join(ehead) + " |"]
+        out.append("|" + "|".join(["---"] * 3 + ["---:"] * (len(ehead) - 3)) + "|")
+        out += ["| " + " | ".join(r) + " |" for r in erows]
     return "\n".join(out) + "\n"

@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rtlab.lab.qemu_cycles import LABEL
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -61,7 +62,15 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     if meta.get("timebase") == rtos_compare.MODEL:
         machine = "rp2040-model"  # its board is "pico"; the model is a machine of its own
     hz = meta.get("cpu_hz")
-    if icount:
+    core = rtos_compare.CORES.get(machine, machine)
+    if meta.get("timebase") == rtos_compare.QEMU_CYCLES and hz:
+        # the plugin's core table names the core the figures are cycles of (M0+ timing
+        # on QEMU's Cortex-M0 machine)
+        unit, env = "cycles", LABEL
+        core = str(meta.get("cycles_core", core)).removeprefix("Cortex-")
+        warm = {k: v * float(hz) / 1e6 for k, v in warm.items()}
+        cold = {k: v * float(hz) / 1e6 for k, v in cold.items()}
+    elif icount:
         unit, env = "instructions", ICOUNT
     elif hz and not meta.get("emulated") and meta.get("board"):
         unit, env = "cycles", ""
@@ -72,7 +81,7 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     col = Column(
         cell=label,
         rtos=rtos_compare.title(meta.get("rtos", "")),
-        core=rtos_compare.CORES.get(machine, machine),
+        core=core,
         machine=machine,
         config=str(meta.get("rtos_config", "default")),
         unit=unit,
@@ -118,8 +127,12 @@ def stm32(cols: Sequence[Column]) -> dict[str, Measured]:
     out: dict[str, Measured] = {}
     labels = {**rtbench.PRIMITIVES}
     # Table 1's board is a Cortex-M0+: the nearest core first, and what differs from it
-    near = ("M0+ model", "M0", "M3", "M4F", "M7")
-    unlike = {"M0+ model": "", "M0": ": a Cortex-M0, not Table 1's M0+"}
+    near = ("M0+ model", "M0+", "M0", "M3", "M4F", "M7")
+    unlike = {
+        "M0+ model": "",
+        "M0+": ": the M0+ timing table on QEMU's Cortex-M0 machine (cycle-approximate)",
+        "M0": ": a Cortex-M0, not Table 1's M0+",
+    }
     fr = sorted(
         (c for c in cols if c.rtos == "FreeRTOS" and c.warm),
         key=lambda c: near.index(c.core) if c.core in near else 9,

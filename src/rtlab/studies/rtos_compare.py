@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rtlab.lab.boards.machines import core_labels
+from rtlab.lab.qemu_cycles import LABEL
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.firmware import default_rtos, shown_version
 from rtlab.protocol import Run
@@ -40,6 +41,8 @@ def title(name: str) -> str:
 CORES = {**core_labels(), "rp2040-model": "M0+ model"}
 MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
 MODEL_UNIT = "cycles, median (RP2040 cycle model: rp2040js, not silicon)"
+QEMU_CYCLES = "qemu_cycles"  # the timebase of a run through the QEMU cycles plugin
+QEMU_CYCLES_UNIT = f"cycles, median ({LABEL})"
 # The primitives a finding names: the STM32 study's headline rows.
 HEADLINES = ("sem_give", "preempt_sem", "isr_task")
 # A port's warning code that means a row measures another path (the finding says so).
@@ -60,6 +63,7 @@ class Column:
     icount: bool
     notes: tuple[str, ...] = ()
     model: bool = False  # the RP2040 cycle model: figures in cycles
+    qemu_cycles: bool = False  # QEMU through the cycles plugin: figures in cycles
     settings: tuple[tuple[str, str], ...] = ()  # the configuration that matters (kconfig)
     codes: frozenset[str] = frozenset()  # the runs' warning codes
 
@@ -105,6 +109,7 @@ def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Col
         config=meta.get("rtos_config", "default"),
         icount=meta.get("timebase") == "icount",
         model=model,
+        qemu_cycles=meta.get("timebase") == QEMU_CYCLES,
         notes=tuple(w for w in warns if not w.startswith("icount_model")),
         settings=tuple((str(k), str(v)) for k, v in sorted(settings.items())),
         codes=frozenset(code for r in runs for code, _ in r.warnings),
@@ -181,8 +186,9 @@ def compare(
     columns = [_column(cell, runs, (targets or {}).get(cell, {})) for cell, runs in found]
     icount = all(c.icount for c in columns)
     model = all(c.model for c in columns)
-    counted = icount or model  # figures are counts (instructions, cycles) at cpu_hz
-    medians = [_figures(runs, icount, model) for _, runs in found]
+    qcycles = all(c.qemu_cycles for c in columns)
+    counted = icount or model or qcycles  # figures are counts (instructions, cycles) at cpu_hz
+    medians = [_figures(runs, icount, model or qcycles) for _, runs in found]
     prims = {
         label: [m.get(name) for m in medians]
         for name, label in {**rtbench.PRIMITIVES, **rtbench.IRQ}.items()
@@ -199,7 +205,7 @@ def compare(
     peaks = [rtbench.heap_peaks(runs) for _, runs in found]
     heap = {k: [p.get(k) for p in peaks] for k in dict.fromkeys(k for p in peaks for k in p)}
     unit = "instructions, mean (QEMU icount model)" if icount else "µs, median"
-    unit = MODEL_UNIT if model else unit
+    unit = MODEL_UNIT if model else QEMU_CYCLES_UNIT if qcycles else unit
     ticks = _ticks(found) if counted else {}
     cmp = Comparison(columns, prims, tm, heap, unit, max(ticks.values(), default=None), ticks=ticks)
     colds = [_cold_figures(runs, counted) for _, runs in found]
@@ -216,7 +222,19 @@ def compare(
     cmp.findings = _findings(cmp, medians)
     if model:
         cmp.findings.append(_model_says(found[0][1][0]))
+    if qcycles:
+        cmp.findings.append(_qemu_cycles_says(found[0][1][0]))
     return cmp
+
+
+def _qemu_cycles_says(run: Run) -> str:
+    """The QEMU cycles plugin's caveat, from what its runs recorded."""
+    hz = _instr_hz(run)
+    return (
+        f"Every figure here is {LABEL}: each marked path's marker pulse in cycles of the "
+        f"core's timing table, µs at the study's clock ({hz / 1e6:g} MHz); the tables "
+        f"approximate: {run.meta.get('cycles_approximations', '')}."
+    )
 
 
 def _model_says(run: Run) -> str:

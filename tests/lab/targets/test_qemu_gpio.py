@@ -11,7 +11,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,7 @@ import pytest
 from rtlab.lab import gpio_guest as gg
 from rtlab.lab.spec import SpecError, load_spec, parse_spec
 from rtlab.lab.targets.base import make_target
-from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, label_runs
+from rtlab.lab.targets.qemu_gpio import EMULATED, QemuGpioTarget, run_labels
 from rtlab.protocol import Writer, parse
 from rtlab.results import Store
 from tests.builds_at_once import assert_builds_at_once_agree
@@ -99,11 +98,11 @@ def test_two_builds_at_once_both_succeed_alike(guest_ok: None, tmp_path: Path) -
 
 def test_timeout_in_the_guest_is_a_clear_error(guest_ok: None) -> None:
     t = make_target({"kind": "qemu_gpio", "boot_timeout_s": 60})
-    t0 = time.monotonic()
     done = t.run(["sleep", "60"], timeout=1)
     assert done.timed_out and done.returncode != 0
+    # the watchdog in the guest said it (QEMU's own limit says "did not finish within")
     assert "timed out: the workload ran past 1 s in the guest" in done.stderr
-    assert time.monotonic() - t0 < 30  # the watchdog in the guest, not QEMU's limit
+    assert "did not finish within" not in done.stderr
 
 
 def test_guest_that_does_not_boot_is_a_clear_error(guest_ok: None, tmp_path: Path) -> None:
@@ -131,7 +130,7 @@ def test_load_profiles_without_busybox_equivalent_are_refused() -> None:
     parse_spec(text.replace('"vm"', '"cpu"'))  # cpu load runs in the guest
 
 
-def test_label_runs_counts_the_label_and_keeps_crcs() -> None:
+def test_the_guest_labels_win_over_the_workloads_own_and_keep_runs_complete() -> None:
     parts = []
     for crc in (False, True):
         w = Writer(crc=crc)
@@ -140,7 +139,8 @@ def test_label_runs_counts_the_label_and_keeps_crcs() -> None:
         w.counter("writes", 3, unit="count")
         w.end()
         parts.append(w.text())
-    runs = parse(label_runs("\n".join(parts), {"emulated": EMULATED, "qemu_machine": "virt"}))
+    labels = run_labels({"emulated": EMULATED, "qemu_machine": "virt"})
+    runs = parse("\n".join(parts), labels=labels)
     assert len(runs) == 2
     for run in runs:
         assert run.status == "ok" and run.complete, run.problems

@@ -102,7 +102,7 @@ def test_spec_runs_over_ssh_idle_and_loaded(
         '[condition.load]\nprofile = "cpu"\nworkers = 1\nsettle_s = 0.2\n'
         + _target_toml(sshd, built)
         + '[[workload]]\nkind = "rtlab-latency"\nname = "w"\nmethod = "abs"\n'
-        'interval_us = 500\nduration = "400ms"\n'
+        "interval_us = 500\nloops = 600\n"  # a count, not a duration: exact on a loaded host
     )
     with Store(tmp_path / "rtlab.duckdb") as st:
         out = run_spec(spec, st)
@@ -111,7 +111,7 @@ def test_spec_runs_over_ssh_idle_and_loaded(
             info = st.run_info(r.run_id)
             assert info["target"]["kind"] == "ssh"
             assert info["fingerprint"]["kernel"]["release"] == os.uname().release
-            assert st.samples(r.run_id, "latency").size > 500
+            assert st.samples(r.run_id, "latency").size == 600
     # the load started over ssh (-tt) ends with its connection: no stress-ng left over
     time.sleep(0.3)
     left = subprocess.run(["pgrep", "-f", "stress-ng --cpu 1"], capture_output=True, text=True)

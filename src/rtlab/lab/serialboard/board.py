@@ -13,7 +13,7 @@ from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.link import SerialLink
 from rtlab.lab.serialboard.reading import OutputReader, Reading
-from rtlab.protocol import label_after_hello
+from rtlab.protocol import Labels
 
 
 class SerialBoard:
@@ -43,9 +43,9 @@ class SerialBoard:
         self.builtin_args = builtin_args
         self._aborted = False
 
-    def run(self, argv: Sequence[str], timeout: float) -> tuple[Reading, int | None, str]:
-        """The reading, the exit status (the image's done line, else an emulator's) and
-        the labelled output text."""
+    def run(self, argv: Sequence[str], timeout: float) -> tuple[Reading, int | None, Labels]:
+        """The reading (its text as the board sent it, its runs labelled), the exit
+        status (the image's done line, else an emulator's) and the labels."""
         if not argv:
             raise SerialBoardError("nothing to run")
         image = Path(argv[0])
@@ -59,6 +59,7 @@ class SerialBoard:
                 "builtin_args = true in [target] to run it as built (its meta says what ran)"
             )
         self._aborted = False
+        labels = Labels.of(under=self.flasher.labels(self.labels))
         self.flasher.flash(image.resolve(), words if self.flasher.passes_args else [])
         link: SerialLink | None = None
         reading: Reading | None = None
@@ -69,7 +70,7 @@ class SerialBoard:
             link = self.open_link(url)
             self.flasher.reset()
             where = f"board {self.board.name} on {url}"
-            reader = OutputReader(link, self.expect, where)
+            reader = OutputReader(link, self.expect, where, labels)
             reading = reader.read(timeout, self.answer_s, self.quiet_s, lambda: self._aborted)
         except BoardSilent as e:
             silent = e
@@ -86,8 +87,7 @@ class SerialBoard:
         if self._aborted:
             status = None
         exit_status = reading.exit_status if reading.exit_status is not None else status
-        text = label_after_hello(reading.text, self.flasher.labels(self.labels))
-        return reading, exit_status, text
+        return reading, exit_status, labels
 
     def abort(self) -> None:
         """Stop the run in progress (another thread asks: Ctrl-C in a parallel run)."""

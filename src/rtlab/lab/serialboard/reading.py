@@ -14,10 +14,15 @@ what the board says.
 A board that says nothing of the protocol (no `@rtl1 hello`) within `answer_s` of its
 reset raises BoardSilent; one whose first run names another board or RTOS in its `meta`
 raises WrongImage, at once (nothing of it is stored).
+
+The bytes go through the protocol's reader (rtlab.protocol.Reader) as they come: its
+records tell when a run starts and ends and what the image says it is, and the runs it
+reads (labelled with the target's labels) are the ones stored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 
 from rtlab.lab.serialboard.errors import BoardSilent, WrongImage
 from rtlab.lab.serialboard.link import SerialLink
+from rtlab.protocol import NO_LABELS, Labels, Line, ProtocolError, Reader, Run
 
 DONE = re.compile(r"^rtbench: done errors=(\d+)\s*$")
 POLL_S = 0.1
@@ -35,6 +41,9 @@ class Reading:
     text: str
     ended_by: str  # "eof", "done", "quiet", "timeout", "stopped"
     exit_status: int | None = None
+    # The protocol runs, read as the bytes came (labelled); None when a line was
+    # malformed: the text is then read again by the runner, which says where.
+    runs: list[Run] | None = None
 
     @property
     def timed_out(self) -> bool:
@@ -43,16 +52,26 @@ class Reading:
 
 class OutputReader:
     """Reads one run of a board: `expect` is the meta the image must say (board=…,
-    rtos=…), `where` names the board and port in messages."""
+    rtos=…), `where` names the board and port in messages, `labels` go into every
+    run's meta."""
 
-    def __init__(self, link: SerialLink, expect: Mapping[str, str], where: str) -> None:
+    def __init__(
+        self,
+        link: SerialLink,
+        expect: Mapping[str, str],
+        where: str,
+        labels: Labels = NO_LABELS,
+    ) -> None:
         self.link = link
         self.expect = dict(expect)
         self.where = where
+        self._protocol: Reader | None = Reader(where, labels)
         self._seen: dict[str, str] = {}
         self._checked = False
         self._hello = False
         self._end_at: float | None = None
+        self._at_line_start = True
+        self._log = b""  # an unfinished line, once the protocol reader gave up
 
     def read(
         self,
@@ -63,45 +82,68 @@ class OutputReader:
     ) -> Reading:
         start = last = time.monotonic()
         out = bytearray()
-        pending = b""
         while True:
             now = time.monotonic()
             if stopped():
-                return Reading(_text(out), "stopped")
+                return self._reading(out, "stopped")
             if now - start >= timeout:
-                return Reading(_text(out), "timeout")
+                return self._reading(out, "timeout")
             if not self._hello and now - start >= answer_s:
                 raise self._silent(out, f"within {answer_s:g} s of reset")
             if quiet_s is not None and self._end_at is not None and now - last >= quiet_s:
-                return Reading(_text(out), "quiet")
+                return self._reading(out, "quiet")
             data = self.link.read(POLL_S)
             if data is None:
                 if not self._hello:
                     raise self._silent(out, "before the port closed")
                 self._check_at_end()
-                return Reading(_text(out), "eof")
+                return self._reading(out, "eof")
             if not data:
                 continue
             last = time.monotonic()
             out += data
-            *lines, pending = (pending + data).split(b"\n")
-            for raw in lines:
-                status = self._line(_text(raw).rstrip("\r"), last)
+            for line in self._lines(self._without_reset_nuls(data)):
+                status = self._line(line, last)
                 if status is not None:
-                    return Reading(_text(out), "done", status)
+                    return self._reading(out, "done", status)
 
-    def _line(self, line: str, now: float) -> int | None:
-        if line.startswith("@rtl1 hello"):
+    def _without_reset_nuls(self, data: bytes) -> bytes:
+        """`data` without the NULs at the start of a line (a UART's at its reset)."""
+        if self._at_line_start:
+            data = data.lstrip(b"\0")
+        data = _NUL_AFTER_NEWLINE.sub(b"\n", data)
+        if data:
+            self._at_line_start = data.endswith(b"\n")
+        return data
+
+    def _lines(self, data: bytes) -> list[Line]:
+        if self._protocol is not None:
+            try:
+                return self._protocol.feed(data)
+            except ProtocolError:
+                self._protocol = None  # malformed: only the done line is looked for
+        *whole, self._log = (self._log + data).split(b"\n")
+        return [Line(0, 0, raw.decode("utf-8", "replace").rstrip("\r")) for raw in whole]
+
+    def _reading(self, out: bytearray, ended_by: str, status: int | None = None) -> Reading:
+        runs = None
+        if self._protocol is not None:
+            # malformed: runs stays None, the runner reads the text and says what is wrong
+            with contextlib.suppress(ProtocolError):
+                runs = self._protocol.close(cut=True)
+        return Reading(_text(out), ended_by, status, runs)
+
+    def _line(self, line: Line, now: float) -> int | None:
+        if line.rtype == "hello":
             self._hello, self._end_at = True, None
-        elif line.startswith("@rtl1 meta") and self._hello and not self._checked:
-            for field in line.split()[2:]:
-                key, _, value = field.partition("=")
+        elif line.rtype == "meta" and self._hello and not self._checked:
+            for key, value in line.pairs().items():
                 self._seen.setdefault(key, value)
             self._check(final=False)
-        elif line.startswith("@rtl1 end"):
+        elif line.rtype == "end":
             self._end_at = now
             self._check_at_end()
-        done = DONE.match(line)
+        done = DONE.match(line.text) if line.rtype is None else None
         return int(done.group(1)) if done else None
 
     def _check_at_end(self) -> None:
@@ -113,7 +155,7 @@ class OutputReader:
         once; a key the first run never said is one at its end."""
         for key, want in self.expect.items():
             got = self._seen.get(key)
-            if got is not None and got.split("*")[0] != want:
+            if got is not None and got != want:
                 raise WrongImage(
                     f"wrong image on {self.where}: it says {key}={got}, the spec expects "
                     f"{key}={want}; flash the image built for {want}"
@@ -136,6 +178,7 @@ class OutputReader:
         )
 
 
+_NUL_AFTER_NEWLINE = re.compile(rb"\n\x00+")
 _LEADING_NUL = re.compile(r"(?m)^\x00+")
 
 

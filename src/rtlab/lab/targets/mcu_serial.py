@@ -134,8 +134,10 @@ class SerialTarget(TargetBase):
             except RtosBuildError as e:
                 raise SerialBoardError(str(e)) from None
             argv = [baked] if baked else argv
-        reading, status, text = self.board.run(argv, timeout)
-        return Completed(status, text, self.flasher.notes(), reading.timed_out)
+        reading, status, labels = self.board.run(argv, timeout)
+        return Completed(
+            status, reading.text, self.flasher.notes(), reading.timed_out, labels, reading.runs
+        )
 
     def start(self, argv: Sequence[str]) -> Background:
         return Group(argv)  # not reached: only the idle condition (_check_condition)

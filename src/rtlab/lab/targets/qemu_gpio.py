@@ -22,8 +22,8 @@ tests do); each run appends a script that runs the workload's argv, then QEMU bo
 the script prints the workload's stdout and stderr on the console and powers off.
 
 Every run is labelled emulated: `meta emulated=qemu-tcg qemu_machine=virt qemu_cpu=…`
-is added to each protocol run (before its `end`, counted, so it overrides a workload's
-own label), and the report's GPIO section says "emulated (qemu-tcg)", never a board.
+is added to each protocol run (as data, set as its `end` is read, so it overrides a
+workload's own label), and the report's GPIO section says "emulated (qemu-tcg)", never a board.
 
 Load conditions run inside the guest, where they compete with the workload for the
 guest's one vCPU: `stress-ng` with profile "cpu" becomes N busy-loop shells
@@ -53,7 +53,7 @@ from rtlab.lab import hrtimer_guest as hg
 from rtlab.lab.fingerprint import fingerprint, pitfalls
 from rtlab.lab.qemu import qemu_version
 from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind
-from rtlab.protocol import label_before_end
+from rtlab.protocol import Labels
 
 KIND = "qemu_gpio"
 EMULATED = "qemu-tcg"  # the label tests/lab/workloads/gpio and the report's GPIO section use
@@ -155,10 +155,10 @@ def guest_script(
     return "\n".join(lines) + "\n"
 
 
-def label_runs(text: str, labels: Mapping[str, str]) -> str:
-    """Adds `meta KEY=VALUE…` before the `end` of every protocol run in `text` and
-    counts it there (with a fresh CRC where the run's lines carry one)."""
-    return label_before_end(text, labels)
+def run_labels(labels: Mapping[str, str]) -> Labels:
+    """`meta KEY=VALUE…` of every protocol run, over the workload's own (set as its `end`
+    is read: a workload's own `emulated=no` does not hide the emulation)."""
+    return Labels.of(over=labels)
 
 
 # ------------------------------------------------------------------ the target
@@ -315,7 +315,7 @@ class QemuGpioTarget(TargetBase):
             stderr += (
                 f"timed out: the workload ran past {math.ceil(timeout)} s in the guest (SIGTERM)\n"
             )
-        return Completed(g.rcs["stdout"], label_runs(stdout, labels), stderr, timed_out)
+        return Completed(g.rcs["stdout"], stdout, stderr, timed_out, run_labels(labels))
 
     def start(self, argv: Sequence[str]) -> Background:
         return _GuestLoad(self, _load_of(argv))

@@ -16,6 +16,8 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
     # rtos_config = "lean"     # one of the port's documented configurations
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
     # elf = "path.elf"         # a firmware of your own instead
+    # cycles = true            # through rtlab's QEMU cycles plugin: marked paths in
+                               # cycle-approximate cycles (rtlab.lab.qemu_cycles_output)
 
 A workload's argv[0] is the ELF, the rest becomes the guest's command line (semihosting
 `arg=`s after a fixed program name, read by the firmware through SYS_GET_CMDLINE).
@@ -29,6 +31,7 @@ from typing import Any
 from rtlab.errors import ConfigError
 from rtlab.lab.boards.machines import default_machine, qemu_machines
 from rtlab.lab.qemu import qemu_fingerprint
+from rtlab.lab.qemu_cycles_output import CyclesQemuMachine, check_cycles
 from rtlab.lab.qemu_machine import (
     QEMU,
     QemuError,
@@ -36,7 +39,7 @@ from rtlab.lab.qemu_machine import (
     QemuResult,
     cores_of,
     default_qemu,
-    label_output,
+    output_labels,
     qemu_argv,
     run_qemu,
 )
@@ -53,7 +56,7 @@ __all__ = [
     "QemuResult",
     "QemuTarget",
     "default_qemu",
-    "label_output",
+    "output_labels",
     "qemu_argv",
     "run_qemu",
 ]
@@ -76,6 +79,8 @@ def _check_qemu(t: Mapping[str, Any]) -> None:
     extra = t.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(a, str) for a in extra):
         raise ConfigError("extra", "extra: expected a list of QEMU arguments")
+    if "cycles" in t:
+        check_cycles(t["cycles"], str(machine), shift)
 
 
 class QemuTarget(TargetBase):
@@ -88,7 +93,11 @@ class QemuTarget(TargetBase):
         self.qemu = str(t.get("qemu", default_qemu(self.machine)))
         self.firmware = RtosFirmware(t, self.machine)
         self.extra = [str(a) for a in t.get("extra", [])]
-        self.device = QemuMachine(self.machine, self.icount_shift, self.qemu, self.extra)
+        self.cycles = bool(t.get("cycles", False))
+        if self.cycles:
+            self.device: QemuMachine = CyclesQemuMachine(self.machine, self.qemu, self.extra)
+        else:
+            self.device = QemuMachine(self.machine, self.icount_shift, self.qemu, self.extra)
 
     def describe(self) -> dict[str, Any]:
         mode = timing_mode(cores_of(self.machine), self.icount_shift)
@@ -107,7 +116,7 @@ class QemuTarget(TargetBase):
         if not argv:
             raise QemuError("nothing to run")
         r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out)
+        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
 
     def start(self, argv: Sequence[str]) -> Background:
         # Load generators run on the host; under icount they cannot move a figure.
@@ -127,7 +136,7 @@ def _identity(t: Mapping[str, Any]) -> dict[str, str]:
 
 TARGET_KIND = TargetKind(
     "qemu",
-    ("machine", "icount_shift", "qemu", "extra", *FIRMWARE_KEYS),
+    ("machine", "icount_shift", "qemu", "extra", "cycles", *FIRMWARE_KEYS),
     _check_qemu,
     QemuTarget,
     identity=_identity,

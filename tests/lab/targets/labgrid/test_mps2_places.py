@@ -141,13 +141,18 @@ def test_a_held_place_fails_naming_its_holder_or_is_waited_for(
             text=True,
             env=_env(in_repo),
         )
-        time.sleep(4)
-        assert waiting.poll() is None  # still waiting for alice
+        assert waiting.stderr is not None
+        said = []  # until it says it waits, however long its start takes on this host
+        for line in waiting.stderr:
+            said.append(line)
+            if line.startswith("waiting: labgrid place mps2-1 is held by"):
+                break
+        assert waiting.poll() is None, "".join(said)  # still waiting for alice
     finally:
         in_repo.check("-p", "mps2-1", "release", user="alice")
     _, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
-    assert "waiting: labgrid place mps2-1 is held by" in err
+    assert "waiting: labgrid place mps2-1 is held by" in "".join(said)
     with Store(store) as st:
         assert len(st.runs(status="ok")) == 6
     assert places.holder(in_repo.address, "mps2-1") is None

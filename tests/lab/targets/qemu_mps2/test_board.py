@@ -117,11 +117,11 @@ def _crc_line(body: str) -> str:
 
 
 @pytest.mark.parametrize("crc", [False, True])
-def test_label_output_keeps_runs_complete(crc: bool) -> None:
+def test_output_labels_keep_runs_complete(crc: bool) -> None:
     bodies = ["hello workload=x version=1", "c n 3 unit=count", "end records=2 status=ok"]
     lines = [_crc_line(b) if crc else "@rtl1 " + b for b in bodies]
     text = "boot noise\n" + "\n".join(lines * 2) + "\n"
-    runs = parse(tq.label_output(text, "mps2-an385", 0))
+    runs = parse(text, labels=tq.output_labels("mps2-an385", 0))
     assert len(runs) == 2
     for r in runs:
         assert r.complete, r.problems

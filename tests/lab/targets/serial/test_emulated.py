@@ -94,7 +94,9 @@ def test_smoke_image_exit_status_and_labels(smoke_dir: Path) -> None:
     done = t.run([elf, "--exit", "3"], timeout=30)
     direct = tq.run_qemu(elf, machine="mps2-an386", append="--exit 3", timeout_s=30)
     assert done.returncode == direct.exit_status == 3
-    assert done.stdout == direct.output and " qemu_machine=mps2-an386 " in done.stdout
+    assert done.stdout == direct.output and done.labels == direct.labels
+    assert done.runs is not None and [r.meta for r in done.runs] == [r.meta for r in direct.runs]
+    assert done.runs[0].meta["qemu_machine"] == "mps2-an386"
 
 
 def test_a_fixed_port_is_where_qemu_listens(smoke_dir: Path) -> None:
@@ -278,7 +280,7 @@ def test_netduinoplus2_usart2_is_one_more_description(tmp_path: Path) -> None:
     t = make_target({"kind": "serial", "board": str(desc), "flasher": "qemu", "image": str(elf)})
     done = t.run([str(elf)], timeout=30)
     assert done.returncode == 0 and not done.timed_out
-    (run,) = parse(done.stdout)
+    (run,) = done.read_runs("netduino")
     assert run.status == "ok" and run.meta["board"] == "netduinoplus2"
     assert run.meta["qemu_machine"] == "netduinoplus2" and run.counters["bytes"][0] == 2
 

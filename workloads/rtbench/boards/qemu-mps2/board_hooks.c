@@ -43,15 +43,12 @@ uint64_t rtb_board_time_us(void)
     return (mps2_time_ticks() - time_base_ticks) / (MPS2_TIMER_HZ / 1000000u);
 }
 
-/* No pins: a store to a volatile word costs what a GPIO register write would. */
-static volatile uint32_t marker_reg;
-void rtb_board_marker(int ch, int on)
-{
-    if (on)
-        marker_reg = 1u << (ch & 31);
-    else
-        marker_reg = 0;
-}
+/* No pins: a store to a word of the channel's own costs what a GPIO register write
+ * would, and shows an instrument which channel and level it was: rtlab's QEMU cycles
+ * plugin (which sees addresses, not values) timestamps stores to these words by the
+ * symbol's address, word 2ch + 1 setting channel ch high, word 2ch low. */
+volatile uint32_t rtb_marker_words[8];
+void rtb_board_marker(int ch, int on) { rtb_marker_words[2 * (ch & 3) + (on != 0)] = 1u; }
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 

@@ -114,11 +114,13 @@ class SerialBoardOnPlace(Board):
 
     def run(self, argv: Sequence[str], timeout: float) -> Completed:
         try:
-            reading, status, text = self.board.run(argv, timeout)
+            reading, status, labels = self.board.run(argv, timeout)
         finally:
             with contextlib.suppress(Exception):
                 self.target.deactivate(self.serial)
-        return Completed(status, text, self.flasher.notes(), reading.timed_out)
+        return Completed(
+            status, reading.text, self.flasher.notes(), reading.timed_out, labels, reading.runs
+        )
 
     def fingerprint(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//! rtlab's cycle-approximate timing plugin for QEMU's Cortex-M machines (TCG plugin API
+//! version 1, QEMU 7.2): a cycle count per vCPU from a core's timing table and a
+//! board's memory map, and the cycle of every store to the marker words (rtbench's
+//! marker pins), written at exit:
+//!
+//!   qemu-system-arm -icount shift=0 ... \
+//!     -plugin librtlab_qemu_cycles.so,core=cores/cm3.toml,board=board.cfg,out=run.cycles
+//!
+//! The output (text): `cycles N`, `insns N`, `entries N`, `returns N`, `tail_chains N`,
+//! then in execution order `edge CH CYCLE` per marker edge (a store to word 2CH + 1 sets
+//! channel CH, to word 2CH clears it; a store that keeps the level is none) and
+//! `read CYCLE` per load of the guest's counter register (board `counter = addr`).
+
+pub mod decode;
+pub mod model;
+pub mod table;
+
+use std::cell::UnsafeCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::io::Write;
+use std::sync::{Mutex, OnceLock};
+
+use qemu_plugin_sys as sys;
+
+use crate::model::{Desc, Vcpu};
+use crate::table::Config;
+
+#[no_mangle]
+#[used]
+pub static qemu_plugin_version: c_int = sys::QEMU_PLUGIN_VERSION as c_int;
+
+const MAX_VCPUS: usize = 16;
+
+struct Plugin {
+    cfg: Config,
+    core: String,
+    out: String,
+    // each vCPU's state is touched only by callbacks on that vCPU
+    vcpus: Vec<UnsafeCell<Vcpu>>,
+    descs: Mutex<HashMap<(u64, u32), &'static Desc>>,
+}
+
+unsafe impl Sync for Plugin {}
+
+static PLUGIN: OnceLock<Plugin> = OnceLock::new();
+
+fn plugin() -> &'static Plugin {
+    PLUGIN.get().expect("qemu-cycles: not installed")
+}
+
+unsafe fn vcpu(index: c_uint) -> &'static mut Vcpu {
+    &mut *plugin().vcpus[index as usize % MAX_VCPUS].get()
+}
+
+unsafe extern "C" fn on_exec(index: c_uint, userdata: *mut c_void) {
+    let desc = &*(userdata as *const Desc);
+    vcpu(index).exec(&plugin().cfg, desc);
+}
+
+// The virtual address: a Cortex-M has no MMU (the MPU does not translate), and QEMU 7.2's
+// qemu_plugin_hwaddr_phys_addr adds the RAM block's own offset for RAM beyond the first
+// block (an mps2's SSRAM2 at 0x20000000 came out elsewhere).
+unsafe extern "C" fn on_mem(index: c_uint, info: sys::qemu_plugin_meminfo_t, vaddr: u64, _u: *mut c_void) {
+    vcpu(index).mem(&plugin().cfg, vaddr, sys::qemu_plugin_mem_is_store(info));
+}
+
+fn describe(p: &Plugin, addr: u64, bytes: &[u8]) -> &'static Desc {
+    let word = bytes.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32);
+    let mut map = p.descs.lock().unwrap();
+    map.entry((addr, word)).or_insert_with(|| {
+        let insn = decode::decode(addr, bytes);
+        let hw1 = u16::from_le_bytes([bytes[0], bytes[1]]);
+        let base = p.cfg.base(insn.class, insn.regs, insn.writes_pc);
+        Box::leak(Box::new(Desc { addr, size: bytes.len() as u64, insn, base, wide: decode::is_wide(hw1) }))
+    })
+}
+
+unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu_plugin_tb) {
+    let p = plugin();
+    for i in 0..sys::qemu_plugin_tb_n_insns(tb) {
+        let insn = sys::qemu_plugin_tb_get_insn(tb, i);
+        let size = sys::qemu_plugin_insn_size(insn);
+        let data = std::slice::from_raw_parts(sys::qemu_plugin_insn_data(insn) as *const u8, size.min(4));
+        if data.len() < 2 {
+            continue;
+        }
+        // The instruction's own length from its first halfword: QEMU 7.2 appends the next
+        // halfword to an instruction in the last 4 bytes of a (1 KiB) page, from the
+        // translator's read that checks whether the next one crosses the page.
+        let own = if decode::is_wide(u16::from_le_bytes([data[0], data[1]])) { 4 } else { 2 };
+        let data = &data[..own.min(data.len())];
+        let desc = describe(p, sys::qemu_plugin_insn_vaddr(insn), data);
+        sys::qemu_plugin_register_vcpu_insn_exec_cb(
+            insn,
+            Some(on_exec),
+            sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
+            desc as *const Desc as *mut c_void,
+        );
+        sys::qemu_plugin_register_vcpu_mem_cb(
+            insn,
+            Some(on_mem),
+            sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
+            sys::qemu_plugin_mem_rw::QEMU_PLUGIN_MEM_RW,
+            std::ptr::null_mut(),
+        );
+    }
+}
+
+fn write_out(p: &Plugin) -> std::io::Result<()> {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&p.out)?);
+    writeln!(f, "# rtlab qemu-cycles 1")?;
+    writeln!(f, "core {}", p.core)?;
+    for (i, cell) in p.vcpus.iter().enumerate() {
+        let v = unsafe { &*cell.get() };
+        if v.counts.insns == 0 {
+            continue;
+        }
+        let c = &v.counts;
+        writeln!(f, "vcpu {i}")?;
+        writeln!(f, "cycles {}", c.cycles)?;
+        writeln!(f, "insns {}", c.insns)?;
+        writeln!(f, "entries {}", c.entries)?;
+        writeln!(f, "returns {}", c.returns)?;
+        writeln!(f, "tail_chains {}", c.tail_chains)?;
+        for (ch, cyc) in &v.edges {
+            if *ch == model::READ {
+                writeln!(f, "read {cyc}")?;
+            } else {
+                writeln!(f, "edge {ch} {cyc}")?;
+            }
+        }
+    }
+    f.flush()
+}
+
+unsafe extern "C" fn on_exit(_id: sys::qemu_plugin_id_t, _u: *mut c_void) {
+    let p = plugin();
+    if let Err(e) = write_out(p) {
+        eprintln!("qemu-cycles: {}: {e}", p.out);
+    }
+}
+
+fn install(args: &[String]) -> Result<Plugin, String> {
+    let mut cfg = Config::default();
+    let (mut core, mut out) = (String::new(), String::new());
+    for a in args {
+        let (k, v) = a.split_once('=').ok_or(format!("argument {a:?}: expected key=value"))?;
+        match k {
+            "core" | "board" => {
+                let text = std::fs::read_to_string(v).map_err(|e| format!("{v}: {e}"))?;
+                cfg.read(v, &text)?;
+                if k == "core" {
+                    core = v.to_string();
+                }
+            }
+            "out" => out = v.to_string(),
+            _ => return Err(format!("unknown argument {k:?} (core=, board=, out=)")),
+        }
+    }
+    if core.is_empty() || out.is_empty() {
+        return Err("needs core=<timing table> and out=<file> (board= optional)".into());
+    }
+    cfg.check_core(&core)?;
+    let vcpus = (0..MAX_VCPUS).map(|_| UnsafeCell::new(Vcpu::default())).collect();
+    Ok(Plugin { cfg, core, out, vcpus, descs: Mutex::new(HashMap::new()) })
+}
+
+/// # Safety
+/// Called by QEMU with its own argument vector.
+#[no_mangle]
+pub unsafe extern "C" fn qemu_plugin_install(
+    id: sys::qemu_plugin_id_t,
+    _info: *const sys::qemu_info_t,
+    argc: c_int,
+    argv: *mut *mut c_char,
+) -> c_int {
+    let args: Vec<String> = (0..argc as usize)
+        .map(|i| CStr::from_ptr(*argv.add(i)).to_string_lossy().into_owned())
+        .collect();
+    match install(&args) {
+        Ok(p) => {
+            if PLUGIN.set(p).is_err() {
+                eprintln!("qemu-cycles: loaded twice");
+                return -1;
+            }
+            sys::qemu_plugin_register_vcpu_tb_trans_cb(id, Some(on_translate));
+            sys::qemu_plugin_register_atexit_cb(id, Some(on_exit), std::ptr::null_mut());
+            0
+        }
+        Err(e) => {
+            eprintln!("qemu-cycles: {e}");
+            -1
+        }
+    }
+}

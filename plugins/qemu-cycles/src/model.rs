@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//! The cycle count of one vCPU, instruction by instruction. QEMU 7.2's plugin API (v1)
+//! calls back before each instruction executes and after each memory access, with no
+//! register values and no exception callback, so what an instruction did is read from
+//! the next one's address:
+//!
+//! - a direct branch was taken when the next PC is its target (the refill is charged);
+//! - an indirect jump (BX, POP/LDM/LDR into PC, ADD/MOV PC) always refills;
+//! - any other discontinuity is an exception entry (a non-branch instruction's successor
+//!   is not the next address, or the next PC is a vector-table handler);
+//! - in a handler, an indirect jump at call depth 0 (BLs and their returns counted) is its
+//!   exception return; one that lands on a handler entry is a tail-chain.
+
+use crate::decode::{Class, Insn};
+use crate::table::Config;
+
+/// An instruction as translated: where, how long, its class and base cost.
+pub struct Desc {
+    pub addr: u64,
+    pub size: u64,
+    pub insn: Insn,
+    pub base: u64,
+    pub wide: bool,
+}
+
+struct Frame {
+    calls: u32, // BL depth inside the handler
+}
+
+#[derive(Default)]
+pub struct Counts {
+    pub cycles: u64,
+    pub insns: u64,
+    pub entries: u64,
+    pub returns: u64,
+    pub tail_chains: u64,
+}
+
+/// `edges`' channel for a read of the guest's counter register.
+pub const READ: u8 = 255;
+
+pub struct Vcpu {
+    pub counts: Counts,
+    pub edges: Vec<(u8, u64)>, // (channel or READ, cycle) in execution order
+    prev: Option<&'static Desc>,
+    frames: Vec<Frame>,
+    last_fetch_word: u64,
+    levels: [bool; 4], // the marker channels' levels (low at reset)
+}
+
+impl Default for Vcpu {
+    fn default() -> Self {
+        Vcpu { counts: Counts::default(), edges: Vec::new(), prev: None, frames: Vec::new(), last_fetch_word: u64::MAX, levels: [false; 4] }
+    }
+}
+
+fn is_direct(c: Class) -> bool {
+    matches!(c, Class::Branch | Class::CondBranch | Class::Call)
+}
+
+fn is_single_mem(c: Class) -> bool {
+    matches!(c, Class::Load | Class::Store)
+}
+
+impl Vcpu {
+    fn refill(&self, cfg: &Config, cur: &Desc, indirect: bool) -> u64 {
+        let mut p = cfg.cost("refill");
+        if cur.wide && cur.addr % 4 != 0 {
+            p += cfg.cost("refill_wide_unaligned");
+        }
+        if indirect {
+            p += cfg.cost("refill_indirect");
+        }
+        p
+    }
+
+    fn enter(&mut self, cfg: &Config) {
+        self.counts.cycles += cfg.cost("exception_entry");
+        self.counts.entries += 1;
+        self.frames.push(Frame { calls: 0 });
+    }
+
+    /// What the previous instruction turned out to do, now that `cur` runs.
+    fn settle(&mut self, cfg: &Config, p: &Desc, cur: &Desc) {
+        let pc = cur.addr;
+        let fall = p.addr + p.size;
+        let class = p.insn.class;
+        let in_handler = !self.frames.is_empty();
+        if is_direct(class) {
+            let target = p.insn.target.unwrap_or(fall);
+            if pc == target && target != fall {
+                self.counts.cycles += self.refill(cfg, cur, false);
+                if class == Class::Call {
+                    if let Some(f) = self.frames.last_mut() {
+                        f.calls += 1;
+                    }
+                }
+            } else if pc != fall {
+                self.enter(cfg);
+            }
+            return;
+        }
+        if p.insn.writes_pc {
+            let ret_like = matches!(class, Class::BranchReg | Class::LoadMulti | Class::LoadPc | Class::AluPc);
+            let depth0 = self.frames.last().map(|f| f.calls == 0).unwrap_or(false);
+            if in_handler && ret_like && depth0 {
+                self.frames.pop();
+                self.counts.cycles += self.refill(cfg, cur, true);
+                if cfg.handlers.contains(&pc) {
+                    self.counts.cycles += cfg.cost("tail_chain");
+                    self.counts.tail_chains += 1;
+                    self.frames.push(Frame { calls: 0 });
+                } else {
+                    self.counts.cycles += cfg.cost("exception_return");
+                    self.counts.returns += 1;
+                }
+                return;
+            }
+            if cfg.handlers.contains(&pc) && class != Class::CallReg {
+                self.enter(cfg); // taken just after the jump
+                return;
+            }
+            self.counts.cycles += self.refill(cfg, cur, true);
+            if let Some(f) = self.frames.last_mut() {
+                if class == Class::CallReg {
+                    f.calls += 1;
+                } else if ret_like && f.calls > 0 {
+                    f.calls -= 1;
+                }
+            }
+            return;
+        }
+        if pc != fall {
+            self.enter(cfg);
+        }
+    }
+
+    /// Before `cur` executes.
+    pub fn exec(&mut self, cfg: &Config, cur: &'static Desc) {
+        if let Some(p) = self.prev {
+            self.settle(cfg, p, cur);
+        }
+        let mut cost = cur.base;
+        if let Some(p) = self.prev {
+            // neighbouring single loads/stores pipeline (M3/M4: TRM "Load/store timings"),
+            // unless the second's base is the first load's destination
+            let hazard = p.insn.class == Class::Load && p.insn.rt == cur.insn.rn;
+            if is_single_mem(p.insn.class) && is_single_mem(cur.insn.class) && !hazard {
+                cost = match cur.insn.class {
+                    Class::Load => cfg.cost("load_pipelined"),
+                    _ => cfg.cost("store_pipelined"),
+                };
+            }
+        }
+        if let Some(r) = cfg.region(cur.addr) {
+            if r.fetch_ws > 0 {
+                // one fetch per 32-bit word not already fetched
+                let (w0, w1) = (cur.addr / 4, (cur.addr + cur.size - 1) / 4);
+                for w in w0..=w1 {
+                    if w != self.last_fetch_word {
+                        cost += r.fetch_ws;
+                    }
+                }
+                self.last_fetch_word = w1;
+            }
+        }
+        self.counts.cycles += cost;
+        self.counts.insns += 1;
+        self.prev = Some(cur);
+    }
+
+    /// After a memory access of the current instruction (physical address).
+    pub fn mem(&mut self, cfg: &Config, addr: u64, store: bool) {
+        if let Some(r) = cfg.region(addr) {
+            self.counts.cycles += if store { r.write_ws } else { r.read_ws };
+        }
+        if store {
+            if let Some(m) = cfg.marker {
+                // word 2ch + 1 sets channel ch, word 2ch clears it: a store that leaves
+                // the level as it was is no edge (as on a pin)
+                let pc = self.prev.map(|d| d.addr).unwrap_or(0);
+                let by_marker_code = cfg.marker_code.map(|(a, b)| pc >= a && pc < b).unwrap_or(true);
+                if addr >= m && addr < m + 32 && by_marker_code {
+                    let word = (addr - m) / 4;
+                    let (ch, high) = ((word / 2) as usize, word % 2 == 1);
+                    if self.levels[ch] != high {
+                        self.levels[ch] = high;
+                        self.edges.push((ch as u8, self.counts.cycles));
+                    }
+                }
+            }
+        } else if cfg.counter == Some(addr) {
+            // the guest read its timestamp counter: the internal clock's reading, in cycles
+            self.edges.push((READ, self.counts.cycles));
+        }
+    }
+}

@@ -1,0 +1,71 @@
+"""External vs internal in cycles, from one QEMU cycles plugin capture (rtlab.lab.qemu_cycles):
+the STM32 study's method (a pin set around each call, timed from outside) against the
+guest's own timestamps, both on the plugin's cycle count.
+
+The figures per sample (rtlab.lab.qemu_cycles_figures): external = the marker pulse,
+internal = the guest's timestamp reads around it, both in the plugin's cycles.
+
+They agree when every sample's internal - external lies within [0, the bracket's own
+cost]: the empty bracket's internal figure (series marker_cost, its largest warm sample;
+its cold sample for the cold one).
+
+    rows = compare(runs, cycles)      # one Row per marked series
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rtlab.analysis.stats import median
+from rtlab.lab.qemu_cycles import Cycles
+from rtlab.lab.qemu_cycles_figures import Stream, figures, marked
+from rtlab.protocol import Run
+
+
+@dataclass(frozen=True)
+class Row:
+    scenario: str
+    series: str
+    n: int  # samples (cold first)
+    external: float  # median of the warm samples, cycles
+    internal: float
+    diff_min: int  # internal - external over every sample
+    diff_max: int
+    bound: int  # the bracket's own cost (warm); the cold sample is held to bound_cold
+    bound_cold: int
+    outside: int  # samples beyond [0, bound]
+    external_cycles: tuple[int, ...] = ()  # every sample, cold first
+
+    @property
+    def agrees(self) -> bool:
+        return self.outside == 0
+
+
+def compare(runs: Iterable[Run], cyc: Cycles) -> list[Row]:
+    """One row per marked series of every run with markers on (marker_cost itself
+    included: its difference is the bracket's cost outside the pulse)."""
+    stream = Stream(cyc)
+    rows = []
+    for run in runs:
+        if run.meta.get("markers") != "on":
+            continue
+        scen = str(run.meta.get("scenario", run.workload))
+        _, cost = figures(run, stream, "marker_cost")
+        bound = int(cost[1:].max()) if cost.size > 1 else int(cost[0])
+        bound_cold = int(cost[0])
+        for name in marked(run):
+            ext, int_ = figures(run, stream, name)
+            diff = int_ - ext
+            limit = np.full(diff.size, bound)
+            limit[0] = bound_cold
+            warm = slice(1, None) if diff.size > 1 else slice(None)
+            outside = int(np.count_nonzero((diff < 0) | (diff > limit)))
+            rows.append(
+                Row(scen, name, int(diff.size), median(ext[warm].astype(float)),
+                    median(int_[warm].astype(float)), int(diff.min()), int(diff.max()),
+                    bound, bound_cold, outside, tuple(int(v) for v in ext))
+            )  # fmt: skip
+    return rows
