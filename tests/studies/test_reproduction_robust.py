@@ -132,3 +132,30 @@ def test_the_report_judges_each_model_setting_and_shows_the_page_s_own(tmp_path)
     assert row.why.startswith("the page's model: 55 % reproduced; two-way XIP cache: 105 % not")
     assert rm.own_setting(cells) == {own: cells[own]}
     assert rm.own_setting({two_way: cells[two_way]}) == {two_way: cells[two_way]}
+
+
+def test_the_environment_line_says_the_model_has_a_cache_the_study_denies(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The RP2040 study's Pico has "no cache"; the page's model runs the Pico's XIP cache
+    (its own mode named, not its variants')."""
+    from rtlab.results import Store
+    from rtlab.results import query as results
+    from rtlab.studies import multicore
+    from tests.studies.test_multicore import repetition
+
+    def cell(label: str, mode: str) -> results.CellRuns:
+        run = {"run_id": label, "status": "ok", "target": {"xip_cache": mode}}
+        return results.CellRuns(label, label, "s", "x", [run], stored_label=label)
+
+    own, two_way = "smp[rtos=freertos]@idle", "smp[rtos=freertos,xip_cache=two-way]@idle"
+    cells = {own: cell(own, "fully-associative"), two_way: cell(two_way, "two-way")}
+    figs = multicore.figures([repetition(1200)])
+    assert figs is not None
+    store = Store(tmp_path / "s" / "rtlab.duckdb")
+    (rep,) = rm.reproductions(store, cells, multi=[(own, figs), (two_way, figs)])
+    said = [e for e in rep.environment if "no cache" in e]
+    assert said == [
+        "the model runs the Pico's 16 KiB XIP flash cache (fully associative: its size, not "
+        "its conflict misses) where the study's conditions say no cache"
+    ]
+    assert any(e.endswith("variants: two-way XIP cache") for e in rep.environment)
+    assert {r.verdict for r in rep.rows} <= {rp.REPRODUCED, rp.NOT_REPRODUCED, rp.NOT_COMPARABLE}

@@ -253,12 +253,12 @@ _XIP_READS = {
 def _with_assumptions(
     reps: list[Reproduction], cells: dict[str, results.CellRuns]
 ) -> list[Reproduction]:
-    """Where the model assumes what a study's conditions deny (a flash cache on a board
-    the study calls cacheless), the environment line says so."""
+    """Where the page's model assumes what a study's conditions deny (a flash cache on a
+    board the study calls cacheless), the environment line says so."""
     modes = sorted(
         {
             _XIP_READS.get(str(m), str(m))
-            for cr in cells.values()
+            for cr in own_setting(cells).values()
             if (m := cr.ok_target.get("xip_cache"))
         }
         - {""}

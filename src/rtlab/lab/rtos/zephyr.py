@@ -134,7 +134,8 @@ class Zephyr(PortBase):
                 )
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
-        conf = _conf_files(src, config, Path(paths[VAR])) + board_conf_files(zboard(machine))
+        conf = _conf_files(src, config, Path(paths[VAR]), zboard(machine))
+        conf += board_conf_files(zboard(machine))
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
             env = _env(paths, machine)
@@ -187,12 +188,15 @@ def _env(paths: Mapping[str, str], machine: str) -> dict[str, str]:
     return env
 
 
-def _conf_files(src: Path, config: str, base: Path) -> list[Path]:
+def _conf_files(src: Path, config: str, base: Path, board: str) -> list[Path]:
     """rtbench: prj.conf (+ lean.conf). latency_measure: the tree's own prj.conf, and
-    lean.conf on top for "lean" (the same switches as rtbench's lean)."""
+    lean.conf on top for "lean" (the same switches as rtbench's lean), then the
+    board's own fragment where latency_measure/ has one (rpi_pico.conf: a tick rate its
+    24-bit SysTick can count)."""
     if src == LM_DIR:
         own = base / "tests" / "benchmarks" / "latency_measure" / "prj.conf"
-        return [own, *(PORT_DIR / f for f in CONF_FILES[config][1:])]
+        fragment = [f for f in (LM_DIR / f"{board}.conf",) if f.is_file()]
+        return [own, *(PORT_DIR / f for f in CONF_FILES[config][1:]), *fragment]
     return [PORT_DIR / f for f in CONF_FILES[config]]
 
 
@@ -265,6 +269,9 @@ _MATTERS = (
     "NUM_PREEMPT_PRIORITIES",
     "ASSERT",
     "FORCE_NO_ASSERT",
+    # every spin lock and unlock checks its owner (CONFIG_ASSERT=y selects it, even with
+    # FORCE_NO_ASSERT): a semaphore give or take pays it (docs/rtos/zephyr.md)
+    "SPIN_VALIDATE",
     "ARM_MPU",
     "HW_STACK_PROTECTION",
     "USERSPACE",

@@ -1,0 +1,155 @@
+"""Zephyr's own benchmark beside rtbench's Zephyr rows on the RP2040 cycle model: the
+tree's tests/benchmarks/latency_measure, built unchanged for rpi_pico in each of rtbench's
+Zephyr configurations (its prj.conf, lean.conf on top for "lean", and a tick rate the
+Pico's 24-bit SysTick can count: ports/zephyr/latency_measure/rpi_pico.conf), and rtbench's
+primitives and irq scenarios in the same configuration, both on the model with the same
+XIP cache mode as docs/results/rp2040-model.md (compulsory misses only). Prints the
+cross-check in core cycles, each row's difference, and the Kconfig that matters of both
+builds (docs/results/rp2040-model-zephyr.md).
+
+    .venv/bin/python bench/rp2040_model_zephyr.py [--configs default,lean]
+
+Needs ZEPHYR_BASE and ZEPHYR_MODULES (cmsis, hal_rpi_pico). CYCLE MODEL, NOT SILICON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos.base import merged_paths
+from rtlab.lab.rtos.zephyr import LATENCY_MEASURE
+from rtlab.lab.workloads.latency_measure import to_protocol
+from rtlab.protocol import Run
+from rtlab.protocol.parser import parse
+
+MODEL = REPO_ROOT / "models" / "rp2040" / "run.js"
+XIP = "compulsory"  # as examples/rp2040-model.toml
+WORDS = ["--scenarios", "primitives,irq", "--iterations", "100", "--start-delay-ms", "0"]
+
+# (row, latency_measure's line, rtbench scenario/series, what differs between the two)
+ROWS: tuple[tuple[str, str, str, str], ...] = (
+    ("semaphore give, no waiter", "average_semaphore_signal_time", "primitives/sem_give",
+     "latency_measure: the mean of 1000 k_sem_give calls in a loop between two timestamps "
+     "(the loop's compare and branch in each); rtbench: one call between two timestamps, "
+     "their back-to-back cost (overhead_floor) taken off, so the call to the port's "
+     "rtb_sem_give and its return stay in"),
+    ("semaphore take, available", "average_semaphore_test_time", "primitives/sem_take",
+     "as the give: latency_measure's loop in, rtbench's call to rtb_sem_take in; with the "
+     "timeout passed as ticks (no conversion between the timestamps) nothing else differs"),
+    ("give with context switch", "semaphore_give_time_context_switch",
+     "primitives/preempt_sem",
+     "both from before k_sem_give in the lower thread to the higher thread's first "
+     "timestamp; latency_measure takes one sample, rtbench 100 (the first cold); each "
+     "timestamp is a k_cycle_get_32 call (SysTick under a spin lock), whose cost "
+     "rtbench takes off once"),
+    ("take with context switch (back)", "semaphore_take_time_context_switch",
+     "primitives/return_sem",
+     "from the higher thread's last timestamp to the lower thread running again; "
+     "rtbench's higher thread loops through rtb_sem_take and its quit test first"),
+    ("ISR → thread", "time_from_isr_to_executing_a_different_thread", "irq/isr_task",
+     "different paths: latency_measure enters the ISR by irq_offload (SVC), timestamps at "
+     "the END of the ISR and stops in the system work queue's thread; rtbench timestamps "
+     "BEFORE pending an NVIC line, so its figure also holds the exception entry and the "
+     "handler's own work (a queue send)"),
+)  # fmt: skip
+
+
+def run_model(image: Path) -> str:
+    """The image's UART text on the model, to its done line."""
+    with tempfile.TemporaryDirectory(prefix="rtlab-lm-") as tmp:
+        proc = subprocess.run(
+            ["node", str(MODEL), "--image", str(image), "--xip-cache", XIP,
+             "--max-cycles", "4000000000", "--summary", str(Path(tmp) / "s.json")],
+            capture_output=True, timeout=1800,
+        )  # fmt: skip
+    if proc.returncode != 0:
+        sys.exit(f"rp2040_model_zephyr: {image.name} on the model: {proc.stderr.decode()[-500:]}")
+    return proc.stdout.decode(errors="replace")
+
+
+def lm_cycles(run: Run) -> dict[str, int]:
+    return {
+        name.removesuffix(".cycles"): value
+        for name, (value, unit) in run.counters.items()
+        if name.endswith(".cycles") and unit == "cycles"
+    }
+
+
+def series(runs: Sequence[Run], path: str) -> np.ndarray | None:
+    scenario, name = path.split("/")
+    for r in runs:
+        if r.meta.get("scenario") == scenario and name in r.series:
+            return r.series[name].values.astype(np.float64)
+    return None
+
+
+def kconfig_lines(what: str, kconfig: Mapping[str, str]) -> str:
+    return f"- {what}: " + ", ".join(f"`{k}={v}`" for k, v in sorted(kconfig.items()))
+
+
+def table(config: str, lm: Run, runs: Sequence[Run], described: Mapping[str, object]) -> str:
+    cycles = lm_cycles(lm)
+    out = [
+        f"### Configuration `{config}`",
+        "",
+        "| pair | latency_measure cycles | rtbench series | rtbench mean | rtbench median "
+        "| rtbench / latency_measure | what differs |",
+        "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+    ]
+    for label, line, path, why in ROWS:
+        lm_c = cycles.get(line)
+        s = series(runs, path)
+        mean = float(s.mean()) if s is not None and s.size else None
+        med = float(np.median(s)) if s is not None and s.size else None
+        ratio = f"{mean / lm_c:.2f}" if mean is not None and lm_c else "–"
+        out.append(
+            f"| {label} | {lm_c if lm_c is not None else '–'} | `{path}` "
+            f"| {f'{mean:.1f}' if mean is not None else '–'} "
+            f"| {f'{med:.1f}' if med is not None else '–'} | {ratio} | {why} |"
+        )
+    notes = sorted(w[1] for w in lm.warnings) if lm.warnings else []
+    out += ["", "Kconfig that matters:", ""]
+    out.append(kconfig_lines("rtbench", described.get("kconfig", {})))  # type: ignore[arg-type]
+    out.append(kconfig_lines("latency_measure", described.get("kconfig_latency_measure", {})))  # type: ignore[arg-type]
+    if notes:
+        out += ["", "latency_measure's own notes: " + "; ".join(notes)]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--configs", default="default,lean")
+    a = ap.parse_args(argv)
+    port, paths = RTOSES.get("zephyr"), merged_paths()
+    why = port.missing(paths)
+    if why:
+        print(f"rp2040_model_zephyr: {why}", file=sys.stderr)
+        return 2
+    parts = [
+        "Cycle model (rp2040js + rtlab), not silicon: core cycles at 125 MHz, XIP cache "
+        f"`{XIP}`; rtbench `{' '.join(WORDS)}`, its mean and median over the series' "
+        "samples (the first of each cold); latency_measure's own figure (a mean of 1000 "
+        "calls, or one sample for the context-switch and ISR lines).",
+        "",
+    ]
+    for config in a.configs.split(","):
+        lm_elf = port.build_program(LATENCY_MEASURE, "pico", config, paths)
+        lm = parse(to_protocol(run_model(lm_elf)), source="latency_measure")[0]
+        image = port.build_baked("pico", config, paths, WORDS)
+        runs = parse(run_model(image), source="rtbench")
+        parts.append(table(config, lm, runs, port.describe(config, paths, "pico")))
+    print("\n".join(parts), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
