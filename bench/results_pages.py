@@ -56,6 +56,7 @@ class Page:
     # errors in its summary, which is the finding (NuttX's wedges in parallel TCG)
     runs_may_fail: bool = False
     model: str = "QEMU icount"  # what makes an exact page's figures exact
+    markdown: bool = False  # a `python` command that prints Markdown (else text, fenced)
 
     @property
     def path(self) -> Path:
@@ -107,6 +108,14 @@ PAGES = {
             model="RP2040 cycle model, rp2040js + rtlab",
         ),
         Page(
+            "rp2040-model-zephyr",
+            ("python bench/rp2040_model_zephyr.py",),
+            True,
+            ("ZEPHYR_BASE", "ZEPHYR_MODULES"),
+            model="RP2040 cycle model, rp2040js + rtlab",
+            markdown=True,
+        ),
+        Page(
             "rp2040-model-smp",
             (
                 "rtlab run examples/rp2040-model-smp.toml --store {store}",
@@ -151,7 +160,7 @@ def tables(page: Page) -> str:
                 )
             out = p.stdout
     text = out.strip("\n") + "\n"
-    markdown = page.commands[-1].startswith(("rtlab report", "rtlab study"))
+    markdown = page.markdown or page.commands[-1].startswith(("rtlab report", "rtlab study"))
     return text if markdown else f"```text\n{text}```\n"
 
 

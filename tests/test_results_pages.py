@@ -29,6 +29,7 @@ PAGES = (
     "analyze-speed",
     "rtos-compare",
     "rp2040-model",
+    "rp2040-model-zephyr",
     "rp2040-model-smp",
 )
 
