@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rtlab.analysis.stats import median
 from rtlab.errors import ConfigError
 from rtlab.lab.qemu_cycles import (
     APPROXIMATIONS,
@@ -72,7 +73,7 @@ def _runs(text: str) -> Iterator[tuple[list[str], list[str] | None]]:
 
 def _median(v: np.ndarray) -> int:
     warm = v[1:] if v.size > 1 else v
-    return int(np.median(warm))
+    return int(median(warm))
 
 
 def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
