@@ -16,5 +16,7 @@ fi
 CARGO_TARGET_DIR=$PWD/build/qemu-cycles-target \
     cargo build -q --release --manifest-path plugins/qemu-cycles/Cargo.toml
 mkdir -p "$VENV/lib/rtlab"
-cp build/qemu-cycles-target/release/librtlab_qemu_cycles.so "$VENV/lib/rtlab/"
+# a new file, renamed into place: a QEMU running the old one keeps its mapping
+install -m 755 build/qemu-cycles-target/release/librtlab_qemu_cycles.so "$VENV/lib/rtlab/.librtlab_qemu_cycles.so.new"
+mv -f "$VENV/lib/rtlab/.librtlab_qemu_cycles.so.new" "$VENV/lib/rtlab/librtlab_qemu_cycles.so"
 echo "qemu-cycles: $VENV/lib/rtlab/librtlab_qemu_cycles.so"

@@ -52,6 +52,19 @@ pub struct Insn {
     pub writes_pc: bool,     // ends in a jump whose target is known only at run time
 }
 
+impl Insn {
+    /// Whether the instruction reads or writes memory (its wait states, marker stores and
+    /// counter reads come through QEMU's memory callback).
+    pub fn accesses_memory(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Load | Class::LoadPc | Class::Store | Class::LoadDouble | Class::StoreDouble
+                | Class::LoadMulti | Class::StoreMulti | Class::TableBranch | Class::FpLoad
+                | Class::FpStore | Class::FpMulti | Class::Other
+        )
+    }
+}
+
 fn insn(class: Class) -> Insn {
     Insn { class, regs: 0, target: None, rt: 0xff, rn: 0xff, writes_pc: false }
 }

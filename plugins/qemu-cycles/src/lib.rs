@@ -98,6 +98,9 @@ unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu
             sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
             desc as *const Desc as *mut c_void,
         );
+        if !desc.insn.accesses_memory() {
+            continue; // no memory callback to instrument
+        }
         sys::qemu_plugin_register_vcpu_mem_cb(
             insn,
             Some(on_mem),

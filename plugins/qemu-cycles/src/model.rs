@@ -64,18 +64,18 @@ fn is_single_mem(c: Class) -> bool {
 
 impl Vcpu {
     fn refill(&self, cfg: &Config, cur: &Desc, indirect: bool) -> u64 {
-        let mut p = cfg.cost("refill");
+        let mut p = cfg.fast.refill;
         if cur.wide && cur.addr % 4 != 0 {
-            p += cfg.cost("refill_wide_unaligned");
+            p += cfg.fast.refill_wide_unaligned;
         }
         if indirect {
-            p += cfg.cost("refill_indirect");
+            p += cfg.fast.refill_indirect;
         }
         p
     }
 
     fn enter(&mut self, cfg: &Config) {
-        self.counts.cycles += cfg.cost("exception_entry");
+        self.counts.cycles += cfg.fast.exception_entry;
         self.counts.entries += 1;
         self.frames.push(Frame { calls: 0 });
     }
@@ -107,11 +107,11 @@ impl Vcpu {
                 self.frames.pop();
                 self.counts.cycles += self.refill(cfg, cur, true);
                 if cfg.handlers.contains(&pc) {
-                    self.counts.cycles += cfg.cost("tail_chain");
+                    self.counts.cycles += cfg.fast.tail_chain;
                     self.counts.tail_chains += 1;
                     self.frames.push(Frame { calls: 0 });
                 } else {
-                    self.counts.cycles += cfg.cost("exception_return");
+                    self.counts.cycles += cfg.fast.exception_return;
                     self.counts.returns += 1;
                 }
                 return;
@@ -147,12 +147,12 @@ impl Vcpu {
             let hazard = p.insn.class == Class::Load && p.insn.rt == cur.insn.rn;
             if is_single_mem(p.insn.class) && is_single_mem(cur.insn.class) && !hazard {
                 cost = match cur.insn.class {
-                    Class::Load => cfg.cost("load_pipelined"),
-                    _ => cfg.cost("store_pipelined"),
+                    Class::Load => cfg.fast.load_pipelined,
+                    _ => cfg.fast.store_pipelined,
                 };
             }
         }
-        if let Some(r) = cfg.region(cur.addr) {
+        if let Some(r) = cfg.any_wait_states.then(|| cfg.region(cur.addr)).flatten() {
             if r.fetch_ws > 0 {
                 // one fetch per 32-bit word not already fetched
                 let (w0, w1) = (cur.addr / 4, (cur.addr + cur.size - 1) / 4);
@@ -171,7 +171,7 @@ impl Vcpu {
 
     /// After a memory access of the current instruction (physical address).
     pub fn mem(&mut self, cfg: &Config, addr: u64, store: bool) {
-        if let Some(r) = cfg.region(addr) {
+        if let Some(r) = cfg.any_wait_states.then(|| cfg.region(addr)).flatten() {
             self.counts.cycles += if store { r.write_ws } else { r.read_ws };
         }
         if store {

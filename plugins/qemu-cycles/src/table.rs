@@ -17,9 +17,25 @@ pub struct Region {
     pub fetch_ws: u64,
 }
 
+/// The costs the per-instruction path reads, looked up once (a map lookup per executed
+/// instruction was most of the plugin's own time).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Fast {
+    pub refill: u64,
+    pub refill_wide_unaligned: u64,
+    pub refill_indirect: u64,
+    pub exception_entry: u64,
+    pub exception_return: u64,
+    pub tail_chain: u64,
+    pub load_pipelined: u64,
+    pub store_pipelined: u64,
+}
+
 #[derive(Debug, Default)]
 pub struct Config {
     pub costs: HashMap<String, u64>,
+    pub fast: Fast,
+    pub any_wait_states: bool,
     pub regions: Vec<Region>,
     pub handlers: HashSet<u64>,
     pub marker: Option<u64>,
@@ -94,12 +110,24 @@ impl Config {
 
     /// What every key of a complete core table must name (the plugin refuses a table
     /// without one, so a typo cannot silently cost 0 cycles).
-    pub fn check_core(&self, name: &str) -> Result<(), String> {
+    pub fn check_core(&mut self, name: &str) -> Result<(), String> {
         for key in REQUIRED {
             if !self.costs.contains_key(*key) {
                 return Err(format!("{name}: no `{key}` in the timing table"));
             }
         }
+        self.fast = Fast {
+            refill: self.cost("refill"),
+            refill_wide_unaligned: self.cost("refill_wide_unaligned"),
+            refill_indirect: self.cost("refill_indirect"),
+            exception_entry: self.cost("exception_entry"),
+            exception_return: self.cost("exception_return"),
+            tail_chain: self.cost("tail_chain"),
+            load_pipelined: self.cost("load_pipelined"),
+            store_pipelined: self.cost("store_pipelined"),
+        };
+        self.any_wait_states =
+            self.regions.iter().any(|r| r.read_ws + r.write_ws + r.fetch_ws > 0);
         Ok(())
     }
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rtlab.analysis.stats import median
 from rtlab.errors import ConfigError
 from rtlab.lab.qemu_cycles import (
     APPROXIMATIONS,
@@ -33,7 +34,7 @@ from rtlab.lab.qemu_cycles import (
     read_capture,
 )
 from rtlab.lab.qemu_cycles_figures import MarkerPlanError, Stream, figures, marked
-from rtlab.lab.qemu_machine import QemuError, QemuMachine, QemuResult
+from rtlab.lab.qemu_machine import QemuMachine, QemuResult
 from rtlab.protocol import parse
 from rtlab.protocol.encoder import encode_line, encode_series, encode_value
 from rtlab.protocol.records import LINE_PREFIX
@@ -72,7 +73,7 @@ def _runs(text: str) -> Iterator[tuple[list[str], list[str] | None]]:
 
 def _median(v: np.ndarray) -> int:
     warm = v[1:] if v.size > 1 else v
-    return int(np.median(warm))
+    return int(median(warm))
 
 
 def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
@@ -168,9 +169,11 @@ class CyclesQemuMachine(QemuMachine):
             plugin, out = plugin_args(Path(elf), self.cycles_machine, Path(tmp))
             self.extra = [*self.base_extra, *plugin]
             res = super().run(elf, append, timeout_s, meta)
-            if not out.is_file():
-                raise QemuError(f"{Path(elf).name}: the cycles plugin wrote no capture")
-            cyc = read_capture(out)
+            if not out.is_file():  # QEMU died (its stderr says why): no figure survives
+                res.problem = res.problem or f"{Path(elf).name}: the cycles plugin wrote no capture"
+                cyc = Cycles(core="")
+            else:
+                cyc = read_capture(out)
         res.output = to_cycles(res.output, cyc, self.cycles_machine)
         res.runs = parse(res.output, source=f"qemu-cycles:{Path(elf).name}")
         return res

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
+from rtlab.analysis.stats import median
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -67,7 +66,7 @@ def _warm_cycles(run: Run, name: str) -> float | None:
     s = run.series.get(name)
     if s is None or not len(s.values) or s.tick_s is None:
         return None
-    return float(np.median(s.values)) * float(s.tick_s) * float(run.meta.get("cpu_hz", 0))
+    return median(s.values) * float(s.tick_s) * float(run.meta.get("cpu_hz", 0))
 
 
 def model_net(run: Run) -> dict[str, float]:
