@@ -157,12 +157,12 @@ def _header(head: bytes) -> _Header | None:
         if cmd == b"scope":
             if len(args) != 2 or args[0] not in _SCOPE_TYPES:
                 return None
-            name = args[1].decode("utf-8", "replace")
+            scope = args[1].decode("utf-8", "replace")
             cur = stack[-1]
-            if name not in cur.subs:
-                cur.subs[name] = _Scope()
-                cur.items.append(("scope", name))
-            stack.append(cur.subs[name])
+            if scope not in cur.subs:
+                cur.subs[scope] = _Scope()
+                cur.items.append(("scope", scope))
+            stack.append(cur.subs[scope])
         elif cmd == b"upscope":
             if len(stack) == 1 or args:
                 return None
@@ -264,9 +264,11 @@ def scan(data: bytes) -> dict[str, Any] | None:
     cls[ids] = _ID
     if np.any(cls == _BAD) or np.any((cls == _SCL) & (lens < 2)):
         return None
-    at = np.flatnonzero(cls == _CMD)
+    cmds = np.flatnonzero(cls == _CMD)
     if (
-        not {body[i : i + n] for i, n in zip(starts[at].tolist(), lens[at].tolist(), strict=True)}
+        not {
+            body[i : i + n] for i, n in zip(starts[cmds].tolist(), lens[cmds].tolist(), strict=True)
+        }
         <= _BODY_CMDS
     ):
         return None
@@ -278,14 +280,14 @@ def scan(data: bytes) -> dict[str, Any] | None:
     tidx = np.cumsum(is_time)[sc] - 1  # the timestamp in force at each change
     if sc.size and tidx[0] < 0:
         return None  # a change before any time
-    found = _changes_by_id(joined, starts, lens, sc, ids, declared, variables)
-    if found is None:
+    by_id = _changes_by_id(joined, starts, lens, sc, ids, declared, variables)
+    if by_id is None:
         return None
     change_t = times[tidx] if sc.size else np.zeros(0, np.int64)
     levels = _LEVEL[first[sc]]
     signals = [
         (full, short, change_t[sel], levels[sel])
-        for (full, short, _), sel in zip(variables, found, strict=True)
+        for (full, short, _), sel in zip(variables, by_id, strict=True)
     ]
     return {"format": "VCD", "timescale": timescale, "signals": signals, "skipped": skipped}
 
