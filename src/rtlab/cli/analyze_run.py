@@ -128,6 +128,7 @@ def run_analyze(
         from rtlab.analysis.summary import analyze as run_analysis
 
         cap = formats.load(file, format, **options)
+        # edge: one of the CLI's choices, str to typer, the Literal it names
         an = run_analysis(cap, channel or None, pairs, qs, edge, with_tie, nominal_hz)  # type: ignore[arg-type]
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
@@ -159,6 +160,7 @@ def _analyze_streaming(
 
     with DelayedProgress(f"analyzing {file.name}") as bar:
         stream = formats.open_stream(file, format, **options)
+        # edge: one of the CLI's choices, str to typer, the Literal it names
         return analyze_stream(stream, channel or None, qs, edge, progress=bar)  # type: ignore[arg-type]
 
 
@@ -184,19 +186,20 @@ def _check_plot_dir(out: Path) -> None:
 
 
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
+    # edge: one of the CLI's choices, a str to typer, the Literal channel_metric names
     from rtlab.analysis.summary import channel_metric
     from rtlab.report import plots
 
     out.mkdir(parents=True, exist_ok=True)
     for name in an.channels:
-        s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
+        s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]  # see edge above
         safe = plot_stem(name)
         for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
             fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
             base = out / f"{safe}-period-{kind}"
             plots.save(fig, base.with_suffix(".png"), base.with_suffix(".svg"))
     for pair in an.latencies:
-        s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
+        s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]  # see edge above
         safe = plot_stem(pair.replace(":", "-to-"))
         fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
         base = out / f"{safe}-latency-hist"
