@@ -21,6 +21,7 @@ run: setup
 test: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/lint-imports --no-cache  # the layering of docs/architecture.md (pyproject.toml)
+	$(VENV)/bin/mypy  # pyproject.toml [tool.mypy]: strict where types are the interface
 	$(PY) -m pytest -q
 
 # The tests that build and run the RTOS kernels you bring (README: bring your own kernels;
@@ -45,6 +46,7 @@ fuzz: setup
 lint: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf build .pytest_cache

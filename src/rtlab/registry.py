@@ -16,11 +16,19 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rtlab.errors import ConfigError
 
-T = TypeVar("T")
+
+class Named(Protocol):
+    """What a registry holds: anything with a name (a kind, a port, a flasher class)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+T = TypeVar("T", bound=Named)
 
 
 def _unknown(what: str) -> Callable[[object, list[str]], Exception]:
@@ -46,7 +54,7 @@ class Registry(Generic[T]):
         self._plugins: dict[str, T] = {}
 
     def register(self, plugin: T, name: str | None = None) -> T:
-        self._plugins[name if name is not None else plugin.name] = plugin  # type: ignore[attr-defined]
+        self._plugins[name if name is not None else plugin.name] = plugin
         return plugin
 
     def _load(self, module: str) -> None:
@@ -66,9 +74,9 @@ class Registry(Generic[T]):
         return name in self._plugins
 
     def get(self, name: object) -> T:
-        if name not in self:
+        if not isinstance(name, str) or name not in self:
             raise self.unknown(name, self.names())
-        return self._plugins[name]  # type: ignore[index]
+        return self._plugins[name]
 
     __getitem__ = get
 

@@ -282,12 +282,16 @@ def test_an_interrupt_during_a_store_write_is_still_an_interrupt(
     for k in range(4):
         store = tmp_path / f"s{k}" / "rtlab.duckdb"
         proc = rtlab_run(spec, store, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60  # a loaded machine starts Python slowly
-        while not store.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.5 + 0.3 * k)
+        assert proc.stderr is not None
+        said = ""  # until a first run is stored: the session's signal handling is in place
+        while line := proc.stderr.readline():  # (a loaded machine starts Python slowly)
+            said += line
+            if line.startswith(("ok ", "error ", "incomplete ")):  # `true` says nothing
+                break
+        time.sleep(0.1 + 0.3 * k)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
+        err = said + err
         assert proc.returncode == 130 and "Traceback" not in err, err[-1500:]
         with Store(store, read_only=True) as st:
             assert not [r for r in st.runs() if r["status"] == "running"]

@@ -77,6 +77,18 @@ class MarkStyle(TypedDict, total=False):
     alpha: float
 
 
+class BarStyle(TypedDict, total=False):
+    """MarkStyle without `width`: a bar's width is an argument of its own, in data units."""
+
+    label: str | None
+    colour: str | None
+    dash: str
+    marker: str | None
+    size: float
+    fill: bool
+    alpha: float
+
+
 @dataclass
 class Chart:
     """One axes. `size` is in px (the SVG's width and height; PNG inches = px / 72, as
@@ -112,13 +124,19 @@ class Chart:
         return colour
 
     def _add(
-        self, kind: Kind, x: Iterable[float], y: Iterable[float], style: MarkStyle, **kw: object
+        self,
+        kind: Kind,
+        x: Iterable[float],
+        y: Iterable[float],
+        style: MarkStyle | BarStyle,
+        **kw: object,
     ) -> Mark:
         """Append a Mark: `kw` (the method's own defaults and fields) under the caller's
         `style`; a mark without a colour takes the next of the cycle."""
         kw.update(style)
         if kw.get("colour") is None:
             kw["colour"] = self.next_colour()
+        # kw: Mark's own fields by name (the style's and the method's), typed per method
         mark = Mark(kind, _floats(x), _floats(y), **kw)  # type: ignore[arg-type]
         self.marks.append(mark)
         return mark
@@ -159,7 +177,7 @@ class Chart:
         heights: Iterable[float],
         width: float,
         err: Sequence[float] | None = None,
-        **style: Unpack[MarkStyle],
+        **style: Unpack[BarStyle],
     ) -> Mark:
         """Bars centred at `x`, `width` wide in data units, with error bars of
         half-width `err[i]` when given."""

@@ -5,6 +5,7 @@ raises ModuleNotFoundError naming matplotlib, which the CLI turns into that one 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -17,7 +18,7 @@ from rtlab.chart import Chart, Mark
 
 
 def _draw(ax: Axes, m: Mark) -> None:
-    kw = {"color": m.colour, "label": m.label}
+    kw: dict[str, Any] = {"color": m.colour, "label": m.label}
     if m.kind == "hline":
         ax.axhline(m.y[0], color=m.colour, lw=m.width, ls=m.dash)
     elif m.kind == "stairs":
@@ -49,7 +50,7 @@ def figure(chart: Chart) -> Figure:
     if chart.ylim:
         ax.set_ylim(*chart.ylim)
     if chart.xcats is not None:
-        rot = {"rotation": 30, "ha": "right"} if chart.rotate else {}
+        rot: dict[str, Any] = {"rotation": 30, "ha": "right"} if chart.rotate else {}
         ax.set_xticks(range(len(chart.xcats)), chart.xcats, **rot)
     if chart.yticks is not None:
         ax.set_yticks(chart.yticks)

@@ -72,7 +72,8 @@ def render(chart: Chart) -> str:
     ylo, yhi = limits(chart, "y")
     xlog, ylog = chart.xscale == "log", chart.yscale == "log"
     if chart.xcats is not None:
-        xmaj, xmin, xstep = [float(i) for i in range(len(chart.xcats))], [], None
+        xmin: list[float] = []
+        xmaj, xstep = [float(i) for i in range(len(chart.xcats))], None
         xlabels = chart.xcats
     else:
         xmaj, xmin, xstep = _ticks(xlo, xhi, xlog, int((w - 80) / (chart.font * 4.5)))

@@ -185,6 +185,7 @@ def run_analyze(
         from rtlab.analysis.summary import analyze as run_analysis
 
         cap = load_capture(file, format, options, window)
+        # edge: one of the CLI's choices, str to typer, the Literal it names
         an = run_analysis(
             cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
         )
@@ -229,6 +230,7 @@ def _analyze_streaming(
 
     with DelayedProgress(f"analyzing {file.name}", path=file) as bar:
         stream = open_capture_stream(file, format, options, window)
+        # edge: one of the CLI's choices, str to typer, the Literal it names
         return analyze_stream(
             stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]
         )
@@ -262,20 +264,21 @@ def _with_png() -> bool:
 
 
 def _analysis_plots(cap: Any, an: Any, out: Path, edge: str) -> None:
+    # edge: one of the CLI's choices, a str to typer, the Literal channel_metric names
     from rtlab.analysis.summary import channel_metric
     from rtlab.report import plots
 
     out.mkdir(parents=True, exist_ok=True)
     exts = (".svg", ".png") if _with_png() else (".svg",)
     for name in an.channels:
-        s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]
+        s = channel_metric(cap, name, "period", edge)  # type: ignore[arg-type]  # see edge above
         safe = plot_stem(name)
         for kind, log_y in (("hist", True), ("cdf", True), ("trend", False)):
             fig = plots.plot(kind, [(name, s)], f"{name} period ({edge} edges)", log_y)
             base = out / f"{safe}-period-{kind}"
             plots.save(fig, *(base.with_suffix(e) for e in exts))
     for pair in an.latencies:
-        s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]
+        s = channel_metric(cap, pair, "latency", edge)  # type: ignore[arg-type]  # see edge above
         safe = plot_stem(pair.replace(":", "-to-"))
         fig = plots.histogram([(pair, s)], f"latency {pair}", log_y=True)
         base = out / f"{safe}-latency-hist"

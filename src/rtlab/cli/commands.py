@@ -182,6 +182,7 @@ def reading(command: Callable[..., None]) -> Callable[..., None]:
         reader = Reader(*(kw.pop(p.name) for p in _READER))
         command(**kw, reader=reader)
 
+    # typer reads the signature it is given; a function type does not declare the attribute
     with_reader.__signature__ = sig.replace(parameters=[*params, *_READER])  # type: ignore[attr-defined]
     with_reader.__annotations__ = {p.name: p.annotation for p in [*params, *_READER]}
     return with_reader
@@ -275,6 +276,7 @@ def plot(
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
             label = f"{f.name}:{ch}" if len(files) > 1 else ch
+            # metric and edge: the CLI's choices, str to typer, the Literals they name
             series.append((label, channel_metric(cap, ch, metric, edge)))  # type: ignore[arg-type]
         fig = plots.plot(kind, series, f"{metric} ({edge} edges)", log_y)
         plots.save(fig, output)

@@ -147,5 +147,5 @@ def _pacify() -> None:
         def __getattr__(self, name: str) -> Any:
             return getattr(self._stream, name)
 
-    sys.stdout = _Quiet(sys.stdout)  # type: ignore[assignment]
-    sys.stderr = _Quiet(sys.stderr)  # type: ignore[assignment]
+    sys.stdout = _Quiet(sys.stdout)
+    sys.stderr = _Quiet(sys.stderr)

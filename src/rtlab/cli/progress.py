@@ -42,7 +42,7 @@ class DelayedProgress:
         self._lock = threading.Lock()
         self._bar: Any = None
         self._task: Any = None
-        self._done, self._total = 0, None
+        self._done, self._total = 0, None  # type: int, int | None
         self._closed = False
         self._timer = threading.Timer(delay_s, self._start) if self.enabled else None
         self._last = 0.0

@@ -200,7 +200,7 @@ def _channels_of_groups(path: str, groups: list[tuple[int | None, int]]) -> list
     return out
 
 
-def _check_groups(path: Path, groups: list, chans: list[dict[str, Any]]) -> list[int]:
+def _check_groups(path: Path, groups: list[Any], chans: list[dict[str, Any]]) -> list[int]:
     stored = [0] * len(chans)
     out = []
     for rg, (index, rows) in enumerate(groups):

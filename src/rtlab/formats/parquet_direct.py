@@ -61,7 +61,9 @@ def iter_direct(
             if off < 0 or size < 0 or off + size > len(mm):
                 raise FormatError(path, f"row group {rg}: column chunk past the end")
             try:
-                out = decode_delta_chunk(view[off : off + size], nullable, buffers[k % 2][:rows])
+                out: tuple[int, bool, bool] = decode_delta_chunk(
+                    view[off : off + size], nullable, buffers[k % 2][:rows]
+                )
             except ValueError as exc:
                 raise FormatError(path, f"row group {rg}: {exc}") from None
             # the file's pages read are page cache, not this process's: drop them from

@@ -32,7 +32,8 @@ def _bit_length(x: np.ndarray) -> np.ndarray:
         big = (y >> np.uint64(s)) != 0
         w[big] += s
         y[big] >>= np.uint64(s)
-    return w + (y != 0)
+    bits: np.ndarray = w + (y != 0)
+    return bits
 
 
 def _varints(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,11 +83,11 @@ def encode_delta(values: np.ndarray) -> bytes:
     for w in np.unique(widths[used]):
         if w == 0:
             continue
-        sel = np.flatnonzero(used & (widths == w))
-        vals = minis[sel]
+        at = np.flatnonzero(used & (widths == w))
+        vals = minis[at]
         bits = ((vals[:, :, None] >> np.arange(w, dtype=np.uint64)) & np.uint64(1)).astype(np.uint8)
-        packed = np.packbits(bits.reshape(sel.size, PER_MINI * int(w)), axis=1, bitorder="little")
-        idx = mini_start[sel][:, None] + np.arange(packed.shape[1])
+        packed = np.packbits(bits.reshape(at.size, PER_MINI * int(w)), axis=1, bitorder="little")
+        idx = mini_start[at][:, None] + np.arange(packed.shape[1])
         out[idx] = packed
     return head + out.tobytes()
 

@@ -154,7 +154,7 @@ def _encode(t: int, value: Any) -> bytes:
         data = value.encode() if isinstance(value, str) else bytes(value)
         return _uvarint(len(data)) + data
     if t == STRUCT:
-        return value.encode()
+        return bytes(value.encode())
     if t == LIST:
         elem, items = value
         head = (

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -159,7 +159,7 @@ def _choose_tick(chunks: list[_Chunk], tick: Any, path: Path) -> Fraction:
         return tick_option(path, tick, "1ns")
     rates = {c.rate for c in chunks}
     if len(rates) == 1 and None not in rates:
-        rate = Fraction(rates.pop())  # type: ignore[arg-type]
+        rate = Fraction(rates.pop())  # type: ignore[arg-type]  # not None: checked above
         if rate.denominator == 1:
             return 1 / rate
     return _DEFAULT_TICK
@@ -285,7 +285,7 @@ def _paths(path: Path) -> list[Path]:
 
 
 def stream_files(
-    paths: list[str | Path], *, tick: Any = None, names: list[str] | None = None
+    paths: Sequence[str | Path], *, tick: Any = None, names: list[str] | None = None
 ) -> EdgeStream:
     """The per-channel files of one Logic 2 export as one capture, chunk by chunk
     (EdgeStream): every header, gap and chunk span is checked before the first edge,
@@ -335,7 +335,7 @@ def stream_files(
             cap.resolution_s = period * tick_s
             cap.metadata["resolution_inferred"] = True
 
-    def chunks() -> Iterator[tuple[str, np.ndarray]]:
+    def edge_blocks() -> Iterator[tuple[str, np.ndarray]]:
         try:
             for f, parts, (name, plan) in zip(files, parsed, plans, strict=True):
                 for edges in _edges(f, parts, tick_s, name, plan):
@@ -344,11 +344,11 @@ def stream_files(
             for f in files:
                 f.fh.close()
 
-    return EdgeStream(cap, {name: plan.n_edges for name, plan in plans}, chunks())
+    return EdgeStream(cap, {name: plan.n_edges for name, plan in plans}, edge_blocks())
 
 
 def read_files(
-    paths: list[str | Path], *, tick: Any = None, names: list[str] | None = None
+    paths: Sequence[str | Path], *, tick: Any = None, names: list[str] | None = None
 ) -> Capture:
     """Merge the per-channel files of one Logic 2 export into one capture (the stream,
     gathered)."""

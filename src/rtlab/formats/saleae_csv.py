@@ -100,7 +100,7 @@ def _states(
     bad |= ~np.all(np.isin(vals, np.frombuffer(b"01Xx", dtype=np.uint8)), axis=1)
     if bad.any():
         raise _fail(path, rows, bad, f"expected a time then {nch} values of 0, 1 or X")
-    out = (vals == ord("1")).astype(np.int8)
+    out: np.ndarray = (vals == ord("1")).astype(np.int8)
     out[(vals == ord("X")) | (vals == ord("x"))] = -1
     return out
 
@@ -203,7 +203,7 @@ def read(path: str | Path, *, tick: Any = None, **_: Any) -> Capture:
             p, "the file ends in the middle of a row: truncated", line=data.count(b"\n") + 1
         )
     data = data.replace(b"\r\n", b"\n")
-    head, _, body = data.partition(b"\n")
+    head, _nl, body = data.partition(b"\n")  # `_` is the keyword arguments
     names = _header(p, head.rstrip(b"\r"))
     rows = body.replace(b" ", b"").replace(b"\t", b"").split(b"\n")
     if rows and rows[-1] == b"":

@@ -284,7 +284,7 @@ def _check_end(
 
 
 def _header(
-    tick_s: Fraction, finder: _EdgeFinder, unitsize: int, section: str, probes: list
+    tick_s: Fraction, finder: _EdgeFinder, unitsize: int, section: str, probes: list[Any]
 ) -> Capture:
     cap = Capture(
         tick_s=tick_s,
@@ -342,7 +342,7 @@ def _tick(path: Path, keys: dict[str, str], samplerate: str | None, tick: Any) -
         raise FormatError(
             path, f"samplerate={raw.strip()!r} out of range (1 µHz to 1 EHz)", member="metadata"
         )
-    return tick
+    return Fraction(tick)
 
 
 def sniff(head: bytes, path: Path) -> bool:

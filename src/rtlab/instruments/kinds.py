@@ -40,12 +40,16 @@ CHANNEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # no , : = (sigrok-cli se
 
 
 class InstrumentSpec(Protocol):
-    """A checked [instrument] table (SigrokSpec, RP2040Spec)."""
+    """A checked [instrument] table (SigrokSpec, RP2040Spec: frozen, so read-only here)."""
 
-    kind: str
-    channels: tuple[str, ...]
-    pin: str
-    response: str | None
+    @property
+    def kind(self) -> str: ...
+    @property
+    def channels(self) -> tuple[str, ...]: ...
+    @property
+    def pin(self) -> str: ...
+    @property
+    def response(self) -> str | None: ...
 
     @property
     def margin_s(self) -> float:
@@ -71,7 +75,9 @@ class Armed(Protocol):
 
 
 class Instrument(Protocol):
-    spec: InstrumentSpec
+    @property
+    def spec(self) -> InstrumentSpec: ...  # its own kind's (read-only: each narrows it)
+
     name: str
 
     def describe(self) -> dict[str, Any]: ...

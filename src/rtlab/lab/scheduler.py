@@ -56,15 +56,15 @@ def open_targets(
                 except TargetBusy as e:
                     busy.append(e)
             if not busy or (opened and len(tables) > 1):
-                for e in busy:  # several boards: the free ones are enough
-                    say(f"skipped: {e}")
+                for held in busy:  # several boards: the free ones are enough
+                    say(f"skipped: {held}")
                 return opened
             if not wait:
                 raise busy[0]
-            for e in busy:
-                if str(e) not in told:
-                    told.add(str(e))
-                    say(f"waiting: {e}")
+            for held in busy:
+                if str(held) not in told:
+                    told.add(str(held))
+                    say(f"waiting: {held}")
             time.sleep(WAIT_POLL_S)
     except BaseException:
         close_targets(opened)

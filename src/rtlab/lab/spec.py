@@ -315,7 +315,7 @@ class _Loader:
                         f"{label}#{digest}",
                         label,
                         wname,
-                        kind_name,
+                        str(kind_name),  # a known kind: KINDS.get refused any other
                         params,
                         varying,
                         cond,

@@ -85,7 +85,7 @@ def _headlines(rep: Report) -> list[dict[str, Any]]:
     if not any(r["status"] == "ok" for r in rep.runs):
         text = rep.findings()[0]
         return [{"study": "–", "anchor": "summary", "text": text, "published": []}]
-    rows = {
+    rows: dict[str, dict[str, Any]] = {
         sec.id: {
             "study": sec.title,
             "anchor": f"study-{sec.id}",

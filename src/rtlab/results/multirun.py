@@ -83,7 +83,12 @@ def splitter(meta: Mapping[str, Any] | None, workload: str | None) -> Splitter |
     if PARTS not in meta:
         if workload != "rtbench":
             return None
-        return lambda name: tuple(name.split(SEP, 1)) if SEP in name else None  # type: ignore[return-value]
+
+        def split(name: str) -> tuple[str, str] | None:
+            part, sep, rest = name.partition(SEP)
+            return (part, rest) if sep else None
+
+        return split
     try:
         parts = sorted(map(str, json.loads(meta[PARTS])), key=len, reverse=True)
     except (ValueError, TypeError):

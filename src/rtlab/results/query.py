@@ -46,7 +46,7 @@ class CellRuns:
     @property
     def ok_target(self) -> dict[str, Any]:
         """What the last ok run's target recorded (rtos_version, kconfig); {} if none."""
-        run = next((r for r in reversed(self.runs) if r["status"] == "ok"), {})
+        run: dict[str, Any] = next((r for r in reversed(self.runs) if r["status"] == "ok"), {})
         return dict(run.get("target") or {})
 
     @property
@@ -278,7 +278,7 @@ def pooled(store: Store, run_ids: Sequence[str], name: str, tick: Fraction | Non
 
 def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any]]:
     """One row per (cell, timing series), pooled over the cell's ok runs; in ns."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cr in cells.values():
         statuses: dict[str, int] = {}
         for r in cr.runs:
@@ -302,7 +302,7 @@ def summary_rows(store: Store, cells: dict[str, CellRuns]) -> list[dict[str, Any
                     "series": name,
                     "runs": statuses,
                     **st,
-                    **overrun_fields(store, ids, name, st["n"]),
+                    **overrun_fields(store, ids, name, int(st["n"] or 0)),
                 }
             )
     return rows

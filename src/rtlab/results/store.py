@@ -32,7 +32,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import duckdb
 import numpy as np
@@ -69,7 +69,7 @@ def _uninterrupted(method: _Method) -> _Method:
         with interrupts_deferred():
             return method(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(_Method, wrapper)  # functools.wraps keeps the signature
 
 
 class Store:

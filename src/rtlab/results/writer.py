@@ -184,9 +184,10 @@ def insert_rows(db: duckdb.DuckDBPyConnection, w: RunWriter, samples_file: str |
                     sm["max"],
                 ],
             )
-        for name, (value, unit) in w.counters.items():
+        for name, (value, counter_unit) in w.counters.items():
             db.execute(
-                "INSERT INTO counters VALUES (?, ?, ?, ?)", [w.run_id, name, int(value), unit]
+                "INSERT INTO counters VALUES (?, ?, ?, ?)",
+                [w.run_id, name, int(value), counter_unit],
             )
         for name, (unit, buckets) in w.histograms.items():
             db.executemany(

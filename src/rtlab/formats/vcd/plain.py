@@ -12,7 +12,8 @@ plain returns None before any edge is handed out: the reader then reads the file
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +63,7 @@ def plain_stream(
     figures = first.figures()
     starts = [f[3] for f in figures if f[3] >= 0]
     t_start = min(starts) if starts else 0
-    window = (timescale_s(path, timescale), t_start, max(t_start, first.time()))
+    window: Sequence[Any] = (timescale_s(path, timescale), t_start, max(t_start, first.time()))
     sigs = [(full, short, k) for (full, short, _), k in zip(variables, out_of, strict=True)]
     declared = declared_order(head)
     rt = apply_rtlab(path, head, window[0], declared)

@@ -99,7 +99,8 @@ def _muldiv_round(x: np.ndarray, p: int, q: int) -> np.ndarray:
         return x * p
     if 2 * q * p + q < 2**63:
         a, b = np.divmod(x, q)
-        return a * p + (b * (2 * p) + q) // (2 * q)
+        rounded: np.ndarray = a * p + (b * (2 * p) + q) // (2 * q)
+        return rounded
     out = [(v * 2 * p + q) // (2 * q) for v in x.tolist()]
     return np.array(out, dtype=np.int64)
 

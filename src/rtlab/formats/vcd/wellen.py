@@ -83,7 +83,7 @@ def read_isolated(path: Path, timeout: float) -> dict[str, Any]:
     merge neighbouring bits into one vector (and give separate ones the same name)."""
     renames, copy = _separate_bit_selects(path)
     try:
-        res = run_isolated(
+        res: dict[str, Any] = run_isolated(
             path,
             _extract,
             str(copy or path),

@@ -99,7 +99,7 @@ def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
     if len(g) and (int(g[:, 0].min()) < t0 or int(g[:, 1].max()) > t1):
         return "a gap lies outside the capture window"
     for c in chans:
-        at_end = np.flatnonzero(_among(g[:, 1], c.edges)) if len(g) else []
+        at_end: np.ndarray | list[int] = np.flatnonzero(_among(g[:, 1], c.edges)) if len(g) else []
         if len(at_end):
             k = int(at_end[0])
             return (
@@ -114,7 +114,10 @@ def _among(x: np.ndarray, sorted_edges: np.ndarray) -> np.ndarray:
     if sorted_edges.size == 0:
         return np.zeros(len(x), dtype=bool)
     i = np.searchsorted(sorted_edges, x)
-    return (i < sorted_edges.size) & (sorted_edges[np.minimum(i, sorted_edges.size - 1)] == x)
+    found: np.ndarray = (i < sorted_edges.size) & (
+        sorted_edges[np.minimum(i, sorted_edges.size - 1)] == x
+    )
+    return found
 
 
 def write(cap: Capture, path: str | Path, **_: Any) -> None:

@@ -82,6 +82,7 @@ def parse_samplerate(value: object) -> int:
     """24000000, "24m", "24 MHz", "200k", "1.5 MHz" → Hz (a whole number). With a unit
     it is read as every rtlab frequency ("16mHz" is millihertz, "16mhz" ambiguous);
     sigrok-cli's bare shorthand ("24m", "200k") keeps its meaning."""
+    hz: Fraction | None
     if isinstance(value, int) and not isinstance(value, bool):
         hz = Fraction(value)
     else:

@@ -97,7 +97,7 @@ def _keeping_socket(url: str, baud: int) -> Any:
     run's hello are harmless: the reader skips all before `@rtl1 hello`."""
     from serial.urlhandler.protocol_socket import Serial as SocketSerial
 
-    class KeepingSocket(SocketSerial):  # type: ignore[misc]
+    class KeepingSocket(SocketSerial):
         opening = False
 
         def open(self) -> None:

@@ -48,7 +48,11 @@ class Target(Protocol):
     parts (place, place_instrument, abort, close) have TargetBase's defaults."""
 
     kind: str
-    place: str | None  # the labgrid place it holds (a run records it); None elsewhere
+
+    @property
+    def place(self) -> str | None:
+        """The labgrid place it holds (a run records it); None elsewhere."""
+        ...
 
     def describe(self) -> dict[str, Any]: ...
     def program(self, name: str) -> str: ...

@@ -74,6 +74,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
     kw: dict[str, object] = {}
     if "scenarios" in spec:
         sc = spec["scenarios"]
+        # a spec value (object): a list of names, each checked below
         names = (sc,) if isinstance(sc, str) else tuple(sc)  # type: ignore[arg-type]
         for n in names:
             if n != "all" and n not in SCENARIOS:
@@ -104,6 +105,7 @@ def params_from_mapping(spec: Mapping[str, object]) -> RtbenchParams:
         if spec["clock"] not in CLOCKS:
             raise RtbenchError(f"rtbench.clock: expected one of {', '.join(CLOCKS)}", "clock")
         kw["clock"] = spec["clock"]
+    # kw: RtbenchParams' fields, each checked above (its type is the field's)
     return RtbenchParams(**kw)  # type: ignore[arg-type]
 
 

@@ -44,7 +44,8 @@ def condition_comparisons(store: Store, cells: dict[str, results.CellRuns]) -> l
         if len(crs) < 2:
             continue
         for name, _unit, tick in results.main_series(store, crs[0].ok_ids):
-            series, rows = [], []
+            series: list[Any] = []
+            rows: list[dict[str, Any]] = []
             for cr in crs:
                 s = results.pooled(store, cr.ok_ids, name, tick)
                 if not len(s):
@@ -86,11 +87,11 @@ def findings(store: Store, rows: list[dict[str, Any]], cells: dict[str, Any]) ->
     for cond, rs in by_cond.items():
         best = min(rs, key=lambda r: r["p999"])
         cr = cells[best["cell"]]
-        per_run = []
+        per_run: list[float] = []
         for rid in cr.ok_ids:
             s = results.pooled(store, [rid], SERIES, None)
             if len(s):
-                per_run.append(summarize(s.values, s.tick_s)["p999"])
+                per_run.append(float(summarize(s.values, s.tick_s)["p999"] or 0))
         where = f"Under {cond}" if cond else "Over all runs"
         text = (
             f"{where}, {_name(cr)} holds p99.9 ≤ {_us(best['p999'])} "

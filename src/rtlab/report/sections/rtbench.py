@@ -67,9 +67,9 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
                 ref=100,
             )
         )
-    found = rtbench.last_given(runs, "contention")
+    given = rtbench.last_given(runs, "contention")
     try:
-        ct = rtbench.contention(found) if found else {}
+        ct = rtbench.contention(given) if given else {}
     except RtbenchError as exc:  # not measurable on this configuration: say why
         out["notes"].append(str(exc))
         ct = {}

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from rtlab.errors import ConfigError
 from rtlab.lab.serialboard.description import BoardDescription
@@ -20,7 +20,7 @@ from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 
 
 class Flasher(Protocol):
-    name: str
+    name: ClassVar[str]  # the FLASHERS registry holds the classes
     # an emulator gives the image a command line (semihosting); a probe cannot: the image
     # runs the options built into it
     passes_args: bool
@@ -58,7 +58,7 @@ class ProbeFlasher:
     the image, no port of its own, nothing to reset or stop, no labels; `_said` keeps
     what its tool said last (for an error message)."""
 
-    name = ""
+    name: ClassVar[str] = ""
     passes_args = False
     gives_port = False
     keys: tuple[str, ...] = ()

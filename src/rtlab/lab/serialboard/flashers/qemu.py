@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from rtlab.errors import ConfigError
@@ -59,10 +59,10 @@ def _free_port(host: str) -> int:
 
 
 class QemuFlasher:
-    name = "qemu"
+    name: ClassVar[str] = "qemu"
     passes_args = True
     gives_port = True
-    keys = ("icount_shift", "qemu")
+    keys: tuple[str, ...] = ("icount_shift", "qemu")
 
     def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
         if board.qemu_machine is None:

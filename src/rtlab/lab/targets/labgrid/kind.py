@@ -28,7 +28,8 @@ from rtlab.lab.serialboard.options import KEYS as READING_KEYS
 from rtlab.lab.serialboard.options import check_reading
 from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
-from rtlab.lab.targets.labgrid.boards import Board, open_board
+from rtlab.lab.targets.labgrid.board_base import Board
+from rtlab.lab.targets.labgrid.boards import open_board
 from rtlab.lab.targets.labgrid.instruments import place_instrument
 from rtlab.lab.targets.labgrid.lease import Lease
 
@@ -70,6 +71,7 @@ def expand(t: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 class LabgridTarget(TargetBase):
     kind = "labgrid"
+    place: str  # always one: the place it holds
 
     def __init__(self, t: Mapping[str, Any]) -> None:
         self.coordinator = places.coordinator_address(t.get("coordinator"))
