@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -159,7 +160,7 @@ def channel_extremes(
     return ext
 
 
-def extremes_doc(ext: Extremes, tick_ns: float, samples: bool) -> dict[str, list[dict]]:
+def extremes_doc(ext: Extremes, tick_ns: float, samples: bool) -> dict[str, list[dict[str, Any]]]:
     """JSON of one metric's extremes: value and start in ns (and ticks), and the sample
     number of the start when one tick is one sample (sigrok sessions)."""
 

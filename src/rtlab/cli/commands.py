@@ -84,7 +84,7 @@ def named_placeholders(cmd: Any) -> Any:
             # usage as the shell tools write it: FILE, [FILE], FILE... (typer: {FILE})
             shown = p.metavar + ("..." if p.nargs != 1 and "..." not in p.metavar else "")
             shown = shown if p.required else f"[{shown}]"
-            p.make_metavar = lambda ctx=None, usage=False, _s=shown: _s  # type: ignore[method-assign]
+            p.make_metavar = lambda ctx=None, usage=False, _s=shown: _s
     for sub in getattr(cmd, "commands", {}).values():
         named_placeholders(sub)
     return cmd

@@ -66,8 +66,8 @@ def _session(cap: Any, file: Path, window: Any, tmp: Path) -> tuple[Path, int]:
 def _decoded_ends(session: tuple[Path, int], src: Endpoint, decoders: list[str]) -> np.ndarray:
     """The tick at which each matching decoded event ends (a UART byte: the end of its
     last data bit, as sigrok's annotation ends)."""
-    from rtlab.instruments.sigrok.decoders import DecoderEvent, annotations
+    from rtlab.instruments.sigrok.decoders import DecoderEvent, annotation_spans
 
     path, offset = session
-    found = annotations(path, DecoderEvent.parse(src.text), decoders)
+    found = annotation_spans(path, DecoderEvent.parse(src.text), decoders)
     return np.array([es + offset for _, es in found], dtype=np.int64)

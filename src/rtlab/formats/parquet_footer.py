@@ -52,7 +52,11 @@ _INTEGER_LOGICAL = 10  # LogicalType's INTEGER member: IntType(bitWidth, isSigne
 def _time_type(leaf: dict[int, Any]) -> tuple[str | None, bool]:
     """(why the time column is not integer ticks or None, whether it is uint64)."""
     physical, converted, logical = leaf.get(1), leaf.get(6), leaf.get(10) or {}
-    name = _PHYSICAL.get(physical, f"physical type {physical}")
+    name = (
+        _PHYSICAL.get(physical, f"physical type {physical}")
+        if isinstance(physical, int)
+        else f"physical type {physical}"
+    )
     if physical not in (_INT32, _INT64):
         return f"the time column is {name}: times must be integer ticks (int64)", False
     unsigned = converted in _UNSIGNED_CONVERTED

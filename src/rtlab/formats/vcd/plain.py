@@ -13,8 +13,8 @@ plain returns None before any edge is handed out: the reader then reads the file
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -65,11 +65,11 @@ def plain_stream(
     t_start = min(starts) if starts else 0
     window: Sequence[Any] = (timescale_s(path, timescale), t_start, max(t_start, first.time()))
     sigs = [(full, short, k) for (full, short, _), k in zip(variables, out_of, strict=True)]
-    declared = declared_order(head)
-    rt = apply_rtlab(path, head, window[0], declared)
+    names_in_order = declared_order(head)
+    rt = apply_rtlab(path, head, window[0], names_in_order)
     if rt is not None:  # our own file: exact tick, window, channel names and order
         window = (rt.tick, rt.t_start, rt.t_end)
-        order = {n: k for k, n in enumerate(declared)}
+        order = {n: k for k, n in enumerate(names_in_order)}
         sigs.sort(key=lambda s: order.get(s[0], len(order)))
     cap = Capture(
         tick_s=window[0],

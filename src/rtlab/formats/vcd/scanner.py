@@ -133,12 +133,12 @@ def _header(head: bytes) -> _Header | None:
         if cmd == b"scope":
             if len(args) != 2 or args[0] not in _SCOPE_TYPES:
                 return None
-            name = args[1].decode("utf-8", "replace")
+            scope = args[1].decode("utf-8", "replace")
             cur = stack[-1]
-            if name not in cur.subs:
-                cur.subs[name] = _Scope()
-                cur.items.append(("scope", name))
-            stack.append(cur.subs[name])
+            if scope not in cur.subs:
+                cur.subs[scope] = _Scope()
+                cur.items.append(("scope", scope))
+            stack.append(cur.subs[scope])
         elif cmd == b"upscope":
             if len(stack) == 1 or args:
                 return None
@@ -240,9 +240,9 @@ def scan(data: bytes) -> dict[str, Any] | None:
     cls[ids] = _ID
     if np.any(cls == _BAD) or np.any((cls == _SCL) & (lens < 2)):
         return None
-    at = np.flatnonzero(cls == _CMD)
+    cmd_at = np.flatnonzero(cls == _CMD)
     if (
-        not {body[i : i + n] for i, n in zip(starts[at].tolist(), lens[at].tolist(), strict=True)}
+        not {body[i : i + n] for i, n in zip(starts[cmd_at].tolist(), lens[cmd_at].tolist(), strict=True)}
         <= _BODY_CMDS
     ):
         return None
@@ -265,16 +265,16 @@ def scan(data: bytes) -> dict[str, Any] | None:
     one_bit = _LEVEL[joined[np.minimum(starts[vt] + 1, joined.size - 1)]]
     levels = np.concatenate((_LEVEL[first[sc]], np.where(lens[vt] == 2, one_bit, _WIDE)))
     levels = levels[order]
-    found = _changes_by_id(joined, key_start, key_len, declared, variables)
-    if found is None:
+    by_id = _changes_by_id(joined, key_start, key_len, declared, variables)
+    if by_id is None:
         return None
-    used = np.concatenate([np.zeros(0, np.int64), *found])
+    used = np.concatenate([np.zeros(0, np.int64), *by_id])
     if np.any(levels[used] == _WIDE) or np.any(tidx[tok[used]] < 0):
         return None  # several bits on a 1-bit variable, or a change before any time
     change_t = times[tidx[tok]] if tok.size else np.zeros(0, np.int64)
     signals = [
         (full, short, change_t[sel], levels[sel])
-        for (full, short, _), sel in zip(variables, found, strict=True)
+        for (full, short, _), sel in zip(variables, by_id, strict=True)
     ]
     return {"format": "VCD", "timescale": timescale, "signals": signals, "skipped": skipped}
 
