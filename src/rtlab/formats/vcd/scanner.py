@@ -240,9 +240,10 @@ def scan(data: bytes) -> dict[str, Any] | None:
     cls[ids] = _ID
     if np.any(cls == _BAD) or np.any((cls == _SCL) & (lens < 2)):
         return None
-    cmd_at = np.flatnonzero(cls == _CMD)
+    cmds = np.flatnonzero(cls == _CMD)
+    cmd_spans = zip(starts[cmds].tolist(), lens[cmds].tolist(), strict=True)
     if (
-        not {body[i : i + n] for i, n in zip(starts[cmd_at].tolist(), lens[cmd_at].tolist(), strict=True)}
+        not {body[i : i + n] for i, n in cmd_spans}
         <= _BODY_CMDS
     ):
         return None

@@ -80,7 +80,9 @@ def decoder_arg(event: DecoderEvent, decoders: list[str]) -> str:
     return event.decoder
 
 
-def annotation_spans(session: Path, event: DecoderEvent, decoders: list[str]) -> list[tuple[int, int]]:
+def annotation_spans(
+    session: Path, event: DecoderEvent, decoders: list[str]
+) -> list[tuple[int, int]]:
     """(start sample, end sample) of every annotation of the event's class whose text
     matches its value, in the session file `session`."""
     cmd = [
