@@ -56,6 +56,7 @@ class Page:
     # errors in its summary, which is the finding (NuttX's wedges in parallel TCG)
     runs_may_fail: bool = False
     model: str = "QEMU icount"  # what makes an exact page's figures exact
+    markdown: bool = False  # a `python` command that prints Markdown (else text, fenced)
 
     @property
     def path(self) -> Path:
@@ -119,6 +120,14 @@ PAGES = {
             model="QEMU icount + rtlab's cycles plugin (cycle-approximate, not silicon)",
         ),
         Page(
+            "rp2040-model-zephyr",
+            ("python bench/rp2040_model_zephyr.py",),
+            True,
+            ("ZEPHYR_BASE", "ZEPHYR_MODULES"),
+            model="RP2040 cycle model, rp2040js + rtlab",
+            markdown=True,
+        ),
+        Page(
             "rp2040-model-smp",
             (
                 "rtlab run examples/rp2040-model-smp.toml --store {store}",
@@ -164,7 +173,7 @@ def tables(page: Page) -> str:
             out = p.stdout
     text = out.strip("\n") + "\n"
     last = page.commands[-1]
-    markdown = last.startswith(("rtlab report", "rtlab study")) or " --md" in last
+    markdown = page.markdown or last.startswith(("rtlab report", "rtlab study")) or " --md" in last
     return text if markdown else f"```text\n{text}```\n"
 
 

@@ -30,36 +30,43 @@ from rtlab.lab.rtos.zephyr import LATENCY_MEASURE
 from rtlab.lab.workloads.latency_measure import to_protocol
 from rtlab.protocol import Run
 from rtlab.protocol.parser import parse
+from rtlab.studies.latency_measure import config_difference
 
 MODEL = REPO_ROOT / "models" / "rp2040" / "run.js"
 XIP = "compulsory"  # as examples/rp2040-model.toml
 WORDS = ["--scenarios", "primitives,irq", "--iterations", "100", "--start-delay-ms", "0"]
 
+_CALL = (
+    "The port's own function: rtbench calls rtb_sem_{op} (a BL, its PUSH and POP{extra}: "
+    "Armv6-M has no 32-bit branch for a tail call), latency_measure k_sem_{op} inline in "
+    "its loop (its increment, compare and branch instead). latency_measure: the mean of "
+    "1000 calls between two timestamps; rtbench: one call between two timestamps whose "
+    "back-to-back cost (overhead_floor) it takes off."
+)
+_FIRST = (
+    "latency_measure's figure is ONE sample, the path's first run since boot: it takes "
+    "the XIP cache's misses of every line of the path (compulsory misses), as rtbench's "
+    "cold sample does, where rtbench's mean holds them once in 100. "
+)
 # (row, latency_measure's line, rtbench scenario/series, what differs between the two)
 ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("semaphore give, no waiter", "average_semaphore_signal_time", "primitives/sem_give",
-     "latency_measure: the mean of 1000 k_sem_give calls in a loop between two timestamps "
-     "(the loop's compare and branch in each); rtbench: one call between two timestamps, "
-     "their back-to-back cost (overhead_floor) taken off, so the call to the port's "
-     "rtb_sem_give and its return stay in"),
+     _CALL.format(op="give", extra="")),
     ("semaphore take, available", "average_semaphore_test_time", "primitives/sem_take",
-     "as the give: latency_measure's loop in, rtbench's call to rtb_sem_take in; with the "
-     "timeout passed as ticks (no conversion between the timestamps) nothing else differs"),
+     _CALL.format(op="take", extra=", the timeout's sign extension to 64 bits and the "
+                  "result's mapping to 0/-1")),
     ("give with context switch", "semaphore_give_time_context_switch",
      "primitives/preempt_sem",
-     "both from before k_sem_give in the lower thread to the higher thread's first "
-     "timestamp; latency_measure takes one sample, rtbench 100 (the first cold); each "
-     "timestamp is a k_cycle_get_32 call (SysTick under a spin lock), whose cost "
-     "rtbench takes off once"),
+     _FIRST + "Both from before k_sem_give in the lower thread to the higher thread's first "
+     "timestamp; each timestamp is a k_cycle_get_32 call (SysTick under a spin lock)."),
     ("take with context switch (back)", "semaphore_take_time_context_switch",
      "primitives/return_sem",
-     "from the higher thread's last timestamp to the lower thread running again; "
-     "rtbench's higher thread loops through rtb_sem_take and its quit test first"),
+     _FIRST + "From the higher thread's last timestamp to the lower thread running again."),
     ("ISR → thread", "time_from_isr_to_executing_a_different_thread", "irq/isr_task",
-     "different paths: latency_measure enters the ISR by irq_offload (SVC), timestamps at "
-     "the END of the ISR and stops in the system work queue's thread; rtbench timestamps "
-     "BEFORE pending an NVIC line, so its figure also holds the exception entry and the "
-     "handler's own work (a queue send)"),
+     _FIRST + "Different paths: latency_measure enters the ISR by irq_offload (SVC), "
+     "timestamps at the END of the ISR and stops in the system work queue's thread; "
+     "rtbench timestamps BEFORE pending an NVIC line, so its figure also holds the "
+     "exception entry and the handler's own work (a queue send)."),
 )  # fmt: skip
 
 
@@ -84,12 +91,14 @@ def lm_cycles(run: Run) -> dict[str, int]:
     }
 
 
-def series(runs: Sequence[Run], path: str) -> np.ndarray | None:
+def series(runs: Sequence[Run], path: str) -> tuple[np.ndarray | None, int | None]:
+    """The series' samples and its cold (first) sample."""
     scenario, name = path.split("/")
     for r in runs:
         if r.meta.get("scenario") == scenario and name in r.series:
-            return r.series[name].values.astype(np.float64)
-    return None
+            cold = r.counters.get(f"{name}.cold", (None, None))[0]
+            return r.series[name].values.astype(np.float64), cold
+    return None, None
 
 
 def kconfig_lines(what: str, kconfig: Mapping[str, str]) -> str:
@@ -102,19 +111,24 @@ def table(config: str, lm: Run, runs: Sequence[Run], described: Mapping[str, obj
         f"### Configuration `{config}`",
         "",
         "| pair | latency_measure cycles | rtbench series | rtbench mean | rtbench median "
-        "| rtbench / latency_measure | what differs |",
-        "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+        "| rtbench cold | rtbench mean / latency_measure | what differs |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
     ]
+    builds = config_difference(
+        described.get("kconfig", {}),  # type: ignore[arg-type]
+        described.get("kconfig_latency_measure", {}),  # type: ignore[arg-type]
+    )
     for label, line, path, why in ROWS:
         lm_c = cycles.get(line)
-        s = series(runs, path)
+        s, cold = series(runs, path)
         mean = float(s.mean()) if s is not None and s.size else None
         med = float(np.median(s)) if s is not None and s.size else None
         ratio = f"{mean / lm_c:.2f}" if mean is not None and lm_c else "–"
         out.append(
             f"| {label} | {lm_c if lm_c is not None else '–'} | `{path}` "
             f"| {f'{mean:.1f}' if mean is not None else '–'} "
-            f"| {f'{med:.1f}' if med is not None else '–'} | {ratio} | {why} |"
+            f"| {f'{med:.1f}' if med is not None else '–'} | {cold if cold is not None else '–'} "
+            f"| {ratio} | {f'{why} {builds}'.strip()} |"
         )
     notes = sorted(w[1] for w in lm.warnings) if lm.warnings else []
     out += ["", "Kconfig that matters:", ""]

@@ -31,6 +31,7 @@ PAGES = (
     "rtos-compare",
     "rp2040-model",
     "rtos-cycles",
+    "rp2040-model-zephyr",
     "rp2040-model-smp",
 )
 

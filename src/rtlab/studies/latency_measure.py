@@ -33,10 +33,19 @@ class Pair:
 
 _AVG = (
     "latency_measure times 1000 back-to-back calls between two timestamps and prints "
-    "the average (loop and call overhead included, warm caches, no per-call timestamp); "
-    "rtbench times each call between two reads of TIMER0 and subtracts its measured "
-    "timestamp overhead"
+    "the average (its loop's compare and branch included, warm caches, no per-call "
+    "timestamp); rtbench times each call between two timestamps and subtracts their "
+    "measured back-to-back cost (the call into the port's function and its return stay in)"
 )
+# Build settings whose difference between the two builds moves a pair, and how.
+_CONFIG_CAUSES = {
+    "CONFIG_SPIN_VALIDATE": "each k_spin_lock and k_spin_unlock of the call checks and "
+    "records its owner (selected by CONFIG_ASSERT=y, even under FORCE_NO_ASSERT)",
+    "CONFIG_ASSERT": "__ASSERT checks in the kernel calls",
+    "optimization": "the compiler's optimization level",
+    "CONFIG_TIMESLICING": "the time-slice bookkeeping of every context switch",
+    "CONFIG_SYS_CLOCK_TICKS_PER_SEC": "tick interrupts during a measurement",
+}
 PAIRS: tuple[Pair, ...] = (
     Pair(
         "semaphore give, no waiter",
@@ -126,12 +135,34 @@ def _series_ns(runs: Sequence[Run], scenario: str, series: str) -> np.ndarray | 
     return None
 
 
+def config_difference(
+    kconfig_rtbench: Mapping[str, str], kconfig_lm: Mapping[str, str]
+) -> str:
+    """The settings of _CONFIG_CAUSES the two builds set differently, each with what it
+    changes in the measured path ("" when none differ or a build's is unknown)."""
+    if not kconfig_rtbench or not kconfig_lm:
+        return ""
+    parts = [
+        f"{key} is {kconfig_lm.get(key, '?')} in latency_measure, "
+        f"{kconfig_rtbench.get(key, '?')} in rtbench: {why}"
+        for key, why in _CONFIG_CAUSES.items()
+        if kconfig_rtbench.get(key) != kconfig_lm.get(key)
+    ]
+    return ("Builds differ: " + "; ".join(parts) + ".") if parts else ""
+
+
 def cross_check(
-    lm_run: Run, rtbench_runs: Sequence[Run], pairs: Sequence[Pair] = PAIRS
+    lm_run: Run,
+    rtbench_runs: Sequence[Run],
+    pairs: Sequence[Pair] = PAIRS,
+    kconfig_rtbench: Mapping[str, str] | None = None,
+    kconfig_lm: Mapping[str, str] | None = None,
 ) -> list[CrossRow]:
     """One row per pair: latency_measure's figure, rtbench's mean and median, the
-    definition difference."""
+    definition difference (and the build settings that differ, given both builds'
+    Kconfig that matters)."""
     lm = lm_nanoseconds(lm_run)
+    builds = config_difference(kconfig_rtbench or {}, kconfig_lm or {})
     rows = []
     for p in pairs:
         ns = _series_ns(rtbench_runs, p.scenario, p.series)
@@ -144,7 +175,7 @@ def cross_check(
                 rtbench_mean_ns=float(ns.mean()) if ns is not None else None,
                 rtbench_median_ns=median(ns) if ns is not None else None,
                 rtbench_n=int(ns.size) if ns is not None else 0,
-                difference=p.difference,
+                difference=f"{p.difference} {builds}".strip(),
             )
         )
     return rows

@@ -20,6 +20,8 @@ from tests.paths import REPO_ROOT
 RTBENCH_SOURCES = (REPO_ROOT / "workloads" / "rtbench", REPO_ROOT / "workloads" / "common")
 RTBENCH, RUNTIME, SYSTEM = "rtbench", "runtime", "system"
 UNKNOWN = "?"  # an address no symbol covers (the boot ROM's code)
+# The pico-sdk's own division helpers (pico_divider), which its __aeabi wrappers alias
+_SDK_DIVIDER = re.compile(r"^(div|divmod)_[su](32|64)[su](32|64)(_rem)?$")
 
 # A function's definition at the start of a line: its name, its parameters, then `{`.
 _DEFINITION = re.compile(
@@ -138,7 +140,7 @@ class Image:
                 return RTBENCH
         elif fn.name in rtbench_globals():
             return RTBENCH
-        if fn.name.removeprefix("__wrap_") in runtime_names():
+        if fn.name.removeprefix("__wrap_") in runtime_names() or _SDK_DIVIDER.match(fn.name):
             return RUNTIME
         return SYSTEM
 

@@ -52,7 +52,9 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
             None,
         )
         rtb = multirun.split(store, partner.ok_ids[-1]) if partner else []
-        rows = study.cross_check(_lm_run(store, run_id), rtb)
+        kconfig = target.get("kconfig") or {}
+        kconfig_lm = target.get("kconfig_latency_measure") or {}
+        rows = study.cross_check(_lm_run(store, run_id), rtb, study.PAIRS, kconfig, kconfig_lm)
         title = (
             f"{target.get('rtos', '?')} {target.get('rtos_version', '')} "
             f"({target.get('rtos_config', '?')}) on {target.get('machine', '?')}"
@@ -63,8 +65,8 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
                 "lm_run": run_id,
                 "rtbench_run": partner.ok_ids[-1] if partner else None,
                 "rtbench_cell": partner.label if partner else None,
-                "kconfig": target.get("kconfig") or {},
-                "kconfig_lm": target.get("kconfig_latency_measure") or {},
+                "kconfig": kconfig,
+                "kconfig_lm": kconfig_lm,
                 "rows": rows,
             }
         )
