@@ -44,9 +44,11 @@ _CALL = (
     "back-to-back cost (overhead_floor) it takes off."
 )
 _FIRST = (
-    "latency_measure's figure is ONE sample, the path's first run since boot: it takes "
-    "the XIP cache's misses of every line of the path (compulsory misses), as rtbench's "
-    "cold sample does, where rtbench's mean holds them once in 100. "
+    "latency_measure's figure is ONE sample of a path part of which never ran before: it "
+    "takes the XIP cache's misses of those lines (its cache-off column has none), where "
+    "rtbench's mean is warm (its cold sample follows a flush of the whole cache). "
+    "latency_measure does not take its timestamps' cost (k_cycle_get_32: SysTick under a "
+    "spin lock) off; rtbench does. "
 )
 # (row, latency_measure's line, rtbench scenario/series, what differs between the two)
 ROWS: tuple[tuple[str, str, str, str], ...] = (
@@ -57,8 +59,8 @@ ROWS: tuple[tuple[str, str, str, str], ...] = (
                   "result's mapping to 0/-1")),
     ("give with context switch", "semaphore_give_time_context_switch",
      "primitives/preempt_sem",
-     _FIRST + "Both from before k_sem_give in the lower thread to the higher thread's first "
-     "timestamp; each timestamp is a k_cycle_get_32 call (SysTick under a spin lock)."),
+     _FIRST + "Both from before k_sem_give in the lower thread to the higher thread's "
+     "first timestamp."),
     ("take with context switch (back)", "semaphore_take_time_context_switch",
      "primitives/return_sem",
      _FIRST + "From the higher thread's last timestamp to the lower thread running again."),
@@ -70,11 +72,11 @@ ROWS: tuple[tuple[str, str, str, str], ...] = (
 )  # fmt: skip
 
 
-def run_model(image: Path) -> str:
+def run_model(image: Path, xip: str = XIP) -> str:
     """The image's UART text on the model, to its done line."""
     with tempfile.TemporaryDirectory(prefix="rtlab-lm-") as tmp:
         proc = subprocess.run(
-            ["node", str(MODEL), "--image", str(image), "--xip-cache", XIP,
+            ["node", str(MODEL), "--image", str(image), "--xip-cache", xip,
              "--max-cycles", "4000000000", "--summary", str(Path(tmp) / "s.json")],
             capture_output=True, timeout=1800,
         )  # fmt: skip
@@ -105,14 +107,17 @@ def kconfig_lines(what: str, kconfig: Mapping[str, str]) -> str:
     return f"- {what}: " + ", ".join(f"`{k}={v}`" for k, v in sorted(kconfig.items()))
 
 
-def table(config: str, lm: Run, runs: Sequence[Run], described: Mapping[str, object]) -> str:
-    cycles = lm_cycles(lm)
+def table(
+    config: str, lm: Run, lm_off: Run, runs: Sequence[Run], described: Mapping[str, object]
+) -> str:
+    cycles, cycles_off = lm_cycles(lm), lm_cycles(lm_off)
     out = [
         f"### Configuration `{config}`",
         "",
-        "| pair | latency_measure cycles | rtbench series | rtbench mean | rtbench median "
-        "| rtbench cold | rtbench mean / latency_measure | what differs |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+        "| pair | latency_measure cycles | latency_measure, XIP cache off | rtbench series "
+        "| rtbench mean | rtbench median | rtbench cold | rtbench mean / latency_measure "
+        "| what differs |",
+        "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |",
     ]
     builds = config_difference(
         described.get("kconfig", {}),  # type: ignore[arg-type]
@@ -125,7 +130,8 @@ def table(config: str, lm: Run, runs: Sequence[Run], described: Mapping[str, obj
         med = float(np.median(s)) if s is not None and s.size else None
         ratio = f"{mean / lm_c:.2f}" if mean is not None and lm_c else "–"
         out.append(
-            f"| {label} | {lm_c if lm_c is not None else '–'} | `{path}` "
+            f"| {label} | {lm_c if lm_c is not None else '–'} "
+            f"| {cycles_off.get(line, '–')} | `{path}` "
             f"| {f'{mean:.1f}' if mean is not None else '–'} "
             f"| {f'{med:.1f}' if med is not None else '–'} | {cold if cold is not None else '–'} "
             f"| {ratio} | {f'{why} {builds}'.strip()} |"
@@ -152,15 +158,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Cycle model (rp2040js + rtlab), not silicon: core cycles at 125 MHz, XIP cache "
         f"`{XIP}`; rtbench `{' '.join(WORDS)}`, its mean and median over the series' "
         "samples (the first of each cold); latency_measure's own figure (a mean of 1000 "
-        "calls, or one sample for the context-switch and ISR lines).",
+        "calls, or one sample for the context-switch and ISR lines), and the same with "
+        "the XIP cache off (flash reads cost SRAM reads: no misses).",
         "",
     ]
     for config in a.configs.split(","):
         lm_elf = port.build_program(LATENCY_MEASURE, "pico", config, paths)
         lm = parse(to_protocol(run_model(lm_elf)), source="latency_measure")[0]
+        lm_off = parse(to_protocol(run_model(lm_elf, "off")), source="latency_measure")[0]
         image = port.build_baked("pico", config, paths, WORDS)
         runs = parse(run_model(image), source="rtbench")
-        parts.append(table(config, lm, runs, port.describe(config, paths, "pico")))
+        parts.append(table(config, lm, lm_off, runs, port.describe(config, paths, "pico")))
     print("\n".join(parts), end="")
     return 0
 
