@@ -18,7 +18,6 @@ from rtlab.lab.serialboard.errors import BoardSilent
 from rtlab.lab.serialboard.flashers.rp2040_model import Rp2040ModelFlasher
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target
-from rtlab.protocol.parser import parse_one
 from rtlab.results import Store
 from tests.lab.targets.labgrid.test_mps2_places import _stored
 from tests.models.rp2040 import model
@@ -38,7 +37,7 @@ def test_smoke_through_the_serial_target_twice_identical() -> None:
     second = t.run([str(model.bare_image("smoke"))], timeout=120)
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
-    run = parse_one(first.stdout, "serial")
+    run = first.read_runs("serial")[0]  # the flasher's labels travel beside the text
     assert run.complete and run.status == "ok"
     assert run.meta["timebase"] == "rp2040_model"
     assert run.meta["timing"] == "cycle model (rp2040js), not silicon"
@@ -53,14 +52,14 @@ def test_smoke_through_the_serial_target_twice_identical() -> None:
 def test_xip_cache_off_is_said(tmp_path: Path) -> None:
     t = _target(xip_cache=False)
     done = t.run([str(model.bare_image("smoke"))], timeout=120)
-    run = parse_one(done.stdout, "serial")
+    run = done.read_runs("serial")[0]
     assert run.meta["xip_cache"] == "off"
     assert list(run.series["xip_cold"].values) == list(run.series["xip_warm"].values)
 
 
 def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
     t = _target(xip_cache="compulsory")
-    run = parse_one(t.run([str(model.bare_image("smoke"))], timeout=120).stdout, "serial")
+    run = t.run([str(model.bare_image("smoke"))], timeout=120).read_runs("serial")[0]
     assert run.meta["xip_cache"] == "compulsory misses only (no conflict misses)"
     same_set = run.series["xip_same_set"].values  # warm rounds: no conflict miss
     assert len(set(same_set[1:])) == 1 and same_set[0] > same_set[1]
@@ -69,7 +68,7 @@ def test_xip_cache_compulsory_is_said_and_passed_on() -> None:
 
 def test_a_layout_shift_is_said_passed_on_and_an_axis_of_the_target() -> None:
     t = _target(layout_shift_kib=3)
-    run = parse_one(t.run([str(model.bare_image("smoke"))], timeout=120).stdout, "serial")
+    run = t.run([str(model.bare_image("smoke"))], timeout=120).read_runs("serial")[0]
     assert run.meta["xip_layout_shift"] == "3 KiB mid-image"
     assert t.describe()["layout_shift_kib"] == 3
     spec = {"kind": "serial", "board": "pico", "flasher": "rp2040_model",

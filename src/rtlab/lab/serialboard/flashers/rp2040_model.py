@@ -53,7 +53,6 @@ from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
 from rtlab.procgroup import kill_group
-from rtlab.protocol.encoder import encode_value
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 TIMING = "cycle model (rp2040js), not silicon"
@@ -288,7 +287,8 @@ class Rp2040ModelFlasher:
             self._fds = None
 
     def labels(self, extra: Mapping[str, object]) -> dict[str, object]:
-        """What every run's meta says of the model (percent-encoded: they have spaces)."""
+        """What every run's meta says of the model: data merged into each run's meta by the
+        reader (protocol.Labels), not protocol text, so not percent-encoded."""
         own = {
             "timebase": "rp2040_model",
             "timing": TIMING,
@@ -302,7 +302,7 @@ class Rp2040ModelFlasher:
             own["xip_layout_shift"] = f"{self.layout_shift_kib} KiB mid-image"
         if self.bench is not None:
             own["instrument_bench"] = BENCH
-        return {**{k: encode_value(v) for k, v in own.items()}, **extra}
+        return {**own, **extra}
 
     def notes(self) -> str:
         if self.bench is not None:
