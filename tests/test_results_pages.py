@@ -29,6 +29,7 @@ PAGES = (
     "analyze-speed",
     "rtos-compare",
     "rp2040-model",
+    "rtos-cycles",
     "rp2040-model-smp",
 )
 
