@@ -22,6 +22,7 @@ from rtlab.cli.analyze_run import (
     open_capture_stream,
     parse_window,
     run_analyze,
+    say_glitches,
     split_list,
 )
 from rtlab.cli.common import err, guarded
@@ -117,6 +118,14 @@ FromOpt = Annotated[
         help="start of the window: a time (1.5ms) or an edge (D2:rising, D2:rising+10us)",
     ),
 ]
+MinWidthOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--min-width",
+        metavar="DURATION",
+        help="glitch filter: remove pulses narrower than this (e.g. 20ns) and say how many",
+    ),
+]
 ToOpt = Annotated[
     str | None,
     typer.Option(
@@ -138,6 +147,7 @@ class Reader:
     opt: list[str]
     start: str | None = None
     end: str | None = None
+    min_width: str | None = None
 
     def options(self) -> dict[str, Any]:
         """The reader options as formats.load/open_stream take them (one error when a
@@ -150,11 +160,11 @@ class Reader:
     def open_stream(self, file: Path, options: dict[str, Any] | None = None) -> Any:
         """The capture as a stream, cut to --from/--to."""
         opts = self.options() if options is None else options
-        return open_capture_stream(file, self.format, opts, self.window())
+        return open_capture_stream(file, self.format, opts, self.window(), self.min_width)
 
     def load(self, file: Path) -> Any:
         """The whole capture, cut to --from/--to."""
-        return load_capture(file, self.format, self.options(), self.window())
+        return load_capture(file, self.format, self.options(), self.window(), self.min_width)
 
 
 _READER = [
@@ -166,6 +176,7 @@ _READER = [
         ("opt", ReaderOpt, []),
         ("start", FromOpt, None),
         ("end", ToOpt, None),
+        ("min_width", MinWidthOpt, None),
     )
 ]
 
@@ -223,6 +234,7 @@ def analyze(
     opt: ReaderOpt = [],  # noqa: B006
     start: FromOpt = None,
     end: ToOpt = None,
+    min_width: MinWidthOpt = None,
     decoder: Annotated[
         list[str],
         typer.Option(
@@ -271,6 +283,7 @@ def plot(
         series = []
         for f in files:
             cap = reader.load(f)
+            say_glitches(cap)
             ch = channel or next(iter(cap.channels), None)
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
@@ -311,6 +324,7 @@ def convert(
 
             stream.chunks = counted(stream.chunks)
             formats.save_stream(stream, dst)
+        say_glitches(stream.header)
         err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges")
 
     guarded(body)
@@ -356,6 +370,7 @@ def events(
             stream = reader.open_stream(file, options)
             blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
             n = write_events(blocks, stream.header, output)
+        say_glitches(stream.header)
         err.print(f"wrote {output}: {n} events")
 
     guarded(body)
