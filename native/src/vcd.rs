@@ -1,8 +1,10 @@
 //! The body of a plain VCD file in one pass: the fast path of rtlab's VCD reader
 //! (src/rtlab/formats/vcd/scanner.py states what it reads). Accepted: `#<1-18 digits>`
 //! times that never go backwards, 1-bit changes `<value><id>` with a one-byte declared id,
-//! vector values `b<bits> <id>` (skipped), and the commands `$dumpvars`, `$dumpall`,
-//! `$end`. Anything else returns None/false and the numpy scanner (then pywellen) decides.
+//! vector values `b<bits> <id>` (skipped, but a one-bit value on a collected 1-bit
+//! variable, `b1 !`, is a change of it as `1!` is), and the commands `$dumpvars`,
+//! `$dumpall`, `$end`. Anything else returns None/false and the numpy scanner (then
+//! pywellen) decides: so does a vector value of several bits on a collected 1-bit variable.
 //!
 //! The tokenizer keeps its state (the time in force, a vector's id to come) between
 //! calls, so a body can be fed in blocks cut at white space: `Edges` turns the changes
@@ -35,11 +37,16 @@ fn level(c: u8) -> i8 {
 pub struct Tokens {
     pub time: i64,
     pub id_next: bool,
+    /// the level of the vector value whose id comes next, or VECTOR_WIDE when it has
+    /// several bits (a change of a multi-bit variable, not of a collected 1-bit one)
+    vec_level: i8,
 }
+
+const VECTOR_WIDE: i8 = -3;
 
 impl Tokens {
     pub fn new() -> Self {
-        Tokens { time: -1, id_next: false }
+        Tokens { time: -1, id_next: false, vec_level: VECTOR_WIDE }
     }
 
     /// Feed one block (cut at white space); `change(slot, time, level)` for every
@@ -62,6 +69,14 @@ impl Tokens {
                 // the id of a vector value: one declared byte, never one that reads as a value
                 if tok.len() != 1 || slot[c as usize] == -2 || VECTOR_ID_BAD[c as usize] {
                     return false;
+                }
+                let s = slot[c as usize];
+                if s >= 0 {
+                    // a collected 1-bit variable written as a vector (`b1 !`)
+                    if self.vec_level == VECTOR_WIDE || self.time < 0 {
+                        return false;
+                    }
+                    change(s as usize, self.time, self.vec_level);
                 }
                 self.id_next = false;
             } else if SCALAR[c as usize] {
@@ -95,6 +110,7 @@ impl Tokens {
                 if tok.len() < 2 || !tok[1..].iter().all(|&b| SCALAR[b as usize]) {
                     return false;
                 }
+                self.vec_level = if tok.len() == 2 { level(tok[1]) } else { VECTOR_WIDE };
                 self.id_next = true;
             } else if c == b'$' {
                 if tok != b"$dumpvars" && tok != b"$dumpall" && tok != b"$end" {

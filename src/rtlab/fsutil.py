@@ -25,17 +25,33 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     target = Path(path)
     if target.is_dir():
         raise IsADirectoryError(21, "is a directory, not a file", str(target))
+    # the missing folders are made, and removed again when the file is not written
+    created = [d for d in target.parent.absolute().parents if not d.exists()][::-1]
+    if not target.parent.exists():
+        created.append(target.parent.absolute())
+    done = False
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    except OSError as exc:
-        raise type(exc)(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        tmp_path.chmod(umask_mode())
-        os.replace(tmp_path, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{target.name}.", suffix=".part", dir=target.parent
+            )
+        except OSError as exc:
+            raise type(exc)(
+                exc.errno, f"cannot write there ({exc.strerror})", str(target)
+            ) from None
+        os.close(fd)
+        tmp_path = Path(tmp)
+        try:
+            yield tmp_path
+            tmp_path.chmod(umask_mode())
+            os.replace(tmp_path, target)
+            done = True
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp_path.unlink()
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp_path.unlink()
+        if not done:
+            for d in reversed(created):
+                with contextlib.suppress(OSError):
+                    d.rmdir()  # only if empty: never anything else's

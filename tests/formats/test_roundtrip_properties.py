@@ -2,7 +2,9 @@
 
 Hypothesis draws a capture — odd tick lengths (1/1515151 s, 1/24 MHz, 1 ps, 3 s …),
 times far from zero (±2^61), glitches (several edges at one time step), gaps with the
-levels on resuming, unknown-free levels — and each format writes what it can express:
+levels on resuming, initial levels 0 and 1; for the round trips the docs promise (VCD,
+Parquet, edges CSV) also an edge at t_start and channel names with spaces, dots and
+non-ASCII characters — and each format writes what it can express:
 VCD and Parquet with rtlab's own writers, the formats rtlab only reads with the small
 writers below (the files their instruments write). Reading the file back must give the
 capture the rule of docs/formats.md makes of it (one value per time step, the last)
@@ -46,9 +48,17 @@ SETTINGS = settings(
 )
 
 
+NAME_CHARS = "aZ .é_ü-µ☃\u2028\x85"  # spaces, dots (VCD scopes), non-ASCII, line separators
+
+
 @st.composite
-def captures(draw: Any, gaps: bool = True, far: bool = True, glitches: bool = True) -> Capture:
-    """A capture of 1-3 channels; edge deltas of 0 are glitches (two edges at a time)."""
+def captures(
+    draw: Any, gaps: bool = True, far: bool = True, glitches: bool = True,
+    at_start: bool = False, names: bool = False,
+) -> Capture:  # fmt: skip
+    """A capture of 1-3 channels; edge deltas of 0 are glitches (two edges at a time).
+    `at_start`: a channel's first edge may lie at t_start; `names`: channel names with
+    spaces, dots and non-ASCII characters (else D0, D1, D2)."""
     tick = draw(st.sampled_from(TICKS))
     t0 = draw(st.sampled_from([0, 1000, -(10**6), 2**61] if far else [0, 1000]))
     lo_delta = 0 if glitches else 1
@@ -56,8 +66,14 @@ def captures(draw: Any, gaps: bool = True, far: bool = True, glitches: bool = Tr
     end = t0
     for k in range(draw(st.integers(1, 3))):
         deltas = draw(st.lists(st.integers(lo_delta, 5000), min_size=1, max_size=40))
-        e = t0 + 1 + np.cumsum(deltas)
-        cap.add(Channel(f"D{k}", e, draw(st.integers(0, 1))))
+        first = t0 + (draw(st.sampled_from([0, 1])) if at_start else 1)
+        if at_start and first == t0:
+            deltas[0] = 0  # the first edge at t_start
+        e = first + np.cumsum(deltas)
+        name = f"D{k}"
+        if names:
+            name = (draw(st.text(NAME_CHARS, max_size=6)).strip() + f" D{k}").strip()
+        cap.add(Channel(name, e, draw(st.integers(0, 1))))
         end = max(end, int(e[-1]))
     cap.t_end = end + draw(st.integers(0, 100))
     if gaps and draw(st.booleans()):
@@ -110,7 +126,7 @@ def assert_same(want: Capture, got: Capture, window: bool = True) -> None:
 
 @pytest.mark.parametrize("suffix", [".vcd", ".parquet"])
 @SETTINGS
-@given(cap=captures())
+@given(cap=captures(at_start=True, names=True))
 def test_rtlab_writers_round_trip(tmp_path: Path, suffix: str, cap: Capture) -> None:
     path = tmp_path / f"c{suffix}"
     F.save(cap, path)
@@ -203,7 +219,7 @@ READ_ONLY: dict[str, tuple[str, Callable[[Capture], tuple[bytes, dict[str, Any]]
 
 
 @SETTINGS
-@given(cap=captures(gaps=False))
+@given(cap=captures(gaps=False, at_start=True, names=True))
 def test_edges_csv_round_trip(tmp_path: Path, cap: Capture) -> None:
     """No window (the rows bound it) and no gaps in the format; glitches are rows."""
     assume(all(abs(int(x)) < 10**18 for ch in cap for x in ch.edges[[0, -1]]))

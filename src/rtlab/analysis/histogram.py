@@ -18,6 +18,13 @@ DENSE_CAP = 1 << 22
 _MIN_DENSE = 1 << 10
 # Sparse (value, count) pieces are merged once this many are waiting.
 _MERGE_PIECES = 64
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+
+
+def _within_int64(base: int, size: int) -> int:
+    """The window's base moved so that base .. base + size - 1 are all int64 values:
+    the compiled kernel indexes it by v - base, which must not wrap."""
+    return max(_I64_MIN, min(base, _I64_MAX + 1 - size))
 
 
 def _pow2_at_least(x: int) -> int:
@@ -43,7 +50,7 @@ class ExactHistogram:
         if base <= lo and hi < base + size:
             self._add_dense(values, lo, hi)
             return
-        inside = (values >= base) & (values < base + size)
+        inside = (values >= base) & (values <= base + size - 1)  # (an int64 bound)
         if inside.any():
             v = values[inside]
             self._add_dense(v, int(v.min()), int(v.max()))
@@ -62,7 +69,7 @@ class ExactHistogram:
             if width > DENSE_CAP:
                 return
             new = min(max(_pow2_at_least(2 * width), _MIN_DENSE), DENSE_CAP)
-            self.base = lo - (new - width) // 2
+            self.base = _within_int64(lo - (new - width) // 2, new)
             self.counts = np.zeros(new, dtype=np.int64)
             return
         lo_w, hi_w = min(self.base, lo), max(self.base + size, hi + 1)
@@ -70,7 +77,7 @@ class ExactHistogram:
         if (lo >= self.base and hi < self.base + size) or width > DENSE_CAP:
             return
         new = min(max(_pow2_at_least(width), 2 * size), DENSE_CAP)
-        base = lo_w if lo >= self.base else hi_w - new
+        base = _within_int64(lo_w if lo >= self.base else hi_w - new, new)
         grown = np.zeros(new, dtype=np.int64)
         grown[self.base - base : self.base - base + size] = self.counts
         self.counts, self.base = grown, base
@@ -90,7 +97,7 @@ class ExactHistogram:
     def distinct(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted distinct values, their counts), dense window and sparse rest together."""
         present = np.flatnonzero(self.counts)
-        dv = present.astype(np.int64) + self.base
+        dv = (present.astype(np.uint64) + np.uint64(self.base % 2**64)).view(np.int64)
         dc = self.counts[present]
         sv, sc = self._merged_sparse()
         self._pieces = [(sv, sc)] if sv.size else []

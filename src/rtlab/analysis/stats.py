@@ -7,19 +7,23 @@ so every quantile is a value that was actually measured.
 
 Two exact paths give identical results: a histogram (np.bincount) when the values span
 a narrow range — the usual case for periods and latencies, and O(n) — and a partition
-of the array otherwise.
+of the array otherwise. Means, RMS and mean deviations come from exact integer sums
+(exact.py) and are rounded to a float once, in the result's unit; quantile ranks come
+from the quantile's exact decimal.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
+
+from rtlab.analysis import exact
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
 # The quantile columns of the results store's `summaries` table (summarize()).
@@ -64,8 +68,9 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
 
 
 def _rank(q: float, n: int) -> int:
-    """0-based index of the inverted-CDF q-quantile in the sorted n samples."""
-    return min(max(math.ceil(q * n - 1e-9) - 1, 0), n - 1)
+    """0-based index of the inverted-CDF q-quantile in the sorted n samples: from the
+    quantile's exact decimal times n (exact.rank)."""
+    return exact.rank(q, n)
 
 
 def quantiles(values: np.ndarray | Sequence[float], qs: Sequence[float]) -> list[float]:
@@ -162,10 +167,11 @@ class Stats:
         return d
 
 
-def _scale_and_unit(samples: SampleSet) -> tuple[float, str]:
+def _scale_and_unit(samples: SampleSet) -> tuple[Fraction, str]:
+    """The exact size of one tick in the result's unit (ns for time samples)."""
     if samples.unit == "s":
-        return float(samples.tick_s * 10**9), "ns"
-    return float(samples.tick_s), samples.unit
+        return Fraction(samples.tick_s) * 10**9, "ns"
+    return Fraction(samples.tick_s), samples.unit
 
 
 def compute_stats(
@@ -199,17 +205,19 @@ def stats_from_histogram(
     return _finish(st, histogram_raw_stats(values, counts, quantiles), scale)
 
 
-def _finish(st: Stats, raw: RawStats, scale: float) -> Stats:
+def _finish(st: Stats, raw: RawStats, scale: Fraction) -> Stats:
+    """The figures in the result's unit, each the exact value rounded once."""
+    f = exact.to_float
     st.n = raw.n
-    st.mean = raw.mean * scale
-    st.rms = raw.rms * scale
-    st.min = raw.lo * scale
-    st.max = raw.hi * scale
-    st.max_dev = raw.max_dev * scale
-    st.mean_abs_dev = raw.mean_abs_dev * scale
-    st.pkpk = (raw.hi - raw.lo) * scale
-    st.quantiles = {q: v * scale for q, v in raw.quantiles.items()}
-    st.abs_dev_quantiles = {q: v * scale for q, v in raw.abs_dev_quantiles.items()}
+    st.mean = f(raw.mean * scale)
+    st.rms = exact.sqrt_float(raw.var * scale * scale)
+    st.min = f(raw.lo * scale)
+    st.max = f(raw.hi * scale)
+    st.max_dev = f(raw.max_dev * scale)
+    st.mean_abs_dev = f(raw.mean_abs_dev * scale)
+    st.pkpk = f((raw.hi - raw.lo) * scale)
+    st.quantiles = {q: f(v * scale) for q, v in raw.quantiles.items()}
+    st.abs_dev_quantiles = {q: f(v * scale) for q, v in raw.abs_dev_quantiles.items()}
     return st
 
 
@@ -221,32 +229,33 @@ def summarize(values: np.ndarray, tick_s: Fraction | None) -> dict[str, float | 
     keys = ("min", "mean", "rms", *SUMMARY_QUANTILES, "max")
     if v.size == 0:
         return out | dict.fromkeys(keys)
-    scale = float(tick_s * 10**9) if tick_s is not None else 1.0
+    scale = Fraction(tick_s) * 10**9 if tick_s is not None else Fraction(1)
     raw = _raw_stats(v, tuple(SUMMARY_QUANTILES.values()), scratch=False)
+    f = exact.to_float
     out.update(
-        min=float(raw.lo) * scale,
-        mean=raw.mean * scale,
-        rms=raw.rms * scale,
-        max=float(raw.hi) * scale,
+        min=f(raw.lo * scale),
+        mean=f(raw.mean * scale),
+        rms=exact.sqrt_float(raw.var * scale * scale),
+        max=f(raw.hi * scale),
     )
     for k, q in SUMMARY_QUANTILES.items():
-        out[k] = raw.quantiles[q] * scale
+        out[k] = f(raw.quantiles[q] * scale)
     return out
 
 
 @dataclass
 class RawStats:
-    """Statistics in ticks (floats only where a mean forces them)."""
+    """Statistics in ticks, exact: integers, and fractions where a mean forces them."""
 
     n: int
-    mean: float
-    rms: float
+    mean: Fraction
+    var: Fraction  # population variance: rms = sqrt(var)
     lo: int
     hi: int
-    max_dev: float
-    mean_abs_dev: float
-    quantiles: dict[float, float]
-    abs_dev_quantiles: dict[float, float]
+    max_dev: Fraction
+    mean_abs_dev: Fraction
+    quantiles: dict[float, int]
+    abs_dev_quantiles: dict[float, Fraction]  # of the float distances (_abs_dev_order)
 
 
 def _raw_stats(values: np.ndarray, quantiles: tuple[float, ...], scratch: bool) -> RawStats:
@@ -276,30 +285,67 @@ def _hist_stats(
 ) -> RawStats:
     counts, _ = _bincount_from(values, lo, hi, scratch)
     present = np.flatnonzero(counts)  # offsets from lo of values that occur
-    return _counts_stats(present, counts[present], lo, hi, int(values.size), quantiles)
+    return _counts_stats(present.astype(np.uint64), counts[present], lo, hi, quantiles)
+
+
+@dataclass
+class _Moments:
+    """Exact sums of offsets from lo: n, Σ, Σ², and those of the offsets above the mean."""
+
+    n: int
+    s1: int
+    s2: int
+    n_above: int
+    s_above: int
+
+    def raw(self, lo: int, hi: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        """(mean, variance, max |x - mean|, mean |x - mean|)."""
+        n, m_off = self.n, Fraction(self.s1, self.n)
+        var = Fraction(n * self.s2 - self.s1 * self.s1, n * n)
+        above = self.s_above - m_off * self.n_above
+        below = m_off * (n - self.n_above) - (self.s1 - self.s_above)
+        mean = lo + m_off
+        return mean, var, max(mean - lo, hi - mean), (above + below) / n
+
+
+def _moments(off: np.ndarray, c: np.ndarray | None) -> _Moments:
+    """The exact sums of uint64 offsets `off`, each counted c times (once if None)."""
+    n = int(c.sum()) if c is not None else int(off.size)
+    s1 = exact.dot(off, c)
+    above = off > np.uint64(s1 // n)  # the offsets above the mean (s1 / n)
+    ca = c[above] if c is not None else None
+    n_above = int(ca.sum()) if ca is not None else int(np.count_nonzero(above))
+    return _Moments(n, s1, exact.dot_square(off, c), n_above, exact.dot(off[above], ca))
+
+
+def _abs_dev_order(off: np.ndarray, m_off: Fraction) -> np.ndarray:
+    """|offset - mean| as float64: the distances the abs_dev_quantiles are taken from
+    (the same doubles on both paths; each within an ulp or two of the exact distance)."""
+    dist = off.astype(np.float64)
+    dist -= exact.to_float(m_off)
+    return np.abs(dist, out=dist)
 
 
 def _counts_stats(
-    present: np.ndarray, c: np.ndarray, lo: int, hi: int, n: int, quantiles: tuple[float, ...]
+    off: np.ndarray, c: np.ndarray, lo: int, hi: int, quantiles: tuple[float, ...]
 ) -> RawStats:
-    """The statistics of a histogram: `present` the sorted distinct offsets from lo of
-    the values that occur (int64, span < 2^24), `c` their counts."""
-    # Exact integer sum of the offsets: fits int64 (span < 2^24, n < 2^39).
-    total = int(np.dot(present.astype(np.int64), c.astype(np.int64)))
-    mean_off = total / n
-    mean = lo + mean_off
-    dev = present - mean_off
-    rms = math.sqrt(float(np.dot(dev * dev, c)) / n)
-    max_dev = max(abs(lo - mean), abs(hi - mean))
+    """The statistics of a histogram: `off` the sorted distinct offsets (uint64) from lo
+    of the values that occur, `c` their counts."""
+    c = c.astype(np.int64).view(np.uint64)
+    mo = _moments(off, c)
+    n = mo.n
+    mean, var, max_dev, mad = mo.raw(lo, hi)
     cum = np.cumsum(c)
-    qs = {q: float(lo + present[np.searchsorted(cum, _rank(q, n) + 1)]) for q in quantiles}
-    # |x - mean| distribution: reorder the distinct values by their distance to the mean.
-    absdev = np.abs(dev)
-    mean_abs_dev = float(np.dot(absdev, c)) / n
-    order = np.argsort(absdev, kind="stable")
+    qs = {q: lo + int(off[np.searchsorted(cum, _rank(q, n) + 1)]) for q in quantiles}
+    # |x - mean| distribution: the distinct values ordered by their distance to the mean
+    dist = _abs_dev_order(off, mean - lo)
+    order = np.argsort(dist, kind="stable")
     cum_abs = np.cumsum(c[order])
-    aq = {q: float(absdev[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]) for q in quantiles}
-    return RawStats(n, mean, rms, lo, hi, max_dev, mean_abs_dev, qs, aq)
+    aq = {
+        q: Fraction(float(dist[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]))
+        for q in quantiles
+    }
+    return RawStats(n, mean, var, lo, hi, max_dev, mad, qs, aq)
 
 
 def histogram_raw_stats(
@@ -307,55 +353,40 @@ def histogram_raw_stats(
 ) -> RawStats:
     """The statistics of an exact histogram: `values` sorted distinct int64, `counts`
     (> 0) how often each occurred. The figures are those compute_stats gives for the
-    expanded array: identical (the same arithmetic) when the values span the histogram
-    path's range; otherwise the partition path's, equal except for the summation order
-    of rms and mean_abs_dev (a few units in the last place)."""
-    n = int(counts.sum())
+    expanded array, identical (exact sums, exact ranks)."""
     lo, hi = int(values[0]), int(values[-1])
-    span = hi - lo + 1
-    if span <= _MAX_HIST_RANGE and span <= 8 * n + 65536:
-        return _counts_stats(values - lo, counts, lo, hi, n, quantiles)
-    if (hi - lo) < (1 << 62) // max(n, 1):
-        mean = lo + int(np.dot(values - lo, counts)) / n
-    else:
-        mean = float(np.dot(values.astype(np.float64), counts)) / n
-    dev = values.astype(np.float64) - mean
-    rms = math.sqrt(float(np.dot(dev * dev, counts)) / n)
-    cum = np.cumsum(counts)
-    qs = {q: float(values[np.searchsorted(cum, _rank(q, n) + 1)]) for q in quantiles}
-    absdev = np.abs(dev)
-    order = np.argsort(absdev, kind="stable")
-    cum_abs = np.cumsum(counts[order])
-    aq = {q: float(absdev[order[np.searchsorted(cum_abs, _rank(q, n) + 1)]]) for q in quantiles}
-    mad = float(np.dot(absdev, counts)) / n
-    return RawStats(n, mean, rms, lo, hi, float(absdev.max()), mad, qs, aq)
-
-
-def _exact_mean(values: np.ndarray, lo: int, hi: int) -> float:
-    n = int(values.size)
-    if (hi - lo) < (1 << 62) // max(n, 1):
-        return lo + int(np.sum(values - lo, dtype=np.int64)) / n
-    return float(np.mean(values, dtype=np.float64))
+    return _counts_stats(exact.offsets(values, lo), counts, lo, hi, quantiles)
 
 
 def _partition_stats(
     values: np.ndarray, lo: int, hi: int, quantiles: tuple[float, ...]
 ) -> RawStats:
-    n = int(values.size)
-    mean = _exact_mean(values, lo, hi)
-    dev = values.astype(np.float64)
-    dev -= mean
-    rms = math.sqrt(float(np.dot(dev, dev)) / n)
+    """The statistics of a wide array, in chunks of offsets (no whole copy of them)."""
+    n, step = int(values.size), 1 << 22
+
+    def chunks() -> Iterator[np.ndarray]:
+        for k in range(0, n, step):
+            yield exact.offsets(values[k : k + step], lo)
+
+    s1 = s2 = n_above = s_above = 0
+    for c in chunks():
+        s1, s2 = s1 + exact.dot(c), s2 + exact.dot_square(c)
+    floor = np.uint64(s1 // n)  # the offsets above the mean (s1 / n)
+    for c in chunks():
+        above = c[c > floor]
+        n_above, s_above = n_above + int(above.size), s_above + exact.dot(above)
+    mean, var, max_dev, mad = _Moments(n, s1, s2, n_above, s_above).raw(lo, hi)
     ranks = sorted({_rank(q, n) for q in quantiles})
-    qs: dict[float, float] = {}
+    qs: dict[float, int] = {}
+    aq: dict[float, Fraction] = {}
     if ranks:  # np.partition takes no empty list
         part = np.partition(values, ranks)
-        qs = {q: float(part[_rank(q, n)]) for q in quantiles}
+        qs = {q: int(part[_rank(q, n)]) for q in quantiles}
         del part
-    np.abs(dev, out=dev)
-    max_dev = float(dev.max())
-    mean_abs_dev = float(dev.sum()) / n
-    if ranks:
-        dev.partition(ranks)
-    aq = {q: float(dev[_rank(q, n)]) for q in quantiles}
-    return RawStats(n, mean, rms, lo, hi, max_dev, mean_abs_dev, qs, aq)
+        dist = np.empty(n, dtype=np.float64)
+        for k, c in zip(range(0, n, step), chunks(), strict=True):
+            dist[k : k + c.size] = _abs_dev_order(c, mean - lo)
+        dist.partition(ranks)
+        aq = {q: Fraction(float(dist[_rank(q, n)])) for q in quantiles}
+        del dist
+    return RawStats(n, mean, var, lo, hi, max_dev, mad, qs, aq)

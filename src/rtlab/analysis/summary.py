@@ -62,6 +62,8 @@ class Analysis:
             "format": cap.metadata.get("format"),
             "tick_ns": cap.tick_ns,
             "resolution_ns": float(cap.resolution * 10**9),
+            # a resolution the file does not state but its edges suggest (docs/metrics.md)
+            "resolution_inferred": bool(cap.metadata.get("resolution_inferred", False)),
             "edge": self.edge,
             "window_ns": [lo * cap.tick_ns, hi * cap.tick_ns],
             "gaps": [[int(a), int(b)] for a, b in cap.gaps[:1000]],

@@ -311,6 +311,10 @@ def convert(
         from rtlab import formats
         from rtlab.cli.progress import DelayedProgress
 
+        # like every rtlab writer: an existing file is replaced and missing folders are
+        # made (removed again on failure); the message says which
+        replaced = dst.is_file()
+        made = [d for d in (dst.parent, *dst.parent.parents) if not d.exists()]
         with DelayedProgress(f"converting {src.name}", path=src) as bar:
             stream = reader.open_stream(src)
             total, done = stream.total_edges, 0
@@ -325,7 +329,9 @@ def convert(
             stream.chunks = counted(stream.chunks)
             formats.save_stream(stream, dst)
         say_glitches(stream.header)
-        err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges")
+        how = " (replaced the file that was there)" if replaced else ""
+        how += f" (made folder {made[-1]})" if made else ""
+        err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges{how}")
 
     guarded(body)
 

@@ -198,6 +198,8 @@ def guess(path: Path) -> FormatSpec:
 
 
 def _spec_for(p: Path, format: str | None) -> FormatSpec:
+    if str(p) == "-":  # readers seek and map their files: a pipe cannot be read so
+        raise FormatError(p, "standard input is not read: give the capture's file path")
     if not p.exists():
         raise FormatError(p, "no such file")
     if p.is_dir():

@@ -23,7 +23,7 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, boolean, choice, text
-from rtlab.formats.textutil import line_blocks, line_of, tick_option
+from rtlab.formats.textutil import line_blocks, line_of, split_lines, tick_option
 from rtlab.model import Capture, Channel, EdgeStream
 
 _LEVELS = {"0": 0, "1": 1, "low": 0, "high": 1, "l": 0, "h": 1, "false": 0, "true": 1}
@@ -117,13 +117,13 @@ def _text_blocks(path: Path) -> Iterator[tuple[list[str], int, int]]:
                     path, "binary data where text was expected", line=line - 1 + line_of(data, nul)
                 ))  # fmt: skip
             try:
-                lines = data.decode("utf-8-sig" if at == 0 else "utf-8").splitlines()
+                lines = split_lines(data.decode("utf-8-sig" if at == 0 else "utf-8"))
             except UnicodeDecodeError as exc:
                 found.setdefault("utf8", FormatError(
                     path, "not UTF-8 text", line=line - 1 + line_of(data, exc.start),
                     offset=at + exc.start,
                 ))  # fmt: skip
-                lines = data.decode("utf-8", "replace").splitlines()
+                lines = split_lines(data.decode("utf-8", "replace"))
             long = next((k for k, ln in enumerate(lines) if len(ln) > _MAX_LINE), None)
             if long is not None:
                 found.setdefault("long", FormatError(

@@ -133,6 +133,11 @@ def _fork_and_collect(
 Emit = Callable[[Any, Any], None]
 
 
+class Refusal(ValueError):
+    """A problem of the file's data that the child names itself (a null where a value
+    must be): its message is the error as it stands, not "corrupt …"."""
+
+
 def stream_isolated(
     path: Path,
     produce: Callable[[Emit], None],
@@ -168,7 +173,7 @@ def stream_isolated(
             reader = _Messages(msg_r, timeout)
             while True:
                 msg = reader.next()
-                if msg is None or msg[0] in ("done", "error", "timeout"):
+                if msg is None or msg[0] in ("done", "error", "refused", "timeout"):
                     finished = msg is not None and msg[0] == "done"
                     _stream_end(path, what, msg, errf, timeout)
                     return
@@ -193,6 +198,8 @@ def _stream_end(
         return
     if msg is not None and msg[0] == "error":
         raise FormatError(path, f"corrupt {what}: {msg[1]}")
+    if msg is not None and msg[0] == "refused":
+        raise FormatError(path, msg[1])
     if msg is not None:
         raise FormatError(path, f"reading the {what} took more than {timeout:.0f} s: gave up")
     errf.seek(0)
@@ -260,7 +267,7 @@ def _stream_child(
         text = lines[0] if lines else ""
         if not isinstance(exc, ValueError):
             text = f"{type(exc).__name__}: {text}"
-        msg = ("error", text[:300])
+        msg = ("refused" if isinstance(exc, Refusal) else "error", text[:300])
     try:
         send(msg)
     finally:

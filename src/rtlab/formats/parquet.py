@@ -19,7 +19,7 @@ import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import FormatSpec, name_list, parquet_direct
-from rtlab.formats.isolate import Emit, run_isolated, stream_isolated
+from rtlab.formats.isolate import Emit, Refusal, run_isolated, stream_isolated
 from rtlab.formats.parquet_footer import Plan, read_plan
 from rtlab.formats.parquet_write import FORMAT_VERSION, META_KEY, ROW_GROUP, write, write_stream
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel, EdgeStream, one_value_per_time_stream
@@ -39,6 +39,8 @@ def _plan(
     if plan.names != ["channel", "time"]:
         found = ",".join(map(str, plan.names))
         raise FormatError(path, f"expected columns channel,time; found {found}")
+    if plan.time_problem is not None:
+        raise FormatError(path, plan.time_problem)
     meta = _parse_meta(path, plan.meta)
     chans = meta["channels"]
     if any(index is None for index, _ in plan.groups):
@@ -167,8 +169,18 @@ def _rows(con: Any, path: str, column: str, lo: int, hi: int) -> np.ndarray:
     )
     got = con.execute(sql, [path, lo, hi]).fetchnumpy()[column]
     if np.ma.isMaskedArray(got) and bool(np.ma.getmaskarray(got).any()):
-        raise ValueError(f"null {column} values in rows {lo} to {hi}")
-    out = np.asarray(got, dtype=np.int64)
+        row = lo + int(np.flatnonzero(np.ma.getmaskarray(got))[0])
+        raise Refusal(f"row {row}: the {column} is null (every edge needs a {column})")
+    got = np.asarray(got)
+    if got.dtype.kind not in "iu":  # the footer was checked: this is what DuckDB made of it
+        raise Refusal(f"the {column} column reads as {got.dtype}, not as integers")
+    if got.dtype == np.uint64 and got.size and int(got.max()) > 2**63 - 1:
+        row = lo + int(np.argmax(got > np.uint64(2**63 - 1)))
+        raise Refusal(
+            f"row {row}: {column} {int(got[row - lo])} is above 2^63 - 1 ticks "
+            "(a uint64 value that no int64 tick holds)"
+        )
+    out = got.astype(np.int64)
     if out.size != hi - lo:
         raise ValueError(f"{out.size} values in rows {lo} to {hi}")
     return out

@@ -36,8 +36,35 @@ class Plan:
     # (offset, size, rows) of each row group's time column chunk, or None
     locations: list[tuple[int, int, int] | None] = field(default_factory=list)
     nullable: bool = False
+    # why the time column cannot hold int64 ticks exactly (a float, a timestamp), or None
+    time_problem: str | None = None
+    unsigned: bool = False  # a uint64 time column: a value of 2^63 or more is refused
 
 
+_PHYSICAL = {0: "boolean", 1: "int32", 2: "int64", 3: "int96", 4: "float", 5: "double",
+             6: "byte array", 7: "fixed-length byte array"}  # fmt: skip
+# converted types of plain integers: UINT_8 .. UINT_64 (11-14), INT_8 .. INT_64 (15-18)
+_UNSIGNED_CONVERTED = {11, 12, 13, 14}
+_SIGNED_CONVERTED = {15, 16, 17, 18}
+_INTEGER_LOGICAL = 10  # LogicalType's INTEGER member: IntType(bitWidth, isSigned)
+
+
+def _time_type(leaf: dict[int, Any]) -> tuple[str | None, bool]:
+    """(why the time column is not integer ticks or None, whether it is uint64)."""
+    physical, converted, logical = leaf.get(1), leaf.get(6), leaf.get(10) or {}
+    name = _PHYSICAL.get(physical, f"physical type {physical}")
+    if physical not in (_INT32, _INT64):
+        return f"the time column is {name}: times must be integer ticks (int64)", False
+    unsigned = converted in _UNSIGNED_CONVERTED
+    if _INTEGER_LOGICAL in logical:
+        unsigned = not logical[_INTEGER_LOGICAL].get(2, True)
+    elif logical or converted not in (None, *_SIGNED_CONVERTED, *_UNSIGNED_CONVERTED):
+        kind = next(iter(logical), converted)
+        return (
+            f"the time column is {name} with a logical type ({kind}: a timestamp, time or "
+            "decimal): times must be plain integer ticks (int64)"
+        ), False
+    return None, unsigned and physical == _INT64
 def read_plan(path: Path, meta_key: bytes) -> Plan:
     """The footer of `path` (FormatError when it is not a readable Parquet footer)."""
     size = os.path.getsize(path)
@@ -73,6 +100,7 @@ def _plan(md: dict[int, Any], meta_key: bytes, data_end: int) -> Plan:
     if names != ["channel", "time"] or len(schema) != 3:
         return plan
     plan.nullable = leaves[1].get(3, 0) != 0
+    plan.time_problem, plan.unsigned = _time_type(leaves[1])
     for rg in md.get(4) or []:
         cols = rg[1]
         if len(cols) != 2:
@@ -80,7 +108,8 @@ def _plan(md: dict[int, Any], meta_key: bytes, data_end: int) -> Plan:
         rows = int(rg[3])
         chan, time = cols[0][3], cols[1][3]
         plan.groups.append((_channel_of(chan), rows))
-        plan.locations.append(_time_chunk(time, rows, data_end))
+        # a uint64 column goes through DuckDB, which reads it unsigned (and checked)
+        plan.locations.append(None if plan.unsigned else _time_chunk(time, rows, data_end))
     return plan
 
 

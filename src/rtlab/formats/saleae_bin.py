@@ -12,6 +12,11 @@ else one sample period when version-1 chunks state one common sample rate, else 
 (every Saleae digital rate is a whole number of ns). Rounding must keep the edges
 strictly increasing, or the read fails (asking for a finer tick). Holes between v1
 chunks are capture gaps; the level at each chunk start is the gap's end level.
+
+A version-0 file states no sample rate: read at 1 ns, its resolution is not 1 ns but
+unknown. The greatest common divisor of the first 2^20 transition intervals of every
+channel is a sample period the edges are consistent with: it becomes the resolution,
+labelled as inferred (`metadata["resolution_inferred"]`), never as stated.
 """
 
 from __future__ import annotations
@@ -260,6 +265,16 @@ def _edges(
                 yield t
 
 
+def _inferred_period(f: _File, chunks: list[_Chunk], tick: Fraction) -> int:
+    """The gcd of the first block's transition intervals in ticks (0 for < 2 edges)."""
+    ch = chunks[0]
+    x = f.doubles(ch.offset, min(_BLOCK, ch.n))
+    if x.size < 2 or not np.all(np.isfinite(x)):
+        return 0  # the edges' own checks report a bad time
+    t = _to_ticks(f.path, x, float(1 / tick), "transition time")
+    return int(np.gcd.reduce(np.abs(np.diff(t))))
+
+
 def _paths(path: Path) -> list[Path]:
     if path.is_dir():
         files = sorted(path.glob("digital_*.bin"), key=lambda f: (len(f.stem), f.stem))
@@ -312,6 +327,13 @@ def stream_files(
             f.fh.close()
         raise
     assert cap is not None
+    if tick is None and parsed[0][0].rate is None:  # version 0: no rate stated
+        periods = [_inferred_period(f, c, tick_s) for f, c in zip(files, parsed, strict=True)]
+        period = int(np.gcd.reduce(periods))
+        cap.metadata["time_unit"] = "s (float64), read to the nearest ns"
+        if period > 0:
+            cap.resolution_s = period * tick_s
+            cap.metadata["resolution_inferred"] = True
 
     def chunks() -> Iterator[tuple[str, np.ndarray]]:
         try:

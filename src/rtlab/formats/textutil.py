@@ -17,6 +17,17 @@ def line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of a text, broken at `\n` only (a `\r` before it is dropped): not at
+    the other characters str.splitlines() breaks at (form feed, \x1c-\x1e, \x85,
+    U+2028, U+2029), which are characters of a line, so line numbers stay those of `\n`
+    and a name may hold them."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the end of the last line, not a line
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
 def line_blocks(fh: IO[bytes], size: int, line: int | None = 1) -> Iterator[tuple[bytes, int, Any]]:
     """(block, byte offset from where `fh` stood, line number of its first byte): the
     rest of `fh` in blocks of about `size` bytes that end at a line end (the last one
@@ -54,7 +65,7 @@ def read_text_lines(path: Path, max_line: int = 1 << 16) -> list[str]:
         raise FormatError(
             path, "not UTF-8 text", line=line_of(data, exc.start), offset=exc.start
         ) from None
-    lines = text.splitlines()
+    lines = split_lines(text)
     for i, ln in enumerate(lines, 1):
         if len(ln) > max_line:
             raise FormatError(path, f"line longer than {max_line} characters", line=i)

@@ -65,9 +65,10 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
     cap = an.capture
     lo, hi = an.window()
     src = cap.metadata.get("source", "capture")
+    inferred = " (inferred from the edges)" if cap.metadata.get("resolution_inferred") else ""
     lines = [
         f"{src}  [{cap.metadata.get('format', '?')}]  tick {_tick(cap.tick_s)}, "
-        f"resolution {fmt_duration(cap.resolution)}, "
+        f"resolution {fmt_duration(cap.resolution)}{inferred}, "
         f"window {fmt_time((hi - lo) * cap.tick_ns, cap.tick_ns)}"
         + (f" (from {fmt_time(lo * cap.tick_ns, cap.tick_ns)})" if lo else "")
         + f", {an.n_edges()} edges, {len(cap.gaps)} gaps"

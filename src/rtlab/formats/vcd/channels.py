@@ -13,16 +13,16 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats.vcd.roundtrip import ROOT, from_units
+from rtlab.formats.vcd.roundtrip import ROOT, Rtlab, from_units
 from rtlab.model import Capture, Channel
 
 
-def ticks_of(path: Path, name: str, units: np.ndarray, ratio: Fraction, t_start: int) -> np.ndarray:
-    """Times of an rtlab file (timescale units after t_start) as ticks, checked."""
-    edges = from_units(path, name, units, ratio)
-    if edges.size and int(edges[-1]) + t_start > 2**63 - 1:
+def ticks_of(path: Path, name: str, units: np.ndarray, rt: Rtlab) -> np.ndarray:
+    """Times of an rtlab file (timescale units after its `#0`) as ticks, checked."""
+    edges = from_units(path, name, units, rt.ratio)
+    if edges.size and int(edges[-1]) + rt.t_zero > 2**63 - 1:
         raise FormatError(path, f"{name}: a change lies beyond 2^63 - 1 ticks")
-    return edges + t_start
+    return edges + rt.t_zero
 
 
 def timescale_s(path: Path, ts: tuple[int, int] | None) -> Fraction:
@@ -39,14 +39,15 @@ def add_channels(
     cap: Capture,
     sigs: list[Any],
     channels: list[str] | None,
-    ratio: Fraction | None,
+    rt: Rtlab | None,
     edges_of: Callable[[Any], tuple[np.ndarray, int, np.ndarray | None, int, int]],
 ) -> list[tuple[str, Any]]:
     """One channel per signal (full name, short name, key) selected by full or short
     name: edges_of(key) gives its (edges, initial level, levels after the pauses or None,
-    x/z changes, changes a later one at the same time overrode). `ratio` is set for
-    rtlab's own files, whose times are timescale units relative to t_start. Returns the
-    (channel name, key) of the channels added."""
+    x/z changes, changes a later one at the same time overrode). `rt` is set for
+    rtlab's own files, whose times are timescale units relative to their `#0` and whose
+    names comment restores the names VCD cannot spell. Returns the (channel name, key)
+    of the channels added."""
     added: list[tuple[str, Any]] = []
     shortcount: dict[str, int] = {}
     for _, short, _ in sigs:
@@ -55,15 +56,17 @@ def add_channels(
     want = {re.sub(r"\s+\[", "[", n) for n in channels} if channels else None
     for full, short, key in sigs:
         name = full
-        if ratio is not None and full.startswith(ROOT + "."):
+        if rt is not None and full in rt.names:
+            name = rt.names[full]
+        elif rt is not None and full.startswith(ROOT + "."):
             name = full[len(ROOT) + 1 :]
         if want is not None and name not in want and short not in want:
             continue
         if name in cap.channels:
             raise FormatError(p, f"two 1-bit signals are named {name!r}")
         edges, level, resumed, xz, overridden = edges_of(key)
-        if ratio is not None:
-            edges = ticks_of(p, name, edges, ratio, cap.t_start or 0)
+        if rt is not None:
+            edges = ticks_of(p, name, edges, rt)
         cap.add(Channel(name, edges, initial_level=level, gap_levels=resumed))
         added.append((name, key))
         if xz:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from rtlab.errors import FormatError
 from rtlab.formats.textutil import line_blocks
 from rtlab.formats.vcd import scanner
 from rtlab.formats.vcd.channels import add_channels, declared_order, ticks_of, timescale_s
-from rtlab.formats.vcd.roundtrip import RTLAB_RE, apply_rtlab
+from rtlab.formats.vcd.roundtrip import Rtlab, apply_rtlab
 from rtlab.model import UNKNOWN_LEVEL, Capture, EdgeStream
 
 try:
@@ -65,11 +64,11 @@ def plain_stream(
     t_start = min(starts) if starts else 0
     window = (timescale_s(path, timescale), t_start, max(t_start, first.time()))
     sigs = [(full, short, k) for (full, short, _), k in zip(variables, out_of, strict=True)]
-    ratio = None
-    rt = RTLAB_RE.search(head)
-    if rt is not None:  # our own file: exact tick, window and channel order
-        ratio, *window = apply_rtlab(path, rt, window[0])
-        order = {n: k for k, n in enumerate(declared_order(head))}
+    declared = declared_order(head)
+    rt = apply_rtlab(path, head, window[0], declared)
+    if rt is not None:  # our own file: exact tick, window, channel names and order
+        window = (rt.tick, rt.t_start, rt.t_end)
+        order = {n: k for k, n in enumerate(declared)}
         sigs.sort(key=lambda s: order.get(s[0], len(order)))
     cap = Capture(
         tick_s=window[0],
@@ -87,16 +86,16 @@ def plain_stream(
         edges = taken[k]
         return edges, UNKNOWN_LEVEL if level < 0 else level, None, xz, overridden
 
-    added = add_channels(path, cap, sigs, channels, ratio, edges_of)
+    added = add_channels(path, cap, sigs, channels, rt, edges_of)
     if whole:
         return EdgeStream.from_capture(cap)
     counts = {name: figures[k][5] for name, k in added}
-    return EdgeStream(cap, counts, _chunks(path, at, slots, n_out, added, ratio, cap.t_start))
+    return EdgeStream(cap, counts, _chunks(path, at, slots, n_out, added, rt))
 
 
 def _chunks(
     path: Path, at: int, slots: list[int], n_out: int, added: list[tuple[str, int]],
-    ratio: Any, t_start: int | None,
+    rt: Rtlab | None,
 ) -> Iterator[tuple[str, np.ndarray]]:  # fmt: skip
     """The second pass: each channel's edges block by block."""
     scan = VcdEdges(slots, n_out, True)
@@ -106,8 +105,8 @@ def _chunks(
         for name, k in added:
             edges = found[k]
             if edges.size:
-                if ratio is not None:
-                    edges = ticks_of(path, name, edges, ratio, t_start or 0)
+                if rt is not None:
+                    edges = ticks_of(path, name, edges, rt)
                 yield name, edges
 
     for block in _blocks(path, at, BLOCK):

@@ -4,7 +4,6 @@ then channels, the window and, for rtlab's own files, the exact tick (see __init
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from rtlab.errors import FormatError
 from rtlab.formats.vcd import scanner as vcd_scan
 from rtlab.formats.vcd.channels import add_channels, declared_order, timescale_s
 from rtlab.formats.vcd.plain import plain_stream
-from rtlab.formats.vcd.roundtrip import RTLAB_RE, apply_rtlab, from_units
+from rtlab.formats.vcd.roundtrip import apply_rtlab, from_units
 from rtlab.formats.vcd.timeline import check_timescale, timeline
 from rtlab.model import UNKNOWN_LEVEL, Capture, EdgeStream
 
@@ -218,13 +217,13 @@ def read(
     is_vcd = res["format"].upper() == "VCD"
     if is_vcd:
         _check_complete(p, size)
-    rt = RTLAB_RE.search(head) if is_vcd else None
     tick = timescale_s(p, res["timescale"])
+    declared = declared_order(head) if is_vcd else []
+    rt = apply_rtlab(p, head, tick, declared) if is_vcd else None
     t_start, t_end = _window(p, sigs, is_vcd)
-    ratio = Fraction(1)
-    if rt is not None:  # our own file: exact tick, window and channel order
-        ratio, tick, t_start, t_end = apply_rtlab(p, rt, tick)
-        order = {n: k for k, n in enumerate(declared_order(head))}
+    if rt is not None:  # our own file: exact tick, window, channel names and order
+        tick, t_start, t_end = rt.tick, rt.t_start, rt.t_end
+        order = {n: k for k, n in enumerate(declared)}
         sigs = sorted(sigs, key=lambda s: order.get(s[0], len(order)))
     cap = Capture(
         tick_s=tick,
@@ -243,12 +242,12 @@ def read(
         return edges, level, resumed if len(pauses) else None, xz, overridden
 
     keyed = [(full, short, (times, lv)) for full, short, times, lv in sigs]
-    add_channels(p, cap, keyed, channels, ratio if rt is not None else None, edges_of)
+    add_channels(p, cap, keyed, channels, rt, edges_of)
     if len(pauses):  # a gap starts after an edge at its $dumpoff time
         gaps = pauses.copy()
         if rt is not None:  # rtlab's own file: timescale units back to ticks
-            gaps = from_units(p, "$dumpoff", pauses.ravel(), ratio).reshape(-1, 2)
-            gaps += cap.t_start or 0
+            gaps = from_units(p, "$dumpoff", pauses.ravel(), rt.ratio).reshape(-1, 2)
+            gaps += rt.t_zero
         starts = gaps[:, 0].copy()
         hit = np.zeros(len(starts), dtype=bool)
         for ch in cap:  # edges are sorted: a search, not np.isin's hash of them all

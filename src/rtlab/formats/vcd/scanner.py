@@ -2,7 +2,8 @@
 
 pywellen parses fast in Rust, but hands every change to Python as a tuple, which
 costs most of the read time. For the common VCD (1-bit scalar changes, `#time`
-lines, vectors that are skipped) this module finds the 1-bit changes with numpy on the
+lines, vectors that are skipped; a one-bit vector value `b1 !` on a 1-bit variable is
+its change) this module finds the 1-bit changes with numpy on the
 raw bytes instead, and returns exactly what the pywellen path returns. Anything
 unusual (comments or `$dumpoff` in the body, escaped or indexed names, unknown variable
 types, times going backwards, text it does not expect) makes it return None: the
@@ -23,39 +24,13 @@ except ImportError:  # pragma: no cover - depends on the install
 
 # 1-bit kinds read as levels; any other kind of 1-bit variable sends the file to pywellen
 _BIT_TYPES = {
-    b"wire",
-    b"reg",
-    b"logic",
-    b"bit",
-    b"tri",
-    b"tri0",
-    b"tri1",
-    b"triand",
-    b"trior",
-    b"trireg",
-    b"wand",
-    b"wor",
-    b"supply0",
-    b"supply1",
-    b"uwire",
-}
+    b"wire", b"reg", b"logic", b"bit", b"tri", b"tri0", b"tri1", b"triand", b"trior",
+    b"trireg", b"wand", b"wor", b"supply0", b"supply1", b"uwire",
+}  # fmt: skip
 _OTHER_TYPES = {
-    b"integer",
-    b"parameter",
-    b"real",
-    b"realtime",
-    b"time",
-    b"event",
-    b"string",
-    b"int",
-    b"shortint",
-    b"longint",
-    b"byte",
-    b"enum",
-    b"shortreal",
-    b"port",
-    b"sparray",
-} | _BIT_TYPES
+    b"integer", b"parameter", b"real", b"realtime", b"time", b"event", b"string", b"int",
+    b"shortint", b"longint", b"byte", b"enum", b"shortreal", b"port", b"sparray",
+} | _BIT_TYPES  # fmt: skip
 _UNITS = {b"s": 0, b"ms": -3, b"us": -6, b"ns": -9, b"ps": -12, b"fs": -15}
 _BODY_CMDS = {b"$dumpvars", b"$dumpall", b"$end"}
 _LEVEL = np.full(256, -1, dtype=np.int8)
@@ -75,6 +50,7 @@ _CLASS[ord("$")] = _CMD
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\n\r\v\f")] = True
 _MAX_ID = 8  # id codes up to 8 bytes become one uint64 key
+_WIDE = -3  # the level of a vector value of several bits
 
 
 class _Scope:
@@ -275,14 +251,27 @@ def scan(data: bytes) -> dict[str, Any] | None:
     if times is None:
         return None
     sc = np.flatnonzero(cls == _SCL)
-    tidx = np.cumsum(is_time)[sc] - 1  # the timestamp in force at each change
-    if sc.size and tidx[0] < 0:
+    tidx = np.cumsum(is_time) - 1  # the timestamp in force at each token
+    if sc.size and tidx[sc[0]] < 0:
         return None  # a change before any time
-    found = _changes_by_id(joined, starts, lens, sc, ids, declared, variables)
+    # the changes: scalar values, and vector values, whose id may be a collected 1-bit
+    # variable (`b1 !` changes it as `1!` does)
+    vt = ids - 1
+    tok = np.concatenate((sc, vt))
+    order = np.argsort(tok, kind="stable")  # file order
+    tok = tok[order]
+    key_start = np.concatenate((starts[sc] + 1, starts[ids]))[order]
+    key_len = np.concatenate((lens[sc] - 1, lens[ids]))[order]
+    one_bit = _LEVEL[joined[np.minimum(starts[vt] + 1, joined.size - 1)]]
+    levels = np.concatenate((_LEVEL[first[sc]], np.where(lens[vt] == 2, one_bit, _WIDE)))
+    levels = levels[order]
+    found = _changes_by_id(joined, key_start, key_len, declared, variables)
     if found is None:
         return None
-    change_t = times[tidx] if sc.size else np.zeros(0, np.int64)
-    levels = _LEVEL[first[sc]]
+    used = np.concatenate([np.zeros(0, np.int64), *found])
+    if np.any(levels[used] == _WIDE) or np.any(tidx[tok[used]] < 0):
+        return None  # several bits on a 1-bit variable, or a change before any time
+    change_t = times[tidx[tok]] if tok.size else np.zeros(0, np.int64)
     signals = [
         (full, short, change_t[sel], levels[sel])
         for (full, short, _), sel in zip(variables, found, strict=True)
@@ -340,24 +329,22 @@ def _vectors_ok(joined: np.ndarray, start: np.ndarray, length: np.ndarray) -> bo
 
 def _changes_by_id(
     joined: np.ndarray,
-    starts: np.ndarray,
-    lens: np.ndarray,
-    sc: np.ndarray,
-    ids: np.ndarray,
+    key_start: np.ndarray,
+    key_len: np.ndarray,
     declared: set[int],
     variables: list[tuple[str, str, bytes]],
 ) -> list[np.ndarray] | None:
-    """For each variable, the indices (into sc) of its scalar changes, in file order;
-    None if a change names an undeclared id (pywellen then reports it)."""
-    slen = lens[sc] - 1
-    if (slen.size and slen.max() > _MAX_ID) or (ids.size and lens[ids].max() > _MAX_ID):
+    """For each variable, the indices of its changes (whose id codes are the byte strings
+    (key_start, key_len)), in file order; None if a change names an undeclared id
+    (pywellen then reports it)."""
+    if key_len.size and key_len.max() > _MAX_ID:
         return None
-    if (slen.size == 0 or slen.max() == 1) and (ids.size == 0 or lens[ids].max() == 1):
+    if key_len.size == 0 or key_len.max() == 1:
         # one-byte ids (up to 94 signals, the usual case): a 256-entry table
         table = np.zeros(256, dtype=bool)
         table[[k for k in declared if k < 256]] = True
-        keys = joined[starts[sc] + 1]
-        if not (table[keys].all() and table[joined[starts[ids]]].all()):
+        keys = joined[key_start] if key_start.size else np.zeros(0, np.uint8)
+        if not table[keys].all():
             return None
         order = np.argsort(keys, kind="stable")
         bounds = np.searchsorted(keys[order], np.arange(257))
@@ -365,11 +352,10 @@ def _changes_by_id(
             order[bounds[ident[0]] : bounds[ident[0] + 1]] if len(ident) == 1 else order[:0]
             for _, _, ident in variables
         ]
-    keys = _keys(joined, starts[sc] + 1, slen)
+    keys = _keys(joined, key_start, key_len)
     known = np.array(sorted(declared), dtype=np.uint64)
-    for ks in (keys, _keys(joined, starts[ids], lens[ids])):
-        if ks.size and not np.all(np.isin(ks, known)):
-            return None
+    if keys.size and not np.all(np.isin(keys, known)):
+        return None
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
     out = []

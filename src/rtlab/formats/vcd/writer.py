@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from rtlab.errors import FormatError
-from rtlab.formats.vcd.roundtrip import ROOT, check_tick, fits_units, to_units
+from rtlab.formats.vcd.roundtrip import ROOT, check_tick, encode_names, fits_units, to_units
 from rtlab.fsutil import atomic_path
 from rtlab.model import UNKNOWN_LEVEL, Capture, Channel
 from rtlab.ticks import one_value_per_time
@@ -42,8 +42,42 @@ def _ident(k: int) -> str:
     return "".join(chars)
 
 
-def _safe(name: str) -> str:
-    return re.sub(r"\s", "_", name) or "_"
+_BIT_SELECT = re.compile(r"[^\[\]]+\[[0-9]{1,9}\]")
+
+
+def _safe(part: str) -> str:
+    """A scope or variable name that every VCD reader reads back as written: white
+    space becomes `_`, and so do a leading `$` or `\\` (a command, an escaped name) and
+    brackets that are not one bit-select `data[3]`."""
+    part = re.sub(r"\s", "_", part) or "_"
+    if part[0] in "$\\":
+        part = "_" + part[1:]
+    if ("[" in part or "]" in part) and not _BIT_SELECT.fullmatch(part):
+        part = part.replace("[", "_").replace("]", "_")
+    return part
+
+
+def _spelled(chans: list[Channel]) -> list[list[str]]:
+    """Each channel's name as VCD scopes and a variable (dots make scopes), made safe
+    and distinct: a second `a_b` (from `a b` and `a_b`) becomes `a_b_2`."""
+    out: list[list[str]] = []
+    taken: set[tuple[str, ...]] = set()
+    for ch in chans:
+        parts = [_safe(s) for s in ch.name.split(".")]
+        leaf, k = parts[-1], 1
+        while tuple(parts) in taken:
+            k += 1
+            parts[-1] = f"{leaf}_{k}"
+        taken.add(tuple(parts))
+        out.append(parts)
+    return out
+
+
+def _zero(cap: Capture, chans: list[Channel]) -> int:
+    """The tick of `#0`: the window's start, or one tick before it when an edge lies
+    there (the initial levels are the values at `#0`; an edge needs a later time step)."""
+    t0, _ = cap.window()
+    return t0 - 1 if any(len(c) and int(c.edges[0]) == t0 for c in chans) else t0
 
 
 def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
@@ -56,7 +90,7 @@ def _problem(cap: Capture, chans: list[Channel], ratio: Fraction) -> str | None:
         return f"tick {cap.tick_s} s is finer than 1 fs and no whole number of fs"
     if any(len(c) and (c.edges[0] < t0 or c.edges[-1] > t1) for c in chans):
         return "an edge lies outside the capture window"
-    if abs(t0) >= 2**63 or not fits_units(t1 - t0, ratio):
+    if abs(t0) >= 2**63 or not fits_units(t1 - _zero(cap, chans), ratio):
         return (
             f"the capture ({t1 - t0} ticks of {cap.tick_s} s) is too long for VCD's 64-bit "
             "times in this timescale"
@@ -103,13 +137,20 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
     problem = _problem(cap, chans, ratio)
     if problem is not None:
         raise FormatError(path, f"cannot write VCD: {problem}")
+    zero = _zero(cap, chans)
+    spelled = _spelled(chans)
     header = [
         "$date rtlab $end",
         "$version rtlab $end",
         f"$comment rtlab tick_s={cap.tick_s.numerator}/{cap.tick_s.denominator} "
-        f"t_start={t0} t_end={t1} $end",
+        f"t_start={t0} t_end={t1}" + (f" t_zero={zero}" if zero != t0 else "") + " $end",
+        *(
+            [encode_names([c.name for c in chans])]
+            if any(".".join(p) != c.name for p, c in zip(spelled, chans, strict=True))
+            else []
+        ),
         f"$timescale {timescale} $end",
-        *_scopes(chans, ids),
+        *_scopes(spelled, ids),
         "$enddefinitions $end",
         "#0",
         "$dumpvars",
@@ -122,9 +163,9 @@ def write(cap: Capture, path: str | Path, **_: Any) -> None:
     gaps = [(k, g0, g1) for k, (g0, g1) in enumerate(cap.gaps.tolist()) if g1 > g0]
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         fh.write(("\n".join(header) + "\n").encode())
-        for block in _body_blocks(chans, ids, ratio, t0, cap.gaps, gaps):
+        for block in _body_blocks(chans, ids, ratio, zero, cap.gaps, gaps):
             fh.write(block)
-        fh.write(f"#{int(to_units(np.array([t1 - t0]), ratio)[0])}\n".encode())
+        fh.write(f"#{int(to_units(np.array([t1 - zero]), ratio)[0])}\n".encode())
 
 
 def _pause_text(
@@ -141,11 +182,10 @@ def _pause_text(
     return text.encode()
 
 
-def _scopes(chans: list[Channel], ids: list[str]) -> list[str]:
+def _scopes(spelled: list[list[str]], ids: list[str]) -> list[str]:
     lines = [f"$scope module {ROOT} $end"]
     open_: list[str] = []
-    for ch, ident in zip(chans, ids, strict=True):  # capture order; scopes reopen if needed
-        parts = [_safe(s) for s in ch.name.split(".")]
+    for parts, ident in zip(spelled, ids, strict=True):  # capture order; scopes reopen
         path, leaf = parts[:-1], parts[-1]
         common = 0
         while common < min(len(open_), len(path)) and open_[common] == path[common]:
