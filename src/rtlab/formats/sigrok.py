@@ -190,6 +190,8 @@ def read_stream(
     samplerate: str | None = None,
     tick: Any = None,
     channels: list[str] | None = None,
+    threshold: Any = None,
+    hysteresis: Any = None,
     **_: Any,
 ) -> EdgeStream:
     """The session as a stream (EdgeStream): each batch of logic data (a `logic-1-N`
@@ -199,7 +201,16 @@ def read_stream(
     p = Path(path)
     zf = sr_zip.open_zip(p)
     try:
-        tick_s, unitsize, probes, section, members = _session(zf, p, samplerate, tick, channels)
+        logic_names = channels
+        if channels and threshold is not None:  # analog names are no logic channel to find
+            from rtlab.formats.sigrok_analog import analog_probes
+
+            meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode("utf-8", "replace")
+            analog_names = {n for _, n in analog_probes(_parse_metadata(p, meta)[1])}
+            logic_names = [c for c in channels if c not in analog_names] or None
+        tick_s, unitsize, probes, section, members = _session(
+            zf, p, samplerate, tick, logic_names
+        )
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])
         batches = sr_zip.batches(zf, p, members)
         for batch in batches:  # the first whole sample gives the initial levels
@@ -210,6 +221,7 @@ def read_stream(
             _check_end(p, finder, unitsize, members)
         _check_end(p, finder, unitsize, members, partial=True)
         header = _header(tick_s, finder, unitsize, section, probes)
+        analog = _analog(zf, p, section, threshold, hysteresis, channels, header)
     except BaseException:
         zf.close()
         raise
@@ -227,12 +239,48 @@ def read_stream(
                     break
                 finder.feed(batch)
             _check_end(p, finder, unitsize, members)
+            for name, parts in analog:  # thresholded analog channels, one after another
+                for part in parts:
+                    yield name, part[part < finder.n]
             header.t_end = finder.n
             header.metadata["samples"] = finder.n
         finally:
             zf.close()
 
     return EdgeStream(header, dict.fromkeys(header.channels, 0), chunks())
+
+
+def _analog(
+    zf: Any,
+    p: Path,
+    section: str,
+    threshold: Any,
+    hysteresis: Any,
+    channels: list[str] | None,
+    header: Capture,
+) -> list[tuple[str, Iterator[np.ndarray]]]:
+    """With -O threshold=: each analog channel as a logic one (sigrok_analog.py), added
+    to the header; its edges come after the logic channels'."""
+    if threshold is None:
+        if hysteresis is not None:
+            raise FormatError(p, "hysteresis= needs threshold= (-O threshold=1.65)")
+        return []
+    from rtlab.formats import sigrok_analog as sa
+
+    try:
+        thr, hyst = float(threshold), float(hysteresis or 0)
+    except ValueError:
+        raise FormatError(p, f"threshold and hysteresis are volts: {threshold!r}") from None
+    _, keys = _parse_metadata(p, sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode())
+    out = []
+    for k, name in sa.analog_probes(keys):
+        if channels and name not in channels:
+            continue
+        level = sa.first_level(zf, p, k, thr)
+        header.add(Channel(name, np.zeros(0, np.int64), initial_level=level))
+        out.append((name, sa.analog_edges(zf, p, k, thr, hyst)))
+    header.metadata["threshold"] = {"volts": thr, "hysteresis": hyst}
+    return out
 
 
 def _session(
@@ -356,5 +404,6 @@ def sniff(head: bytes, path: Path) -> bool:
 
 FORMAT = FormatSpec.of(
     globals(), "sigrok", (".sr",), "sigrok session file (.sr: PulseView, sigrok-cli)",
-    {"samplerate": text, "tick": text, "channels": name_list},
+    {"samplerate": text, "tick": text, "channels": name_list, "threshold": text,
+     "hysteresis": text},
 )  # fmt: skip
