@@ -154,6 +154,7 @@ def say_glitches(cap: Any) -> None:
     err.print(
         f"--min-width {mw['width']} removed {total} {pulses}" + (f" ({per})" if per else ""),
         highlight=False,
+        markup=False,
     )
 
 
@@ -263,7 +264,7 @@ def run_analyze(
         print_table(an)
     if plot is not None:
         kinds = "SVG and PNG" if _with_png() else "SVG (PNG too with: pip install 'rtlab[plot]')"
-        err.print(f"plots written to {plot}/: {kinds}")
+        err.print(f"plots written to {plot}/: {kinds}", markup=False, highlight=False)
 
 
 def _analyze_streaming(
