@@ -30,7 +30,8 @@ def test_version_and_short_help():
 def test_every_help_names_its_placeholders(capsys):
     import typer
 
-    from rtlab.cli.commands import app, named_placeholders
+    from rtlab.cli.commands import app
+    from rtlab.cli.placeholders import named_placeholders
 
     root = named_placeholders(typer.main.get_command(app))
     stack: list[tuple[list[str], object]] = [([], root)]

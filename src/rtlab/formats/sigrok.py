@@ -221,7 +221,13 @@ def read_stream(
             _check_end(p, finder, unitsize, members)
         _check_end(p, finder, unitsize, members, partial=True)
         header = _header(tick_s, finder, unitsize, section, probes)
-        analog = _analog(zf, p, section, threshold, hysteresis, channels, header)
+        analog = []
+        if threshold is not None or hysteresis is not None:
+            from rtlab.formats.sigrok_analog import add_analog
+
+            meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode("utf-8", "replace")
+            keys = _parse_metadata(p, meta)[1]
+            analog = add_analog(zf, p, keys, threshold, hysteresis, channels, header)
     except BaseException:
         zf.close()
         raise
@@ -248,39 +254,6 @@ def read_stream(
             zf.close()
 
     return EdgeStream(header, dict.fromkeys(header.channels, 0), chunks())
-
-
-def _analog(
-    zf: Any,
-    p: Path,
-    section: str,
-    threshold: Any,
-    hysteresis: Any,
-    channels: list[str] | None,
-    header: Capture,
-) -> list[tuple[str, Iterator[np.ndarray]]]:
-    """With -O threshold=: each analog channel as a logic one (sigrok_analog.py), added
-    to the header; its edges come after the logic channels'."""
-    if threshold is None:
-        if hysteresis is not None:
-            raise FormatError(p, "hysteresis= needs threshold= (-O threshold=1.65)")
-        return []
-    from rtlab.formats import sigrok_analog as sa
-
-    try:
-        thr, hyst = float(threshold), float(hysteresis or 0)
-    except ValueError:
-        raise FormatError(p, f"threshold and hysteresis are volts: {threshold!r}") from None
-    _, keys = _parse_metadata(p, sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode())
-    out = []
-    for k, name in sa.analog_probes(keys):
-        if channels and name not in channels:
-            continue
-        level = sa.first_level(zf, p, k, thr)
-        header.add(Channel(name, np.zeros(0, np.int64), initial_level=level))
-        out.append((name, sa.analog_edges(zf, p, k, thr, hyst)))
-    header.metadata["threshold"] = {"volts": thr, "hysteresis": hyst}
-    return out
 
 
 def _session(

@@ -15,11 +15,13 @@ from __future__ import annotations
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from rtlab.errors import FormatError
 from rtlab.formats import sigrok_zip as sr_zip
+from rtlab.model import Capture, Channel
 
 
 def analog_probes(keys: dict[str, str]) -> list[tuple[int, str]]:
@@ -96,3 +98,31 @@ def analog_edges(
             e = th.feed(np.frombuffer(data[:cut], "<f4"))
             if e.size:
                 yield e
+
+
+def add_analog(
+    zf: zipfile.ZipFile,
+    p: Path,
+    keys: dict[str, str],
+    threshold: Any,
+    hysteresis: Any,
+    channels: list[str] | None,
+    header: Capture,
+) -> list[tuple[str, Iterator[np.ndarray]]]:
+    """With -O threshold=: each analog channel as a logic one, added to the header; its
+    edges (to be handed out after the logic channels') as iterators."""
+    if threshold is None:
+        raise FormatError(p, "hysteresis= needs threshold= (-O threshold=1.65)")
+    try:
+        thr, hyst = float(threshold), float(hysteresis or 0)
+    except ValueError:
+        raise FormatError(p, f"threshold and hysteresis are volts: {threshold!r}") from None
+    out = []
+    for k, name in analog_probes(keys):
+        if channels and name not in channels:
+            continue
+        level = first_level(zf, p, k, thr)
+        header.add(Channel(name, np.zeros(0, np.int64), initial_level=level))
+        out.append((name, analog_edges(zf, p, k, thr, hyst)))
+    header.metadata["threshold"] = {"volts": thr, "hysteresis": hyst}
+    return out
