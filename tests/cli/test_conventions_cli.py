@@ -30,7 +30,8 @@ def test_version_and_short_help():
 def test_every_help_names_its_placeholders(capsys):
     import typer
 
-    from rtlab.cli.commands import app, named_placeholders
+    from rtlab.cli.commands import app
+    from rtlab.cli.placeholders import named_placeholders
 
     root = named_placeholders(typer.main.get_command(app))
     stack: list[tuple[list[str], object]] = [([], root)]
@@ -90,6 +91,8 @@ def test_ticks_and_rates_as_a_person_writes_them(tmp_path):
     assert fmt_rate(50) == "50 Hz"
     col = TimeColumn([2_000.0, 27_808.0], 8.0)
     assert (col.unit, col(27_808.0), col(2_000.0)) == ("µs", "27.808", "2")
+    col = TimeColumn([769_384_712.0], 1.0)  # every ns of a 1 ns tick shows, in ms
+    assert (col.unit, col(769_384_712.0)) == ("ms", "769.384712")
     meta = "[global]\nsigrok version=0.5.2\n[device 1]\ncapturefile=logic-1\n"
     meta += "total probes=1\nsamplerate=6.25 MHz\nprobe1=D0\nunitsize=1\n"
     sr = tmp_path / "r.sr"

@@ -88,28 +88,74 @@ def _trigger_hint(options: dict, window: Any) -> dict:
     return {**options, "channels": names}
 
 
-def open_capture_stream(file: Path, format: str | None, options: dict, window: Any = None) -> Any:
-    """formats.open_stream, cut to the --from/--to window when one is given."""
+def open_capture_stream(
+    file: Path, format: str | None, options: dict, window: Any = None, min_width: str | None = None
+) -> Any:
+    """formats.open_stream, cut to the --from/--to window when one is given, and without
+    pulses narrower than --min-width (counted in the header's metadata)."""
     from rtlab import formats
 
     if window is None:
-        return formats.open_stream(file, format, **options)
-    from rtlab.analysis.window import window_stream
+        stream = formats.open_stream(file, format, **options)
+    else:
+        from rtlab.analysis.window import window_stream
 
-    opts = _trigger_hint(options, window)
-    return window_stream(lambda: formats.open_stream(file, format, **opts), window)
+        opts = _trigger_hint(options, window)
+        stream = window_stream(lambda: formats.open_stream(file, format, **opts), window)
+    return _glitch_filtered(stream, min_width)
 
 
-def load_capture(file: Path, format: str | None, options: dict, window: Any = None) -> Any:
-    """formats.load, cut to the --from/--to window when one is given."""
+def load_capture(
+    file: Path, format: str | None, options: dict, window: Any = None, min_width: str | None = None
+) -> Any:
+    """formats.load, cut to the --from/--to window when one is given, and without pulses
+    narrower than --min-width."""
     from rtlab import formats
 
     cap = formats.load(file, format, **_trigger_hint(options, window))
-    if window is None:
-        return cap
-    from rtlab.analysis.window import window_capture
+    if window is not None:
+        from rtlab.analysis.window import window_capture
 
-    return window_capture(cap, window)
+        cap = window_capture(cap, window)
+    if min_width is None:
+        return cap
+    from rtlab.model import EdgeStream
+
+    return _glitch_filtered(EdgeStream.from_capture(cap), min_width).gather()
+
+
+def _glitch_filtered(stream: Any, min_width: str | None) -> Any:
+    if min_width is None:
+        return stream
+    import math
+
+    from rtlab.analysis.glitch import min_width_stream
+    from rtlab.ticks import parse_duration
+
+    try:
+        width = parse_duration(min_width)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise RtlabError(f"--min-width {min_width!r}: {exc}") from None
+    ticks = math.ceil(width / stream.header.tick_s)
+    out, removed = min_width_stream(stream, ticks)
+    out.header.metadata["min_width"] = {"width": min_width, "removed": removed}
+    return out
+
+
+def say_glitches(cap: Any) -> None:
+    """One line on stderr: how many pulses --min-width removed, per channel."""
+    mw = cap.metadata.get("min_width")
+    if not mw:
+        return
+    removed = {k: v for k, v in mw["removed"].items() if v}
+    total = sum(removed.values())
+    per = ", ".join(f"{k} {v}" for k, v in removed.items())
+    pulses = "pulse" if total == 1 else "pulses"
+    err.print(
+        f"--min-width {mw['width']} removed {total} {pulses}" + (f" ({per})" if per else ""),
+        highlight=False,
+        markup=False,
+    )
 
 
 def _finite(obj: Any) -> Any:
@@ -143,6 +189,7 @@ def run_analyze(
     start: str | None = None,
     end: str | None = None,
     decoder: Sequence[str] = (),
+    min_width: str | None = None,
 ) -> None:
     """`rtlab analyze`: the parameters are the command's options by their names in
     cli/commands.py (typer) and cli/fast.py; errors raise (the caller's `guarded` says
@@ -179,12 +226,14 @@ def run_analyze(
     with_tie = tie or nominal_hz is not None
     if not pairs and not arrows and not with_tie and plot is None:
         # every figure from exact histograms, chunk by chunk: memory bounded by them
-        an = _analyze_streaming(file, format, options, channel, qs, edge, extremes, window)
+        an = _analyze_streaming(
+            file, format, options, channel, qs, edge, extremes, window, min_width
+        )
         cap = an.capture
     else:  # latency, tie and plots need whole sequences (rtlab.analysis.stream)
         from rtlab.analysis.summary import analyze as run_analysis
 
-        cap = load_capture(file, format, options, window)
+        cap = load_capture(file, format, options, window, min_width)
         # edge: one of the CLI's choices, str to typer, the Literal it names
         an = run_analysis(
             cap, channel or None, pairs, qs, edge, with_tie, nominal_hz, extremes  # type: ignore[arg-type]
@@ -195,8 +244,12 @@ def run_analyze(
             add_arrow_latencies(an, file, arrows, list(decoder), qs, extremes, window)
     if plot is not None:
         _analysis_plots(cap, an, plot, edge)
+    say_glitches(cap)
     if as_json:
-        doc = json.dumps(_finite(an.to_dict()), indent=2, allow_nan=False)
+        d = an.to_dict()
+        if "min_width" in cap.metadata:
+            d["min_width"] = cap.metadata["min_width"]
+        doc = json.dumps(_finite(d), indent=2, allow_nan=False)
         sys.stdout.write(doc + "\n")
     elif as_csv:
         from rtlab.report.tables import csv_text
@@ -212,7 +265,7 @@ def run_analyze(
         print_table(an)
     if plot is not None:
         kinds = "SVG and PNG" if _with_png() else "SVG (PNG too with: pip install 'rtlab[plot]')"
-        err.print(f"plots written to {plot}/: {kinds}")
+        err.print(f"plots written to {plot}/: {kinds}", markup=False, highlight=False)
 
 
 def _analyze_streaming(
@@ -224,12 +277,13 @@ def _analyze_streaming(
     edge: str,
     extremes: int = 0,
     window: Any = None,
+    min_width: str | None = None,
 ) -> Any:
     from rtlab.analysis.stream import analyze_stream
     from rtlab.cli.progress import DelayedProgress
 
     with DelayedProgress(f"analyzing {file.name}", path=file) as bar:
-        stream = open_capture_stream(file, format, options, window)
+        stream = open_capture_stream(file, format, options, window, min_width)
         # edge: one of the CLI's choices, str to typer, the Literal it names
         return analyze_stream(
             stream, channel or None, qs, edge, progress=bar, extremes=extremes  # type: ignore[arg-type]

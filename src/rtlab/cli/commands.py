@@ -4,11 +4,7 @@ every command is a library call. `rtlab analyze FILE …` usually runs without i
 
 from __future__ import annotations
 
-import functools
-import inspect
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,11 +13,8 @@ import typer
 # Only what `rtlab --help` needs is imported here: numpy, the readers, DuckDB and
 # matplotlib load inside the command that uses them (tests/cli/test_startup.py).
 from rtlab.cli.analyze_run import (
-    _reader_options,
-    load_capture,
-    open_capture_stream,
-    parse_window,
     run_analyze,
+    say_glitches,
     split_list,
 )
 from rtlab.cli.common import err, guarded
@@ -58,134 +51,25 @@ def _root(
     """rtlab: a timing lab for real-time systems."""
 
 
-# The placeholder of each option and argument in the help, by parameter name (typer's
-# own is `<str>` for every text): what a user types there.
-PLACEHOLDERS = {
-    "file": "FILE", "files": "FILE...", "src": "FILE", "dst": "OUTPUT", "output": "FILE",
-    "channel": "CHANNEL", "tick": "DURATION", "nominal": "FREQUENCY",
-    "quantiles": "QUANTILES", "format": "FORMAT", "latency": "A:B", "opt": "KEY=VALUE",
-    "plot": "DIR", "first_level": "0|1", "edge": "rising|falling|both",
-    "kind": "hist|cdf|trend", "metric": "METRIC", "extremes": "N",
-    "start": "TIME|EDGE", "end": "TIME|EDGE", "store": "DIR", "spec": "FILE",
-}  # fmt: skip
-
-
-def named_placeholders(cmd: Any) -> Any:
-    """`cmd` (a click command or group) with every option and argument that takes a
-    value showing a named placeholder (FILE, CHANNEL, DURATION, …) instead of `<str>`."""
-    # by duck type: typer may carry its own copy of click's classes
-    for p in cmd.params:
-        if getattr(p, "is_flag", False) or getattr(p, "count", False):
-            continue
-        if p.metavar is None or p.metavar.startswith("<"):
-            name = p.name or ""
-            p.metavar = PLACEHOLDERS.get(name, name.upper())
-        if p.param_type_name == "argument":
-            # usage as the shell tools write it: FILE, [FILE], FILE... (typer: {FILE})
-            shown = p.metavar + ("..." if p.nargs != 1 and "..." not in p.metavar else "")
-            shown = shown if p.required else f"[{shown}]"
-            p.make_metavar = lambda ctx=None, usage=False, _s=shown: _s
-    for sub in getattr(cmd, "commands", {}).values():
-        named_placeholders(sub)
-    return cmd
-
-
 def run() -> None:
     """The `rtlab` command line (typer's app, with named placeholders)."""
+    from rtlab.cli.placeholders import named_placeholders
+
     named_placeholders(typer.main.get_command(app))()
 
 
-FormatOpt = Annotated[
-    str | None,
-    typer.Option("--format", "-f", help="input format (guessed when omitted); see `rtlab formats`"),
-]
-TickOpt = Annotated[
-    str | None, typer.Option(help="tick length for formats that need one, e.g. 16ns, 125MHz")
-]
-FirstLevelOpt = Annotated[
-    int | None, typer.Option(help="pio-durations: level of the first duration (1 = high)")
-]
-ReaderOpt = Annotated[
-    list[str], typer.Option("--opt", "-O", help="reader option KEY=VALUE (repeatable)")
-]
-EdgeOpt = Annotated[str, typer.Option(help="edge for periods: rising, falling or both")]
-FromOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--from",
-        metavar="TIME|EDGE",
-        help="start of the window: a time (1.5ms) or an edge (D2:rising, D2:rising+10us)",
-    ),
-]
-ToOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--to",
-        metavar="TIME|EDGE",
-        help="end of the window (excluded): a time, an edge, or +DURATION after --from",
-    ),
-]
-
-
-@dataclass(frozen=True)
-class Reader:
-    """How a command reads its captures: --format and the reader options (--tick,
-    --first-level, -O KEY=VALUE), given to a `reading` command as its `reader`."""
-
-    format: str | None
-    tick: str | None
-    first_level: int | None
-    opt: list[str]
-    start: str | None = None
-    end: str | None = None
-
-    def options(self) -> dict[str, Any]:
-        """The reader options as formats.load/open_stream take them (one error when a
-        key is given twice)."""
-        return _reader_options(self.tick, self.first_level, self.opt)
-
-    def window(self) -> Any:
-        return parse_window(self.start, self.end)
-
-    def open_stream(self, file: Path, options: dict[str, Any] | None = None) -> Any:
-        """The capture as a stream, cut to --from/--to."""
-        opts = self.options() if options is None else options
-        return open_capture_stream(file, self.format, opts, self.window())
-
-    def load(self, file: Path) -> Any:
-        """The whole capture, cut to --from/--to."""
-        return load_capture(file, self.format, self.options(), self.window())
-
-
-_READER = [
-    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
-    for name, ann, default in (
-        ("format", FormatOpt, None),
-        ("tick", TickOpt, None),
-        ("first_level", FirstLevelOpt, None),
-        ("opt", ReaderOpt, []),
-        ("start", FromOpt, None),
-        ("end", ToOpt, None),
-    )
-]
-
-
-def reading(command: Callable[..., None]) -> Callable[..., None]:
-    """`command`, whose last parameter is `reader: Reader`, as typer sees a command with
-    the options --format, --tick, --first-level and --opt in its place: the one list of
-    them for every command that reads captures."""
-    sig = inspect.signature(command, eval_str=True)
-    params = [p for p in sig.parameters.values() if p.name != "reader"]
-
-    @functools.wraps(command)
-    def with_reader(**kw: Any) -> None:
-        reader = Reader(*(kw.pop(p.name) for p in _READER))
-        command(**kw, reader=reader)
-
-    # typer reads the signature it is given; a function type does not declare the attribute
-    with_reader.__signature__ = sig.replace(parameters=[*params, *_READER])  # type: ignore[attr-defined]
-    with_reader.__annotations__ = {p.name: p.annotation for p in [*params, *_READER]}
-    return with_reader
+from rtlab.cli.reading import (  # noqa: E402 - after app: the options of every reading command
+    EdgeOpt,
+    FirstLevelOpt,
+    FormatOpt,
+    FromOpt,
+    MinWidthOpt,
+    Reader,
+    ReaderOpt,
+    TickOpt,
+    ToOpt,
+    reading,
+)
 
 
 @app.command()
@@ -224,6 +108,7 @@ def analyze(
     opt: ReaderOpt = [],  # noqa: B006
     start: FromOpt = None,
     end: ToOpt = None,
+    min_width: MinWidthOpt = None,
     decoder: Annotated[
         list[str],
         typer.Option(
@@ -272,6 +157,7 @@ def plot(
         series = []
         for f in files:
             cap = reader.load(f)
+            say_glitches(cap)
             ch = channel or next(iter(cap.channels), None)
             if ch is None:
                 raise RtlabError(f"{f}: the capture has no channels")
@@ -317,6 +203,7 @@ def convert(
 
             stream.chunks = counted(stream.chunks)
             formats.save_stream(stream, dst)
+        say_glitches(stream.header)
         how = " (replaced the file that was there)" if replaced else ""
         how += f" (made folder {made[-1]})" if made else ""
         err.print(f"wrote {dst}: {len(stream.header)} channels, {done} edges{how}")
@@ -364,6 +251,7 @@ def events(
             stream = reader.open_stream(file, options)
             blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
             n = write_events(blocks, stream.header, output)
+        say_glitches(stream.header)
         err.print(f"wrote {output}: {n} events")
 
     guarded(body)

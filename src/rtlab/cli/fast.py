@@ -38,6 +38,7 @@ ANALYZE_OPTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "start": (("--from",), str),
     "end": (("--to",), str),
     "decoder": (("--decoder", "-D"), "multi"),
+    "min_width": (("--min-width",), str),
 }
 ANALYZE_DEFAULTS: dict[str, Any] = {
     "format": None,
@@ -58,6 +59,7 @@ ANALYZE_DEFAULTS: dict[str, Any] = {
     "start": None,
     "end": None,
     "decoder": [],
+    "min_width": None,
 }
 _BY_SPELLING = {s: name for name, (spellings, _) in ANALYZE_OPTIONS.items() for s in spellings}
 _DIGITS = re.compile(r"[0-9]{1,18}")

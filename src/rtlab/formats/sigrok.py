@@ -190,6 +190,8 @@ def read_stream(
     samplerate: str | None = None,
     tick: Any = None,
     channels: list[str] | None = None,
+    threshold: Any = None,
+    hysteresis: Any = None,
     **_: Any,
 ) -> EdgeStream:
     """The session as a stream (EdgeStream): each batch of logic data (a `logic-1-N`
@@ -199,7 +201,16 @@ def read_stream(
     p = Path(path)
     zf = sr_zip.open_zip(p)
     try:
-        tick_s, unitsize, probes, section, members = _session(zf, p, samplerate, tick, channels)
+        logic_names = channels
+        if channels and threshold is not None:  # analog names are no logic channel to find
+            from rtlab.formats.sigrok_analog import analog_probes
+
+            meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode("utf-8", "replace")
+            analog_names = {n for _, n in analog_probes(_parse_metadata(p, meta)[1])}
+            logic_names = [c for c in channels if c not in analog_names] or None
+        tick_s, unitsize, probes, section, members = _session(
+            zf, p, samplerate, tick, logic_names
+        )
         finder = _EdgeFinder(unitsize, [b for b, _ in probes])
         batches = sr_zip.batches(zf, p, members)
         for batch in batches:  # the first whole sample gives the initial levels
@@ -210,6 +221,13 @@ def read_stream(
             _check_end(p, finder, unitsize, members)
         _check_end(p, finder, unitsize, members, partial=True)
         header = _header(tick_s, finder, unitsize, section, probes)
+        analog = []
+        if threshold is not None or hysteresis is not None:
+            from rtlab.formats.sigrok_analog import add_analog
+
+            meta = sr_zip.read_member(zf, p, "metadata", _MAX_META_BYTES).decode("utf-8", "replace")
+            keys = _parse_metadata(p, meta)[1]
+            analog = add_analog(zf, p, keys, threshold, hysteresis, channels, header)
     except BaseException:
         zf.close()
         raise
@@ -227,6 +245,9 @@ def read_stream(
                     break
                 finder.feed(batch)
             _check_end(p, finder, unitsize, members)
+            for name, parts in analog:  # thresholded analog channels, one after another
+                for part in parts:
+                    yield name, part[part < finder.n]
             header.t_end = finder.n
             header.metadata["samples"] = finder.n
         finally:
@@ -356,5 +377,6 @@ def sniff(head: bytes, path: Path) -> bool:
 
 FORMAT = FormatSpec.of(
     globals(), "sigrok", (".sr",), "sigrok session file (.sr: PulseView, sigrok-cli)",
-    {"samplerate": text, "tick": text, "channels": name_list},
+    {"samplerate": text, "tick": text, "channels": name_list, "threshold": text,
+     "hysteresis": text},
 )  # fmt: skip

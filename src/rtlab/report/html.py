@@ -64,7 +64,13 @@ def _template() -> jinja2.Template:
     env.filters["pct"] = lambda x: "–" if x is None else f"{x:+.1f} %"
     env.filters["num"] = gpio_study.fmt
     env.filters["overrun_lines"] = results.overrun_lines
+    env.filters["plural"] = plural
     return env.get_template("report.html.j2")
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 finding', '2 findings', '0 entries': a count and its noun as written."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 # the report sections that show each published study's runs, nearest first

@@ -71,7 +71,7 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
         f"resolution {fmt_duration(cap.resolution)}{inferred}, "
         f"window {fmt_time((hi - lo) * cap.tick_ns, cap.tick_ns)}"
         + (f" (from {fmt_time(lo * cap.tick_ns, cap.tick_ns)})" if lo else "")
-        + f", {an.n_edges()} edges, {len(cap.gaps)} gaps"
+        + f", {_count(an.n_edges(), 'edge')}, {_count(len(cap.gaps), 'gap')}"
     ]
     for name, d in an.derived.items():
         if idle and name in idle:
@@ -79,12 +79,16 @@ def header_lines(an: Analysis, idle: set[str] | None = None) -> list[str]:
         f, duty = d.get("frequency_hz"), d.get("duty")
         freq = fmt_rate(f)
         dty = "–" if duty is None else f"{duty * 100:.2f} %"
-        lines.append(f"{name}: {an.n_edges(name)} edges, frequency {freq}, duty {dty}")
+        lines.append(f"{name}: {_count(an.n_edges(name), 'edge')}, frequency {freq}, duty {dty}")
     for pair, (_, c) in an.latencies.items():
         lines.append(
             f"{pair}: {c['paired']} paired, {c['unpaired']} unpaired, {c['extra']} extra edges"
         )
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _tick(tick_s: Fraction) -> str:

@@ -34,7 +34,7 @@ def decimals(scale: float, top: float, resolution_ns: float | None) -> int:
     d = 0
     if resolution_ns and resolution_ns > 0:
         step = resolution_ns / scale  # one tick in this unit: every tick must show
-        while d < 6 and abs(step * 10**d - round(step * 10**d)) > 1e-6 * max(step * 10**d, 1):
+        while d < 6 and abs(step * 10**d - round(step * 10**d)) > 1e-9 * max(step * 10**d, 1):
             d += 1
     if top > 0:
         d = max(d, 3 - math.floor(math.log10(top)))

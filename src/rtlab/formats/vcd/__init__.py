@@ -18,7 +18,47 @@ from __future__ import annotations
 from typing import Any
 
 from rtlab.formats import FormatSpec, choice, name_list, number
-from rtlab.formats.vcd.reader import read, read_stream, sniff, sniff_fst
+from rtlab.formats.vcd.reader import read as _read
+from rtlab.formats.vcd.reader import read_stream as _read_stream
+from rtlab.formats.vcd.reader import sniff, sniff_fst
+
+
+def read(path: Any, *, vectors: str = "skip", **options: Any) -> Any:
+    """reader.read; with vectors="bits" each multi-bit variable as one channel per bit
+    (vector_bits.py: `bus[3]` … `bus[0]`)."""
+    if vectors != "bits":
+        return _read(path, **options)
+    from pathlib import Path
+
+    from rtlab.formats.vcd.vector_bits import split_vectors
+
+    copy = split_vectors(Path(path))
+    try:
+        return _read(copy, **options)
+    finally:
+        copy.unlink(missing_ok=True)
+
+
+def read_stream(path: Any, *, vectors: str = "skip", **options: Any) -> Any:
+    """reader.read_stream; vectors="bits" as read()."""
+    if vectors != "bits":
+        return _read_stream(path, **options)
+    from pathlib import Path
+
+    from rtlab.formats.vcd.vector_bits import split_vectors
+
+    copy = split_vectors(Path(path))
+    stream = _read_stream(copy, **options)
+    inner = stream.chunks
+
+    def chunks() -> Any:
+        try:
+            yield from inner
+        finally:
+            copy.unlink(missing_ok=True)
+
+    stream.chunks = chunks()
+    return stream
 
 
 def write(cap: Any, path: Any, **options: Any) -> None:
@@ -30,10 +70,16 @@ def write(cap: Any, path: Any, **options: Any) -> None:
 
 __all__ = ["FORMATS", "read", "read_stream", "sniff", "write"]
 
-_OPTIONS = {"channels": name_list, "timeout": number, "engine": choice("auto", "wellen", "scan")}
+_OPTIONS = {
+    "channels": name_list,
+    "timeout": number,
+    "engine": choice("auto", "wellen", "scan"),
+    "vectors": choice("skip", "bits"),  # -O vectors=bits: one channel per bit, bus[3]
+}
 FORMATS = [
     FormatSpec.of(
-        globals(), "vcd", (".vcd",), "Value Change Dump (simulators, PulseView, GTKWave)",
+        globals(), "vcd", (".vcd",),
+        "Value Change Dump (simulators, PulseView, GTKWave); vectors: -O vectors=bits",
         _OPTIONS,
     ),
     FormatSpec.of(
