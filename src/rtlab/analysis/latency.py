@@ -30,6 +30,16 @@ class LatencyResult:
     def paired(self) -> int:
         return len(self.samples)
 
+    def counts(self) -> dict[str, int]:
+        """The edge counts a report prints beside the statistics."""
+        return {
+            "n_source": self.n_source,
+            "n_target": self.n_target,
+            "paired": self.paired,
+            "unpaired": self.unpaired,
+            "extra": self.extra,
+        }
+
 
 def latency(
     cap: Capture,

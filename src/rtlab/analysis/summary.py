@@ -148,13 +148,7 @@ def analyze(
     for a, b in latency_pairs:
         r = latency(cap, a, b, edge)
         lat_samples[f"{a}:{b}"] = r.samples
-        counts = {
-            "n_source": r.n_source,
-            "n_target": r.n_target,
-            "paired": r.paired,
-            "unpaired": r.unpaired,
-            "extra": r.extra,
-        }
+        counts = r.counts()
         lats[f"{a}:{b}"] = (compute_stats(r.samples, quantiles), counts)
     an = Analysis(cap, edge, quantiles, per_channel, derived, lats)
     if extremes:

@@ -37,13 +37,7 @@ def add_arrow_latencies(
                     session = _session(cap, file, window, Path(tmp))
                 times = _decoded_ends(session, src, decoders)
             r = arrow_latency(cap, src, dst, times)
-            counts = {
-                "n_source": r.n_source,
-                "n_target": r.n_target,
-                "paired": r.paired,
-                "unpaired": r.unpaired,
-                "extra": r.extra,
-            }
+            counts = r.counts()
             an.latencies[label] = (compute_stats(r.samples, quantiles), counts)
             if extremes:
                 ext = Extremes(extremes)
