@@ -110,7 +110,7 @@ def test_smoke_images_build_and_run_on_netduinoplus2() -> None:
     t = make_target({"kind": "serial", "board": "netduinoplus2", "flasher": "qemu", "image": elf})
     done = t.run([elf, "--exit", "3"], timeout=30)
     assert done.returncode == 3 and not done.timed_out, done.stdout
-    (run,) = parse(done.stdout)
+    (run,) = done.read_runs("netduinoplus2")  # the flasher's labels travel beside the text
     assert run.meta["board"] == "netduinoplus2" and run.meta["clock"] == "tim2"
     assert run.meta["timebase"] == "icount" and run.counters["icount_hz"][0] == 1_000_000_000
     assert set(run.series["loop_2000_insn"].values.tolist()) == {2002}  # + two counter reads
