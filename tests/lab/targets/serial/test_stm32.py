@@ -22,7 +22,6 @@ from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec
 from rtlab.lab.targets import qemu_mps2 as tq
 from rtlab.lab.targets.base import make_target
-from rtlab.protocol import parse
 from rtlab.results import Store
 from tests.conftest import rtlab
 from tests.lab.targets.labgrid.test_mps2_places import _stored
