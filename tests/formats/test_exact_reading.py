@@ -166,3 +166,15 @@ def test_other_formats_state_their_resolution(tmp_path: Path) -> None:
 def test_standard_input_is_said_to_be_unsupported() -> None:
     with pytest.raises(FormatError, match=r"standard input is not read"):
         F.load("-")
+
+
+def test_parquet_metadata_naming_a_channel_twice_is_refused(tmp_path: Path) -> None:
+    """Found by bench/fuzz_parsers.py: a ValueError (a traceback) before."""
+    path = _parquet(tmp_path, pa.array([10, 20], pa.int64()), 2)
+    meta = json.loads(pq.read_schema(path).metadata[b"rtlab.capture"])
+    meta["channels"] = [meta["channels"][0], {**meta["channels"][0], "n_edges": 0}]
+    table = pq.read_table(path)
+    table = table.replace_schema_metadata({b"rtlab.capture": json.dumps(meta).encode()})
+    pq.write_table(table, path)
+    with pytest.raises(FormatError, match=r"duplicate channel name 'D0'"):
+        F.load(path)

@@ -112,9 +112,9 @@ def read_stream(path: Path, channels: list[str] | None = None, **_: Any) -> Edge
     meta, groups, wanted, plan = _plan(path, channels)
     chans = meta["channels"]
     header = _header(meta)
-    for i in wanted:
-        header.add(_channel(chans[i], np.zeros(0, np.int64)))
     try:
+        for i in wanted:
+            header.add(_channel(chans[i], np.zeros(0, np.int64)))  # two names alike: refused
         header.validate()
     except ValueError as exc:
         raise FormatError(path, str(exc)) from None
