@@ -46,6 +46,7 @@ fuzz: setup
 lint: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) scripts/module_sizes.py
 	$(VENV)/bin/mypy
 
 clean:
