@@ -15,7 +15,7 @@ LIMIT = 150
 OVER = {
     "analyze-speed", "gpio-study-emulated", "rp2040-model-smp", "rp2040-model",
     "rtbench-host", "rtbench-qemu-smp-a53", "rtbench-qemu-zephyr", "rtos-compare",
-    "user-vs-kernel",
+    "user-vs-kernel", "gpio-study-icount", "rp2040-model-zephyr", "rtos-cycles",
 }  # fmt: skip
 
 
