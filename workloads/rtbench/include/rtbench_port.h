@@ -95,6 +95,8 @@ void rtb_sem_delete(rtb_sem *s);
  * on the include path), so that a timed give or take holds the kernel's call and no call
  * into the port; a port without that header implements them as functions. */
 #if __has_include("rtb_port_inline.h")
+/* Inline at every optimization level (-Os would otherwise keep an out-of-line copy). */
+#define RTB_INLINE static inline __attribute__((always_inline))
 #include "rtb_port_inline.h"
 #else
 int rtb_sem_take(rtb_sem *s, rtb_timeout t);

@@ -13,11 +13,11 @@
  * (rtb_port_freertos.c asserts it), so a blocking call passes it on unchanged. */
 #define RTB_FREERTOS_TICKS(t) ((TickType_t)(t).ticks)
 
-static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
+RTB_INLINE int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
     return xSemaphoreTake((SemaphoreHandle_t)s, RTB_FREERTOS_TICKS(t)) == pdTRUE ? 0 : -1;
 }
 
-static inline void rtb_sem_give(rtb_sem *s) { (void)xSemaphoreGive((SemaphoreHandle_t)s); }
+RTB_INLINE void rtb_sem_give(rtb_sem *s) { (void)xSemaphoreGive((SemaphoreHandle_t)s); }
 
 #endif

@@ -17,7 +17,7 @@ struct rtb_sem {
 
 int rtb_posix_sem_take_within(rtb_sem *s, uint32_t us);
 
-static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
+RTB_INLINE int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
     if (t.ticks == 0)
         return sem_trywait(&s->s) == 0 ? 0 : -1;
@@ -32,7 +32,7 @@ static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 
 /* The cap is checked then posted: two racing givers may pass it once; harmless for the
  * scenarios, which never rely on a binary semaphore saturating under a race. */
-static inline void rtb_sem_give(rtb_sem *s)
+RTB_INLINE void rtb_sem_give(rtb_sem *s)
 {
     int v;
     if (sem_getvalue(&s->s, &v) == 0 && v >= s->max)

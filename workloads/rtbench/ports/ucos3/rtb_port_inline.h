@@ -19,7 +19,7 @@ struct rtb_sem {
     volatile int used; /* a slot of the port's pool */
 };
 
-static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
+RTB_INLINE int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
     OS_ERR err;
     OSSemPend(&s->sem, RTB_UCOS3_PEND_TICKS(t), RTB_UCOS3_PEND_OPT(t), (CPU_TS *)0, &err);
@@ -29,7 +29,7 @@ static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 /* µC/OS-III counts to OS_SEM_CTR's maximum: the port drops a give at `max` itself.
  * Unlocked test: a post from an interrupt between test and post can overshoot by one
  * (no scenario gives one semaphore from a thread and a handler at once). */
-static inline void rtb_sem_give(rtb_sem *s)
+RTB_INLINE void rtb_sem_give(rtb_sem *s)
 {
     OS_ERR err;
     if (s->sem.Ctr < s->max)

@@ -12,11 +12,11 @@
  * extension in the caller: no call, no conversion between a row's timestamps. */
 #define RTB_ZEPHYR_KT(t) K_TICKS((k_ticks_t)(int32_t)(t).ticks)
 
-static inline int rtb_sem_take(rtb_sem *s, rtb_timeout t)
+RTB_INLINE int rtb_sem_take(rtb_sem *s, rtb_timeout t)
 {
     return k_sem_take((struct k_sem *)s, RTB_ZEPHYR_KT(t)) == 0 ? 0 : -1;
 }
 
-static inline void rtb_sem_give(rtb_sem *s) { k_sem_give((struct k_sem *)s); } /* at max: stays */
+RTB_INLINE void rtb_sem_give(rtb_sem *s) { k_sem_give((struct k_sem *)s); } /* at max: stays */
 
 #endif
