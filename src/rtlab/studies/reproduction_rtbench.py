@@ -17,7 +17,7 @@ verdict says "not measured".
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rtlab.lab.qemu_cycles import LABEL
@@ -176,8 +176,8 @@ def _lacks(col: Column) -> tuple[str, ...]:
     return ("cycles", "cache") if col.unit == "instructions" else ()
 
 
-def _env(cols: object) -> str:
-    envs = sorted({c.env for c in cols if c.env})  # type: ignore[attr-defined]
+def _env(cols: Iterable[Column]) -> str:
+    envs = sorted({c.env for c in cols if c.env})
     return "; ".join(envs)
 
 

@@ -96,7 +96,8 @@ class Comparison:
 
 def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Column:
     meta = runs[0].meta
-    settings: Mapping[str, object] = target.get("kconfig") or {}  # type: ignore[assignment]
+    kconfig = target.get("kconfig")
+    settings: Mapping[str, object] = kconfig if isinstance(kconfig, Mapping) else {}
     # the build's record of the version (a checkout's commit) beats a firmware's placeholder
     version = shown_version(str(target.get("rtos_version") or ""), meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
@@ -263,7 +264,8 @@ def _relative_threadmetric(
     def ref_index(c: Column) -> int | None:
         same = [i for i, r in enumerate(columns) if r.rtos == ref and r.machine == c.machine]
         exact = [i for i in same if columns[i].config == c.config]
-        return (exact or same or [None])[0]
+        found = exact or same
+        return found[0] if found else None
 
     out: dict[str, list[float | None]] = {}
     for test, values in tm.items():

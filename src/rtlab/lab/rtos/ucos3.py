@@ -109,7 +109,9 @@ class UcOs3(PortBase):
             kernel = {k: str(v) for k, v in found.items()}
             return build_image(m, kernel, "ucos3", name, words)
         lean = "ON" if config == "lean" else "OFF"
-        defines = {"RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found}
+        defines: dict[str, str | Path] = {
+            "RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found
+        }
         out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
         stem = elf_name(machine, config).removesuffix(".elf")
         return build_pico(defines, out, stem, paths, words)

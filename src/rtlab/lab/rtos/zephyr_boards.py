@@ -28,8 +28,8 @@ def hal_missing(board: str, modules: str) -> str | None:
     needs (its machine file's zephyr_hal, else DEFAULT_HAL), else one line."""
     m = MACHINES.get(board)
     hal, zboard = m.get("zephyr_hal", DEFAULT_HAL), m.get("zephyr_board", board)
-    for m in (Path(p) for p in modules.split(";") if p):
-        if (m / _MARK[hal]).is_dir() and (m / "zephyr" / "module.yml").is_file():
+    for checkout in (Path(p) for p in modules.split(";") if p):
+        if (checkout / _MARK[hal]).is_dir() and (checkout / "zephyr" / "module.yml").is_file():
             return None
     return (
         f"Zephyr's {zboard} needs the {hal} module: add a checkout of "
