@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rtlab.analysis.stats import quantiles
-from rtlab.lab.workloads.rtbench import RtbenchError
+from rtlab.catalog.study_errors import RtbenchError
 from rtlab.protocol import Run
 
 # series name -> label, in the order of the STM32 study's Table 1

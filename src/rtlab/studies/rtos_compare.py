@@ -22,20 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rtlab.lab.boards.machines import core_labels
-from rtlab.lab.qemu_cycles import LABEL
-from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.firmware import default_rtos, shown_version
+from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
+from rtlab.catalog.machines import core_labels
+from rtlab.catalog.rtoses import default_rtos, shown_version
+from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
-
-
-def title(name: str) -> str:
-    """An RTOS's title as its port declares it ("freertos" -> "FreeRTOS", read from the
-    discovered ports, rtlab.lab.rtos.RTOSES: a new RTOS needs no row here); a name no
-    port has (an empty one, a run from elsewhere) is shown as it is."""
-    return RTOSES.get(name).title if name in RTOSES else name
-
 
 # machine -> its column's core: the machine files' `core_label`, and the model's
 CORES = {**core_labels(), "rp2040-model": "M0+ model"}
@@ -69,7 +61,7 @@ class Column:
 
     def label(self, with_config: bool) -> str:
         core = CORES.get(self.machine, self.machine)
-        name = f"{title(self.rtos) or '?'} {self.version}".strip()
+        name = f"{rtos_title(self.rtos) or '?'} {self.version}".strip()
         return f"{name} · {core}" + (f" · {self.config}" if with_config else "")
 
 

@@ -10,7 +10,7 @@ Python here is a board family's behaviour: `layers` (our CMake board layers, bui
 their files' build_dir/options_var/chip, over `mps2`'s configure-and-build), `pico` and
 `pico_sdk` (the Pico's images on the user's pico-sdk), `uf2_image` (baked UF2 images).
 
-    from rtlab.lab.boards.machines import MACHINES, qemu_machines
+    from rtlab.catalog.machines import MACHINES, qemu_machines
     MACHINES.get("mps2-an521").cores      # 2
     qemu_machines()                       # the `qemu` target's machines
 """

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from rtlab.lab.boards.machines import MACHINES, machines_for
+from rtlab.catalog import rtoses
+from rtlab.catalog.machines import MACHINES, machines_for
 from rtlab.lab.build import RtosBuildError
 
 
@@ -78,17 +79,27 @@ class PortBase:
     """The defaults of RtosPort's capabilities: which machines and boards come from the
     machine files that name the port (`rtos = "…"` in workloads/rtbench/boards/*/
     machines/*.toml); no per-machine configurations, no baked images, no programs.
-    A port subclasses it and sets name, title, variables, configs and its methods."""
+    A port subclasses it and sets name, variables, configs and its methods; its title
+    and default are its port folder's port.toml (rtlab.catalog.rtoses)."""
 
     name: ClassVar[str] = ""
-    title: ClassVar[str] = ""
     variables: ClassVar[tuple[str, ...]] = ()
     configs: ClassVar[tuple[str, ...]] = ("default",)
     machine_configs: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     multicore_configs: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     programs: ClassVar[tuple[str, ...]] = ()
-    default: ClassVar[bool] = False
     spec_keys: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def title(self) -> str:
+        """As its port folder's port.toml declares it (rtlab.catalog.rtoses)."""
+        return rtoses.title(self.name)
+
+    @property
+    def default(self) -> bool:
+        """Its port.toml's `default = 1`: the spec's RTOS when it names none."""
+        found = rtoses.rtoses().get(self.name)
+        return found is not None and found.default
 
     @property
     def machines(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
 from rtlab.lab.rtos.nuttx_boards import build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
@@ -40,7 +40,6 @@ class NuttX(PortBase):
     (a file's `nuttx_board`, build only: nuttx_boards)."""
 
     name = "nuttx"
-    title = "NuttX"
     variables = (VAR, APPS_VAR)
     configs = ("default", "assert")
     # The Pico: SMP (default, assert) or core 0 alone (one-core: raspberrypi-pico:nsh's

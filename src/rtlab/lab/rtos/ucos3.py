@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.boards.layers import build_image, build_layer
-from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.boards.pico import build_pico
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
@@ -76,7 +76,6 @@ class UcOs3(PortBase):
     layer (one core only)."""
 
     name = "ucos3"
-    title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
     configs = ("default", "lean")
 

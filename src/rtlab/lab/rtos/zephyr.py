@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
 from rtlab.lab.rtos.zephyr_a53 import A53_COMPILER, a53_env, board_conf_files
@@ -58,7 +58,6 @@ class Zephyr(PortBase):
     for the serial target."""
 
     name = "zephyr"
-    title = "Zephyr"
     variables = (VAR, MODULES_VAR)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program

@@ -12,9 +12,9 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from rtlab.catalog.machines import MACHINES
 from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2
-from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos.base import RtosBuildError
 
 # The module a board's SoC layer needs when its machine file names none (zephyr_hal)

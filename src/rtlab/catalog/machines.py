@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.tree import RTBENCH_DIR
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT
 from rtlab.registry import Registry
 
-BOARDS_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards"
+BOARDS_DIR = RTBENCH_DIR / "boards"
 DEFAULT_COMPILER = "arm-none-eabi-gcc"
 DEFAULT_QEMU = "qemu-system-arm"
 
