@@ -4,8 +4,12 @@
     title = "FreeRTOS"   # for tables and messages
     default = 1          # the spec's RTOS when it names none (one port says so)
 
-(rtlab.lab.rtos holds what builds it; its ports read their title and default here.)
-A port folder without the file (posix, template) is no RTOS of the catalog.
+and where it runs: one overlay `machines/<machine>.toml` per machine (as Zephyr's apps
+keep boards/<board>.conf), holding what the RTOS itself calls that machine (its CPU
+port, its board name: `freertos_port`, `zephyr_board`, ...), read by the RTOS's module
+and image rules. "RTOS X runs on machine Y" means that file exists; the machine files
+name no RTOS. (rtlab.lab.rtos holds what builds it; its ports read their title, default
+and machines here.) A port folder without port.toml (posix, template) is no RTOS here.
 """
 
 from __future__ import annotations
@@ -14,12 +18,14 @@ import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from rtlab.catalog.machines import machines_in
 from rtlab.catalog.tree import RTBENCH_DIR
 from rtlab.errors import ConfigError
 
-PORTS_DIR = RTBENCH_DIR / "ports"
 PORT_FILE = "port.toml"
+OVERLAYS = "machines"  # a port folder's overlays: machines/<machine>.toml
 # Versions a firmware reports when its kernel tree states none: NuttX's tools/version.sh
 # placeholder (no git, no .version) and the port template's "0".
 PLACEHOLDER_VERSIONS = frozenset({"0.0.0", "0"})
@@ -48,9 +54,11 @@ def read_port(path: Path) -> Rtos:
 
 
 @functools.cache
-def rtoses(ports_dir: Path = PORTS_DIR) -> dict[str, Rtos]:
-    """name -> its declaration, for every port folder with a port.toml, by name."""
-    return {p.parent.name: read_port(p) for p in sorted(ports_dir.glob(f"*/{PORT_FILE}"))}
+def rtoses(rtbench: Path = RTBENCH_DIR) -> dict[str, Rtos]:
+    """name -> its declaration, for every port folder with a port.toml, by name (the
+    repository's workloads/rtbench, or a copy of it)."""
+    ports = rtbench / "ports"
+    return {p.parent.name: read_port(p) for p in sorted(ports.glob(f"*/{PORT_FILE}"))}
 
 
 def title(name: str) -> str:
@@ -75,3 +83,39 @@ def shown_version(recorded: str, reported: str) -> str:
     if recorded:
         return recorded
     return "unknown version" if reported in PLACEHOLDER_VERSIONS else reported
+
+
+@functools.cache
+def overlays(rtos: str, rtbench: Path = RTBENCH_DIR) -> dict[str, dict[str, Any]]:
+    """machine -> the RTOS's overlay of it (its own keys), for every machine it runs on;
+    an overlay of a machine no file describes is one ConfigError naming it."""
+    known = machines_in(rtbench / "boards")
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted((rtbench / "ports" / rtos / OVERLAYS).glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise ConfigError("rtos", f"overlay {path}: {e}") from None
+        if path.stem not in known:
+            names = ", ".join(known.names())
+            raise ConfigError("rtos", f"overlay {path}: no machine {path.stem} (known: {names})")
+        out[path.stem] = data
+    return out
+
+
+def overlay(rtos: str, machine: str) -> dict[str, Any]:
+    """The RTOS's own keys for a machine ({} where it does not run there)."""
+    return overlays(rtos).get(machine, {})
+
+
+def machines_for(
+    rtos: str, target: str | None = None, rtbench: Path = RTBENCH_DIR
+) -> tuple[str, ...]:
+    """The machines the RTOS runs on (its overlays), of one target kind if given
+    ("qemu", "serial"), in the machine registry's order."""
+    found = overlays(rtos, rtbench)
+    machines = machines_in(rtbench / "boards")
+    return tuple(
+        name for name in machines.names()
+        if name in found and target in (None, machines[name].target)
+    )  # fmt: skip

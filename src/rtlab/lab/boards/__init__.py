@@ -3,8 +3,9 @@
 A board layer is a folder `workloads/rtbench/boards/<layer>/` (its C code, its CMake
 project when it has one) plus its machine files `machines/<machine>.toml`: one file per
 machine, read by the C build (boards/cmake/board_description.cmake) and by rtlab
-(`machines.MACHINES`). Every fact of a machine (its QEMU binary and arguments, cores,
-counter and clock, RAM, which RTOSes build for it) is in its file; nothing in Python
+(`rtlab.catalog.machines.MACHINES`). Every fact of a machine (its QEMU binary and arguments, cores,
+counter and clock, RAM) is in its file; which RTOSes run on it, each RTOS's overlay says
+(rtlab.catalog.rtoses); nothing in Python
 names a machine. Adding a board is its folder and its machine files (docs/porting.md).
 Python here is a board family's behaviour: `layers` (our CMake board layers, built from
 their files' build_dir/options_var/chip, over `mps2`'s configure-and-build), `pico` and

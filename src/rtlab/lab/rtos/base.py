@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from rtlab.catalog import rtoses
-from rtlab.catalog.machines import MACHINES, machines_for
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import machines_for
 from rtlab.lab.build import RtosBuildError
 
 
@@ -76,9 +77,9 @@ class RtosPort(Protocol):
 
 
 class PortBase:
-    """The defaults of RtosPort's capabilities: which machines and boards come from the
-    machine files that name the port (`rtos = "…"` in workloads/rtbench/boards/*/
-    machines/*.toml); no per-machine configurations, no baked images, no programs.
+    """The defaults of RtosPort's capabilities: its machines and boards are those its port
+    folder has an overlay of (workloads/rtbench/ports/<rtos>/machines/<machine>.toml,
+    rtlab.catalog.rtoses); no per-machine configurations, no baked images, no programs.
     A port subclasses it and sets name, variables, configs and its methods; its title
     and default are its port folder's port.toml (rtlab.catalog.rtoses)."""
 

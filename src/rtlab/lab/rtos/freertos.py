@@ -29,7 +29,7 @@ SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
 class FreeRtos(PortBase):
-    """Its machines and boards: the machine files naming freertos; each built by its
+    """Its machines and boards: its overlays (ports/freertos/machines/); each built by its
     board layer (qemu-mps2, stm32, rp2350: one CMake project each; rp2040: the pico-sdk)."""
 
     name = "freertos"

@@ -72,7 +72,7 @@ def checkouts(paths: Mapping[str, str]) -> dict[str, Path] | str:
 
 
 class UcOs3(PortBase):
-    """Its machines and boards: the machine files naming ucos3, each built by its board
+    """Its machines and boards: its overlays (ports/ucos3/machines/), each built by its board
     layer (one core only)."""
 
     name = "ucos3"
