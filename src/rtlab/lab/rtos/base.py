@@ -81,15 +81,30 @@ class PortBase:
     folder has an overlay of (workloads/rtbench/ports/<rtos>/machines/<machine>.toml,
     rtlab.catalog.rtoses); no per-machine configurations, no baked images, no programs.
     A port subclasses it and sets name, variables, configs and its methods; its title
-    and default are its port folder's port.toml (rtlab.catalog.rtoses)."""
+    and default are its port folder's port.toml, its per-machine configurations its
+    overlays' (rtlab.catalog.rtoses)."""
 
     name: ClassVar[str] = ""
     variables: ClassVar[tuple[str, ...]] = ()
     configs: ClassVar[tuple[str, ...]] = ("default",)
-    machine_configs: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    multicore_configs: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     programs: ClassVar[tuple[str, ...]] = ()
     spec_keys: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def machine_configs(self) -> Mapping[str, tuple[str, ...]]:
+        """machine -> its own configurations: an overlay's `configs` (space-separated,
+        the default first), where the machine's build differs (the Pico's one-core images)."""
+        return self._overlay_words("configs")
+
+    @property
+    def multicore_configs(self) -> Mapping[str, tuple[str, ...]]:
+        """machine -> those of its configurations that need every core (an overlay's
+        `multicore_configs`): a one-core machine model runs the others only."""
+        return self._overlay_words("multicore_configs")
+
+    def _overlay_words(self, key: str) -> dict[str, tuple[str, ...]]:
+        found = rtoses.overlays(self.name)
+        return {m: tuple(str(o[key]).split()) for m, o in found.items() if key in o}
 
     @property
     def title(self) -> str:

@@ -14,7 +14,6 @@ from rtlab.catalog.machines import MACHINES, layer_of
 from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
-from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
 
 VAR = "FREERTOS_KERNEL_PATH"
@@ -37,9 +36,6 @@ class FreeRtos(PortBase):
     configs = ("default",)
     # a qemu target's older spelling of the kernel's variable
     spec_keys: ClassVar[dict[str, str]] = {"freertos_kernel_path": VAR}
-    # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
-    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
-    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")

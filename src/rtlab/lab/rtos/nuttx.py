@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from rtlab.catalog.rtoses import overlay
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
@@ -42,12 +42,6 @@ class NuttX(PortBase):
     name = "nuttx"
     variables = (VAR, APPS_VAR)
     configs = ("default", "assert")
-    # The Pico: SMP (default, assert) or core 0 alone (one-core: raspberrypi-pico:nsh's
-    # machine settings, core-pico-one-core.defconfig, with the default's).
-    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {
-        "pico": ("default", "assert", "one-core")
-    }
-    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default", "assert")}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
