@@ -29,10 +29,6 @@ RTBENCH = REPO_ROOT / "workloads" / "rtbench"
 SRC = REPO_ROOT / "src" / "rtlab"
 # Files that name RTOSes by design, and why. Paths relative to the repository.
 ALLOWED = {
-    # A machine file is the board's data: which RTOSes run on it (`rtos = "…"`) and each
-    # RTOS's own name of the machine or its CPU port (zephyr_board, freertos_port, …),
-    # read by that RTOS's module or image rule (adding a board is its folder and these).
-    "workloads/rtbench/boards/*/machines/*.toml": "machine files (board data)",
     # The published studies' figures, transcribed: each column is the paper's RTOS.
     "src/rtlab/studies/published/*.toml": "published figures",
     # Comparing rtbench with the published studies: the papers' claims name RTOSes
@@ -203,6 +199,10 @@ IN_WORKLOADS = [
     ("workloads/rtbench/ports/zephyr/boards/x.c", "#include <zephyr/irq.h>\n", False),
     ("workloads/rtbench/src/board/x.cmake", "include(ports/zephyr/x.cmake)\n", True),
     ("workloads/rtbench/boards/x/x.overlay", "/* nuttx */ &uart0 {};\n", False),
+    # a machine file describes the hardware; the RTOS's overlay says it runs there
+    ("workloads/rtbench/boards/x/machines/m.toml", 'zephyr_board = "m"\n', True),
+    ("workloads/rtbench/boards/x/machines/m.toml", "# the FreeRTOS heap\nheap = 1\n", True),
+    ("workloads/rtbench/ports/zephyr/machines/m.toml", 'zephyr_board = "m"\n', False),
 ]
 IN_PYTHON = [
     ("src/rtlab/lab/x.py", '"""FreeRTOS."""\n# nuttx\nX = 1\n', False),

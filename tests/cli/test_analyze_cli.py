@@ -109,6 +109,17 @@ def test_plot_compares_two_captures(study_csv: Path, tmp_path: Path) -> None:
         (["analyze", "{csv}", "--format", "nope"], "unknown format 'nope'"),
         (["analyze", "{csv}", "--json", "--csv"], "choose one"),
         (["analyze", "{bad}"], "line 3"),
+        # numbers out of range, an option given twice, an ambiguous unit
+        (["analyze", "{pio}", "--tick", "1e400s"], "out of range"),
+        (["analyze", "{pio}", "--tick", "1e-400Hz"], "out of range"),
+        (["analyze", "{pio}", "-O", "tick=1e400s"], "out of range"),
+        (["analyze", "{csv}", "--nominal", "1e400Hz"], "out of range"),
+        (["analyze", "{csv}", "--nominal", "1e-400s"], "out of range"),
+        (["analyze", "{pio}", "--tick", "10ns", "-O", "tick=5ns"], "given twice"),
+        (["analyze", "{pio}", "-O", "tick=10ns", "-O", "tick=5ns"], "given twice"),
+        (["analyze", "{pio}", "--tick", "16mhz"], "ambiguous"),
+        (["analyze", "{pio}", "-O", "channels=nope"], "nope"),
+        (["analyze", "{csv}", "--quantiles", "0.5 p50"], "twice"),
     ],
 )
 def test_user_mistakes_give_one_line_and_exit_2(
@@ -116,12 +127,20 @@ def test_user_mistakes_give_one_line_and_exit_2(
 ) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("12\n13\n1x\n")
-    args = [a.format(csv=study_csv, bad=bad) for a in args]
+    pio = tmp_path / "d.csv"  # read as pio-durations: levels of 10 and 20 ticks
+    pio.write_text("10\n20\n10\n20\n")
+    files = {
+        "{csv}": [str(study_csv)],
+        "{bad}": [str(bad)],
+        "{pio}": [str(pio), "-f", "pio-durations"],
+    }
+    args = [word for a in args for word in files.get(a, [a])]
     r = rtlab(*args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     assert message.replace("line 3", ":3") in r.stderr.replace("\n", "") or message in r.stderr
     assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_tie_against_a_nominal_frequency(tmp_path: Path) -> None:

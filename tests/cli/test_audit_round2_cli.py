@@ -35,31 +35,6 @@ def one_line_error(r, *words: str) -> None:
         assert w in r.stderr, r.stderr
 
 
-@pytest.mark.parametrize(
-    ("args", "word"),
-    [
-        (["--tick", "1e400s", "-f", "pio-durations"], "out of range"),
-        (["--tick", "1e-400Hz", "-f", "pio-durations"], "out of range"),
-        (["-O", "tick=1e400s", "-f", "pio-durations"], "out of range"),
-        (["--nominal", "1e400Hz"], "out of range"),
-        (["--nominal", "1e-400s"], "out of range"),
-        (["--tick", "10ns", "-O", "tick=5ns", "-f", "pio-durations"], "given twice"),
-        (["-O", "tick=10ns", "-O", "tick=5ns", "-f", "pio-durations"], "given twice"),
-        (["--tick", "16mhz", "-f", "pio-durations"], "ambiguous"),
-        (["-O", "channels=nope", "-f", "pio-durations"], "nope"),
-        (["--quantiles", "0.5 p50"], "twice"),
-    ],
-)
-def test_7_16_option_mistakes_are_one_line(
-    vcd: Path, tmp_path: Path, args: list[str], word: str
-) -> None:
-    target = vcd
-    if "pio-durations" in args:
-        target = tmp_path / "d.csv"
-        target.write_text("10\n20\n10\n20\n")
-    one_line_error(rtlab("analyze", str(target), *args), word)
-
-
 def test_7_parquet_metadata_tick_out_of_range(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 

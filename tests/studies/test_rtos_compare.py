@@ -3,6 +3,7 @@ themselves, figures never filled in, findings cheapest first per machine."""
 
 from __future__ import annotations
 
+from rtlab.catalog import rtoses
 from rtlab.lab.rtos import RTOSES
 from rtlab.protocol import Run, parse
 from rtlab.studies import rtos_compare, rtos_compare_tables
@@ -135,11 +136,13 @@ def test_each_machine_is_judged_by_its_own_counter_tick() -> None:
 
 
 def test_title_is_the_ports_declared_one_else_the_name() -> None:
+    """Every registered port's title is its port folder's declaration, the one the
+    studies print; a name no port declares is shown as it is."""
     for name in RTOSES.names():
-        assert rtos_compare.title(name) == RTOSES.get(name).title
-    assert rtos_compare.title("freertos") == "FreeRTOS"
-    assert rtos_compare.title("no-such-rtos") == "no-such-rtos"
-    assert rtos_compare.title("") == ""
+        assert RTOSES.get(name).title == rtoses.title(name) != name
+    assert rtoses.title("freertos") == "FreeRTOS"
+    assert rtoses.title("no-such-rtos") == "no-such-rtos"
+    assert rtoses.title("") == ""
     # a column whose runs name no RTOS is shown as "?"
     col = rtos_compare.Column("c", "", "v1", "mps2-an385", "default", icount=True)
     assert col.label(with_config=False).startswith("? v1 · ")

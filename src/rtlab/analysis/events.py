@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from rtlab.analysis.gaps import GapCursor
 from rtlab.model import UNKNOWN_LEVEL, Channel, Edge
 
 METRICS = ("period", "high", "low", "interval", "c2c")
@@ -44,37 +45,23 @@ class ChannelEvents:
     prev: int | None = None  # the last edge seen in this segment
     prev_sel: int | None = None  # the last chosen edge (periods)
     prev_period: tuple[int, int] | None = None  # (start, value) of the last period
-    _next_gap: int = 0
+    _cursor: GapCursor = field(init=False)
 
     def __post_init__(self) -> None:
         if self.edge not in ("rising", "falling", "both"):
             raise ValueError(f"edge must be rising, falling or both, not {self.edge!r}")
         self.level = self.channel.initial_level
+        self._cursor = GapCursor(self.channel, self.gaps)
 
     def feed(self, edges: np.ndarray) -> Iterator[Events]:
         """The events that end in this chunk of the channel's edges (sorted, after every
         earlier chunk): one dict per piece between gaps."""
-        edges = np.asarray(edges, dtype=np.int64)
-        g = self.gaps
-        while edges.size:
-            if self._next_gap < len(g):
-                k = int(np.searchsorted(edges, g[self._next_gap, 0], side="left"))
-                part, edges = edges[:k], edges[k:]
-            else:
-                part, edges = edges, edges[:0]
-            if part.size:
-                yield self._segment(part)
-            if edges.size:
-                self._cross_gaps(int(edges[0]))
-
-    def _cross_gaps(self, t: int) -> None:
-        g, levels = self.gaps, self.channel.gap_levels
-        while self._next_gap < len(g) and g[self._next_gap, 0] <= t:
-            j = self._next_gap
-            self.level = int(levels[j]) if levels is not None else UNKNOWN_LEVEL
-            self.prev = self.prev_sel = None
-            self.prev_period = None
-            self._next_gap += 1
+        for resume, part in self._cursor.pieces(np.asarray(edges, dtype=np.int64)):
+            if resume is not None:  # nothing spans a gap
+                self.level = resume
+                self.prev = self.prev_sel = None
+                self.prev_period = None
+            yield self._segment(part)
 
     def _segment(self, e: np.ndarray) -> Events:
         lvl = self.level

@@ -20,10 +20,11 @@ import numpy as np
 
 from rtlab.analysis import kernel
 from rtlab.analysis.events import ChannelEvents, Extremes, add_events, new_extremes
+from rtlab.analysis.gaps import GapCursor
 from rtlab.analysis.histogram import ExactHistogram, merge_counts
 from rtlab.analysis.stats import DEFAULT_QUANTILES, Stats, stats_from_histogram
 from rtlab.analysis.summary import Analysis, derived_figures
-from rtlab.model import UNKNOWN_LEVEL, Channel, Edge, EdgeStream, Samples
+from rtlab.model import Channel, Edge, EdgeStream, Samples
 
 # (edges done, edges in all) after each chunk
 Progress = Callable[[int, int], None]
@@ -31,7 +32,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class ChannelStream:
-    """The running state of one channel: kernel state, histograms, gap position."""
+    """The running state of one channel: kernel state, histograms, gap cursor."""
 
     channel: Channel
     gaps: np.ndarray
@@ -40,11 +41,12 @@ class ChannelStream:
     state: np.ndarray = field(init=False)
     hists: list[ExactHistogram] = field(init=False)
     n_edges: int = 0
-    _next_gap: int = 0
+    _cursor: GapCursor = field(init=False)
 
     def __post_init__(self) -> None:
         self.state = kernel.new_state(self.channel.initial_level, self.edge)
         self.hists = [ExactHistogram() for _ in kernel.METRICS]
+        self._cursor = GapCursor(self.channel, self.gaps)
 
     def feed(self, edges: np.ndarray) -> None:
         """Count one chunk of the channel's edges (sorted, after every earlier chunk)."""
@@ -52,25 +54,10 @@ class ChannelStream:
             return
         edges = np.ascontiguousarray(edges, dtype=np.int64)
         self.n_edges += int(edges.size)
-        g = self.gaps
-        while edges.size:
-            if self._next_gap < len(g):
-                k = int(np.searchsorted(edges, g[self._next_gap, 0], side="left"))
-                part, edges = edges[:k], edges[k:]
-            else:
-                part, edges = edges, edges[:0]
+        for resume, part in self._cursor.pieces(edges):
+            if resume is not None:  # nothing spans a gap
+                kernel.reset_state(self.state, resume)
             kernel.accumulate(part, self.state, self.hists, self.use_native)
-            if edges.size:
-                self._cross_gaps(int(edges[0]))
-
-    def _cross_gaps(self, t: int) -> None:
-        """Cross every gap that starts at or before t (the segment rule of edges.py)."""
-        g, levels = self.gaps, self.channel.gap_levels
-        while self._next_gap < len(g) and g[self._next_gap, 0] <= t:
-            j = self._next_gap
-            level = int(levels[j]) if levels is not None else UNKNOWN_LEVEL
-            kernel.reset_state(self.state, level)
-            self._next_gap += 1
 
     def stats(self, like: Samples, quantiles: tuple[float, ...]) -> dict[str, Stats]:
         """The figures of analyze(), in its metric order."""

@@ -72,6 +72,23 @@ from rtlab.cli.reading import (  # noqa: E402 - after app: the options of every 
 )
 
 
+def _many(spellings: str, metavar: str, help: str) -> Any:
+    """A repeatable option (a list[str] parameter, whose default typer wants as the
+    literal `[]`): its spellings as one string, e.g. "--latency -l"."""
+    return typer.Option(*spellings.split(), metavar=metavar, help=help)
+
+
+_LATENCY_HELP = (
+    "channel pair A:B, or SRC->DST of edges (D2:rising->D3:falling) or a decoded event "
+    "(uart:rx-data=0x55->D3:rising) (repeatable)"
+)
+_DECODER_HELP = (
+    "a sigrok decoder as sigrok-cli -P takes it (uart:rx=D0:baudrate=115200), for a "
+    "latency from a decoded event: -l 'uart:rx-data=0x55->D3:rising'"
+)
+_METRIC_HELP = "period, high, low, interval, c2c (repeatable or comma list; default period)"
+
+
 @app.command()
 def analyze(
     file: Annotated[Path, typer.Argument(help="capture file")],
@@ -79,16 +96,9 @@ def analyze(
     tick: TickOpt = None,
     first_level: FirstLevelOpt = None,
     channel: Annotated[
-        list[str], typer.Option("--channel", "-c", help="channel(s) to analyze (default: all)")
+        list[str], _many("--channel -c", "CHANNEL", "channel(s) to analyze (default: all)")
     ] = [],  # noqa: B006 - typer needs a literal default
-    latency: Annotated[
-        list[str],
-        typer.Option(
-            "--latency", "-l", metavar="A:B|SRC->DST",
-            help="channel pair A:B, or SRC->DST of edges (D2:rising->D3:falling) or a "
-            "decoded event (uart:rx-data=0x55->D3:rising) (repeatable)",
-        ),
-    ] = [],  # noqa: B006
+    latency: Annotated[list[str], _many("--latency -l", "A:B|SRC->DST", _LATENCY_HELP)] = [],  # noqa: B006
     quantiles: Annotated[
         str | None, typer.Option(help="quantiles, e.g. '0.5 0.99 0.999' or 'p50,p99.9'")
     ] = None,
@@ -109,14 +119,7 @@ def analyze(
     start: FromOpt = None,
     end: ToOpt = None,
     min_width: MinWidthOpt = None,
-    decoder: Annotated[
-        list[str],
-        typer.Option(
-            "--decoder", "-D", metavar="PD",
-            help="a sigrok decoder as sigrok-cli -P takes it (uart:rx=D0:baudrate=115200), "
-            "for a latency from a decoded event: -l 'uart:rx-data=0x55->D3:rising'",
-        ),
-    ] = [],  # noqa: B006
+    decoder: Annotated[list[str], _many("--decoder -D", "PD", _DECODER_HELP)] = [],  # noqa: B006
     extremes: Annotated[
         int,
         typer.Option(
@@ -218,16 +221,9 @@ def events(
     output: Annotated[
         Path, typer.Option("--output", "-o", metavar="FILE", help="events.csv or events.parquet")
     ],
-    metric: Annotated[
-        list[str],
-        typer.Option(
-            "--metric", "-m", metavar="METRIC",
-            help="period, high, low, interval, c2c (repeatable or comma list; default period)",
-        ),
-    ] = [],  # noqa: B006
+    metric: Annotated[list[str], _many("--metric -m", "METRIC", _METRIC_HELP)] = [],  # noqa: B006
     channel: Annotated[
-        list[str],
-        typer.Option("--channel", "-c", metavar="CHANNEL", help="channel(s) (default: all)"),
+        list[str], _many("--channel -c", "CHANNEL", "channel(s) (default: all)")
     ] = [],  # noqa: B006
     edge: EdgeOpt = "rising",
     *,

@@ -19,9 +19,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from rtlab.catalog.tree import REPO_ROOT
 from rtlab.errors import RtlabError
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 # Where setup.py puts the workload sources inside an installed package.
 PACKAGE_WORKLOADS = Path(__file__).resolve().parents[1] / "_workloads"
 

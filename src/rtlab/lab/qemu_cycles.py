@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.emulation import QEMU_CYCLES
 from rtlab.errors import RtlabError
 from rtlab.lab.boards.mps2 import configure_and_build, layer_build
 from rtlab.lab.build import REPO_ROOT
@@ -34,7 +35,7 @@ MARKER_SYMBOL = "rtb_marker_words"  # rtbench's marker words (and the calibratio
 MARKER_FUNCTION = "rtb_board_marker"  # the function that stores to them (rtbench's)
 PLUGIN_FILE = "librtlab_qemu_cycles.so"
 READ = -1  # Cycles.order's channel for a read of the guest's counter register
-LABEL = "cycle-approximate: QEMU + rtlab's timing tables, not silicon"
+LABEL = QEMU_CYCLES  # the label of its figures
 APPROXIMATIONS = (
     "operand-dependent multiply and divide charged at the TRM's worst case (QEMU 7.2's "
     "plugin API gives no register values)",

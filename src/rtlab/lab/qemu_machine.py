@@ -1,5 +1,5 @@
 """A QEMU machine as a device: an ELF run on one of the machine files' `qemu` machines
-(rtlab.lab.boards.machines), deterministically under icount, its output labelled and
+(rtlab.catalog.machines), deterministically under icount, its output labelled and
 parsed. The `qemu` target runs it on this host; a labgrid place with a QEMU board runs
 it too (labgrid supplies the place's lock and the machine's settings, not the run).
 
@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlab.lab.boards.machines import DEFAULT_QEMU, default_machine, qemu_machines
+from rtlab.catalog.machines import DEFAULT_QEMU, default_machine, qemu_machines
 from rtlab.lab.build import BuildError
 from rtlab.lab.process import run_process
 from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args

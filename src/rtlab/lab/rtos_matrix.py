@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import core_names, qemu_machines
 from rtlab.errors import ConfigError
-from rtlab.lab.boards.machines import core_names, qemu_machines
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import configs_on, merged_paths, one_core_configs, runs_on
 from rtlab.lab.spec import Spec, parse_spec

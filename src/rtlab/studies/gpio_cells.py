@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rtlab.catalog.gpio_kinds import GPIO_KINDS
 from rtlab.results import Store
 from rtlab.results import query as results
 
@@ -80,8 +81,5 @@ def environment(runs: Sequence[dict[str, Any]]) -> str:
 
 
 def is_gpio_cell(store: Store, cr: results.CellRuns) -> bool:
-    # Here, not at the top: only a report with stored runs needs the workload kinds.
-    from rtlab.lab.workloads.gpio import GPIO_KINDS
-
     ticks = results.series_ticks(store, cr.ok_ids, "instrument.period")
     return cr.workload in GPIO_KINDS or any(t is not None for t in ticks.values())

@@ -19,12 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rtlab.analysis.runchange import MeanInterval, mean_interval
-from rtlab.lab.rtos.firmware import shown_version
-from rtlab.lab.workloads.rtbench import RtbenchError
+from rtlab.catalog.rtoses import shown_version
+from rtlab.catalog.rtoses import title as rtos_title
+from rtlab.catalog.study_errors import RtbenchError
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
-from rtlab.studies import rtbench, rtos_compare
+from rtlab.studies import rtbench
 
 MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
@@ -249,7 +250,7 @@ def side_by_side(multi: Sequence[tuple[str, MulticoreFigures]]) -> str:
 
 
 def _title(s: Setting) -> str:
-    name = rtos_compare.title(s.rtos)
+    name = rtos_title(s.rtos)
     return name if s.rtos_version.startswith("unknown") else f"{name} {s.rtos_version}".strip()
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -301,7 +302,9 @@ def _numbers(v: object) -> list[float]:
         return [x for w in v.values() if w is not None for x in _numbers(w)]
     if isinstance(v, tuple | list):
         return [x for w in v for x in _numbers(w)]
-    return [float(v)]  # type: ignore[arg-type]
+    if isinstance(v, numbers.Real):
+        return [float(v)]
+    raise TypeError(f"a figure, not {v!r}")
 
 
 def _unjudgeable(c: Claim, m: Measured) -> str:
@@ -342,8 +345,13 @@ def _shown(m: Measured) -> str:
 
 
 def _scalar(m: Measured) -> float:
+    """The one figure of a value, ratio or range claim's measurement (the last run's)."""
     v = m.value
-    return float(v[-1] if isinstance(v, tuple) else v)  # type: ignore[arg-type, index]
+    if isinstance(v, tuple):
+        return float(v[-1])
+    if isinstance(v, numbers.Real):  # numpy's too
+        return float(v)
+    raise TypeError(f"a figure, not {v!r}")  # a measure gave an order where a value was due
 
 
 def _value(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
@@ -388,8 +396,15 @@ def _ordered(c: Claim, values: Mapping[str, float]) -> tuple[list[str], list[str
     return have, got
 
 
+def _named(m: Measured) -> dict[str, Any]:
+    """An order claim's measurement: name -> figure (order_each: row -> name -> figure)."""
+    if not isinstance(m.value, dict):
+        raise TypeError(f"figures by name, not {m.value!r}")  # a measure gave a value
+    return m.value
+
+
 def _order(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
-    values: dict[str, float] = m.value  # type: ignore[assignment]
+    values: dict[str, float] = _named(m)
     have, got = _ordered(c, values)
     sep = " < " if c.first == "lowest" else " > "
     shown = sep.join(f"{n} {num(values[n])}" for n in got) + (f" {m.unit}" if m.unit else "")
@@ -417,7 +432,7 @@ def _strict(c: Claim, have: list[str], values: Mapping[str, float]) -> bool:
 
 
 def _order_each(c: Claim, m: Measured) -> tuple[str, str, bool | None]:
-    rows: dict[str, dict[str, float]] = m.value  # type: ignore[assignment]
+    rows: dict[str, dict[str, float]] = _named(m)
     judged = {k: _ordered(c, v) for k, v in rows.items()}
     judged = {k: hg for k, hg in judged.items() if len(hg[0]) >= 2}
     if not judged:

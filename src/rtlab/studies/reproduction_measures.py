@@ -131,12 +131,14 @@ def user_vs_kernel(store: Store, cells: dict[str, results.CellRuns]) -> dict[str
         pooled[(m.method, m.kernel)] = math.inf if m.period_us is None else m.period_us
     user, kernel = "user usleep", "kernel hrtimer (hard)"
     if (user, "stock") in pooled and (kernel, "stock") in pooled:
-        vals = {"kernel": pooled[(kernel, "stock")], "user": pooled[(user, "stock")]}
-        out["order.stock"] = Measured(vals, "µs", "pooled runs, idle, stock", env, lacks=noisy)
+        by_method = {"kernel": pooled[(kernel, "stock")], "user": pooled[(user, "stock")]}
+        out["order.stock"] = Measured(
+            by_method, "µs", "pooled runs, idle, stock", env, lacks=noisy
+        )
     if (kernel, "stock") in pooled and (kernel, "PREEMPT_RT") in pooled:
-        vals = {"stock": pooled[(kernel, "stock")], "PREEMPT_RT": pooled[(kernel, "PREEMPT_RT")]}
+        by_kernel = {k: pooled[(kernel, k)] for k in ("stock", "PREEMPT_RT")}
         how = "pooled runs, idle, kernel hrtimer"
-        out["order.rt"] = Measured(vals, "µs", how, env, lacks=noisy)
+        out["order.rt"] = Measured(by_kernel, "µs", how, env, lacks=noisy)
     rows = {(r.method, r.kernel, r.condition, r.period_us): r for r in st.rows}
     if (r := rows.get((user, "stock", "idle", 100.0))) is not None:
         out["overshoot.usleep100"] = Measured(r.mean_us - 100.0, "µs", "mean − 100 µs", env)

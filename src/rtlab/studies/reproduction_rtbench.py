@@ -17,10 +17,11 @@ verdict says "not measured".
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rtlab.lab.qemu_cycles import LABEL
+from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
+from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -80,7 +81,7 @@ def column(label: str, runs: Sequence[Run]) -> Column:
         unit, env = "µs", str(meta.get("emulated") or "")
     col = Column(
         cell=label,
-        rtos=rtos_compare.title(meta.get("rtos", "")),
+        rtos=rtos_title(meta.get("rtos", "")),
         core=core,
         machine=machine,
         config=str(meta.get("rtos_config", "default")),
@@ -176,8 +177,8 @@ def _lacks(col: Column) -> tuple[str, ...]:
     return ("cycles", "cache") if col.unit == "instructions" else ()
 
 
-def _env(cols: object) -> str:
-    envs = sorted({c.env for c in cols if c.env})  # type: ignore[attr-defined]
+def _env(cols: Iterable[Column]) -> str:
+    envs = sorted({c.env for c in cols if c.env})
     return "; ".join(envs)
 
 
@@ -276,7 +277,7 @@ def _multicore(multi: Sequence[tuple[str, multicore.MulticoreFigures]]) -> dict[
     """Per RTOS one figure set (parallel TCG before icount), then the claims' figures."""
     chosen: dict[str, multicore.MulticoreFigures] = {}
     for _, f in sorted(multi, key=lambda lf: lf[1].setting.mode != "parallel-tcg"):
-        name = rtos_compare.title(f.setting.rtos)
+        name = rtos_title(f.setting.rtos)
         chosen.setdefault(name, f)
     out: dict[str, Measured] = {}
     drops: dict[str, float] = {}

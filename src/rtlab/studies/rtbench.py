@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rtlab.analysis.stats import quantiles
-from rtlab.lab.workloads.rtbench import RtbenchError
+from rtlab.catalog.study_errors import RtbenchError
 from rtlab.protocol import Run
 
 # series name -> label, in the order of the STM32 study's Table 1
@@ -341,17 +341,17 @@ def markdown(runs: Sequence[Run], cpu_hz: float | None = None) -> str:
     if scenario_runs(runs, "threadmetric"):
         tm = threadmetric_counts(runs)
         cores = sorted(tm)
-        rows = {
+        per_test = {
             label: [f"{tm[c][t].per_second:.0f}" if t in tm[c] else "–" for c in cores]
             for t, label in TM_LABELS.items()
         }
-        out += _per_core_table("Thread-Metric (iterations per second)", "test", cores, rows)
+        out += _per_core_table("Thread-Metric (iterations per second)", "test", cores, per_test)
     if scenario_runs(runs, "scalability"):
         sc = scalability(runs)
         cores = sorted({c for v in sc.values() for c in v})
-        rows = {PATTERNS[p]: [f"{v[c]:.1f}" for c in cores] for p, v in sc.items()}
+        per_pattern = {PATTERNS[p]: [f"{v[c]:.1f}" for c in cores] for p, v in sc.items()}
         title = "Scalability (per core, single core = 100 %)"
-        out += _per_core_table(title, "pattern", cores, rows)
+        out += _per_core_table(title, "pattern", cores, per_pattern)
     try:
         ct = contention(_one(runs, "contention")) if scenario_runs(runs, "contention") else {}
     except RtbenchError as exc:

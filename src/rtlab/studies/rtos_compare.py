@@ -22,20 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rtlab.lab.boards.machines import core_labels
-from rtlab.lab.qemu_cycles import LABEL
-from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.firmware import default_rtos, shown_version
+from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
+from rtlab.catalog.machines import core_labels
+from rtlab.catalog.rtoses import default_rtos, shown_version
+from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
-
-
-def title(name: str) -> str:
-    """An RTOS's title as its port declares it ("freertos" -> "FreeRTOS", read from the
-    discovered ports, rtlab.lab.rtos.RTOSES: a new RTOS needs no row here); a name no
-    port has (an empty one, a run from elsewhere) is shown as it is."""
-    return RTOSES.get(name).title if name in RTOSES else name
-
 
 # machine -> its column's core: the machine files' `core_label`, and the model's
 CORES = {**core_labels(), "rp2040-model": "M0+ model"}
@@ -69,7 +61,7 @@ class Column:
 
     def label(self, with_config: bool) -> str:
         core = CORES.get(self.machine, self.machine)
-        name = f"{title(self.rtos) or '?'} {self.version}".strip()
+        name = f"{rtos_title(self.rtos) or '?'} {self.version}".strip()
         return f"{name} · {core}" + (f" · {self.config}" if with_config else "")
 
 
@@ -96,7 +88,8 @@ class Comparison:
 
 def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Column:
     meta = runs[0].meta
-    settings: Mapping[str, object] = target.get("kconfig") or {}  # type: ignore[assignment]
+    kconfig = target.get("kconfig")
+    settings: Mapping[str, object] = kconfig if isinstance(kconfig, Mapping) else {}
     # the build's record of the version (a checkout's commit) beats a firmware's placeholder
     version = shown_version(str(target.get("rtos_version") or ""), meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
@@ -263,7 +256,8 @@ def _relative_threadmetric(
     def ref_index(c: Column) -> int | None:
         same = [i for i, r in enumerate(columns) if r.rtos == ref and r.machine == c.machine]
         exact = [i for i in same if columns[i].config == c.config]
-        return (exact or same or [None])[0]
+        found = exact or same
+        return found[0] if found else None
 
     out: dict[str, list[float | None]] = {}
     for test, values in tm.items():

@@ -4,8 +4,9 @@ RP2040 cycle model) come with their µs at the model's or board's clock."""
 
 from __future__ import annotations
 
+from rtlab.catalog.rtoses import title
 from rtlab.studies import rtbench
-from rtlab.studies.rtos_compare import CORES, Comparison, _fmt, title
+from rtlab.studies.rtos_compare import CORES, Comparison, _fmt
 
 
 def counted_unit(cmp: Comparison) -> str:

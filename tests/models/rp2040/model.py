@@ -8,6 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.needs import tool
 from tests.paths import REPO_ROOT
@@ -34,6 +35,16 @@ def build() -> None:
         subprocess.run(["bash", str(REPO_ROOT / "deps/setup.d/rp2040-model.sh")], check=True)
     _make(MODEL / "rom")
     _make(BARE)
+
+
+def script_result(script: str, *args: str) -> dict[str, Any]:
+    """The JSON a models/rp2040/test/ script prints after it drove the built model."""
+    build()
+    res = subprocess.run(
+        ["node", str(MODEL / "test" / script), *args], capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    return dict(json.loads(res.stdout))
 
 
 def bare_image(name: str) -> Path:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -16,12 +14,7 @@ FLUSH_CYCLES = 1025  # models/rp2040/src/xip.js: 1024 sets, one cycle each, and 
 
 @pytest.fixture(scope="module")
 def seen() -> dict[str, Any]:
-    model.build()
-    res = subprocess.run(
-        ["node", str(model.MODEL / "test" / "registers.js")], capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stderr
-    return dict(json.loads(res.stdout))
+    return model.script_result("registers.js")
 
 
 def test_systick_counts_reloads_and_flags(seen: dict[str, Any]) -> None:

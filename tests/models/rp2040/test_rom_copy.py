@@ -51,8 +51,6 @@ r = m mod 16):
 
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -119,12 +117,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def seen() -> dict[str, Any]:
-    model.build()
-    res = subprocess.run(
-        ["node", str(model.MODEL / "test" / "rom_copy.js")], capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stderr
-    return dict(json.loads(res.stdout))
+    return model.script_result("rom_copy.js")
 
 
 def test_each_copy_and_fill_writes_its_bytes_only(seen: dict[str, Any]) -> None:

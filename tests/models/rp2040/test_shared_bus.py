@@ -5,7 +5,6 @@ front of the flash (2.6.3). Both cores run models/rp2040/test/shared_bus.S from 
 
 from __future__ import annotations
 
-import json
 import subprocess
 from typing import Any
 
@@ -26,11 +25,7 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                     "-Wl,-Ttext=0x20000000", "-o", str(elf), str(TEST_DIR / "shared_bus.S")],
                    check=True)  # fmt: skip
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(raw)], check=True)
-    res = subprocess.run(
-        ["node", str(TEST_DIR / "shared_bus.js"), str(raw)], capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stderr
-    return dict(json.loads(res.stdout))
+    return model.script_result("shared_bus.js", str(raw))
 
 
 def _cycles(seen: dict[str, Any], case: str) -> list[int]:

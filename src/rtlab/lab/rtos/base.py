@@ -12,9 +12,11 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from rtlab.lab.boards.machines import MACHINES, machines_for
+from rtlab.catalog import rtoses
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import machines_for
 from rtlab.lab.build import RtosBuildError
 
 
@@ -22,19 +24,33 @@ class RtosPort(Protocol):
     """An RTOS port: every capability declared (a field, empty when the port has none),
     none probed. PortBase gives the defaults; a port overrides what it has."""
 
-    name: str  # the spec's `rtos = "…"`
-    title: str  # for tables: "FreeRTOS"
-    variables: tuple[str, ...]  # environment variables the user sets
-    machines: tuple[str, ...]  # the `qemu` target's machines it builds for
-    boards: tuple[str, ...]  # the serial target's boards it builds for
-    configs: tuple[str, ...]  # documented configurations; the first is the default
-    machine_configs: Mapping[str, tuple[str, ...]]  # machine -> its own configurations
-    multicore_configs: Mapping[str, tuple[str, ...]]  # machine -> those needing every core
-    baked_machines: tuple[str, ...]  # no command line: build_baked puts the options inside
-    pico_sdk_machines: tuple[str, ...]  # built on the pico-sdk (its version is recorded)
-    programs: tuple[str, ...]  # more firmware for the qemu target (build_program)
-    default: bool  # the spec's RTOS when it names none (one port says so)
-    spec_keys: Mapping[str, str]  # a spec key of the target -> the variable it sets
+    # Read-only: a port declares each as a class attribute or computes it (PortBase).
+    @property  # the spec's `rtos = "…"`
+    def name(self) -> str: ...
+    @property  # for tables: "FreeRTOS"
+    def title(self) -> str: ...
+    @property  # environment variables the user sets
+    def variables(self) -> tuple[str, ...]: ...
+    @property  # the `qemu` target's machines it builds for
+    def machines(self) -> tuple[str, ...]: ...
+    @property  # the serial target's boards it builds for
+    def boards(self) -> tuple[str, ...]: ...
+    @property  # documented configurations; the first is the default
+    def configs(self) -> tuple[str, ...]: ...
+    @property  # machine -> its own configurations
+    def machine_configs(self) -> Mapping[str, tuple[str, ...]]: ...
+    @property  # machine -> those needing every core
+    def multicore_configs(self) -> Mapping[str, tuple[str, ...]]: ...
+    @property  # no command line: build_baked puts the options inside
+    def baked_machines(self) -> tuple[str, ...]: ...
+    @property  # built on the pico-sdk (its version is recorded)
+    def pico_sdk_machines(self) -> tuple[str, ...]: ...
+    @property  # more firmware for the qemu target (build_program)
+    def programs(self) -> tuple[str, ...]: ...
+    @property  # the spec's RTOS when it names none (one port says so)
+    def default(self) -> bool: ...
+    @property  # a spec key of the target -> the variable it sets
+    def spec_keys(self) -> Mapping[str, str]: ...
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         """None when brought, else one line: what to set, to what (README's table)."""
@@ -61,20 +77,45 @@ class RtosPort(Protocol):
 
 
 class PortBase:
-    """The defaults of RtosPort's capabilities: which machines and boards come from the
-    machine files that name the port (`rtos = "…"` in workloads/rtbench/boards/*/
-    machines/*.toml); no per-machine configurations, no baked images, no programs.
-    A port subclasses it and sets name, title, variables, configs and its methods."""
+    """The defaults of RtosPort's capabilities: its machines and boards are those its port
+    folder has an overlay of (workloads/rtbench/ports/<rtos>/machines/<machine>.toml,
+    rtlab.catalog.rtoses); no per-machine configurations, no baked images, no programs.
+    A port subclasses it and sets name, variables, configs and its methods; its title
+    and default are its port folder's port.toml, its per-machine configurations its
+    overlays' (rtlab.catalog.rtoses)."""
 
-    name = ""
-    title = ""
-    variables: tuple[str, ...] = ()
-    configs: tuple[str, ...] = ("default",)
-    machine_configs: Mapping[str, tuple[str, ...]] = {}
-    multicore_configs: Mapping[str, tuple[str, ...]] = {}
-    programs: tuple[str, ...] = ()
-    default = False
-    spec_keys: Mapping[str, str] = {}
+    name: ClassVar[str] = ""
+    variables: ClassVar[tuple[str, ...]] = ()
+    configs: ClassVar[tuple[str, ...]] = ("default",)
+    programs: ClassVar[tuple[str, ...]] = ()
+    spec_keys: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def machine_configs(self) -> Mapping[str, tuple[str, ...]]:
+        """machine -> its own configurations: an overlay's `configs` (space-separated,
+        the default first), where the machine's build differs (the Pico's one-core images)."""
+        return self._overlay_words("configs")
+
+    @property
+    def multicore_configs(self) -> Mapping[str, tuple[str, ...]]:
+        """machine -> those of its configurations that need every core (an overlay's
+        `multicore_configs`): a one-core machine model runs the others only."""
+        return self._overlay_words("multicore_configs")
+
+    def _overlay_words(self, key: str) -> dict[str, tuple[str, ...]]:
+        found = rtoses.overlays(self.name)
+        return {m: tuple(str(o[key]).split()) for m, o in found.items() if key in o}
+
+    @property
+    def title(self) -> str:
+        """As its port folder's port.toml declares it (rtlab.catalog.rtoses)."""
+        return rtoses.title(self.name)
+
+    @property
+    def default(self) -> bool:
+        """Its port.toml's `default = 1`: the spec's RTOS when it names none."""
+        found = rtoses.rtoses().get(self.name)
+        return found is not None and found.default
 
     @property
     def machines(self) -> tuple[str, ...]:

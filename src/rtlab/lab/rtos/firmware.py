@@ -11,18 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rtlab.catalog.rtoses import default_rtos
 from rtlab.errors import ConfigError
 from rtlab.lab.boards.pico_sdk import sdk_describe
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, runs_on
 from rtlab.lab.rtos.identity import source_identity
-
-
-def default_rtos() -> str:
-    """The RTOS of a spec that names none: the port that says it is the default (else
-    the registry's first)."""
-    names = [name for name, port in RTOSES.items() if port.default]
-    return (names or RTOSES.names())[0]
 
 
 def spec_keys() -> dict[str, str]:
@@ -60,21 +54,6 @@ def check_firmware(t: Mapping[str, Any], machine: str, where: str = "machine") -
     progs = t.get("programs", {})
     if not isinstance(progs, dict) or not all(isinstance(v, str) for v in progs.values()):
         raise ConfigError("programs", 'expected a table: program name = "path.elf"')
-
-
-# Versions a firmware reports when its kernel tree states none: NuttX's tools/version.sh
-# placeholder (no git, no .version) and the port template's "0".
-PLACEHOLDER_VERSIONS = frozenset({"0.0.0", "0"})
-
-
-def shown_version(recorded: str, reported: str) -> str:
-    """The version to show of a run's RTOS: what the build recorded of the tree (the
-    target's rtos_version) beats what the firmware reports (meta rtos_version); a
-    reported placeholder is "unknown version", never a number (runs stored before the
-    build said "unknown version" itself)."""
-    if recorded:
-        return recorded
-    return "unknown version" if reported in PLACEHOLDER_VERSIONS else reported
 
 
 def unknown_version(fingerprint: str) -> str:

@@ -10,11 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rtlab.catalog.machines import MACHINES, layer_of
 from rtlab.lab.boards.layers import build_image, build_layer
-from rtlab.lab.boards.machines import MACHINES, layer_of
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
-from rtlab.lab.rtos.freertos_pico import CONFIGS as PICO_CONFIGS
 from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
 
 VAR = "FREERTOS_KERNEL_PATH"
@@ -29,19 +28,14 @@ SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 
 class FreeRtos(PortBase):
-    """Its machines and boards: the machine files naming freertos; each built by its
+    """Its machines and boards: its overlays (ports/freertos/machines/); each built by its
     board layer (qemu-mps2, stm32, rp2350: one CMake project each; rp2040: the pico-sdk)."""
 
     name = "freertos"
-    title = "FreeRTOS"
     variables = (VAR, SMP_VAR)
     configs = ("default",)
-    default = True  # a spec's RTOS when it names none
     # a qemu target's older spelling of the kernel's variable
     spec_keys: ClassVar[dict[str, str]] = {"freertos_kernel_path": VAR}
-    # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
-    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
-    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")

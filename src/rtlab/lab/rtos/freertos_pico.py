@@ -58,7 +58,7 @@ def build_freertos_pico(
     if why:
         raise RtosBuildError(why)
     port, cores = CONFIGS[config]
-    defines = {
+    defines: dict[str, str | Path] = {
         "RTB_PICO_RTOS": "freertos",
         "FREERTOS_KERNEL_PATH": kernel.resolve(),
         "RTB_PICO_FREERTOS_PORT": port,

@@ -21,7 +21,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab.boards.machines import DEFAULT_COMPILER, MACHINES
+from rtlab.catalog.machines import DEFAULT_COMPILER, MACHINES
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosPort
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.rtoses import overlay
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
 from rtlab.lab.rtos.nuttx_boards import build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
@@ -33,22 +33,15 @@ TESTED = (
 
 
 class NuttX(PortBase):
-    """Its machines and boards: the machine files naming nuttx. One image per core on
-    the project's mps2 board (a file's `nuttx_core`: the an385/an386 image is Cortex-M3
+    """Its machines and boards: its overlays (ports/nuttx/machines/). One image per core on
+    the project's mps2 board (an overlay's `nuttx_core`: the an385/an386 image is Cortex-M3
     code, it runs on both), NuttX's own boards for virt-a53 (qemu-armv8a, SMP), the Pico
     (raspberrypi-pico, SMP), the Pico 2 (raspberrypi-pico-2: nuttx_pico) and the Nucleos
-    (a file's `nuttx_board`, build only: nuttx_boards)."""
+    (an overlay's `nuttx_board`, build only: nuttx_boards)."""
 
     name = "nuttx"
-    title = "NuttX"
     variables = (VAR, APPS_VAR)
     configs = ("default", "assert")
-    # The Pico: SMP (default, assert) or core 0 alone (one-core: raspberrypi-pico:nsh's
-    # machine settings, core-pico-one-core.defconfig, with the default's).
-    machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {
-        "pico": ("default", "assert", "one-core")
-    }
-    multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default", "assert")}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         if not paths.get(VAR, ""):
@@ -66,7 +59,7 @@ class NuttX(PortBase):
         check_buildable(self, machine, config, paths)
         if machine in self.baked_machines:
             return build_nuttx_pico(config, trees(paths), dict(paths), [], machine)
-        upstream = MACHINES.get(machine).get("nuttx_board")
+        upstream = overlay("nuttx", machine).get("nuttx_board")
         if upstream:
             return build_nuttx_board(machine, upstream, config, trees(paths))
         return build_nuttx(_core(machine), config, trees(paths))
@@ -158,9 +151,9 @@ _MATTERS = (
 
 
 def _core(machine: str) -> str:
-    """The defconfig fragment's core name of a machine (its file's nuttx_core: pico,
+    """The defconfig fragment's core name of a machine (its overlay's nuttx_core: pico,
     pico2, a53 are NuttX's own boards); m3 for a machine without one."""
-    return str(MACHINES.get(machine).get("nuttx_core", "m3")) if machine in MACHINES else "m3"
+    return str(overlay("nuttx", machine).get("nuttx_core", "m3"))
 
 
 def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:

@@ -33,7 +33,7 @@ def board_fragments(config: str) -> list[Path]:
 
 
 def build_nuttx_board(board: str, where: str, config: str, trees: Trees) -> Path:
-    """The rtbench ELF for an upstream board (`where`: its machine file's nuttx_board,
+    """The rtbench ELF for an upstream board (`where`: its overlay's nuttx_board,
     the NuttX tree's boards/arm/<chip>/<board>) and configuration; cached."""
     upstream = trees.nuttx / "boards" / "arm" / where
     defconfig = upstream / "configs" / "nsh" / "defconfig"

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.boards.layers import build_image, build_layer
-from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.boards.pico import build_pico
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
@@ -72,11 +72,10 @@ def checkouts(paths: Mapping[str, str]) -> dict[str, Path] | str:
 
 
 class UcOs3(PortBase):
-    """Its machines and boards: the machine files naming ucos3, each built by its board
+    """Its machines and boards: its overlays (ports/ucos3/machines/), each built by its board
     layer (one core only)."""
 
     name = "ucos3"
-    title = "µC/OS-III"
     variables = (VAR_OS, VAR_CPU, VAR_LIB)
     configs = ("default", "lean")
 
@@ -109,7 +108,9 @@ class UcOs3(PortBase):
             kernel = {k: str(v) for k, v in found.items()}
             return build_image(m, kernel, "ucos3", name, words)
         lean = "ON" if config == "lean" else "OFF"
-        defines = {"RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found}
+        defines: dict[str, str | Path] = {
+            "RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found
+        }
         out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
         stem = elf_name(machine, config).removesuffix(".elf")
         return build_pico(defines, out, stem, paths, words)

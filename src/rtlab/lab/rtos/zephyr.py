@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import overlay
 from rtlab.lab.build import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
 from rtlab.lab.rtos.zephyr_a53 import A53_COMPILER, a53_env, board_conf_files
@@ -48,8 +49,8 @@ CONF_FILES = {"default": ("prj.conf",), "lean": ("prj.conf", "lean.conf")}
 
 
 def zboard(machine: str) -> str:
-    """Zephyr's own name of an rtlab machine (its file's zephyr_board)."""
-    return str(MACHINES.get(machine).get("zephyr_board", ""))
+    """Zephyr's own name of an rtlab machine (its overlay's zephyr_board)."""
+    return str(overlay("zephyr", machine).get("zephyr_board", ""))
 
 
 # Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
@@ -57,12 +58,11 @@ OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
 
 
 class Zephyr(PortBase):
-    """Its machines and boards: the machine files naming zephyr, each built for Zephyr's
+    """Its machines and boards: its overlays (ports/zephyr/machines/), each built for Zephyr's
     own board (their `zephyr_board`): the QEMU machines, and its Nucleo and Pico boards
     for the serial target."""
 
     name = "zephyr"
-    title = "Zephyr"
     variables = (VAR, MODULES_VAR)
     configs = tuple(CONF_FILES)
     programs = (LATENCY_MEASURE, LATENCY_MEASURE_UNVALIDATED)  # more firmware: build_program

@@ -12,12 +12,13 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import overlay
 from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2
-from rtlab.lab.boards.machines import MACHINES
 from rtlab.lab.rtos.base import RtosBuildError
 
-# The module a board's SoC layer needs when its machine file names none (zephyr_hal)
+# The module a board's SoC layer needs when its overlay names none (zephyr_hal)
 DEFAULT_HAL = "hal_stm32"
 # What marks a checkout of each module (its zephyr/module.yml names it)
 _MARK = {"hal_stm32": "stm32cube", "hal_rpi_pico": "src/rp2040"}
@@ -25,11 +26,11 @@ _MARK = {"hal_stm32": "stm32cube", "hal_rpi_pico": "src/rp2040"}
 
 def hal_missing(board: str, modules: str) -> str | None:
     """None when ZEPHYR_MODULES (;-separated) holds the HAL module the board's SoC layer
-    needs (its machine file's zephyr_hal, else DEFAULT_HAL), else one line."""
-    m = MACHINES.get(board)
-    hal, zboard = m.get("zephyr_hal", DEFAULT_HAL), m.get("zephyr_board", board)
-    for m in (Path(p) for p in modules.split(";") if p):
-        if (m / _MARK[hal]).is_dir() and (m / "zephyr" / "module.yml").is_file():
+    needs (its overlay's zephyr_hal, else DEFAULT_HAL), else one line."""
+    own = overlay("zephyr", board)
+    hal, zboard = own.get("zephyr_hal", DEFAULT_HAL), own.get("zephyr_board", board)
+    for checkout in (Path(p) for p in modules.split(";") if p):
+        if (checkout / _MARK[hal]).is_dir() and (checkout / "zephyr" / "module.yml").is_file():
             return None
     return (
         f"Zephyr's {zboard} needs the {hal} module: add a checkout of "

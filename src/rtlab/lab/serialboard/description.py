@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlab.catalog.machines import MACHINES, named_table
 from rtlab.errors import ConfigError
-from rtlab.lab.boards.machines import MACHINES, named_table
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _from_toml(path: Path) -> BoardDescription:
 
 def known_boards() -> dict[str, Path]:
     """Every board of the rtbench board layers, by the name its images say (the machine
-    registry, rtlab.lab.boards.machines)."""
+    registry, rtlab.catalog.machines)."""
     return {m.name: m.path for m in MACHINES.values()}
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rtlab.catalog.machines import default_machine, qemu_machines
 from rtlab.errors import ConfigError
-from rtlab.lab.boards.machines import default_machine, qemu_machines
 from rtlab.lab.qemu import qemu_fingerprint
 from rtlab.lab.qemu_cycles_output import CyclesQemuMachine, check_cycles
 from rtlab.lab.qemu_machine import (

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rtlab.catalog.gpio_kinds import EVENTS_KIND, TOGGLE_KINDS
 from rtlab.errors import ConfigError
 from rtlab.lab.workloads.base import (
     WorkloadKind,
@@ -167,41 +168,25 @@ def _events_seconds(p: Mapping[str, Any]) -> float:
 
 
 WORKLOAD_KINDS = [
-    WorkloadKind(
-        "rtlab-toggle",
-        "rtlab-toggle",
-        frozenset({"lines"}),
-        _checker("rtlab-toggle", _TOGGLE_OPTS),
-        _argv(_TOGGLE_OPTS),
-        _toggle_seconds,
-        timestamps=("write_ts",),
+    *(
+        WorkloadKind(
+            name,
+            name,
+            frozenset({"lines"}),
+            _checker(name, _TOGGLE_OPTS),
+            _argv(_TOGGLE_OPTS),
+            _toggle_seconds,
+            timestamps=("write_ts",),
+        )
+        for name in TOGGLE_KINDS
     ),
     WorkloadKind(
-        "rtlab-toggle-rs",
-        "rtlab-toggle-rs",
+        EVENTS_KIND,
+        EVENTS_KIND,
         frozenset({"lines"}),
-        _checker("rtlab-toggle-rs", _TOGGLE_OPTS),
-        _argv(_TOGGLE_OPTS),
-        _toggle_seconds,
-        timestamps=("write_ts",),
-    ),
-    WorkloadKind(
-        "rtlab-toggle-kt",
-        "rtlab-toggle-kt",
-        frozenset({"lines"}),
-        _checker("rtlab-toggle-kt", _TOGGLE_OPTS),
-        _argv(_TOGGLE_OPTS),
-        _toggle_seconds,
-        timestamps=("write_ts",),
-    ),
-    WorkloadKind(
-        "rtlab-gpio-events",
-        "rtlab-gpio-events",
-        frozenset({"lines"}),
-        _checker("rtlab-gpio-events", _EVENT_OPTS),
+        _checker(EVENTS_KIND, _EVENT_OPTS),
         _argv(_EVENT_OPTS),
         _events_seconds,
         timestamps=("edge_ts",),
     ),
 ]
-GPIO_KINDS = {k.name: k for k in WORKLOAD_KINDS}  # by name: rtlab.studies.gpio asks

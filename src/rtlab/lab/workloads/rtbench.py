@@ -14,20 +14,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from rtlab.errors import ConfigError
+from rtlab.catalog.study_errors import RtbenchError
 from rtlab.lab.workloads.base import WorkloadKind
 from rtlab.protocol import Run, parse
 
 SCENARIOS = ("primitives", "irq", "threadmetric", "scalability", "contention")
 CLOCKS = ("monotonic_raw", "tsc")
-
-
-class RtbenchError(ConfigError):
-    """Bad parameters (`key` names the one of the spec's [[workload]] table), or runs
-    that do not hold what a study's table needs (rtlab.studies.rtbench)."""
-
-    def __init__(self, message: str, key: str = "kind") -> None:
-        super().__init__(key, message)
 
 
 @dataclass(frozen=True)

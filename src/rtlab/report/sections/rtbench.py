@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rtlab.catalog.study_errors import RtbenchError
 from rtlab.chart import Chart
-from rtlab.lab.workloads.rtbench import RtbenchError
 from rtlab.report.sections import Section, SectionKind
 from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun

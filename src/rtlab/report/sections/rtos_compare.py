@@ -4,6 +4,7 @@ machine naming the cheapest RTOS for the headline primitives."""
 
 from __future__ import annotations
 
+from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.report import svg
 from rtlab.report.sections import Section, SectionKind
 from rtlab.results import Store, multirun
@@ -56,7 +57,7 @@ def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]
     reference RTOS (the dashed line at 100 %); a test a column lacks is no bar."""
     if not cmp.tm_relative:
         return []
-    ref = rtos_compare.title(cmp.reference)
+    ref = rtos_title(cmp.reference)
     tests = list(cmp.tm_relative)
     charts = []
     for machine in dict.fromkeys(c.machine for c in cmp.columns):
@@ -87,7 +88,7 @@ def _per_machine(
         head = []
         for i in idx:
             c = cmp.columns[i]
-            name = f"{rtos_compare.title(c.rtos)} {c.version}".strip()
+            name = f"{rtos_title(c.rtos)} {c.version}".strip()
             head.append(name + (f" · {c.config}" if cmp.with_config else ""))
         groups = []
         for title, what, rows in tables:
@@ -101,7 +102,7 @@ def _per_machine(
 
 
 def _rtoses(cmp: rtos_compare.Comparison) -> list[str]:
-    return sorted({rtos_compare.title(c.rtos) for c in cmp.columns})
+    return sorted({rtos_title(c.rtos) for c in cmp.columns})
 
 
 def _rank_charts(cmp: rtos_compare.Comparison) -> list[tuple[str, str]]:
@@ -118,7 +119,7 @@ def _rank_charts(cmp: rtos_compare.Comparison) -> list[tuple[str, str]]:
             for c, v in sorted(
                 zip(cmp.columns, values, strict=True), key=lambda cv: cv[0].config != "default"
             ):
-                name = rtos_compare.title(c.rtos)
+                name = rtos_title(c.rtos)
                 if c.machine == m and v is not None and name not in best:
                     best[name] = v
             order = sorted(best.values())

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from rtlab.lab import qemu_cycles as qc
+from rtlab.lab import qemu_cycles_check as cycles_check
 from rtlab.lab.qemu_machine import run_qemu
-from rtlab.studies import cycles_check
 
 MACHINES = {"microbit": "microbit", "mps2-an385": "an385", "mps2-an386": "an386",
             "mps2-an500": "an500"}  # fmt: skip

@@ -1,5 +1,5 @@
 """rtbench on every RTOS × one-core QEMU machine it builds for (the machine files' `rtos`,
-rtlab.lab.boards.machines): the whole suite twice in the port's default configuration;
+rtlab.catalog.machines): the whole suite twice in the port's default configuration;
 every scenario ok, the two outputs byte-identical, the figures plausible; a bad option
 is exit status 2; `rtlab run` of a spec naming the RTOS stores its runs. One
 parametrized module instead of a copy per RTOS: a new RTOS or machine is a new case.
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import configs_on
 from rtlab.lab.targets import qemu_mps2 as tq

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.rtos.firmware import shown_version
+from rtlab.catalog.rtoses import shown_version
 from rtlab.lab.targets.base import make_target
 from tests.needs import brought
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.boards.machines import MACHINES
+from rtlab.catalog.machines import MACHINES
 from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rtlab.errors import ConfigError
-from rtlab.lab.rtos import RTOSES
+from rtlab.lab.rtos import RTOSES, freertos_pico
 from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, one_core_configs
 from rtlab.lab.rtos.firmware import check_firmware
 from tests.lab.targets.serial.test_pico import WORDS, _address, _bootable_with, _nuttx, _sdk
@@ -83,6 +83,8 @@ def test_one_core_configurations_are_the_picos() -> None:
     """Each port says which Pico configurations are one-core (what the model runs); an
     mps2 machine has none of them, as a spec and as a build."""
     assert one_core_configs(RTOSES.get("freertos"), "pico") == ("one-core", "arm-cm0")
+    # the overlay's list is the one the Pico build knows
+    assert configs_on(RTOSES.get("freertos"), "pico") == tuple(freertos_pico.CONFIGS)
     assert one_core_configs(RTOSES.get("nuttx"), "pico") == ("one-core",)
     assert one_core_configs(RTOSES.get("ucos3"), "pico") == ("default", "lean")
     assert one_core_configs(RTOSES.get("zephyr"), "pico") == RTOSES.get("zephyr").configs

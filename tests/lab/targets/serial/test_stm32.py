@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from rtlab.catalog.machines import BOARDS_DIR, MACHINES
 from rtlab.lab.boards.layers import build_layer
-from rtlab.lab.boards.machines import BOARDS_DIR, MACHINES
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec

@@ -142,27 +142,32 @@ def test_released_on_signals_kotlin(guest: gg.GuestRun, hold: str, signal: str) 
     assert guest.rc(after) == 0, guest.section(after)
 
 
+# A parameter mistake (its step in the guest script is <mistake>_<language>): the exit
+# status and the words every language's workload says for it.
+BAD_PARAMETERS = {
+    "range": (3, "line 8 out of range: /dev/gpiochip0 (9030000.pl061) has lines 0..7"),
+    "chip": (3, "unknown GPIO chip /dev/gpiochip5: no such device"),
+    "label": (3, "unknown GPIO chip 'no-such-chip'"),
+    "notchip": (3, "/dev/null is not a GPIO character device"),
+    "perm": (3, "no permission to open /dev/gpiochip0"),
+    "usage": (2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
+}
+# the guest script tries each mistake in C and Kotlin, four of them in Rust
+MISTAKES_BY_LANGUAGE = {
+    "c": list(BAD_PARAMETERS),
+    "rs": ["range", "chip", "perm", "usage"],
+    "kt": list(BAD_PARAMETERS),
+}
+
+
 @pytest.mark.parametrize(
     ("step", "rc", "message"),
     [
-        ("range_c", 3, "line 8 out of range: /dev/gpiochip0 (9030000.pl061) has lines 0..7"),
-        ("chip_c", 3, "unknown GPIO chip /dev/gpiochip5: no such device"),
-        ("label_c", 3, "unknown GPIO chip 'no-such-chip'"),
-        ("notchip_c", 3, "/dev/null is not a GPIO character device"),
-        ("perm_c", 3, "no permission to open /dev/gpiochip0"),
-        ("usage_c", 2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
-        ("range_rs", 3, "line 8 out of range: /dev/gpiochip0 (9030000.pl061) has lines 0..7"),
-        ("chip_rs", 3, "unknown GPIO chip /dev/gpiochip5: no such device"),
-        ("perm_rs", 3, "no permission to open /dev/gpiochip0"),
-        ("usage_rs", 2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
-        ("range_kt", 3, "line 8 out of range: /dev/gpiochip0 (9030000.pl061) has lines 0..7"),
-        ("chip_kt", 3, "unknown GPIO chip /dev/gpiochip5: no such device"),
-        ("label_kt", 3, "unknown GPIO chip 'no-such-chip'"),
-        ("notchip_kt", 3, "/dev/null is not a GPIO character device"),
-        ("perm_kt", 3, "no permission to open /dev/gpiochip0"),
-        ("usage_kt", 2, "--mode: fast, busy, abs or usleep, got 'sideways'"),
-        ("range_events", 3, "line 9 out of range"),
-    ],
+        (f"{mistake}_{lang}", *BAD_PARAMETERS[mistake])
+        for lang, mistakes in MISTAKES_BY_LANGUAGE.items()
+        for mistake in mistakes
+    ]
+    + [("range_events", 3, "line 9 out of range")],
 )
 def test_bad_parameters(guest: gg.GuestRun, step: str, rc: int, message: str) -> None:
     lang = step.rsplit("_", 1)[1]

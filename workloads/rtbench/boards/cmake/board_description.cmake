@@ -7,10 +7,15 @@
 #
 # sets DESC_<key> for every key, and DESC_DEFINITIONS: the C macros the board code
 # reads (BOARD_MACHINE="...", BOARD_UART_BASE=0x...u, ...), one per key below.
+#
+#   rtb_board_description(<ports/<rtos>/machines/<machine>.toml> FR OVERLAY)
+#
+# reads a port's overlay of a machine the same way (its own keys, none required).
 set(RTB_BOARD_C_KEYS machine uart_base counter counter_base counter_hz systick_hz
                      swi_first_irq)
 
 function(rtb_board_description file prefix)
+  cmake_parse_arguments(RTBD "OVERLAY" "" "" ${ARGN})
   file(STRINGS ${file} lines)
   set(defs)
   foreach(line IN LISTS lines)
@@ -38,7 +43,7 @@ function(rtb_board_description file prefix)
     set(seen_${key} 1)
   endforeach()
   foreach(key IN LISTS RTB_BOARD_C_KEYS)
-    if(NOT seen_${key})
+    if(NOT seen_${key} AND NOT RTBD_OVERLAY)
       message(FATAL_ERROR "${file}: no ${key} (every machine description needs one)")
     endif()
   endforeach()

@@ -1,6 +1,7 @@
 # FreeRTOS's images on the Cortex-M board layers (boards/cmake/rtos_images.cmake includes
 # this file and calls rtb_freertos_cortexm_images per machine): with FREERTOS_KERNEL_PATH,
-# rtbench-freertos-<m>.elf, the kernel's port the machine description's freertos_port,
+# rtbench-freertos-<m>.elf for each machine with an overlay here (machines/<machine>.toml:
+# FreeRTOS runs there), the kernel's port the overlay's freertos_port,
 # its FreeRTOSConfig.h boards/qemu-mps2/ and its glue boards/qemu-mps2.c here (the mps2
 # layer's hooks, which the STM32 and RP2350 layers implement too). A machine with more
 # than one core needs the kernel's Armv8-M SMP (after V11.3.0): an older kernel skips it.
@@ -12,9 +13,16 @@ if(FREERTOS_KERNEL_PATH)
   list(APPEND RTB_CORTEXM_PORTS freertos)
 endif()
 
+set(RTB_FREERTOS_MACHINES ${CMAKE_CURRENT_LIST_DIR}/machines)
+
 function(rtb_freertos_cortexm_images m out)
-  set(kernel_port ${${A_DESCRIPTION}_freertos_port})
   set(${out} "" PARENT_SCOPE)
+  set(overlay ${RTB_FREERTOS_MACHINES}/${${A_DESCRIPTION}_machine}.toml)
+  if(NOT EXISTS ${overlay})
+    return()
+  endif()
+  rtb_board_description(${overlay} FREERTOS_ON OVERLAY)
+  set(kernel_port ${FREERTOS_ON_freertos_port})
   if(A_CORES GREATER 1)
     set(smp_h ${FREERTOS_KERNEL_PATH}/portable/${kernel_port}/portmacrocommon.h)
     set(smp_lines "")

@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import qemu_machines
 from rtlab.errors import RtlabError
-from rtlab.lab.boards.machines import qemu_machines
 from rtlab.lab.linux_host import LinuxHost
 from rtlab.lab.qemu import qemu_fingerprint
 from rtlab.lab.qemu_machine import QemuError, QemuMachine

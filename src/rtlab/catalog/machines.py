@@ -11,7 +11,6 @@ string. The keys rtlab reads besides the C build's (all optional but the name):
     cores = 1                     # cores the RTOS runs on
     core = "cm3"                  # the RTOS comparison's short core name (cell labels)
     core_label = "M3"             # ... and its column heading
-    rtos = "freertos ucos3"       # the RTOSes that build rtbench for it
     qemu = "qemu-system-arm"      # the `qemu` target's binary (default for target = "qemu")
     qemu_args = "-M mps2-an385"   # what selects and shapes the machine (default: -M <name>)
     compiler = "arm-none-eabi-gcc"  # the build identity's compiler (default)
@@ -22,8 +21,9 @@ string. The keys rtlab reads besides the C build's (all optional but the name):
                                   # into build/<build_dir>-<kernels>
     options_var = "RTB_RP2350_ARGS"  # baked: the CMake variable its options go into
     chip = "rp2350"               # its chip (baked: which UF2 writer and boot-ROM check)
-    zephyr_board = "mps2_an385"   # an RTOS's own name of it (zephyr_hal, nuttx_core,
-                                  # nuttx_board likewise): read by that RTOS's module
+
+A machine file describes the hardware only: which RTOSes run on a machine, and their own
+names of it, are each RTOS's overlays in its port folder (rtlab.catalog.rtoses).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.tree import RTBENCH_DIR
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT
 from rtlab.registry import Registry
 
-BOARDS_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards"
+BOARDS_DIR = RTBENCH_DIR / "boards"
 DEFAULT_COMPILER = "arm-none-eabi-gcc"
 DEFAULT_QEMU = "qemu-system-arm"
 
@@ -55,7 +55,6 @@ class Machine:
     cores: int = 1
     core: str = ""
     core_label: str = ""
-    rtos: tuple[str, ...] = ()
     qemu: str = ""  # the `qemu` target's binary ("" for a serial-target board)
     qemu_args: tuple[str, ...] = ()
     compiler: str = DEFAULT_COMPILER
@@ -69,11 +68,11 @@ class Machine:
 
     @property
     def stem(self) -> str:
-        """The file's stem: the C build's name for it (rtbench-freertos-<stem>.elf)."""
+        """The file's stem: the C build's name for it (rtbench-<rtos>-<stem>.elf)."""
         return self.path.stem
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Any key of its file (an RTOS's own name of it: zephyr_board, nuttx_core)."""
+        """Any key of its file (a board layer's own: ram_size, heap_size)."""
         return self.facts.get(key, default)
 
 
@@ -126,7 +125,6 @@ def read_machine(path: Path) -> Machine:
         cores=_number(data, "cores", path, 1) or 1,
         core=_text(data, "core", path),
         core_label=_text(data, "core_label", path),
-        rtos=tuple(_text(data, "rtos", path).split()),
         qemu=qemu,
         qemu_args=tuple(shlex.split(args)),
         compiler=_text(data, "compiler", path, DEFAULT_COMPILER),
@@ -145,7 +143,8 @@ def _unknown(name: object, known: list[str]) -> Exception:
 
 
 @functools.cache
-def _registry(root: Path) -> Registry[Machine]:
+def machines_in(root: Path) -> Registry[Machine]:
+    """Every machine file of the board layers under `root` (a boards/ folder), read once."""
     reg: Registry[Machine] = Registry("machine", {}, unknown=_unknown)
     for path in sorted(root.glob("*/machines/*.toml")):
         m = read_machine(path)
@@ -160,7 +159,7 @@ class _Machines:
     """The registry of the repository's board layers, read on first use."""
 
     def _reg(self) -> Registry[Machine]:
-        return _registry(BOARDS_DIR)
+        return machines_in(BOARDS_DIR)
 
     def get(self, name: object) -> Machine:
         """The machine by name; an unknown one is a ConfigError listing the known ones."""
@@ -184,11 +183,6 @@ MACHINES = _Machines()
 def qemu_machines() -> dict[str, Machine]:
     """The `qemu` target's machines, by name, in the registry's order."""
     return {m.name: m for m in MACHINES.values() if m.target == "qemu"}
-
-
-def machines_for(rtos: str, target: str | None = None) -> tuple[str, ...]:
-    """The machines whose files name `rtos` (of one target kind, if given)."""
-    return tuple(m.name for m in MACHINES.values() if rtos in m.rtos and target in (None, m.target))
 
 
 def default_machine() -> str:
