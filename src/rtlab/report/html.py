@@ -12,6 +12,7 @@ by its plug-in of rtlab.report.sections (the SECTIONS registry).
 
 from __future__ import annotations
 
+import re
 import time
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 import rtlab
 from rtlab.fsutil import atomic_path
@@ -65,7 +67,21 @@ def _template() -> jinja2.Template:
     env.filters["num"] = gpio_study.fmt
     env.filters["overrun_lines"] = results.overrun_lines
     env.filters["plural"] = plural
+    env.filters["breakable"] = breakable
     return env.get_template("report.html.j2")
+
+
+_LONG_WORD = re.compile(r"\S{24,}")
+_AFTER = re.compile(r"([/\[\]=@,_.:;|])(?=.)")
+
+
+def breakable(text: object) -> markupsafe.Markup:
+    """`text` escaped, with a line-break opportunity (<wbr>) after the punctuation of
+    every word of 24 characters or more: a table cell then wraps at spaces and hyphens
+    only (its stylesheet breaks no word), and a long code still fits the page, broken
+    where it reads ("smp[rtos=freertos]@" "idle", not "smp[rtos=fre" "ertos]@idle")."""
+    escaped = str(markupsafe.escape(text))
+    return markupsafe.Markup(_LONG_WORD.sub(lambda m: _AFTER.sub(r"\1<wbr>", m.group(0)), escaped))
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
