@@ -30,8 +30,9 @@ from rtlab.report.sections import Section
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
+from rtlab.words import plural
 
-__all__ = ["SUMMARY_COLS", "render_html", "text_report", "write_html", "write_report"]
+__all__ = ["SUMMARY_COLS", "plural", "render_html", "text_report", "write_html", "write_report"]
 
 
 def headline(cells: dict[str, results.CellRuns], fallback: str) -> tuple[str, list[str]]:
@@ -82,11 +83,6 @@ def breakable(text: object) -> markupsafe.Markup:
     where it reads ("smp[rtos=freertos]@" "idle", not "smp[rtos=fre" "ertos]@idle")."""
     escaped = str(markupsafe.escape(text))
     return markupsafe.Markup(_LONG_WORD.sub(lambda m: _AFTER.sub(r"\1<wbr>", m.group(0)), escaped))
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """'1 finding', '2 findings', '0 entries': a count and its noun as written."""
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 # the report sections that show each published study's runs, nearest first
