@@ -73,16 +73,18 @@ def _template() -> jinja2.Template:
 
 
 _LONG_WORD = re.compile(r"\S{24,}")
-_AFTER = re.compile(r"([/\[\]=@,_.:;|])(?=.)")
+# a break opportunity before an opening ("c[policy=other]" "@idle") and after a separator
+_BREAK = re.compile(r"(?<=.)(?=[\[@(])|(?<=[/\]=,_.:;|)])(?=.)")
 
 
 def breakable(text: object) -> markupsafe.Markup:
-    """`text` escaped, with a line-break opportunity (<wbr>) after the punctuation of
-    every word of 24 characters or more: a table cell then wraps at spaces and hyphens
-    only (its stylesheet breaks no word), and a long code still fits the page, broken
-    where it reads ("smp[rtos=freertos]@" "idle", not "smp[rtos=fre" "ertos]@idle")."""
+    """`text` escaped, with a line-break opportunity (<wbr>) at the punctuation of every
+    word of 24 characters or more (before an opening, after a separator): a table cell
+    then wraps at spaces and hyphens only (its stylesheet breaks no word), and a long
+    code still fits the page, broken where it reads ("kotlin[policy=other]" "@idle", not
+    "kotlin[policy=ot" "her]@idle")."""
     escaped = str(markupsafe.escape(text))
-    return markupsafe.Markup(_LONG_WORD.sub(lambda m: _AFTER.sub(r"\1<wbr>", m.group(0)), escaped))
+    return markupsafe.Markup(_LONG_WORD.sub(lambda m: _BREAK.sub("<wbr>", m.group(0)), escaped))
 
 
 # the report sections that show each published study's runs, nearest first
