@@ -15,9 +15,14 @@ prose around the block is written by hand and quotes no figure the block does no
 `check` also holds a page's words to its figures: every `target:` verdict in a block is
 recomputed from its figure and bound and every target a block states is marked met or
 MISSED (bench/analyze_speed.py); a finding that says "one run" or "N runs" agrees with
-the runs column of its cell; and every file or module the hand-written prose names in
-backticks exists. Observations about measured figures (which run was slowest) belong to
-the generator's output, not the prose, which cannot follow a rerun.
+the runs column of its cell; every file or module the hand-written prose names in
+backticks exists; and a headline table above the block (the table after a `QUOTED` line)
+holds only figures the block holds, so that a rerun that moves a figure fails `check`
+until the headline is brought up to date. Observations about measured figures (which run
+was slowest) belong to the generator's output, not the prose, which cannot follow a rerun.
+A page opens with what was measured, its headline and its verdicts; its method prose
+follows the block (tests/test_results_pages_lead.py: at most 150 words before the first
+table).
 
 `check` exits 1 and names the page and what differs. The digest in the end marker is the
 SHA-256 of the tables: a figure edited by hand, or a block pasted from another run without
@@ -233,6 +238,8 @@ _TARGET_LINE = re.compile(
 _FINDING_RUNS = re.compile(r"^- (?:rtbench )?(\S+?), .*?(one run|(?:over|of the) (\d+) runs)", re.M)
 _ROW_RUNS = re.compile(r"^\| (\S+) \|[^|]*\| ((?:\w+:\d+ ?)+) \|", re.M)
 _NAMED = re.compile(r"`([\w./-]+\.(?:py|toml|md|c|h|sh|j2))`")
+QUOTED = "<!-- headline: every figure quoted from the generated block below -->"
+_NUMBER = re.compile(r"(?<![\w.])\d(?:[\d,]*\d)?(?:\.\d+)?(?![\w.]*\d)")
 _SEARCH = ("src", "bench", "tests", "workloads", "examples", "docs", "scripts", "deps", "boards")
 
 
@@ -257,9 +264,31 @@ def check_words(before: str, body: str, after: str, src: Path) -> None:
         runs = oks.get(cell, {}).get("ok")
         if runs is not None and int(runs) != (1 if said == "one run" else int(n)):
             raise PageError(f"{src}: a finding says {said!r} of {cell}, whose runs are ok:{runs}")
+    figures = set(_NUMBER.findall(body))
+    for row in _quoted_rows(before):
+        for figure in _NUMBER.findall(row):
+            if figure not in figures:
+                raise PageError(
+                    f"{src}: the headline quotes {figure}, which the generated block does not "
+                    f"hold: {row.strip()}"
+                )
     for name in dict.fromkeys(_NAMED.findall(before + after)):
         if not _exists(name):
             raise PageError(f"{src}: the prose names `{name}`, which is nowhere in the repository")
+
+
+def _quoted_rows(prose: str) -> list[str]:
+    """The rows of every table that follows a QUOTED line, header row included."""
+    rows: list[str] = []
+    quoting = False
+    for line in prose.splitlines():
+        if line.strip() == QUOTED:
+            quoting = True
+        elif line.startswith("|") and quoting:
+            rows.append(line)
+        elif rows and quoting and not line.startswith("|"):
+            quoting = False
+    return rows
 
 
 def _exists(name: str) -> bool:

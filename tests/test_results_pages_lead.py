@@ -1,7 +1,6 @@
 """Every results page passes the 30-second test: at most 150 words before its first
-result table, so that what was measured and its headline figures come before method
-text. The pages listed in OVER still open on long method prose (their rework is open
-work); each must still be over, so that a page that is fixed leaves the list."""
+table, so that what was measured, its headline figures and its verdicts come before
+method text (a page's method prose follows its generated block)."""
 
 from __future__ import annotations
 
@@ -12,11 +11,6 @@ import pytest
 
 PAGES = sorted((Path(__file__).resolve().parents[1] / "docs" / "results").glob("*.md"))
 LIMIT = 150
-OVER = {
-    "analyze-speed", "gpio-study-emulated", "rp2040-model-smp", "rp2040-model",
-    "rtbench-host", "rtbench-qemu-smp-a53", "rtbench-qemu-zephyr", "rtos-compare",
-    "user-vs-kernel", "gpio-study-icount", "rp2040-model-zephyr", "rtos-cycles",
-}  # fmt: skip
 
 
 def words_before_first_table(text: str) -> int:
@@ -31,10 +25,7 @@ def words_before_first_table(text: str) -> int:
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
 def test_a_page_opens_with_its_results(page: Path) -> None:
     n = words_before_first_table(page.read_text())
-    if page.stem in OVER:
-        assert n > LIMIT, f"{page.name} now passes ({n} words): take it out of OVER"
-    else:
-        assert n <= LIMIT, f"{page.name}: {n} words before its first table (at most {LIMIT})"
+    assert n <= LIMIT, f"{page.name}: {n} words before its first table (at most {LIMIT})"
 
 
 def test_the_count_stops_at_the_first_table() -> None:

@@ -70,13 +70,13 @@ def test_a_chart_is_svg_with_text_and_the_scales_in_its_id() -> None:
 def test_every_primitive_draws() -> None:
     ch = Chart(xcats=["T1 basic", "T2 cooperative", "T3"], rotate=True, legend=True,
                legend_top=True, ylabel="%")  # fmt: skip
-    ch.bars([-0.2, 0.8, 1.8], [100, 90, 80], 0.4, label="1 core(s)", err=[5, 0, 3])
-    ch.bars([0.2, 1.2, 2.2], [180, 150, 170], 0.4, label="2 core(s)")
+    ch.bars([-0.2, 0.8, 1.8], [100, 90, 80], 0.4, label="1 core", err=[5, 0, 3])
+    ch.bars([0.2, 1.2, 2.2], [180, 150, 170], 0.4, label="2 cores")
     ch.hline(100)
     svg = render(ch)
     assert len(re.findall(r"<rect x=", svg)) >= 6 + 1  # six bars and the frame
     assert "rotate(-30" in svg and "stroke-dasharray" in svg
-    assert {"T1 basic", "T2 cooperative", "T3", "1 core(s)", "2 core(s)"} <= set(_texts(svg))
+    assert {"T1 basic", "T2 cooperative", "T3", "1 core", "2 cores"} <= set(_texts(svg))
     assert 'id="axes0-xlinear-ylinear"' in svg
     ch = Chart()
     ch.stairs([1, 4, 2], [0, 1, 2, 3], fill=True)

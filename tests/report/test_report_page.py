@@ -131,6 +131,8 @@ def test_merge_messages_gives_the_range_of_a_per_run_figure() -> None:
     msgs = [f"load average {x} before the run on 2 CPUs" for x in ("2.73", "3.03", "2.67")]
     assert merge_messages(msgs) == "load average 2.67–3.03 before the run on 2 CPUs"
     assert merge_messages(["a", "a"]) == "a"
+    assert merge_messages(["a", "b x"]) == "a (and 1 other message)"
+    assert merge_messages(["a", "b x", "c y z"]) == "a (and 2 other messages)"
 
 
 def test_no_successful_run_no_empty_section(tmp_path: Path) -> None:

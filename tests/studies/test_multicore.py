@@ -40,11 +40,15 @@ def test_intervals_over_repetitions() -> None:
     assert figs.setting.mode == "parallel-tcg" and not figs.setting.violations
     md = multicore.markdown("c", figs)
     assert "| P1 get count | 100.0 ± 0.0 | 100.0 ± 24.8 |" in md and "parallel TCG" in md
+    # counts written as a person writes them, never "core(s)"
+    assert "3 repetitions" in md and "| 1 core | 2 cores |" in md and "(s)" not in md
 
 
 def test_one_repetition_has_no_interval() -> None:
     figs = multicore.figures([repetition(2000)])
     assert figs is not None and figs.scaling["p1"][2].half is None
+    md = multicore.markdown("c", figs)
+    assert "; 1 repetition;" in md and ", 1 core\n" in md
     assert "± " not in multicore.markdown("c", figs).split("Scalability")[1]
 
 

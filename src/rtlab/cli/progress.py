@@ -76,16 +76,22 @@ class DelayedProgress:
         )
 
         class TimeColumn(TimeRemainingColumn):
-            """The ETA when there is a total, else the time spent (never -:--:--)."""
+            """The ETA when there is a total and a rate to reach it by, else the time
+            spent (never -:--:--)."""
 
             elapsed = TimeElapsedColumn()
 
             def render(self, task: Any) -> Any:
-                return super().render(task) if task.total else self.elapsed.render(task)
+                known = task.total and task.time_remaining is not None
+                return super().render(task) if known else self.elapsed.render(task)
 
         with self._lock:
             if self._closed:
                 return
+            if self._total is None:  # no edge count yet: open on the file's bytes
+                at = self._file_position()
+                if at is not None:
+                    (self._done, self._total), self._unit = at, "bytes"
             self._bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),

@@ -162,5 +162,8 @@ def batches(zf: zipfile.ZipFile, path: Path, members: list[str]) -> Iterator[byt
                         yield b"".join(buf)
                         buf, size = [], 0
                 del blocks
+                # reads through the map move no file position: set it to the member's
+                # end, so that a progress bar (cli/progress.py) sees how far the read is
+                raw.seek(info.header_offset + info.compress_size)
     if buf:
         yield b"".join(buf)

@@ -12,6 +12,7 @@ by its plug-in of rtlab.report.sections (the SECTIONS registry).
 
 from __future__ import annotations
 
+import re
 import time
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 import rtlab
 from rtlab.fsutil import atomic_path
@@ -28,8 +30,9 @@ from rtlab.report.sections import Section
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study
+from rtlab.words import plural
 
-__all__ = ["SUMMARY_COLS", "render_html", "text_report", "write_html", "write_report"]
+__all__ = ["SUMMARY_COLS", "plural", "render_html", "text_report", "write_html", "write_report"]
 
 
 def headline(cells: dict[str, results.CellRuns], fallback: str) -> tuple[str, list[str]]:
@@ -65,12 +68,23 @@ def _template() -> jinja2.Template:
     env.filters["num"] = gpio_study.fmt
     env.filters["overrun_lines"] = results.overrun_lines
     env.filters["plural"] = plural
+    env.filters["breakable"] = breakable
     return env.get_template("report.html.j2")
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """'1 finding', '2 findings', '0 entries': a count and its noun as written."""
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+_LONG_WORD = re.compile(r"\S{24,}")
+# a break opportunity before an opening ("c[policy=other]" "@idle") and after a separator
+_BREAK = re.compile(r"(?<=.)(?=[\[@(])|(?<=[/\]=,_.:;|)])(?=.)")
+
+
+def breakable(text: object) -> markupsafe.Markup:
+    """`text` escaped, with a line-break opportunity (<wbr>) at the punctuation of every
+    word of 24 characters or more (before an opening, after a separator): a table cell
+    then wraps at spaces and hyphens only (its stylesheet breaks no word), and a long
+    code still fits the page, broken where it reads ("kotlin[policy=other]" "@idle", not
+    "kotlin[policy=ot" "her]@idle")."""
+    escaped = str(markupsafe.escape(text))
+    return markupsafe.Markup(_LONG_WORD.sub(lambda m: _BREAK.sub("<wbr>", m.group(0)), escaped))
 
 
 # the report sections that show each published study's runs, nearest first

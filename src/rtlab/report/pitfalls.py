@@ -10,6 +10,7 @@ from typing import Any
 
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.words import plural
 
 _NUM = re.compile(r"\d+(?:\.\d+)?")
 
@@ -35,7 +36,7 @@ def merge_messages(msgs: list[str]) -> str:
         return uniq[0]
     skel = {_NUM.sub("#", m) for m in uniq}
     if len(skel) != 1:
-        return f"{uniq[0]} (and {len(uniq) - 1} other message(s))"
+        return f"{uniq[0]} (and {plural(len(uniq) - 1, 'other message')})"
     nums = [[float(x) for x in _NUM.findall(m)] for m in uniq]
     parts = _NUM.split(uniq[0])
     out = parts[0]

@@ -26,6 +26,7 @@ from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import rtbench
+from rtlab.words import plural
 
 MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
@@ -185,12 +186,12 @@ def markdown(label: str, f: MulticoreFigures) -> str:
     """The cell's multi-core tables (mean ± 95 % CI over the repetitions)."""
     s = f.setting
     rtos = f"{s.rtos} {s.rtos_version}".strip()
-    out = [f"### {label}: {rtos} on {s.board}, {s.cores_online} cores", ""]
+    out = [f"### {label}: {rtos} on {s.board}, {plural(s.cores_online, 'core')}", ""]
     host = ""
     if s.host_cpus is not None:
         loads = ", ".join(f"{x:.2f}" for x in s.host_loads)
         host = f"; host {s.host_cpus} CPUs, 1-minute load at each start {loads}"
-    out += [f"Timing: {s.mode_text}; {f.repetitions} repetition(s){host}.", ""]
+    out += [f"Timing: {s.mode_text}; {plural(f.repetitions, 'repetition')}{host}.", ""]
     out += [f"- **host too busy for parallel TCG:** {v}" for v in s.violations]
     out += [
         f"- **{k.replace('@', ' on ')} cores: unsupported on icount** — {v}"
@@ -216,7 +217,7 @@ def markdown(label: str, f: MulticoreFigures) -> str:
         out += [
             f"#### {title}",
             "",
-            f"| {what} | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+            f"| {what} | " + " | ".join(plural(c, "core") for c in cores) + " |",
         ]
         out.append("| --- |" + " ---: |" * len(cores))
         for key, row in data.items():
@@ -224,7 +225,7 @@ def markdown(label: str, f: MulticoreFigures) -> str:
             out.append(f"| {labels.get(key, key)} | " + " | ".join(cells) + " |")
         out.append("")
     if f.contention:
-        out += [f"#### Contention ({f.contention_cores} cores; level 0 % = 100 %)", ""]
+        out += [f"#### Contention ({plural(f.contention_cores, 'core')}; level 0 % = 100 %)", ""]
         out += ["| stress % | throughput % |", "| ---: | ---: |"]
         out += [f"| {lv} | {iv.text()} |" for lv, iv in f.contention.items()]
         out.append("")
@@ -262,7 +263,8 @@ def _tm_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> list[str
     tests = [t for t in rtbench.TM_TESTS if any(t in f.tm for f in figs)]
     if not tests:
         return []
-    head = [f"{n}, {c} core(s)" for n in names for c in (1, 2)] + [f"{n}, 2 ÷ 1" for n in names]
+    head = [f"{n}, {plural(c, 'core')}" for n in names for c in (1, 2)]
+    head += [f"{n}, 2 ÷ 1" for n in names]
     out = ["#### Thread-Metric T1–T8, 1 and 2 cores (iterations per second; 2 ÷ 1: the ratio)"]
     out += ["", "| test | " + " | ".join(head) + " |", "| --- |" + " ---: |" * len(head)]
     for t in tests:

@@ -25,6 +25,7 @@ from rtlab.studies import user_vs_kernel as uvk
 from rtlab.studies.multicore import MulticoreFigures
 from rtlab.studies.reproduction import STUDIES, Measured, Reproduction, load, reproduce
 from rtlab.studies.reproduction_robust import Variant, robust
+from rtlab.words import plural
 
 # rtlab's implementation names -> the study's
 GPIO_NAMES = {"C": "C/C++", "Kotlin/Native": "Kotlin/Native"}
@@ -54,7 +55,7 @@ def gpio(st: gpio_study.Study | None) -> dict[str, Measured]:
         picked[name] = (c, src)
     out: dict[str, Measured] = {}
     for name, (c, s) in picked.items():
-        how = f"{c.label}, {s.source}, {s.runs} run(s)"
+        how = f"{c.label}, {s.source}, {plural(s.runs, 'run')}"
         env = _env(c.environment)
         p = s.period
         out[f"mean_ns.{name}"] = Measured(p.mean, "ns", how, env)

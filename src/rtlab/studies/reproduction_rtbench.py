@@ -27,6 +27,7 @@ from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import multicore, rtbench, rtos_compare
 from rtlab.studies.reproduction import Measured
+from rtlab.words import plural
 
 ICOUNT = "QEMU icount (instruction-count model, not silicon)"
 STM32_PRIMS = ("sem_give", "sem_take", "queue_send", "queue_recv", "preempt_sem", "return_sem",
@@ -284,7 +285,7 @@ def _multicore(multi: Sequence[tuple[str, multicore.MulticoreFigures]]) -> dict[
     scaling: dict[str, float] = {}
     at70: dict[str, float] = {}
     for name, f in chosen.items():
-        how = f"{name} on {f.setting.board}, {f.repetitions} repetition(s)"
+        how = f"{name} on {f.setting.board}, {plural(f.repetitions, 'repetition')}"
         env = f.setting.mode_text
         t8 = f.tm.get("t8", {})
         if 1 in t8 and 2 in t8 and t8[1].mean:

@@ -14,6 +14,7 @@ from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import multicore, rtbench
+from rtlab.words import plural
 
 
 def _bars(
@@ -22,10 +23,10 @@ def _bars(
     cores = sorted({c for row in data.values() for c in row})
     keys = list(data)
     groups = {
-        f"{c} core(s)": [data[k][c].mean if c in data[k] else 0.0 for k in keys] for c in cores
+        plural(c, "core"): [data[k][c].mean if c in data[k] else 0.0 for k in keys] for c in cores
     }
     errors = {
-        f"{c} core(s)": [(data[k][c].half or 0.0) if c in data[k] else 0.0 for k in keys]
+        plural(c, "core"): [(data[k][c].half or 0.0) if c in data[k] else 0.0 for k in keys]
         for c in cores
     }
     return bar([labels.get(k, k) for k in keys], groups, title, errors=errors, **kw)
@@ -63,7 +64,7 @@ def block(label: str, f: multicore.MulticoreFigures) -> dict[str, Any]:
                   rtbench.PATTERNS, ylabel="%", ref=100)
         )  # fmt: skip
     if f.contention:
-        title = f"Contention on {f.contention_cores} core(s), {what}\n{mode}"
+        title = f"Contention on {plural(f.contention_cores, 'core')}, {what}\n{mode}"
         charts.append(_contention(title, f.contention))
     return {
         "title": label,
@@ -91,7 +92,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
                 f"{label} ({f.setting.mode_text}): per-core throughput on {max(f.scaling[best])} "
                 f"cores from {two[worst].text()} % ({rtbench.PATTERNS[worst]}) to "
                 f"{two[best].text()} % ({rtbench.PATTERNS[best]}) of one core, "
-                f"{f.repetitions} repetition(s)."
+                f"{plural(f.repetitions, 'repetition')}."
             )
     md = ["", "## Multi-core", ""] + [b["markdown"].rstrip("\n") + "\n" for b in blocks]
     both = multicore.side_by_side(found)  # the RTOSes side by side, as the RP2040 study

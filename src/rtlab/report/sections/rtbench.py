@@ -13,6 +13,7 @@ from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import rtbench
+from rtlab.words import plural
 
 
 def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
         tm = rtbench.threadmetric_counts(runs)
         tests = [t for t in rtbench.TM_TESTS if any(t in v for v in tm.values())]
         groups = {
-            f"{c} core(s)": [tm[c][t].per_second if t in tm[c] else 0 for t in tests]
+            plural(c, "core"): [tm[c][t].per_second if t in tm[c] else 0 for t in tests]
             for c in sorted(tm)
         }
         out["charts"].append(
@@ -57,7 +58,7 @@ def rtbench_figures(runs: list[rtbench.Run]) -> dict[str, Any]:
     if rtbench.scenario_runs(runs, "scalability"):
         sc = rtbench.scalability(runs)
         cores = sorted({c for v in sc.values() for c in v})
-        groups = {f"{c} core(s)": [sc[p].get(c, 0) for p in sc] for c in cores}
+        groups = {plural(c, "core"): [sc[p].get(c, 0) for p in sc] for c in cores}
         out["charts"].append(
             bar(
                 [rtbench.PATTERNS[p] for p in sc],

@@ -1,0 +1,95 @@
+"""The README's plot example as PNG and PDF on a fresh install of `rtlab[plot]`: a new
+venv with rtlab's wheel and the dependency closure its metadata declares for the `plot`
+extra, built offline from this environment's packages (as tests/test_lean_install.py
+builds the analysis-only install)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tests.test_install import _check, _closure, _env
+from tests.test_lean_install import readme_examples
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def plot_extra() -> list[str]:
+    """The distributions rtlab's metadata requires for its `plot` extra."""
+    reqs = metadata.distribution("rtlab").requires or []
+    return [
+        re.split(r"[\s<>=!~\[(;]", r, maxsplit=1)[0]
+        for r in reqs
+        if re.search(r"""extra\s*==\s*["']plot["']""", r)
+    ]
+
+
+def _site(tmp: Path, extra: list[str]) -> Path:
+    """A folder of links to the top-level files of rtlab's required dependencies and of
+    the extra's whole closure."""
+    site = tmp / "plot-site"
+    site.mkdir()
+    names = set(_closure("rtlab"))
+    for dist_name in extra:
+        names |= set(_closure(dist_name))
+    names.discard("rtlab")
+    for name in sorted(names):
+        dist = metadata.distribution(name)
+        for top in {Path(str(f)).parts[0] for f in dist.files or []}:
+            src = Path(str(dist.locate_file(top)))
+            if src.exists() and not (site / top).exists() and top not in ("..", "bin"):
+                (site / top).symlink_to(src)
+    return site
+
+
+@pytest.fixture(scope="module")
+def with_plot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("plot")
+    wheel_dir = tmp / "wheel"
+    _check([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
+            "--no-index", str(REPO), "-w", str(wheel_dir)], cwd=tmp)  # fmt: skip
+    (wheel,) = wheel_dir.glob("rtlab-*.whl")
+    v = tmp / "v"
+    clean = _env(tmp)
+    _check([sys.executable, "-m", "venv", "--without-pip", str(v)], env=clean)
+    (site,) = v.glob("lib/python*/site-packages")
+    (site / "rtlab-plot-deps.pth").write_text(str(_site(tmp, plot_extra())) + "\n")
+    _check([sys.executable, "-m", "pip", "--python", str(v / "bin" / "python"), "install",
+            "-q", "--no-deps", "--no-index", str(wheel)], env=clean)  # fmt: skip
+    return v
+
+
+def test_the_plot_extra_is_matplotlib():
+    assert plot_extra() == ["matplotlib"]
+
+
+def test_readme_plot_example_writes_png_and_pdf_with_the_plot_extra(
+    with_plot: Path, tmp_path: Path
+) -> None:
+    (png_example,) = [e for e in readme_examples() if re.search(r"-o \S+\.png\b", e)]
+    work = tmp_path / "work"
+    (work / "examples" / "captures").mkdir(parents=True)
+    for f in (REPO / "examples" / "captures").glob("*.csv"):
+        shutil.copy(f, work / "examples" / "captures")
+    env = _env(tmp_path, MPLCONFIGDIR=str(tmp_path / "mpl"))
+    pdf_example = re.sub(r"(-o \S+)\.png\b", r"\1.pdf", png_example)
+    analyze = next(e for e in readme_examples() if "--plot" in e)
+    for cmd in (png_example, pdf_example, analyze):
+        argv = shlex.split(cmd)
+        argv[0] = str(with_plot / "bin" / "rtlab")
+        r = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (cmd, r.stderr)
+    png = work / re.search(r"-o (\S+\.png)", png_example)[1]  # type: ignore[index]
+    pdf = work / re.search(r"-o (\S+\.pdf)", pdf_example)[1]  # type: ignore[index]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 5_000
+    # `analyze --plot` with the extra: every plot as SVG and as PNG
+    kinds = sorted(p.suffix for p in (work / "out" / "plots").iterdir())
+    assert kinds == [".png"] * 3 + [".svg"] * 3, kinds
