@@ -13,13 +13,12 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-from tests.test_install import _check, _closure, _env
+from tests.fresh_venv import venv_with_rtlab
+from tests.test_install import _closure, _env
 
 REPO = Path(__file__).resolve().parents[1]
 ANALYSIS = ("analyze", "plot", "convert", "events", "formats")
@@ -46,37 +45,10 @@ def readme_examples() -> list[str]:
     return lines
 
 
-def _lean_site(tmp: Path) -> Path:
-    """A folder of links to the top-level files of rtlab's required dependencies."""
-    site = tmp / "lean-site"
-    site.mkdir()
-    for name in _closure("rtlab"):
-        if name == "rtlab":
-            continue
-        dist = metadata.distribution(name)
-        tops = {Path(str(f)).parts[0] for f in dist.files or []}
-        for top in tops:
-            src = Path(str(dist.locate_file(top)))
-            if src.exists() and not (site / top).exists() and top not in ("..", "bin"):
-                (site / top).symlink_to(src)
-    return site
-
-
 @pytest.fixture(scope="module")
 def lean(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("lean")
-    wheel_dir = tmp / "wheel"
-    _check([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
-            "--no-index", str(REPO), "-w", str(wheel_dir)], cwd=tmp)  # fmt: skip
-    (wheel,) = wheel_dir.glob("rtlab-*.whl")
-    v = tmp / "v"
-    clean = _env(tmp)
-    _check([sys.executable, "-m", "venv", "--without-pip", str(v)], env=clean)
-    (site,) = v.glob("lib/python*/site-packages")
-    (site / "rtlab-lean-deps.pth").write_text(str(_lean_site(tmp)) + "\n")
-    _check([sys.executable, "-m", "pip", "--python", str(v / "bin" / "python"), "install",
-            "-q", "--no-deps", "--no-index", str(wheel)], env=clean)  # fmt: skip
-    return v
+    """rtlab's wheel with its required dependencies only."""
+    return venv_with_rtlab(tmp_path_factory.mktemp("lean"), _closure("rtlab"))
 
 
 def test_the_readme_has_analysis_examples():

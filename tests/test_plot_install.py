@@ -9,13 +9,13 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-from tests.test_install import _check, _closure, _env
+from tests.fresh_venv import venv_with_rtlab
+from tests.test_install import _closure, _env
 from tests.test_lean_install import readme_examples
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,39 +31,13 @@ def plot_extra() -> list[str]:
     ]
 
 
-def _site(tmp: Path, extra: list[str]) -> Path:
-    """A folder of links to the top-level files of rtlab's required dependencies and of
-    the extra's whole closure."""
-    site = tmp / "plot-site"
-    site.mkdir()
-    names = set(_closure("rtlab"))
-    for dist_name in extra:
-        names |= set(_closure(dist_name))
-    names.discard("rtlab")
-    for name in sorted(names):
-        dist = metadata.distribution(name)
-        for top in {Path(str(f)).parts[0] for f in dist.files or []}:
-            src = Path(str(dist.locate_file(top)))
-            if src.exists() and not (site / top).exists() and top not in ("..", "bin"):
-                (site / top).symlink_to(src)
-    return site
-
-
 @pytest.fixture(scope="module")
 def with_plot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("plot")
-    wheel_dir = tmp / "wheel"
-    _check([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
-            "--no-index", str(REPO), "-w", str(wheel_dir)], cwd=tmp)  # fmt: skip
-    (wheel,) = wheel_dir.glob("rtlab-*.whl")
-    v = tmp / "v"
-    clean = _env(tmp)
-    _check([sys.executable, "-m", "venv", "--without-pip", str(v)], env=clean)
-    (site,) = v.glob("lib/python*/site-packages")
-    (site / "rtlab-plot-deps.pth").write_text(str(_site(tmp, plot_extra())) + "\n")
-    _check([sys.executable, "-m", "pip", "--python", str(v / "bin" / "python"), "install",
-            "-q", "--no-deps", "--no-index", str(wheel)], env=clean)  # fmt: skip
-    return v
+    """rtlab's wheel with its required dependencies and its plot extra's whole closure."""
+    names = set(_closure("rtlab"))
+    for dist_name in plot_extra():
+        names |= set(_closure(dist_name))
+    return venv_with_rtlab(tmp_path_factory.mktemp("plot"), names)
 
 
 def test_the_plot_extra_is_matplotlib():
