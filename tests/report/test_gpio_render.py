@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from rtlab.report.html import write_report
 from rtlab.results import Store
 from rtlab.results import query as results
 from tests.report.cdp import Browser, console_errors
-from tests.studies.gpio_store import Truth, add_toggle_run, make_gpio_store
+from tests.studies.gpio_store import c_and_kotlin_store, make_gpio_store
 
 
 def test_gpio_section_renders_in_chromium(tmp_path: Path) -> None:
@@ -72,13 +70,7 @@ def test_table_cells_break_words_only_between_them(tmp_path: Path) -> None:
     "reproduced" stay whole; a cell name breaks where html.breakable put a <wbr>, as a
     text node of its own), and the page is no wider than the window: a table too wide
     for it scrolls in its own box."""
-    st = Store(tmp_path / "g" / "rtlab.duckdb")
-    rng, truth = np.random.default_rng(3), Truth()
-    add_toggle_run(st, truth, rng, name="c", kind="rtlab-toggle", language="c")
-    add_toggle_run(
-        st, truth, rng, name="kotlin", kind="rtlab-toggle-kt", language="kotlin",
-        high=1121, low=1273,
-    )  # fmt: skip
+    st = c_and_kotlin_store(tmp_path / "g" / "rtlab.duckdb")
     out = tmp_path / "report.html"
     write_report(st, results.select_many(st, (), None), out, title="gpio")
     st.close()

@@ -141,6 +141,18 @@ def add_latency_run(st: Store) -> str:
     return label
 
 
+def c_and_kotlin_store(path: Path) -> Store:
+    """C and Kotlin/Native cells; Kotlin's levels 8.8 % longer, as in the study."""
+    st = Store(path)
+    rng, truth = np.random.default_rng(3), Truth()
+    add_toggle_run(st, truth, rng, name="c", kind="rtlab-toggle", language="c")
+    add_toggle_run(
+        st, truth, rng, name="kotlin", kind="rtlab-toggle-kt", language="kotlin",
+        high=1121, low=1273,
+    )  # fmt: skip
+    return st
+
+
 def make_gpio_store(path: Path, *, emulated: bool = False) -> tuple[Path, Truth]:
     """C with instrument (2 ok runs + 1 failed), Rust with instrument (2 runs), a C cell
     under SCHED_FIFO without instrument, and one latency run."""

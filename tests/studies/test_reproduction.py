@@ -19,7 +19,7 @@ from rtlab.studies import multicore
 from rtlab.studies import reproduction as rp
 from rtlab.studies import reproduction_measures as rm
 from rtlab.studies import reproduction_rtbench as rtb
-from tests.studies.gpio_store import Truth, add_toggle_run
+from tests.studies.gpio_store import Truth, add_toggle_run, c_and_kotlin_store
 from tests.studies.test_rtos_compare import _runs
 from tests.studies.test_user_vs_kernel import store as uvk_store  # noqa: F401  (fixture)
 
@@ -111,14 +111,7 @@ def test_a_period_is_judged_over_its_run_to_run_range() -> None:
 @pytest.fixture
 def gpio_store(tmp_path: Path) -> Store:
     """C and Kotlin/Native cells; Kotlin's levels 8.8 % longer, as in the study."""
-    st = Store(tmp_path / "g" / "rtlab.duckdb")
-    rng, truth = np.random.default_rng(3), Truth()
-    add_toggle_run(st, truth, rng, name="c", kind="rtlab-toggle", language="c")
-    add_toggle_run(
-        st, truth, rng, name="kotlin", kind="rtlab-toggle-kt", language="kotlin",
-        high=1121, low=1273,
-    )  # fmt: skip
-    return st
+    return c_and_kotlin_store(tmp_path / "g" / "rtlab.duckdb")
 
 
 def _gpio_rows(st: Store, text: str) -> dict[str, rp.Row]:
