@@ -159,7 +159,8 @@ def _sane(st: Store, spec_name: str, rtos: str) -> dict[str, float]:
     assert all(len(set(v)) == 1 for v in series.values()), "icount: every sample equal"
     assert dict(counters)["irq@1/isr_lost"] == 0
     assert 5 <= med["gpio_set"] <= 40  # a BSRR store between two counter reads
-    assert 100 <= med["sem_give"] + med["sem_take"] <= 400
+    # the kernel's give and take alone (inline in the scenario, no timeout conversion)
+    assert 60 <= med["sem_give"] + med["sem_take"] <= 400
     for switch in ("preempt_sem", "return_sem", "preempt_queue", "return_queue"):
         assert med["sem_give"] < med[switch] < 1500, switch  # a give, plus a task switch
     assert 10 <= med["isr_handler"] < med["isr_task"] < 1500
