@@ -30,6 +30,13 @@ def _running(pid: int) -> bool:
     return stat[stat.rindex(")") + 2 :].split()[0] not in ("Z", "X")
 
 
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 @pytest.mark.parametrize("die", [True, False])
 def test_a_sigkilled_parent_takes_its_child_along(die: bool) -> None:
     parent = subprocess.Popen(
@@ -39,6 +46,12 @@ def test_a_sigkilled_parent_takes_its_child_along(die: bool) -> None:
     child = int(parent.stdout.readline())
     try:
         assert _running(child)
+        # setpriv sets the death signal and then execs the command: until the child is the
+        # command, a parent killed now would leave it none (a loaded host shows that race)
+        deadline = time.monotonic() + 30
+        while _comm(child) != "sleep" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _comm(child) == "sleep"
         parent.send_signal(signal.SIGKILL)
         parent.wait()
         if not die:  # without it the child lives on (300 s): the check below can fail
