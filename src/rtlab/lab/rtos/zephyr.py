@@ -36,7 +36,14 @@ LATENCY_MEASURE = "zephyr-latency-measure"  # its program name (workloads/latenc
 # The same with CONFIG_SPIN_VALIDATE=n (its prj.conf's CONFIG_ASSERT=y turns spin lock
 # validation on; rtbench's builds have it off): the cross-check's like-for-like build.
 LATENCY_MEASURE_UNVALIDATED = "zephyr-latency-measure-unvalidated"
-NO_SPIN_VALIDATE = LM_DIR / "no_spin_validate.conf"
+# each program: its build folder's name and the fragments it adds to latency_measure's own
+PROGRAM_BUILDS: dict[str, tuple[str, tuple[Path, ...]]] = {
+    LATENCY_MEASURE: ("latency_measure", ()),
+    LATENCY_MEASURE_UNVALIDATED: (
+        "latency_measure-unvalidated",
+        (LM_DIR / "no_spin_validate.conf",),
+    ),
+}
 BUILD_ROOT = REPO_ROOT / "build" / "rtbench-zephyr"
 TESTED = (
     "3.4.99, the zephyr/ folder of github.com/lgalstyan/nrf_connect@a86fb816, "
@@ -115,8 +122,9 @@ class Zephyr(PortBase):
         latency_measure (the cross-check), in the same configuration."""
         if name not in self.programs:
             raise RtosBuildError(f"Zephyr builds {', '.join(self.programs)} here, not {name}")
-        what = "latency_measure" if name == LATENCY_MEASURE else "latency_measure-unvalidated"
-        return self._build(LM_DIR, what, machine, config, paths) / "zephyr" / "zephyr.elf"
+        what, fragments = PROGRAM_BUILDS[name]
+        out = self._build(LM_DIR, what, machine, config, paths, fragments=fragments)
+        return out / "zephyr" / "zephyr.elf"
 
     def _build(
         self,
@@ -126,6 +134,7 @@ class Zephyr(PortBase):
         config: str,
         paths: Mapping[str, str],
         words: list[str] | None = None,
+        fragments: tuple[Path, ...] = (),
     ) -> Path:
         """The build directory; for a board's `words` (options built in), its image."""
         check_buildable(self, machine, config, paths)
@@ -137,9 +146,7 @@ class Zephyr(PortBase):
                 )
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
-        conf = _conf_files(src, config, Path(paths[VAR]), zboard(machine))
-        if what.endswith("-unvalidated"):
-            conf.append(NO_SPIN_VALIDATE)
+        conf = [*_conf_files(src, config, Path(paths[VAR]), zboard(machine)), *fragments]
         conf += board_conf_files(zboard(machine))
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
@@ -170,8 +177,7 @@ class Zephyr(PortBase):
 
 def program_kconfig(name: str, machine: str, config: str) -> dict[str, str]:
     """The Kconfig that matters of a program's last build (build_program)."""
-    what = "latency_measure" if name == LATENCY_MEASURE else "latency_measure-unvalidated"
-    return kconfig_that_matters(_dot_config(what, machine, config))
+    return kconfig_that_matters(_dot_config(PROGRAM_BUILDS[name][0], machine, config))
 
 
 def _out_dir(what: str, machine: str, config: str) -> Path:
