@@ -2,7 +2,7 @@
 cross-check of rtlab's two cycle models (rtlab.studies.cycles_crosscheck) from the same
 store, which must already hold examples/rtos-cycles-crosscheck.toml's runs:
 
-    rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos --config arm-cm0 \
+    rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos --config arm-cm0-as-mps2 \
         --store S
     python bench/cycles_crosscheck.py --store S [--md]
 

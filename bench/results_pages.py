@@ -112,7 +112,7 @@ PAGES = {
             "rtos-cycles",
             (
                 "rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos "
-                "--config arm-cm0 -o out/rtos-cycles-crosscheck.html --store {store}",
+                "--config arm-cm0-as-mps2 -o out/rtos-cycles-crosscheck.html --store {store}",
                 "python bench/cycles_crosscheck.py --md --store {store}",
             ),
             True,

@@ -151,6 +151,21 @@ def test_exceptions_are_seen_from_the_pc_stream(calibration_build: Path, tmp_pat
     assert (cyc.entries, cyc.tail_chains, cyc.returns) == (2, 1, 2)
 
 
+def test_the_trace_holds_every_instruction_at_the_cycle_it_starts(
+    calibration_build: Path, tmp_path: Path
+) -> None:
+    """`trace=`: one record per counted instruction, cycles never going back, each
+    marker edge's cycle one of the traced instructions' ends (the store's)."""
+    trace = tmp_path / "calib.trace"
+    cyc = qc.run_image(calibration_build / "calib-mps2-an385.elf", "mps2-an385", tmp_path,
+                       trace=trace)  # fmt: skip
+    pcs, cycles = qc.read_trace(trace)
+    assert len(pcs) == cyc.insns and cycles[0] == 0
+    assert cycles == sorted(cycles)
+    assert cycles[-1] < cyc.cycles
+    assert set(cyc.edges[0]) <= set(cycles)  # an edge is charged with its store, as it ends
+
+
 def test_every_core_table_names_its_source() -> None:
     for m in qc.machines().values():
         table = qc.core_table(m.core)

@@ -11,6 +11,10 @@
 //! then in execution order `edge CH CYCLE` per marker edge (a store to word 2CH + 1 sets
 //! channel CH, to word 2CH clears it; a store that keeps the level is none) and
 //! `read CYCLE` per load of the guest's counter register (board `counter = addr`).
+//!
+//! `trace=FILE` (with `trace_from=ADDRESS`: from the first instruction there) also writes
+//! vCPU 0's every instruction as 12 little-endian bytes: its address (u32) and the cycle
+//! it starts at (u64), for tests and for tracing a figure to the code that made it.
 
 pub mod decode;
 pub mod model;
@@ -37,6 +41,7 @@ struct Plugin {
     cfg: Config,
     core: String,
     out: String,
+    trace: String,
     // each vCPU's state is touched only by callbacks on that vCPU
     vcpus: Vec<UnsafeCell<Vcpu>>,
     descs: Mutex<HashMap<(u64, u32), &'static Desc>>,
@@ -111,6 +116,16 @@ unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu
     }
 }
 
+fn write_trace(p: &Plugin) -> std::io::Result<()> {
+    let v = unsafe { &*p.vcpus[0].get() };
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&p.trace)?);
+    for (pc, cyc) in v.trace.iter().flatten() {
+        f.write_all(&pc.to_le_bytes())?;
+        f.write_all(&cyc.to_le_bytes())?;
+    }
+    f.flush()
+}
+
 fn write_out(p: &Plugin) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(&p.out)?);
     writeln!(f, "# rtlab qemu-cycles 1")?;
@@ -143,11 +158,17 @@ unsafe extern "C" fn on_exit(_id: sys::qemu_plugin_id_t, _u: *mut c_void) {
     if let Err(e) = write_out(p) {
         eprintln!("qemu-cycles: {}: {e}", p.out);
     }
+    if !p.trace.is_empty() {
+        if let Err(e) = write_trace(p) {
+            eprintln!("qemu-cycles: {}: {e}", p.trace);
+        }
+    }
 }
 
 fn install(args: &[String]) -> Result<Plugin, String> {
     let mut cfg = Config::default();
-    let (mut core, mut out) = (String::new(), String::new());
+    let (mut core, mut out, mut trace) = (String::new(), String::new(), String::new());
+    let mut trace_from = None;
     for a in args {
         let (k, v) = a.split_once('=').ok_or(format!("argument {a:?}: expected key=value"))?;
         match k {
@@ -159,15 +180,22 @@ fn install(args: &[String]) -> Result<Plugin, String> {
                 }
             }
             "out" => out = v.to_string(),
-            _ => return Err(format!("unknown argument {k:?} (core=, board=, out=)")),
+            "trace" => trace = v.to_string(),
+            "trace_from" => trace_from = Some(table::int(v, "trace_from")? & !1),
+            _ => return Err(format!("unknown argument {k:?} (core=, board=, out=, trace=, trace_from=)")),
         }
     }
     if core.is_empty() || out.is_empty() {
         return Err("needs core=<timing table> and out=<file> (board= optional)".into());
     }
     cfg.check_core(&core)?;
-    let vcpus = (0..MAX_VCPUS).map(|_| UnsafeCell::new(Vcpu::default())).collect();
-    Ok(Plugin { cfg, core, out, vcpus, descs: Mutex::new(HashMap::new()) })
+    let vcpus: Vec<UnsafeCell<Vcpu>> = (0..MAX_VCPUS).map(|_| UnsafeCell::new(Vcpu::default())).collect();
+    if !trace.is_empty() {
+        let v0 = unsafe { &mut *vcpus[0].get() };
+        v0.trace = Some(Vec::new());
+        v0.trace_from = trace_from;
+    }
+    Ok(Plugin { cfg, core, out, trace, vcpus, descs: Mutex::new(HashMap::new()) })
 }
 
 /// # Safety

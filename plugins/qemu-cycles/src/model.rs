@@ -46,11 +46,14 @@ pub struct Vcpu {
     frames: Vec<Frame>,
     last_fetch_word: u64,
     levels: [bool; 4], // the marker channels' levels (low at reset)
+    // `trace=`: (address, cycle before it) of every instruction from `trace_from` on
+    pub trace: Option<Vec<(u32, u64)>>,
+    pub trace_from: Option<u64>,
 }
 
 impl Default for Vcpu {
     fn default() -> Self {
-        Vcpu { counts: Counts::default(), edges: Vec::new(), prev: None, frames: Vec::new(), last_fetch_word: u64::MAX, levels: [false; 4] }
+        Vcpu { counts: Counts::default(), edges: Vec::new(), prev: None, frames: Vec::new(), last_fetch_word: u64::MAX, levels: [false; 4], trace: None, trace_from: None }
     }
 }
 
@@ -139,6 +142,12 @@ impl Vcpu {
     pub fn exec(&mut self, cfg: &Config, cur: &'static Desc) {
         if let Some(p) = self.prev {
             self.settle(cfg, p, cur);
+        }
+        if let Some(t) = self.trace.as_mut() {
+            if self.trace_from.map_or(true, |a| a == cur.addr) {
+                self.trace_from = None;
+                t.push((cur.addr as u32, self.counts.cycles));
+            }
         }
         let mut cost = cur.base;
         if let Some(p) = self.prev {

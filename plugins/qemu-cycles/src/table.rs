@@ -44,7 +44,7 @@ pub struct Config {
     pub marker_code: Option<(u64, u64)>,
 }
 
-fn int(text: &str, where_: &str) -> Result<u64, String> {
+pub fn int(text: &str, where_: &str) -> Result<u64, String> {
     let t = text.trim().replace('_', "");
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         u64::from_str_radix(h, 16)

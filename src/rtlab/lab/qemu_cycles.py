@@ -229,9 +229,12 @@ def read_capture(path: Path) -> Cycles:
     return cyc
 
 
-def plugin_args(elf: Path, m: CyclesMachine, workdir: Path) -> tuple[list[str], Path]:
+def plugin_args(
+    elf: Path, m: CyclesMachine, workdir: Path, trace: Path | None = None, trace_from: int = -1
+) -> tuple[list[str], Path]:
     """QEMU's -plugin option for an image (its board file written to workdir) and the
-    capture file the plugin will write."""
+    capture file the plugin will write; with `trace`, every instruction's address and
+    cycle into that file too (read_trace), from the first at `trace_from` if given."""
     missing = plugin_missing()
     if missing:
         raise CyclesError(missing)
@@ -240,13 +243,34 @@ def plugin_args(elf: Path, m: CyclesMachine, workdir: Path) -> tuple[list[str], 
     board.write_text(board_config(elf, m))
     out = workdir / f"{elf.stem}.cycles"
     out.unlink(missing_ok=True)
-    return ["-plugin", f"{plugin_path()},core={m.table},board={board},out={out}"], out
+    opt = f"{plugin_path()},core={m.table},board={board},out={out}"
+    if trace is not None:
+        opt += f",trace={trace}" + (f",trace_from={trace_from:#x}" if trace_from >= 0 else "")
+    return ["-plugin", opt], out
 
 
-def run_image(elf: Path, machine_name: str, workdir: Path, timeout: float = 120) -> Cycles:
-    """Runs a bare-metal image to its semihosting exit under the plugin."""
+TRACE_RECORD = struct.Struct("<IQ")  # the plugin's trace: address, cycle it starts at
+
+
+def read_trace(path: Path) -> tuple[list[int], list[int]]:
+    """The plugin's instruction trace (`trace=`): addresses and the cycle each starts at."""
+    data = path.read_bytes()
+    if len(data) % TRACE_RECORD.size:
+        raise CyclesError(f"{path}: {len(data)} bytes, not whole {TRACE_RECORD.size}-byte records")
+    pcs, cycles = [], []
+    for pc, cyc in TRACE_RECORD.iter_unpack(data):
+        pcs.append(pc)
+        cycles.append(cyc)
+    return pcs, cycles
+
+
+def run_image(
+    elf: Path, machine_name: str, workdir: Path, timeout: float = 120, trace: Path | None = None
+) -> Cycles:
+    """Runs a bare-metal image to its semihosting exit under the plugin (with `trace`,
+    its instruction trace into that file too)."""
     m = machine(machine_name)
-    plugin, out = plugin_args(elf, m, workdir)
+    plugin, out = plugin_args(elf, m, workdir, trace)
     argv = ["qemu-system-arm", "-M", m.name, "-kernel", str(elf), "-nographic",
             "-monitor", "none", "-serial", "null", *icount_args(0),
             "-semihosting-config", "enable=on,target=native", *plugin]  # fmt: skip

@@ -30,6 +30,8 @@ class RtosPort(Protocol):
     configs: tuple[str, ...]  # documented configurations; the first is the default
     machine_configs: Mapping[str, tuple[str, ...]]  # machine -> its own configurations
     multicore_configs: Mapping[str, tuple[str, ...]]  # machine -> those needing every core
+    # machine -> configurations a study runs only when it names them (--config)
+    asked_configs: Mapping[str, tuple[str, ...]]
     baked_machines: tuple[str, ...]  # no command line: build_baked puts the options inside
     pico_sdk_machines: tuple[str, ...]  # built on the pico-sdk (its version is recorded)
     programs: tuple[str, ...]  # more firmware for the qemu target (build_program)
@@ -72,6 +74,7 @@ class PortBase:
     configs: tuple[str, ...] = ("default",)
     machine_configs: Mapping[str, tuple[str, ...]] = {}
     multicore_configs: Mapping[str, tuple[str, ...]] = {}
+    asked_configs: Mapping[str, tuple[str, ...]] = {}
     programs: tuple[str, ...] = ()
     default = False
     spec_keys: Mapping[str, str] = {}

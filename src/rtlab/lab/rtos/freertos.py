@@ -42,6 +42,8 @@ class FreeRtos(PortBase):
     # The Pico: SMP (default), the RP2040 port on one core, the generic ARM_CM0 port.
     machine_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": tuple(PICO_CONFIGS)}
     multicore_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("default",)}
+    # the cross-check's build (the QEMU layer's flags on the Pico): only when named
+    asked_configs: ClassVar[dict[str, tuple[str, ...]]] = {"pico": ("arm-cm0-as-mps2",)}
 
     def missing(self, paths: Mapping[str, str]) -> str | None:
         kernel = paths.get(VAR, "")
