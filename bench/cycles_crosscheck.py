@@ -1,6 +1,7 @@
-"""The cycles study's page (docs/results/rtos-cycles.md): the study's report, then the
-cross-check of rtlab's two cycle models (rtlab.studies.cycles_crosscheck) from the same
-store, which must already hold examples/rtos-cycles-crosscheck.toml's runs:
+"""The cycles study's page (docs/results/rtos-cycles.md): the study's report, then external
+vs internal per run (rtlab.studies.cycles_check) and the cross-check of rtlab's two cycle
+models (rtlab.studies.cycles_crosscheck) from the same store, which must already hold
+examples/rtos-cycles-crosscheck.toml's runs:
 
     rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos --config arm-cm0-as-mps2 \
         --store S
@@ -35,12 +36,15 @@ def main() -> int:
     print(done.stdout, end="")
 
     from rtlab.results import Store
-    from rtlab.studies import cycles_crosscheck
+    from rtlab.studies import cycles_check, cycles_crosscheck
 
     with Store(a.store, read_only=True) as st:
         rows = cycles_crosscheck.compare(st)
+        agreement = cycles_check.stored_agreement(st)
     if rows is None:
         sys.exit("the store lacks one model's FreeRTOS primitives (see this script's doc)")
+    print()
+    print(cycles_check.agreement_markdown(agreement), end="")
     print()
     print(cycles_crosscheck.markdown(rows), end="")
     return 0
