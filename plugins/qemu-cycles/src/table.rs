@@ -4,7 +4,7 @@
 //! wait states, exception handler entries, the marker words), both in one small syntax:
 //! `key = value` per line, `#` comments, `[sections]` and string values ignored.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::decode::Class;
 
@@ -31,17 +31,35 @@ pub struct Fast {
     pub store_pipelined: u64,
 }
 
+/// The vector table's handler entries, sorted: looked up on every indirect jump.
+#[derive(Debug, Default)]
+pub struct Handlers(Vec<u64>);
+
+impl Handlers {
+    pub fn insert(&mut self, a: u64) {
+        if let Err(i) = self.0.binary_search(&a) {
+            self.0.insert(i, a);
+        }
+    }
+
+    pub fn contains(&self, a: &u64) -> bool {
+        self.0.binary_search(a).is_ok()
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Config {
     pub costs: HashMap<String, u64>,
     pub fast: Fast,
     pub any_wait_states: bool,
     pub regions: Vec<Region>,
-    pub handlers: HashSet<u64>,
+    pub handlers: Handlers,
     pub marker: Option<u64>,
     pub counter: Option<u64>, // the register the guest's timestamps read
     // the marker function's code: stores from elsewhere (start-up zeroing) are no edges
     pub marker_code: Option<(u64, u64)>,
+    // the function that reads the counter: the only loads whose cycle the fast mode needs
+    pub counter_code: Option<(u64, u64)>,
 }
 
 pub fn int(text: &str, where_: &str) -> Result<u64, String> {
@@ -85,12 +103,17 @@ impl Config {
                 }
                 "marker" => self.marker = Some(int(value, &where_)?),
                 "counter" => self.counter = Some(int(value, &where_)?),
-                "marker_code" => {
+                "marker_code" | "counter_code" => {
                     let f: Vec<&str> = value.split_whitespace().collect();
                     if f.len() != 2 {
-                        return Err(format!("{where_}: marker_code = start end"));
+                        return Err(format!("{where_}: {key} = start end"));
                     }
-                    self.marker_code = Some((int(f[0], &where_)? & !1, int(f[1], &where_)? & !1));
+                    let range = Some((int(f[0], &where_)? & !1, int(f[1], &where_)? & !1));
+                    if key == "marker_code" {
+                        self.marker_code = range;
+                    } else {
+                        self.counter_code = range;
+                    }
                 }
                 _ => {
                     self.costs.insert(key.to_string(), int(value, &where_)?);

@@ -32,6 +32,7 @@ PLUGIN_DIR = REPO_ROOT / "plugins" / "qemu-cycles"
 CORES_DIR = PLUGIN_DIR / "cores"
 MARKER_SYMBOL = "rtb_marker_words"  # rtbench's marker words (and the calibration's)
 MARKER_FUNCTION = "rtb_board_marker"  # the function that stores to them (rtbench's)
+COUNTER_FUNCTION = "rtb_board_ts"  # the function whose loads are rtbench's timestamps
 PLUGIN_FILE = "librtlab_qemu_cycles.so"
 READ = -1  # Cycles.order's channel for a read of the guest's counter register
 LABEL = "cycle-approximate: QEMU + rtlab's timing tables, not silicon"
@@ -181,6 +182,10 @@ def board_config(elf: Path, m: CyclesMachine) -> str:
         lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
     if m.counter_read is not None:
         lines.append(f"counter = {m.counter_read:#x}")
+        ts = elf_symbol(elf, COUNTER_FUNCTION)
+        if ts is not None and ts[1]:
+            # the fast mode's memory callbacks on the timestamp loads alone
+            lines.append(f"counter_code = {ts[0] & ~1:#x} {(ts[0] & ~1) + ts[1]:#x}")
     return "\n".join(lines) + "\n"
 
 
@@ -230,11 +235,18 @@ def read_capture(path: Path) -> Cycles:
 
 
 def plugin_args(
-    elf: Path, m: CyclesMachine, workdir: Path, trace: Path | None = None, trace_from: int = -1
+    elf: Path,
+    m: CyclesMachine,
+    workdir: Path,
+    trace: Path | None = None,
+    trace_from: int = -1,
+    exact: bool = False,
 ) -> tuple[list[str], Path]:
     """QEMU's -plugin option for an image (its board file written to workdir) and the
     capture file the plugin will write; with `trace`, every instruction's address and
-    cycle into that file too (read_trace), from the first at `trace_from` if given."""
+    cycle into that file too (read_trace), from the first at `trace_from` if given.
+    `exact`: the plugin's per-instruction mode (the same counts as its default per-block
+    mode, at twice the cost: tests hold the two equal)."""
     missing = plugin_missing()
     if missing:
         raise CyclesError(missing)
@@ -246,6 +258,8 @@ def plugin_args(
     opt = f"{plugin_path()},core={m.table},board={board},out={out}"
     if trace is not None:
         opt += f",trace={trace}" + (f",trace_from={trace_from:#x}" if trace_from >= 0 else "")
+    if exact:
+        opt += ",mode=exact"
     return ["-plugin", opt], out
 
 
@@ -265,12 +279,17 @@ def read_trace(path: Path) -> tuple[list[int], list[int]]:
 
 
 def run_image(
-    elf: Path, machine_name: str, workdir: Path, timeout: float = 120, trace: Path | None = None
+    elf: Path,
+    machine_name: str,
+    workdir: Path,
+    timeout: float = 120,
+    trace: Path | None = None,
+    exact: bool = False,
 ) -> Cycles:
     """Runs a bare-metal image to its semihosting exit under the plugin (with `trace`,
-    its instruction trace into that file too)."""
+    its instruction trace into that file too; `exact`: the per-instruction mode)."""
     m = machine(machine_name)
-    plugin, out = plugin_args(elf, m, workdir, trace)
+    plugin, out = plugin_args(elf, m, workdir, trace, exact=exact)
     argv = ["qemu-system-arm", "-M", m.name, "-kernel", str(elf), "-nographic",
             "-monitor", "none", "-serial", "null", *icount_args(0),
             "-semihosting-config", "enable=on,target=native", *plugin]  # fmt: skip

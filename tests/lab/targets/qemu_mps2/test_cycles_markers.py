@@ -40,6 +40,30 @@ def test_marker_capture_and_timestamps_agree_in_cycles(
         assert r.external > 0
 
 
+@pytest.mark.parametrize("machine", MACHINES)
+def test_the_per_block_mode_counts_what_the_per_instruction_mode_counts(
+    freertos_build: Path, machine: str, tmp_path: Path
+) -> None:
+    """On rtbench (context switches, interrupts, I/O accesses that QEMU runs alone after
+    cutting their block): the same totals and marker edges per block as per instruction,
+    and every counter read the per-block mode records (rtbench's timestamps) at the cycle
+    the per-instruction mode records it."""
+    elf = freertos_build / f"rtbench-freertos-{MACHINES[machine]}.elf"
+    caps = []
+    for exact in (False, True):
+        plugin, out = qc.plugin_args(elf, qc.machine(machine), tmp_path / str(exact), exact=exact)
+        res = run_qemu(elf, machine, 0, 300, extra=plugin,
+                       append="--scenarios primitives,irq --iterations 20 --markers")  # fmt: skip
+        assert res.exit_status == 0, res.problem or res.stderr
+        caps.append(qc.read_capture(out))
+    fast, exact_ = caps
+    assert (fast.cycles, fast.insns, fast.entries, fast.returns) == (
+        exact_.cycles, exact_.insns, exact_.entries, exact_.returns)  # fmt: skip
+    assert fast.edges == exact_.edges
+    reads = [c for ch, c in fast.order if ch == qc.READ]
+    assert reads and set(reads) <= {c for ch, c in exact_.order if ch == qc.READ}
+
+
 def test_interrupt_paths_agree_with_timestamps_before_both_toggles(
     freertos_build: Path, tmp_path: Path
 ) -> None:
