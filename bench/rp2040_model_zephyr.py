@@ -26,7 +26,7 @@ import numpy as np
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.rtos.zephyr import LATENCY_MEASURE
+from rtlab.lab.rtos.zephyr import LATENCY_MEASURE, LATENCY_MEASURE_UNVALIDATED, program_kconfig
 from rtlab.lab.workloads.latency_measure import to_protocol
 from rtlab.protocol import Run
 from rtlab.protocol.parser import parse
@@ -35,13 +35,15 @@ from rtlab.studies.latency_measure import config_difference
 MODEL = REPO_ROOT / "models" / "rp2040" / "run.js"
 XIP = "compulsory"  # as examples/rp2040-model.toml
 WORDS = ["--scenarios", "primitives,irq", "--iterations", "100", "--start-delay-ms", "0"]
+LIKE_FOR_LIKE = 0.10  # give and take must agree this closely with spin validation off
+LIKE_ROWS = ("semaphore give, no waiter", "semaphore take, available")
 
 _CALL = (
-    "The port's own function: rtbench calls rtb_sem_{op} (a BL, its PUSH and POP{extra}: "
-    "Armv6-M has no 32-bit branch for a tail call), latency_measure k_sem_{op} inline in "
-    "its loop (its increment, compare and branch instead). latency_measure: the mean of "
-    "1000 calls between two timestamps; rtbench: one call between two timestamps whose "
-    "back-to-back cost (overhead_floor) it takes off."
+    "rtbench times k_sem_{op} inline (the port's rtb_port_inline.h: the kernel's call and "
+    "nothing of the port's{extra}); latency_measure's mean also holds its loop's increment, "
+    "compare and branch. latency_measure: the mean of 1000 calls between two timestamps; "
+    "rtbench: one call between two timestamps whose back-to-back cost (overhead_floor) it "
+    "takes off."
 )
 _FIRST = (
     "latency_measure's figure is ONE sample of a path part of which never ran before: it "
@@ -55,8 +57,8 @@ ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("semaphore give, no waiter", "average_semaphore_signal_time", "primitives/sem_give",
      _CALL.format(op="give", extra="")),
     ("semaphore take, available", "average_semaphore_test_time", "primitives/sem_take",
-     _CALL.format(op="take", extra=", the timeout's sign extension to 64 bits and the "
-                  "result's mapping to 0/-1")),
+     _CALL.format(op="take", extra="; K_NO_WAIT is a constant there, as in "
+                  "latency_measure")),
     ("give with context switch", "semaphore_give_time_context_switch",
      "primitives/preempt_sem",
      _FIRST + "Both from before k_sem_give in the lower thread to the higher thread's "
@@ -107,39 +109,67 @@ def kconfig_lines(what: str, kconfig: Mapping[str, str]) -> str:
     return f"- {what}: " + ", ".join(f"`{k}={v}`" for k, v in sorted(kconfig.items()))
 
 
+def _fmt(x: float | None, spec: str = ".1f") -> str:
+    return "–" if x is None else format(x, spec)
+
+
 def table(
-    config: str, lm: Run, lm_off: Run, runs: Sequence[Run], described: Mapping[str, object]
+    config: str,
+    lm: Run,
+    lm_off: Run,
+    lm_unvalidated: Run,
+    runs: Sequence[Run],
+    described: Mapping[str, object],
 ) -> str:
     cycles, cycles_off = lm_cycles(lm), lm_cycles(lm_off)
+    cycles_unvalidated = lm_cycles(lm_unvalidated)
     out = [
         f"### Configuration `{config}`",
         "",
-        "| pair | latency_measure cycles | latency_measure, XIP cache off | rtbench series "
-        "| rtbench mean | rtbench median | rtbench cold | rtbench mean / latency_measure "
-        "| what differs |",
-        "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+        "| pair | latency_measure cycles | latency_measure, XIP cache off "
+        "| latency_measure, no spin validation | rtbench series | rtbench mean "
+        "| rtbench median | rtbench cold | rtbench mean / latency_measure "
+        "| rtbench mean / latency_measure, no spin validation | what differs |",
+        "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     builds = config_difference(
         described.get("kconfig", {}),  # type: ignore[arg-type]
         described.get("kconfig_latency_measure", {}),  # type: ignore[arg-type]
     )
+    like: list[str] = []
     for label, line, path, why in ROWS:
-        lm_c = cycles.get(line)
+        lm_c, lm_u = cycles.get(line), cycles_unvalidated.get(line)
         s, cold = series(runs, path)
         mean = float(s.mean()) if s is not None and s.size else None
         med = float(np.median(s)) if s is not None and s.size else None
-        ratio = f"{mean / lm_c:.2f}" if mean is not None and lm_c else "–"
+        ratio = mean / lm_c if mean is not None and lm_c else None
+        ratio_u = mean / lm_u if mean is not None and lm_u else None
+        if label in LIKE_ROWS and ratio_u is not None:
+            ok = abs(ratio_u - 1) <= LIKE_FOR_LIKE
+            like.append(f"{label.split(',')[0]} {ratio_u:.2f} ({'within' if ok else 'OUTSIDE'})")
         out.append(
-            f"| {label} | {lm_c if lm_c is not None else '–'} "
-            f"| {cycles_off.get(line, '–')} | `{path}` "
-            f"| {f'{mean:.1f}' if mean is not None else '–'} "
-            f"| {f'{med:.1f}' if med is not None else '–'} | {cold if cold is not None else '–'} "
-            f"| {ratio} | {f'{why} {builds}'.strip()} |"
+            f"| {label} | {_fmt(lm_c, 'd')} | {cycles_off.get(line, '–')} | {_fmt(lm_u, 'd')} "
+            f"| `{path}` | {_fmt(mean)} | {_fmt(med)} | {_fmt(cold, 'd')} "
+            f"| {_fmt(ratio, '.2f')} | {_fmt(ratio_u, '.2f')} | {f'{why} {builds}'.strip()} |"
         )
     notes = sorted(w[1] for w in lm.warnings) if lm.warnings else []
-    out += ["", "Kconfig that matters:", ""]
+    out += [
+        "",
+        f"Like for like (spin validation off on both sides), rtbench ÷ latency_measure, "
+        f"within {LIKE_FOR_LIKE:.0%} wanted: " + "; ".join(like) + ".",
+        "",
+        "Kconfig that matters:",
+        "",
+    ]
     out.append(kconfig_lines("rtbench", described.get("kconfig", {})))  # type: ignore[arg-type]
     out.append(kconfig_lines("latency_measure", described.get("kconfig_latency_measure", {})))  # type: ignore[arg-type]
+    out.append(
+        kconfig_lines(
+            "latency_measure, no spin validation (ports/zephyr/latency_measure/"
+            "no_spin_validate.conf)",
+            program_kconfig(LATENCY_MEASURE_UNVALIDATED, "pico", config),
+        )
+    )
     if notes:
         out += ["", "latency_measure's own notes: " + "; ".join(notes)]
     return "\n".join(out) + "\n"
@@ -158,17 +188,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Cycle model (rp2040js + rtlab), not silicon: core cycles at 125 MHz, XIP cache "
         f"`{XIP}`; rtbench `{' '.join(WORDS)}`, its mean and median over the series' "
         "samples (the first of each cold); latency_measure's own figure (a mean of 1000 "
-        "calls, or one sample for the context-switch and ISR lines), and the same with "
-        "the XIP cache off (flash reads cost SRAM reads: no misses).",
+        "calls, or one sample for the context-switch and ISR lines), the same with "
+        "the XIP cache off (flash reads cost SRAM reads: no misses), and the same built "
+        "with CONFIG_SPIN_VALIDATE=n, rtbench's setting.",
         "",
     ]
     for config in a.configs.split(","):
         lm_elf = port.build_program(LATENCY_MEASURE, "pico", config, paths)
         lm = parse(to_protocol(run_model(lm_elf)), source="latency_measure")[0]
         lm_off = parse(to_protocol(run_model(lm_elf, "off")), source="latency_measure")[0]
+        lm_u_elf = port.build_program(LATENCY_MEASURE_UNVALIDATED, "pico", config, paths)
+        lm_u = parse(to_protocol(run_model(lm_u_elf)), source="latency_measure")[0]
         image = port.build_baked("pico", config, paths, WORDS)
         runs = parse(run_model(image), source="rtbench")
-        parts.append(table(config, lm, lm_off, runs, port.describe(config, paths, "pico")))
+        parts.append(table(config, lm, lm_off, lm_u, runs, port.describe(config, paths, "pico")))
     print("\n".join(parts), end="")
     return 0
 

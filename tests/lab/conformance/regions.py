@@ -2,9 +2,11 @@
 primitives scenario: each region runs from the return of the bracket that takes its first
 timestamp (rtb_mark_ts_set) to the call of the one that takes its last
 (rtb_mark_clear_ts). Its rule: the scenario calls one port entry point (the primitive),
-and that entry point calls system code only (the kernel, the C library's item copy),
-never rtbench code of its own (a conversion helper) nor the compiler's runtime (a 64-bit
-multiply or divide). What the kernel calls is the kernel's business. Exception handlers
+or, where the port gives that primitive inline (rtb_port_inline.h: every port's
+semaphore give and take), system code directly; an entry point calls system code only
+(the kernel, the C library's item copy), never rtbench code of its own (a conversion
+helper) nor the compiler's runtime (a 64-bit multiply or divide). What the kernel calls
+is the kernel's business. Exception handlers
 (a context switch, a tick) are the kernel's or the board's and are not calls.
 
 A call is a move, in Thread mode, to the first address of another function; a return is
@@ -27,6 +29,7 @@ SCENARIO_FILE, SCENARIO_ENTRY = "sc_primitives.c", "rtb_sc_primitives"
 @dataclass
 class Region:
     primitives: list[str] = field(default_factory=list)  # the entry points it called
+    inline: list[str] = field(default_factory=list)  # system code the scenario called
     calls: list[str] = field(default_factory=list)  # "caller -> callee", rtbench's calls
     violations: list[str] = field(default_factory=list)  # "caller -> callee"
 
@@ -64,6 +67,8 @@ def timed_regions(img: Image, trace: Trace) -> list[Region]:
         current.calls.append(f"{img.name(prev)} -> {img.name(cur)}")
         if _is_scenario(img, prev) and img.name(cur) in PRIMITIVES:
             current.primitives.append(img.name(cur))
+        elif _is_scenario(img, prev) and img.whose(cur) == SYSTEM:
+            current.inline.append(img.name(cur))
         elif img.name(prev) in PRIMITIVES and img.whose(cur) == SYSTEM:
             pass
         else:

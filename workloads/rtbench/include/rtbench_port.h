@@ -90,8 +90,18 @@ int rtb_prio_get(void);              /* the calling thread's level (scalability 
 /* --- semaphores (binary: max 1) --------------------------------------------------- */
 rtb_sem *rtb_sem_create(unsigned initial, unsigned max);
 void rtb_sem_delete(rtb_sem *s);
+/* Take (0, or -1 on timeout) and give (a give at max is dropped). A port gives them as
+ * static inline functions in its folder's rtb_port_inline.h (its build puts the folder
+ * on the include path), so that a timed give or take holds the kernel's call and no call
+ * into the port; a port without that header implements them as functions. */
+#if __has_include("rtb_port_inline.h")
+/* Inline at every optimization level (-Os would otherwise keep an out-of-line copy). */
+#define RTB_INLINE static inline __attribute__((always_inline))
+#include "rtb_port_inline.h"
+#else
 int rtb_sem_take(rtb_sem *s, rtb_timeout t);
-void rtb_sem_give(rtb_sem *s); /* a give at max is dropped */
+void rtb_sem_give(rtb_sem *s);
+#endif
 void rtb_sem_give_from_isr(rtb_sem *s);
 int rtb_sem_count(rtb_sem *s); /* current count, no side effect (pattern 1) */
 

@@ -32,6 +32,10 @@ MODULES_VAR = "ZEPHYR_MODULES"
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "zephyr"
 LM_DIR = PORT_DIR / "latency_measure"  # Zephyr's own benchmark, for the cross-check
 LATENCY_MEASURE = "zephyr-latency-measure"  # its program name (workloads/latency_measure)
+# The same with CONFIG_SPIN_VALIDATE=n (its prj.conf's CONFIG_ASSERT=y turns spin lock
+# validation on; rtbench's builds have it off): the cross-check's like-for-like build.
+LATENCY_MEASURE_UNVALIDATED = "zephyr-latency-measure-unvalidated"
+NO_SPIN_VALIDATE = LM_DIR / "no_spin_validate.conf"
 BUILD_ROOT = REPO_ROOT / "build" / "rtbench-zephyr"
 TESTED = (
     "3.4.99, the zephyr/ folder of github.com/lgalstyan/nrf_connect@a86fb816, "
@@ -61,7 +65,7 @@ class Zephyr(PortBase):
     title = "Zephyr"
     variables = (VAR, MODULES_VAR)
     configs = tuple(CONF_FILES)
-    programs = (LATENCY_MEASURE,)  # more firmware for the qemu target: build_program
+    programs = (LATENCY_MEASURE, LATENCY_MEASURE_UNVALIDATED)  # more firmware: build_program
     pico_sdk_machines = ()  # the Pico's SoC layer is hal_rpi_pico's, not PICO_SDK_PATH's
 
     @property
@@ -109,11 +113,10 @@ class Zephyr(PortBase):
     def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         """Other firmware this port builds for the qemu target: Zephyr's own
         latency_measure (the cross-check), in the same configuration."""
-        if name != LATENCY_MEASURE:
+        if name not in self.programs:
             raise RtosBuildError(f"Zephyr builds {', '.join(self.programs)} here, not {name}")
-        return (
-            self._build(LM_DIR, "latency_measure", machine, config, paths) / "zephyr" / "zephyr.elf"
-        )
+        what = "latency_measure" if name == LATENCY_MEASURE else "latency_measure-unvalidated"
+        return self._build(LM_DIR, what, machine, config, paths) / "zephyr" / "zephyr.elf"
 
     def _build(
         self,
@@ -135,6 +138,8 @@ class Zephyr(PortBase):
         out = _out_dir(what, machine, config)
         out.mkdir(parents=True, exist_ok=True)
         conf = _conf_files(src, config, Path(paths[VAR]), zboard(machine))
+        if what.endswith("-unvalidated"):
+            conf.append(NO_SPIN_VALIDATE)
         conf += board_conf_files(zboard(machine))
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
@@ -161,6 +166,12 @@ class Zephyr(PortBase):
         if lm:
             d["kconfig_latency_measure"] = lm
         return d
+
+
+def program_kconfig(name: str, machine: str, config: str) -> dict[str, str]:
+    """The Kconfig that matters of a program's last build (build_program)."""
+    what = "latency_measure" if name == LATENCY_MEASURE else "latency_measure-unvalidated"
+    return kconfig_that_matters(_dot_config(what, machine, config))
 
 
 def _out_dir(what: str, machine: str, config: str) -> Path:

@@ -72,7 +72,7 @@ volatile BaseType_t rtb_freertos_isr_woken[configNUMBER_OF_CORES]; /* rtb_isr.h 
  * so a blocking call passes it on unchanged (no conversion between a row's timestamps). */
 _Static_assert(portMAX_DELAY == (TickType_t)RTB_TICKS_FOREVER && sizeof(TickType_t) == 4,
                "rtbench's FreeRTOS port needs 32-bit ticks");
-#define TICKS(t) ((TickType_t)(t).ticks)
+#define TICKS RTB_FREERTOS_TICKS /* rtb_port_inline.h */
 
 rtb_timeout rtb_timeout_us(uint32_t us)
 {
@@ -194,11 +194,7 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
     return (rtb_sem *)xSemaphoreCreateCounting(max ? max : 1, initial);
 }
 void rtb_sem_delete(rtb_sem *s) { vSemaphoreDelete((SemaphoreHandle_t)s); }
-int rtb_sem_take(rtb_sem *s, rtb_timeout t)
-{
-    return xSemaphoreTake((SemaphoreHandle_t)s, TICKS(t)) == pdTRUE ? 0 : -1;
-}
-void rtb_sem_give(rtb_sem *s) { (void)xSemaphoreGive((SemaphoreHandle_t)s); }
+/* take and give: rtb_port_inline.h */
 void rtb_sem_give_from_isr(rtb_sem *s)
 {
     BaseType_t w = pdFALSE;

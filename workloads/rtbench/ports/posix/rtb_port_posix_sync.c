@@ -73,10 +73,7 @@ static void mono_cond_init(pthread_cond_t *c)
     } while (0)
 
 /* --- semaphores ------------------------------------------------------------------------ */
-struct rtb_sem {
-    sem_t s;
-    int max;
-};
+/* struct rtb_sem, take and give: rtb_port_inline.h */
 
 rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
 {
@@ -97,34 +94,15 @@ void rtb_sem_delete(rtb_sem *s)
     rtb_posix_obj_free(s);
 }
 
-int rtb_sem_take(rtb_sem *s, rtb_timeout t)
+int rtb_posix_sem_take_within(rtb_sem *s, uint32_t us)
 {
-    if (t.ticks == 0)
-        return sem_trywait(&s->s) == 0 ? 0 : -1;
-    if (t.ticks == RTB_TICKS_FOREVER) {
-        while (sem_wait(&s->s) != 0) {
-            if (errno != EINTR)
-                return -1;
-        }
-        return 0;
-    }
     struct timespec dl;
-    abs_deadline(CLOCK_REALTIME, t.ticks, &dl); /* sem_timedwait is CLOCK_REALTIME */
+    abs_deadline(CLOCK_REALTIME, us, &dl); /* sem_timedwait is CLOCK_REALTIME */
     while (sem_timedwait(&s->s, &dl) != 0) {
         if (errno != EINTR)
             return -1;
     }
     return 0;
-}
-
-void rtb_sem_give(rtb_sem *s)
-{
-    int v;
-    /* The cap is checked then posted: two racing givers may pass it once; harmless for
-     * the scenarios, which never rely on a binary semaphore saturating under a race. */
-    if (sem_getvalue(&s->s, &v) == 0 && v >= s->max)
-        return;
-    sem_post(&s->s);
 }
 
 void rtb_sem_give_from_isr(rtb_sem *s) { rtb_sem_give(s); }

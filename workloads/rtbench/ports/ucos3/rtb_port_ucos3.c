@@ -71,10 +71,9 @@ rtb_timeout rtb_timeout_us(uint32_t us)
     return (rtb_timeout){t > 0x7FFFFFFFu ? 0x7FFFFFFFu : (OS_TICK)t};
 }
 
-/* A timeout's pend arguments, in the caller (no call between a row's timestamps):
- * RTB_NO_WAIT polls, RTB_FOREVER is µC/OS-III's timeout 0. */
-#define PEND_TICKS(t) ((t).ticks == RTB_TICKS_FOREVER ? 0u : (OS_TICK)(t).ticks)
-#define PEND_OPT(t) ((t).ticks ? OS_OPT_PEND_BLOCKING : OS_OPT_PEND_NON_BLOCKING)
+/* A timeout's pend arguments, in the caller: rtb_port_inline.h. */
+#define PEND_TICKS RTB_UCOS3_PEND_TICKS
+#define PEND_OPT RTB_UCOS3_PEND_OPT
 
 static void account(size_t add, size_t sub)
 {
@@ -226,11 +225,7 @@ void rtb_sleep_us(uint32_t us)
 int rtb_prio_get(void) { return LEVEL(OSTCBCurPtr->Prio); }
 
 /* --- semaphores ---------------------------------------------------------------------- */
-struct rtb_sem {
-    OS_SEM sem;
-    OS_SEM_CTR max;
-    volatile int used;
-};
+/* struct rtb_sem, take and give: rtb_port_inline.h */
 static rtb_sem sems[MAX_SEMS];
 
 rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
@@ -256,22 +251,6 @@ void rtb_sem_delete(rtb_sem *s)
     POOL_GIVE(s);
 }
 
-int rtb_sem_take(rtb_sem *s, rtb_timeout t)
-{
-    OS_ERR err;
-    OSSemPend(&s->sem, PEND_TICKS(t), PEND_OPT(t), (CPU_TS *)0, &err);
-    return err == OS_ERR_NONE ? 0 : -1;
-}
-
-/* µC/OS-III counts to OS_SEM_CTR's maximum: the port drops a give at `max` itself.
- * Unlocked test: a post from an interrupt between test and post can overshoot by one
- * (no scenario gives one semaphore from a thread and a handler at once). */
-void rtb_sem_give(rtb_sem *s)
-{
-    OS_ERR err;
-    if (s->sem.Ctr < s->max)
-        OSSemPost(&s->sem, OS_OPT_POST_1, &err);
-}
 void rtb_sem_give_from_isr(rtb_sem *s) { rtb_sem_give(s); }
 int rtb_sem_count(rtb_sem *s) { return (int)s->sem.Ctr; }
 

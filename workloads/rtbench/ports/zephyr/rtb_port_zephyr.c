@@ -48,10 +48,7 @@ static struct {
 
 static int zprio(int level) { return RTB_PRIO_LEVELS - level; }
 
-/* rtb_timeout holds Zephyr's ticks. Read as signed, RTB_FOREVER is K_TICKS_FOREVER (-1)
- * and RTB_NO_WAIT is K_NO_WAIT's 0, so the k_timeout_t of a blocking call is a sign
- * extension in the caller: no call, no conversion between a row's timestamps. */
-#define KT(t) K_TICKS((k_ticks_t)(int32_t)(t).ticks)
+#define KT RTB_ZEPHYR_KT /* rtb_port_inline.h: a sign extension, no call */
 
 rtb_timeout rtb_timeout_us(uint32_t us)
 {
@@ -164,11 +161,7 @@ rtb_sem *rtb_sem_create(unsigned initial, unsigned max)
     return (rtb_sem *)s;
 }
 void rtb_sem_delete(rtb_sem *s) { k_heap_free(&rtb_heap, s); }
-int rtb_sem_take(rtb_sem *s, rtb_timeout t)
-{
-    return k_sem_take((struct k_sem *)s, KT(t)) == 0 ? 0 : -1;
-}
-void rtb_sem_give(rtb_sem *s) { k_sem_give((struct k_sem *)s); } /* at max: stays at max */
+/* take and give: rtb_port_inline.h */
 void rtb_sem_give_from_isr(rtb_sem *s) { k_sem_give((struct k_sem *)s); }
 int rtb_sem_count(rtb_sem *s) { return (int)k_sem_count_get((struct k_sem *)s); }
 
