@@ -5,8 +5,8 @@ and on QEMU through rtlab's cycles plugin (`trace=`). A region runs from the fir
 instruction after rtb_mark_ts_set's own (its callees included: the bracket's opening
 half) to the call of rtb_mark_clear_ts, and is labelled by the primitive it called
 ("empty": rtb_mark_cost's empty bracket; "(switch)": the high task ran in it, e.g.
-"rtb_sem_give then rtb_sem_take (switch)": preemption via semaphore, "rtb_sem_take then
-rtb_sem_give (switch)": the return from it)."""
+"sem_give then sem_take (switch)": preemption via semaphore, "sem_take then sem_give
+(switch)": the return from it)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,11 @@ TRACE_FROM = "rtb_mark_cost"  # the empty brackets (marker_cost), then the scena
 # the pico-sdk's vector-table names of FreeRTOS's handlers (its FreeRTOSConfig.h)
 ALIASES = {"isr_pendsv": "PendSV_Handler", "isr_svcall": "SVC_Handler",
            "isr_systick": "SysTick_Handler"}  # fmt: skip
-PRIMS = ("rtb_sem_give", "rtb_sem_take", "rtb_queue_send", "rtb_queue_recv")
+# the row a function's call names: the port's entry points, and the kernel's own calls
+# where the port gives the primitive inline (FreeRTOS's give and take)
+PRIMS = {"rtb_sem_give": "sem_give", "rtb_sem_take": "sem_take", "rtb_queue_send": "queue_send",
+         "rtb_queue_recv": "queue_recv", "xQueueGenericSend": "sem_give",
+         "xQueueSemaphoreTake": "sem_take"}  # fmt: skip
 
 
 @dataclass
@@ -63,7 +67,9 @@ def regions(img: Image, pcs: np.ndarray, cyc: np.ndarray) -> list[Region]:
             k += 1  # the bracket itself
         seg = fn[k:b]
         ran = list(dict.fromkeys(seg.tolist()))  # the functions, in order of first run
-        called = [f for f in ran if f in PRIMS]  # a switch row: the second returns
+        called = list(dict.fromkeys(PRIMS[f] for f in ran if f in PRIMS))
+        if "queue_send" in called and "sem_give" in called:
+            called.remove("sem_give")  # the queue send's own kernel call
         switched = "high_task" in ran
         r = Region((" then ".join(called) or "empty") + (" (switch)" if switched else ""))
         r.insns.update(seg.tolist())

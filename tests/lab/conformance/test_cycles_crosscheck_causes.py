@@ -31,10 +31,9 @@ BRACKET = frozenset({"rtb_board_marker", "rtb_board_ts", "rtb_ts", "rtb_critical
                      "rtb_critical_exit", "rtb_mark_clear_ts", "rtb_mark_ts_set",
                      "rtb_marker_set", "rtb_marker_clear"})  # fmt: skip
 COPY = "memcpy"
-ROWS = ("rtb_sem_give", "rtb_sem_take", "rtb_queue_send", "rtb_queue_recv",
-        "rtb_sem_give then rtb_sem_take (switch)", "rtb_sem_take then rtb_sem_give (switch)",
-        "rtb_queue_send then rtb_queue_recv (switch)",
-        "rtb_queue_recv then rtb_queue_send (switch)")  # fmt: skip
+ROWS = ("sem_give", "sem_take", "queue_send", "queue_recv", "sem_give then sem_take (switch)",
+        "sem_take then sem_give (switch)", "queue_send then queue_recv (switch)",
+        "queue_recv then queue_send (switch)")  # fmt: skip
 ITERATIONS = 6
 # The linker's ARMv6-M long-branch veneer: push {r0}; ldr r0, [pc, #8]; mov ip, r0;
 # pop {r0}; bx ip: 2 + 2 + 1 + 2 + 2 cycles (DDI 0484C Table 3.1: PUSH and POP 1 + N,
@@ -42,8 +41,7 @@ ITERATIONS = 6
 VENEER_INSNS, VENEER_CYCLES = 5, 9
 # The item copies in each row: the send's into the queue, the receive's out of it; the
 # preemption via queue runs both, its return neither (the send had copied already)
-COPIES = {"rtb_queue_send": 1, "rtb_queue_recv": 1,
-          "rtb_queue_send then rtb_queue_recv (switch)": 2}  # fmt: skip
+COPIES = {"queue_send": 1, "queue_recv": 1, "queue_send then queue_recv (switch)": 2}
 
 
 Traced = tuple[Image, dict[str, Region], Image, dict[str, Region]]
