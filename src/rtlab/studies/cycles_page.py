@@ -14,14 +14,12 @@ from rtlab.studies import cycles_check, cycles_crosscheck
 
 def tables(store: Store, spec: str) -> str:
     agreement = cycles_check.stored_agreement(store, spec)
-    if not agreement:
-        return ""
-    out = [cycles_check.agreement_markdown(agreement)]
+    out = [cycles_check.agreement_markdown(agreement)] if agreement else []
     if spec == cycles_crosscheck.CYCLES_SPEC and _has(store, cycles_crosscheck.MODEL_SPEC):
         rows = cycles_crosscheck.compare(store)
         if rows:
             out.append(cycles_crosscheck.markdown(rows))
-    return "\n" + "\n".join(out)
+    return "\n" + "\n".join(out) if out else ""
 
 
 def _has(store: Store, spec: str) -> bool:
