@@ -183,7 +183,7 @@ unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu
         // a store run alone: an I/O write, which may pend an exception taken before the
         // rest of its block (the next block is then the handler, which says nothing of
         // where its block was cut)
-        let wanted = within(p.cfg.marker_code, desc.addr).unwrap_or(true)
+        let wanted = p.cfg.marks(desc.addr)
             || within(p.cfg.counter_code, desc.addr).unwrap_or(alone)
             || (alone && desc.insn.may_store())
             || (alone && p.ambiguous.lock().unwrap().contains(&desc.addr));

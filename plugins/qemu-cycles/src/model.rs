@@ -178,7 +178,7 @@ impl Vcpu {
                 // word 2ch + 1 sets channel ch, word 2ch clears it: a store that leaves
                 // the level as it was is no edge (as on a pin)
                 let pc = self.prev.map(|d| d.addr).unwrap_or(0);
-                let by_marker_code = cfg.marker_code.map(|(a, b)| pc >= a && pc < b).unwrap_or(true);
+                let by_marker_code = cfg.marks(pc);
                 if addr >= m && addr < m + 32 && by_marker_code {
                     let word = (addr - m) / 4;
                     let (ch, high) = ((word / 2) as usize, word % 2 == 1);
@@ -339,7 +339,7 @@ impl Vcpu {
     fn event(&mut self, cfg: &Config, d: &Desc, addr: u64, store: bool, at: u64) {
         if store {
             if let Some(m) = cfg.marker {
-                let by_marker_code = cfg.marker_code.map(|(a, b)| d.addr >= a && d.addr < b).unwrap_or(true);
+                let by_marker_code = cfg.marks(d.addr);
                 if addr >= m && addr < m + 32 && by_marker_code {
                     let word = (addr - m) / 4;
                     let (ch, high) = ((word / 2) as usize, word % 2 == 1);

@@ -57,7 +57,7 @@ pub struct Config {
     pub marker: Option<u64>,
     pub counter: Option<u64>, // the register the guest's timestamps read
     // the marker function's code: stores from elsewhere (start-up zeroing) are no edges
-    pub marker_code: Option<(u64, u64)>,
+    pub marker_code: Vec<(u64, u64)>, // one line each (empty: any code's stores)
     // the function that reads the counter: the only loads whose cycle the fast mode needs
     pub counter_code: Option<(u64, u64)>,
 }
@@ -108,11 +108,11 @@ impl Config {
                     if f.len() != 2 {
                         return Err(format!("{where_}: {key} = start end"));
                     }
-                    let range = Some((int(f[0], &where_)? & !1, int(f[1], &where_)? & !1));
+                    let range = (int(f[0], &where_)? & !1, int(f[1], &where_)? & !1);
                     if key == "marker_code" {
-                        self.marker_code = range;
+                        self.marker_code.push(range);
                     } else {
-                        self.counter_code = range;
+                        self.counter_code = Some(range);
                     }
                 }
                 _ => {
@@ -125,6 +125,12 @@ impl Config {
 
     pub fn cost(&self, key: &str) -> u64 {
         self.costs.get(key).copied().unwrap_or(0)
+    }
+
+    /// Whether a store at `pc` may be a marker edge: from the marker code (any code when
+    /// the board names none).
+    pub fn marks(&self, pc: u64) -> bool {
+        self.marker_code.is_empty() || self.marker_code.iter().any(|(a, b)| pc >= *a && pc < *b)
     }
 
     pub fn region(&self, addr: u64) -> Option<&Region> {

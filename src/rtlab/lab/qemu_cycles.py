@@ -32,6 +32,7 @@ PLUGIN_DIR = REPO_ROOT / "plugins" / "qemu-cycles"
 CORES_DIR = PLUGIN_DIR / "cores"
 MARKER_SYMBOL = "rtb_marker_words"  # rtbench's marker words (and the calibration's)
 MARKER_FUNCTION = "rtb_board_marker"  # the function that stores to them (rtbench's)
+MARKER_CALLERS = ("rtb_marker_set", "rtb_marker_clear")  # where a build inlined it
 COUNTER_FUNCTION = "rtb_board_ts"  # the function whose loads are rtbench's timestamps
 PLUGIN_FILE = "librtlab_qemu_cycles.so"
 READ = -1  # Cycles.order's channel for a read of the guest's counter register
@@ -176,10 +177,12 @@ def board_config(elf: Path, m: CyclesMachine) -> str:
     marker = elf_symbol(elf, MARKER_SYMBOL)
     if marker is not None:
         lines.append(f"marker = {marker[0]:#x}")
-    code = elf_symbol(elf, MARKER_FUNCTION)
-    if code is not None and code[1]:
-        # only the marker function's stores are edges (not the start-up's .bss zeroing)
-        lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
+    # only the marker function's stores are edges (not the start-up's .bss zeroing); a
+    # port whose build inlined it into its set and clear (NuttX's, Zephyr's lean) names those
+    for name in (MARKER_FUNCTION,) if elf_symbol(elf, MARKER_FUNCTION) else MARKER_CALLERS:
+        code = elf_symbol(elf, name)
+        if code is not None and code[1]:
+            lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
     if m.counter_read is not None:
         lines.append(f"counter = {m.counter_read:#x}")
         ts = elf_symbol(elf, COUNTER_FUNCTION)
