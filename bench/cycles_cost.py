@@ -4,7 +4,7 @@ the same image; the cycles study within 15 minutes on 2 cores with the images bu
 1. One rtbench image (FreeRTOS on mps2-an385, primitives with markers, the study's
    options) run by QEMU at icount shift 0, plain and through the plugin, each best of
    --repeat runs: the ratio of host wall times (the plugin's cost per emulated
-   instruction: a C callback per instruction and per memory access).
+   instruction: a callback per translation block, and per memory access where one is needed).
 2. With --study: `rtlab study rtos examples/rtos-cycles.toml --rtos freertos,ucos3` into
    a throwaway store, its wall time (images already built: run it once before to build).
 

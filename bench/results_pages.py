@@ -117,11 +117,20 @@ PAGES = {
             "rtos-cycles",
             (
                 "rtlab study rtos examples/rtos-cycles-crosscheck.toml --rtos freertos "
-                "--config arm-cm0 -o out/rtos-cycles-crosscheck.html --store {store}",
-                "python bench/cycles_crosscheck.py --md --store {store}",
+                "--config arm-cm0-as-mps2 -o out/rtos-cycles-crosscheck.html --store {store}",
+                "rtlab study rtos examples/rtos-cycles.toml --md -o out/rtos-cycles.html "
+                "--store {store}",
             ),
             True,
-            ("FREERTOS_KERNEL_PATH", "UCOS3_PATH", "PICO_SDK_PATH"),
+            (
+                "FREERTOS_KERNEL_PATH",
+                "UCOS3_PATH",
+                "PICO_SDK_PATH",
+                "ZEPHYR_BASE",
+                "ZEPHYR_MODULES",
+                "NUTTX_PATH",
+                "NUTTX_APPS_PATH",
+            ),
             model="QEMU icount + rtlab's cycles plugin (cycle-approximate, not silicon)",
         ),
         Page(

@@ -7,7 +7,7 @@
 //        [--xip-layout-shift BYTES[@ADDRESS]]
 //        [--arbitration-ties core0-first|core1-first|core0-always|core1-always]
 //        [--rp2040js-cycles] [--summary OUT.json] [--verbose]
-//        [--pc-trace FILE [--pc-trace-from ADDRESS]]
+//        [--pc-trace FILE [--pc-trace-from ADDRESS] [--pc-trace-cycles]]
 //
 // --xip-layout-shift: the XIP cache sees the image's second half BYTES later (a multiple
 // of 8), as if that much code that never ran were linked at the middle of the image: one
@@ -23,7 +23,8 @@
 // (core0-always, core1-always: a bound, not silicon). --rp2040js-cycles:
 // rp2040js's own instruction cycle counts, without rtlab's corrections (src/core.js).
 // --pc-trace: every instruction's address (and each exception entry and return) into FILE,
-// from the first fetch at ADDRESS on if given (src/pctrace.js); no cycle changes.
+// from the first fetch at ADDRESS on if given (src/pctrace.js); no cycle changes;
+// --pc-trace-cycles: each word followed by the core's cycle count as it starts.
 //
 // The core powers on in the ROM (rtlab's own, models/rp2040/rom), which checks boot
 // stage 2's CRC and enters it as the RP2040's ROM does; boot2 then enters the image.
@@ -44,7 +45,7 @@ const DEFAULT_ROM = path.join(__dirname, 'rom', 'build', 'rp2040-rom.bin');
 
 function parseArgs(argv) {
   const a = { image: null, rom: DEFAULT_ROM, maxCycles: 20e9, xipCache: 'two-way', summary: null, verbose: false,
-    cycleFixes: true, arbitrationTies: tiesMode(undefined), pcTrace: null, pcTraceFrom: null };
+    cycleFixes: true, arbitrationTies: tiesMode(undefined), pcTrace: null, pcTraceFrom: null, pcTraceCycles: false };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -74,6 +75,7 @@ function parseArgs(argv) {
     else if (k === '--summary') a.summary = v();
     else if (k === '--verbose') a.verbose = true;
     else if (k === '--pc-trace') a.pcTrace = v();
+    else if (k === '--pc-trace-cycles') a.pcTraceCycles = true;
     else if (k === '--pc-trace-from') {
       a.pcTraceFrom = Number(v());
       if (!Number.isSafeInteger(a.pcTraceFrom) || a.pcTraceFrom < 0 || a.pcTraceFrom % 2) {
@@ -120,7 +122,7 @@ function main() {
     arbitrationTies: args.arbitrationTies,
   });
   mcu.powerOn(image.flash);
-  const trace = args.pcTrace ? attachPcTrace(mcu, args.pcTrace, args.pcTraceFrom) : null;
+  const trace = args.pcTrace ? attachPcTrace(mcu, args.pcTrace, args.pcTraceFrom, args.pcTraceCycles) : null;
   const t0 = process.hrtime.bigint(); // wall time for the summary only, never the model's
   let result;
   try {

@@ -151,6 +151,35 @@ def test_exceptions_are_seen_from_the_pc_stream(calibration_build: Path, tmp_pat
     assert (cyc.entries, cyc.tail_chains, cyc.returns) == (2, 1, 2)
 
 
+def test_the_trace_holds_every_instruction_at_the_cycle_it_starts(
+    calibration_build: Path, tmp_path: Path
+) -> None:
+    """`trace=`: one record per counted instruction, cycles never going back, each
+    marker edge's cycle one of the traced instructions' ends (the store's)."""
+    trace = tmp_path / "calib.trace"
+    cyc = qc.run_image(calibration_build / "calib-mps2-an385.elf", "mps2-an385", tmp_path,
+                       trace=trace)  # fmt: skip
+    pcs, cycles = qc.read_trace(trace)
+    assert len(pcs) == cyc.insns and cycles[0] == 0
+    assert cycles == sorted(cycles)
+    assert cycles[-1] < cyc.cycles
+    assert set(cyc.edges[0]) <= set(cycles)  # an edge is charged with its store, as it ends
+
+
+@pytest.mark.parametrize("machine", CORES)
+def test_the_per_block_mode_counts_what_the_per_instruction_mode_counts(
+    calibration_build: Path, machine: str, tmp_path: Path
+) -> None:
+    """The default mode charges each translation block once; `mode=exact` calls back per
+    instruction: every total and every edge the same."""
+    elf = calibration_build / f"calib-{machine}.elf"
+    fast = qc.run_image(elf, machine, tmp_path / "fast")
+    exact = qc.run_image(elf, machine, tmp_path / "exact", exact=True)
+    assert (fast.cycles, fast.insns, fast.entries, fast.returns, fast.tail_chains) == (
+        exact.cycles, exact.insns, exact.entries, exact.returns, exact.tail_chains)  # fmt: skip
+    assert fast.edges == exact.edges and fast.edges
+
+
 def test_every_core_table_names_its_source() -> None:
     for m in qc.machines().values():
         table = qc.core_table(m.core)

@@ -126,6 +126,9 @@ def test_the_rp2040_model_is_a_machine_of_one_core_images(fake_freertos: dict[st
     ]
     cols, _ = rm.columns(["freertos"], paths=fake_freertos)
     assert "rp2040-model" not in {c.machine for c in cols}
+    # the cross-check's build (the QEMU layer's flags) runs only when a study names it
+    cols, _ = rm.columns(["freertos"], ["rp2040-model"], ["arm-cm0-as-mps2"], fake_freertos)
+    assert [c.config for c in cols] == ["arm-cm0-as-mps2"]
     specs, _ = rm.expand(MODEL_STUDY, ["freertos"], paths=fake_freertos)
     assert [s.cells()[0].label.split("@")[0] for s in specs] == [
         "freertos-rp2040-one-core",

@@ -9,13 +9,17 @@
 // an exception's entry and return. With `from` set, the trace starts at the first
 // instruction fetched from that address (either core), so a run's boot stays out of it.
 //
+// With cycles (run.js --pc-trace-cycles), every word is followed by a second: the core's
+// cycle count (low 32 bits) as the instruction starts, exception entry included, so a
+// figure can be traced to the code that cost it.
+//
 // The address is the instruction's fetch, the first halfword the core reads as it
 // executes it (core.js), taken after any exception entry that preceded it.
 const fs = require('fs');
 
 const CHUNK_WORDS = 1 << 16;
 
-function attachPcTrace(mcu, file, from = null) {
+function attachPcTrace(mcu, file, from = null, withCycles = false) {
   const fd = fs.openSync(file, 'w');
   const buf = new Uint32Array(CHUNK_WORDS);
   let n = 0;
@@ -38,8 +42,10 @@ function attachPcTrace(mcu, file, from = null) {
           if (this.IPSR !== ipsr[this.index]) {
             ipsr[this.index] = this.IPSR;
             put(0xf0000000 | (this.index << 8) | this.IPSR);
+            if (withCycles) put(this.cycles >>> 0);
           }
           put(address | this.index);
+          if (withCycles) put(this.cycles >>> 0);
         }
       }
       return read.call(this, address);

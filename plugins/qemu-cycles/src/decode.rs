@@ -53,6 +53,15 @@ pub struct Insn {
 }
 
 impl Insn {
+    /// Whether the instruction may write memory (a store of any kind; `Other` may).
+    pub fn may_store(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Store | Class::StoreDouble | Class::StoreMulti | Class::FpStore | Class::FpMulti
+                | Class::Other
+        )
+    }
+
     /// Whether the instruction reads or writes memory (its wait states, marker stores and
     /// counter reads come through QEMU's memory callback).
     pub fn accesses_memory(&self) -> bool {

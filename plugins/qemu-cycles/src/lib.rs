@@ -11,6 +11,15 @@
 //! then in execution order `edge CH CYCLE` per marker edge (a store to word 2CH + 1 sets
 //! channel CH, to word 2CH clears it; a store that keeps the level is none) and
 //! `read CYCLE` per load of the guest's counter register (board `counter = addr`).
+//!
+//! Two modes, the same counts: `fast` (the default) charges each translation block's
+//! summed cost once per execution and settles branches and exceptions at block starts;
+//! `exact` (`mode=exact`, and whenever a trace or memory wait states need it) calls
+//! back per instruction and per memory access.
+//!
+//! `trace=FILE` (with `trace_from=ADDRESS`: from the first instruction there) also writes
+//! vCPU 0's every instruction as 12 little-endian bytes: its address (u32) and the cycle
+//! it starts at (u64), for tests and for tracing a figure to the code that made it.
 
 pub mod decode;
 pub mod model;
@@ -24,7 +33,7 @@ use std::sync::{Mutex, OnceLock};
 
 use qemu_plugin_sys as sys;
 
-use crate::model::{Desc, Vcpu};
+use crate::model::{Desc, TbDesc, Vcpu};
 use crate::table::Config;
 
 #[no_mangle]
@@ -37,9 +46,15 @@ struct Plugin {
     cfg: Config,
     core: String,
     out: String,
+    trace: String,
+    // per block (fast) or per instruction (exact: a trace, wait states, or `mode=exact`)
+    exact: bool,
     // each vCPU's state is touched only by callbacks on that vCPU
     vcpus: Vec<UnsafeCell<Vcpu>>,
     descs: Mutex<HashMap<(u64, u32), &'static Desc>>,
+    // fast mode: memory instructions whose lone re-run (an I/O access QEMU cut a block
+    // at) cannot be told from a jump back into their block: they get a memory callback
+    ambiguous: Mutex<std::collections::HashSet<u64>>,
 }
 
 unsafe impl Sync for Plugin {}
@@ -52,6 +67,24 @@ fn plugin() -> &'static Plugin {
 
 unsafe fn vcpu(index: c_uint) -> &'static mut Vcpu {
     &mut *plugin().vcpus[index as usize % MAX_VCPUS].get()
+}
+
+/// Where a fast-mode memory callback's instruction sits: its block's index, or alone
+/// (a one-instruction block: QEMU's re-run of an I/O access, among others).
+struct MemSite {
+    desc: &'static Desc,
+    index: Option<usize>,
+}
+
+unsafe extern "C" fn on_tb_exec(index: c_uint, userdata: *mut c_void) {
+    let tb = &*(userdata as *const TbDesc);
+    vcpu(index).exec_tb(&plugin().cfg, tb);
+}
+
+unsafe extern "C" fn on_mem_site(index: c_uint, info: sys::qemu_plugin_meminfo_t, vaddr: u64, userdata: *mut c_void) {
+    let site = &*(userdata as *const MemSite);
+    let store = sys::qemu_plugin_mem_is_store(info);
+    vcpu(index).mem_tb(&plugin().cfg, site.desc, site.index, vaddr, store);
 }
 
 unsafe extern "C" fn on_exec(index: c_uint, userdata: *mut c_void) {
@@ -77,8 +110,9 @@ fn describe(p: &Plugin, addr: u64, bytes: &[u8]) -> &'static Desc {
     })
 }
 
-unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu_plugin_tb) {
-    let p = plugin();
+/// The instructions of a block: their descriptions, and QEMU's handle of each.
+unsafe fn block(p: &Plugin, tb: *mut sys::qemu_plugin_tb) -> Vec<(*mut sys::qemu_plugin_insn, &'static Desc)> {
+    let mut out = Vec::new();
     for i in 0..sys::qemu_plugin_tb_n_insns(tb) {
         let insn = sys::qemu_plugin_tb_get_insn(tb, i);
         let size = sys::qemu_plugin_insn_size(insn);
@@ -91,24 +125,103 @@ unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu
         // translator's read that checks whether the next one crosses the page.
         let own = if decode::is_wide(u16::from_le_bytes([data[0], data[1]])) { 4 } else { 2 };
         let data = &data[..own.min(data.len())];
-        let desc = describe(p, sys::qemu_plugin_insn_vaddr(insn), data);
-        sys::qemu_plugin_register_vcpu_insn_exec_cb(
-            insn,
-            Some(on_exec),
-            sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
-            desc as *const Desc as *mut c_void,
-        );
-        if !desc.insn.accesses_memory() {
-            continue; // no memory callback to instrument
+        out.push((insn, describe(p, sys::qemu_plugin_insn_vaddr(insn), data)));
+    }
+    out
+}
+
+unsafe extern "C" fn on_translate(_id: sys::qemu_plugin_id_t, tb: *mut sys::qemu_plugin_tb) {
+    let p = plugin();
+    let insns = block(p, tb);
+    if insns.is_empty() {
+        return;
+    }
+    if p.exact {
+        for (insn, desc) in insns {
+            sys::qemu_plugin_register_vcpu_insn_exec_cb(
+                insn,
+                Some(on_exec),
+                sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
+                desc as *const Desc as *mut c_void,
+            );
+            if !desc.insn.accesses_memory() {
+                continue; // no memory callback to instrument
+            }
+            sys::qemu_plugin_register_vcpu_mem_cb(
+                insn,
+                Some(on_mem),
+                sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
+                sys::qemu_plugin_mem_rw::QEMU_PLUGIN_MEM_RW,
+                std::ptr::null_mut(),
+            );
         }
+        return;
+    }
+    // Fast: one callback per block; memory callbacks only where an access's cycle or
+    // its block's length needs one: the marker function's stores (edges), the counter
+    // function's loads (the guest's timestamps), and a memory instruction run alone
+    // (QEMU's re-run of an I/O access after cutting its block) where the cut cannot be
+    // told from the next block's address (Vcpu::uncharge_cut), or may be followed by an
+    // exception (a store).
+    let alone = insns.len() == 1;
+    let descs: Vec<&'static Desc> = insns.iter().map(|(_, d)| *d).collect();
+    if !alone {
+        note_ambiguous(p, &descs);
+    }
+    let tbd: &'static TbDesc = Box::leak(Box::new(TbDesc::new(&p.cfg, descs)));
+    sys::qemu_plugin_register_vcpu_tb_exec_cb(
+        tb,
+        Some(on_tb_exec),
+        sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
+        tbd as *const TbDesc as *mut c_void,
+    );
+    let within = |r: Option<(u64, u64)>, a: u64| r.map(|(s, e)| a >= s && a < e);
+    for (i, (insn, desc)) in insns.into_iter().enumerate() {
+        if !desc.insn.accesses_memory() {
+            continue;
+        }
+        // a store run alone: an I/O write, which may pend an exception taken before the
+        // rest of its block (the next block is then the handler, which says nothing of
+        // where its block was cut)
+        let wanted = p.cfg.marks(desc.addr)
+            || within(p.cfg.counter_code, desc.addr).unwrap_or(alone)
+            || (alone && desc.insn.may_store())
+            || (alone && p.ambiguous.lock().unwrap().contains(&desc.addr));
+        if !wanted {
+            continue;
+        }
+        let site: &'static MemSite = Box::leak(Box::new(MemSite { desc, index: if alone { None } else { Some(i) } }));
         sys::qemu_plugin_register_vcpu_mem_cb(
             insn,
-            Some(on_mem),
+            Some(on_mem_site),
             sys::qemu_plugin_cb_flags::QEMU_PLUGIN_CB_NO_REGS,
             sys::qemu_plugin_mem_rw::QEMU_PLUGIN_MEM_RW,
-            std::ptr::null_mut(),
+            site as *const MemSite as *mut c_void,
         );
     }
+}
+
+/// A block whose last instruction may jump into its own middle: the memory instructions
+/// just before each place it may land (every one, for a jump known only at run time).
+fn note_ambiguous(p: &Plugin, descs: &[&'static Desc]) {
+    let last = descs[descs.len() - 1];
+    let mut set = p.ambiguous.lock().unwrap();
+    for j in 1..descs.len() {
+        let lands = last.insn.writes_pc || last.insn.target == Some(descs[j].addr);
+        if lands && descs[j - 1].insn.accesses_memory() {
+            set.insert(descs[j - 1].addr);
+        }
+    }
+}
+
+fn write_trace(p: &Plugin) -> std::io::Result<()> {
+    let v = unsafe { &*p.vcpus[0].get() };
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&p.trace)?);
+    for (pc, cyc) in v.trace.iter().flatten() {
+        f.write_all(&pc.to_le_bytes())?;
+        f.write_all(&cyc.to_le_bytes())?;
+    }
+    f.flush()
 }
 
 fn write_out(p: &Plugin) -> std::io::Result<()> {
@@ -143,11 +256,18 @@ unsafe extern "C" fn on_exit(_id: sys::qemu_plugin_id_t, _u: *mut c_void) {
     if let Err(e) = write_out(p) {
         eprintln!("qemu-cycles: {}: {e}", p.out);
     }
+    if !p.trace.is_empty() {
+        if let Err(e) = write_trace(p) {
+            eprintln!("qemu-cycles: {}: {e}", p.trace);
+        }
+    }
 }
 
 fn install(args: &[String]) -> Result<Plugin, String> {
     let mut cfg = Config::default();
-    let (mut core, mut out) = (String::new(), String::new());
+    let (mut core, mut out, mut trace) = (String::new(), String::new(), String::new());
+    let mut trace_from = None;
+    let mut force_exact = false;
     for a in args {
         let (k, v) = a.split_once('=').ok_or(format!("argument {a:?}: expected key=value"))?;
         match k {
@@ -159,15 +279,38 @@ fn install(args: &[String]) -> Result<Plugin, String> {
                 }
             }
             "out" => out = v.to_string(),
-            _ => return Err(format!("unknown argument {k:?} (core=, board=, out=)")),
+            "trace" => trace = v.to_string(),
+            "mode" => match v {
+                "exact" => force_exact = true,
+                "fast" => {}
+                _ => return Err(format!("mode={v:?}: expected fast or exact")),
+            },
+            "trace_from" => trace_from = Some(table::int(v, "trace_from")? & !1),
+            _ => return Err(format!("unknown argument {k:?} (core=, board=, out=, trace=, trace_from=, mode=)")),
         }
     }
     if core.is_empty() || out.is_empty() {
         return Err("needs core=<timing table> and out=<file> (board= optional)".into());
     }
     cfg.check_core(&core)?;
-    let vcpus = (0..MAX_VCPUS).map(|_| UnsafeCell::new(Vcpu::default())).collect();
-    Ok(Plugin { cfg, core, out, vcpus, descs: Mutex::new(HashMap::new()) })
+    let vcpus: Vec<UnsafeCell<Vcpu>> = (0..MAX_VCPUS).map(|_| UnsafeCell::new(Vcpu::default())).collect();
+    if !trace.is_empty() {
+        let v0 = unsafe { &mut *vcpus[0].get() };
+        v0.trace = Some(Vec::new());
+        v0.trace_from = trace_from;
+    }
+    // per instruction where a block's sum cannot serve: a trace, memory wait states
+    let exact = force_exact || !trace.is_empty() || cfg.any_wait_states;
+    Ok(Plugin {
+        cfg,
+        core,
+        out,
+        trace,
+        exact,
+        vcpus,
+        descs: Mutex::new(HashMap::new()),
+        ambiguous: Mutex::new(std::collections::HashSet::new()),
+    })
 }
 
 /// # Safety

@@ -4,7 +4,7 @@
 //! wait states, exception handler entries, the marker words), both in one small syntax:
 //! `key = value` per line, `#` comments, `[sections]` and string values ignored.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::decode::Class;
 
@@ -31,20 +31,38 @@ pub struct Fast {
     pub store_pipelined: u64,
 }
 
+/// The vector table's handler entries, sorted: looked up on every indirect jump.
+#[derive(Debug, Default)]
+pub struct Handlers(Vec<u64>);
+
+impl Handlers {
+    pub fn insert(&mut self, a: u64) {
+        if let Err(i) = self.0.binary_search(&a) {
+            self.0.insert(i, a);
+        }
+    }
+
+    pub fn contains(&self, a: &u64) -> bool {
+        self.0.binary_search(a).is_ok()
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Config {
     pub costs: HashMap<String, u64>,
     pub fast: Fast,
     pub any_wait_states: bool,
     pub regions: Vec<Region>,
-    pub handlers: HashSet<u64>,
+    pub handlers: Handlers,
     pub marker: Option<u64>,
     pub counter: Option<u64>, // the register the guest's timestamps read
     // the marker function's code: stores from elsewhere (start-up zeroing) are no edges
-    pub marker_code: Option<(u64, u64)>,
+    pub marker_code: Vec<(u64, u64)>, // one line each (empty: any code's stores)
+    // the function that reads the counter: the only loads whose cycle the fast mode needs
+    pub counter_code: Option<(u64, u64)>,
 }
 
-fn int(text: &str, where_: &str) -> Result<u64, String> {
+pub fn int(text: &str, where_: &str) -> Result<u64, String> {
     let t = text.trim().replace('_', "");
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         u64::from_str_radix(h, 16)
@@ -85,12 +103,17 @@ impl Config {
                 }
                 "marker" => self.marker = Some(int(value, &where_)?),
                 "counter" => self.counter = Some(int(value, &where_)?),
-                "marker_code" => {
+                "marker_code" | "counter_code" => {
                     let f: Vec<&str> = value.split_whitespace().collect();
                     if f.len() != 2 {
-                        return Err(format!("{where_}: marker_code = start end"));
+                        return Err(format!("{where_}: {key} = start end"));
                     }
-                    self.marker_code = Some((int(f[0], &where_)? & !1, int(f[1], &where_)? & !1));
+                    let range = (int(f[0], &where_)? & !1, int(f[1], &where_)? & !1);
+                    if key == "marker_code" {
+                        self.marker_code.push(range);
+                    } else {
+                        self.counter_code = Some(range);
+                    }
                 }
                 _ => {
                     self.costs.insert(key.to_string(), int(value, &where_)?);
@@ -102,6 +125,12 @@ impl Config {
 
     pub fn cost(&self, key: &str) -> u64 {
         self.costs.get(key).copied().unwrap_or(0)
+    }
+
+    /// Whether a store at `pc` may be a marker edge: from the marker code (any code when
+    /// the board names none).
+    pub fn marks(&self, pc: u64) -> bool {
+        self.marker_code.is_empty() || self.marker_code.iter().any(|(a, b)| pc >= *a && pc < *b)
     }
 
     pub fn region(&self, addr: u64) -> Option<&Region> {

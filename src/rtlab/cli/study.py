@@ -72,6 +72,10 @@ def rtos_cmd(
             write_html(rep, report)
             if md:  # as is: a console would wrap Markdown's long table rows
                 typer.echo(rep.markdown(), nl=False)
+                if specs[0].target.get("cycles"):  # in cycles: external vs internal, cross-check
+                    from rtlab.studies import cycles_page
+
+                    typer.echo(cycles_page.tables(st, specs[0].name), nl=False)
         err.print(f"report: {report}")
         return 1 if bad else 0
 

@@ -33,6 +33,8 @@ PLUGIN_DIR = REPO_ROOT / "plugins" / "qemu-cycles"
 CORES_DIR = PLUGIN_DIR / "cores"
 MARKER_SYMBOL = "rtb_marker_words"  # rtbench's marker words (and the calibration's)
 MARKER_FUNCTION = "rtb_board_marker"  # the function that stores to them (rtbench's)
+MARKER_CALLERS = ("rtb_marker_set", "rtb_marker_clear")  # where a build inlined it
+COUNTER_FUNCTION = "rtb_board_ts"  # the function whose loads are rtbench's timestamps
 PLUGIN_FILE = "librtlab_qemu_cycles.so"
 READ = -1  # Cycles.order's channel for a read of the guest's counter register
 LABEL = QEMU_CYCLES  # the label of its figures
@@ -176,12 +178,18 @@ def board_config(elf: Path, m: CyclesMachine) -> str:
     marker = elf_symbol(elf, MARKER_SYMBOL)
     if marker is not None:
         lines.append(f"marker = {marker[0]:#x}")
-    code = elf_symbol(elf, MARKER_FUNCTION)
-    if code is not None and code[1]:
-        # only the marker function's stores are edges (not the start-up's .bss zeroing)
-        lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
+    # only the marker function's stores are edges (not the start-up's .bss zeroing); a
+    # port whose build inlined it into its set and clear (NuttX's, Zephyr's lean) names those
+    for name in (MARKER_FUNCTION,) if elf_symbol(elf, MARKER_FUNCTION) else MARKER_CALLERS:
+        code = elf_symbol(elf, name)
+        if code is not None and code[1]:
+            lines.append(f"marker_code = {code[0] & ~1:#x} {(code[0] & ~1) + code[1]:#x}")
     if m.counter_read is not None:
         lines.append(f"counter = {m.counter_read:#x}")
+        ts = elf_symbol(elf, COUNTER_FUNCTION)
+        if ts is not None and ts[1]:
+            # the fast mode's memory callbacks on the timestamp loads alone
+            lines.append(f"counter_code = {ts[0] & ~1:#x} {(ts[0] & ~1) + ts[1]:#x}")
     return "\n".join(lines) + "\n"
 
 
@@ -230,9 +238,19 @@ def read_capture(path: Path) -> Cycles:
     return cyc
 
 
-def plugin_args(elf: Path, m: CyclesMachine, workdir: Path) -> tuple[list[str], Path]:
+def plugin_args(
+    elf: Path,
+    m: CyclesMachine,
+    workdir: Path,
+    trace: Path | None = None,
+    trace_from: int = -1,
+    exact: bool = False,
+) -> tuple[list[str], Path]:
     """QEMU's -plugin option for an image (its board file written to workdir) and the
-    capture file the plugin will write."""
+    capture file the plugin will write; with `trace`, every instruction's address and
+    cycle into that file too (read_trace), from the first at `trace_from` if given.
+    `exact`: the plugin's per-instruction mode (the same counts as its default per-block
+    mode, at twice the cost: tests hold the two equal)."""
     missing = plugin_missing()
     if missing:
         raise CyclesError(missing)
@@ -241,13 +259,41 @@ def plugin_args(elf: Path, m: CyclesMachine, workdir: Path) -> tuple[list[str], 
     board.write_text(board_config(elf, m))
     out = workdir / f"{elf.stem}.cycles"
     out.unlink(missing_ok=True)
-    return ["-plugin", f"{plugin_path()},core={m.table},board={board},out={out}"], out
+    opt = f"{plugin_path()},core={m.table},board={board},out={out}"
+    if trace is not None:
+        opt += f",trace={trace}" + (f",trace_from={trace_from:#x}" if trace_from >= 0 else "")
+    if exact:
+        opt += ",mode=exact"
+    return ["-plugin", opt], out
 
 
-def run_image(elf: Path, machine_name: str, workdir: Path, timeout: float = 120) -> Cycles:
-    """Runs a bare-metal image to its semihosting exit under the plugin."""
+TRACE_RECORD = struct.Struct("<IQ")  # the plugin's trace: address, cycle it starts at
+
+
+def read_trace(path: Path) -> tuple[list[int], list[int]]:
+    """The plugin's instruction trace (`trace=`): addresses and the cycle each starts at."""
+    data = path.read_bytes()
+    if len(data) % TRACE_RECORD.size:
+        raise CyclesError(f"{path}: {len(data)} bytes, not whole {TRACE_RECORD.size}-byte records")
+    pcs, cycles = [], []
+    for pc, cyc in TRACE_RECORD.iter_unpack(data):
+        pcs.append(pc)
+        cycles.append(cyc)
+    return pcs, cycles
+
+
+def run_image(
+    elf: Path,
+    machine_name: str,
+    workdir: Path,
+    timeout: float = 120,
+    trace: Path | None = None,
+    exact: bool = False,
+) -> Cycles:
+    """Runs a bare-metal image to its semihosting exit under the plugin (with `trace`,
+    its instruction trace into that file too; `exact`: the per-instruction mode)."""
     m = machine(machine_name)
-    plugin, out = plugin_args(elf, m, workdir)
+    plugin, out = plugin_args(elf, m, workdir, trace, exact=exact)
     argv = ["qemu-system-arm", "-M", m.name, "-kernel", str(elf), "-nographic",
             "-monitor", "none", "-serial", "null", *icount_args(0),
             "-semihosting-config", "enable=on,target=native", *plugin]  # fmt: skip

@@ -5,9 +5,11 @@ guest's own timestamps, both on the plugin's cycle count.
 The figures per sample (rtlab.lab.qemu_cycles_figures): external = the marker pulse,
 internal = the guest's timestamp reads around it, both in the plugin's cycles.
 
-They agree when every sample's internal - external lies within [0, the bracket's own
-cost]: the empty bracket's internal figure (series marker_cost, its largest warm sample;
-its cold sample for the cold one).
+They agree when every sample's internal - external lies within the bracket's own cost,
+either way (a primitive's timestamps lie outside its pulse, so its difference is
+positive; an interrupt path's both come before their edges, so it may be negative): the
+empty bracket's internal figure (series marker_cost, its largest warm sample; its cold
+sample for the cold one).
 
     rows = compare(runs, cycles)      # one Row per marked series
 """
@@ -36,7 +38,7 @@ class Row:
     diff_max: int
     bound: int  # the bracket's own cost (warm); the cold sample is held to bound_cold
     bound_cold: int
-    outside: int  # samples beyond [0, bound]
+    outside: int  # samples beyond [-bound, bound]
     external_cycles: tuple[int, ...] = ()  # every sample, cold first
 
     @property
@@ -62,7 +64,7 @@ def compare(runs: Iterable[Run], cyc: Cycles) -> list[Row]:
             limit = np.full(diff.size, bound)
             limit[0] = bound_cold
             warm = slice(1, None) if diff.size > 1 else slice(None)
-            outside = int(np.count_nonzero((diff < 0) | (diff > limit)))
+            outside = int(np.count_nonzero(np.abs(diff) > limit))
             rows.append(
                 Row(scen, name, int(diff.size), median(ext[warm].astype(float)),
                     median(int_[warm].astype(float)), int(diff.min()), int(diff.max()),

@@ -1,16 +1,18 @@
 """Each marked sample's cycles from a QEMU cycles plugin capture (rtlab.lab.qemu_cycles).
 
 rtbench --markers brackets each timed path `t0; pin high; call; pin low; t1`, each end
-atomic with its timestamp, and says per series where its samples' edges are (meta
+atomic with its timestamp (the interrupt paths: `t; toggle` at each end, the timestamp
+first), and says per series where its samples' edges are (meta
 `marker.NAME = A@a+s>B@b+t`: sample i, the cold one first, starts at edge a + s*i of
 channel A and ends at edge b + t*i of channel B; rtlab.studies.instrument_check). The
 plugin writes every marker edge and every load of the guest's counter register in
 execution order, so for sample i:
 
 - external: falling edge - rising edge (the STM32 study's method, a pin around the call);
-- internal: the first counter read after the falling edge - the last one before the
-  rising edge (the guest's own timestamps, timed in cycles: the counter itself counts
-  QEMU's icount clock and the plugin cannot write it).
+- internal: the counter read nearest the end edge - the one nearest the start edge
+  (each end's timestamp is the read its bracket makes beside the edge: after a
+  clear_ts's, before a ts_set's or a ts_toggle's; the guest's own timestamps, timed in
+  cycles: the counter itself counts QEMU's icount clock and the plugin cannot write it).
 """
 
 from __future__ import annotations
@@ -53,6 +55,20 @@ class Stream:
             raise MarkerPlanError(f"{what}: a bracket starts before any counter read")
         return self.cycles[self.reads[k]]
 
+    def read_nearest(self, at: np.ndarray, what: str) -> np.ndarray:
+        """The cycle of the counter read nearest (in cycles) each stream position."""
+        n = self.reads.size
+        if not n:
+            raise MarkerPlanError(f"{what}: the capture has no counter read")
+        k = np.searchsorted(self.reads, at)
+        before = self.cycles[self.reads[np.maximum(k - 1, 0)]]
+        after = self.cycles[self.reads[np.minimum(k, n - 1)]]
+        edge = self.cycles[at]
+        far = np.iinfo(np.int64).max
+        d_before = np.where(k > 0, edge - before, far)
+        d_after = np.where(k < n, after - edge, far)
+        return np.where(d_before <= d_after, before, after)
+
     def read_after(self, at: np.ndarray, what: str) -> np.ndarray:
         k = np.searchsorted(self.reads, at)
         if (k >= self.reads.size).any():
@@ -83,5 +99,5 @@ def figures(run: Run, stream: Stream, name: str) -> tuple[np.ndarray, np.ndarray
     up = stream.edges(a_ch, a + a_step * i, name)
     down = stream.edges(b_ch, b + b_step * i, name)
     external = stream.cycles[down] - stream.cycles[up]
-    internal = stream.read_after(down, name) - stream.read_before(up, name)
+    internal = stream.read_nearest(down, name) - stream.read_nearest(up, name)
     return external, internal

@@ -7,7 +7,11 @@ what the figures are:
     timebase = qemu_cycles, clock = qemu_cycles_marker, cpu_hz = the chip's clock,
     cycles_model = "cycle-approximate: QEMU + rtlab's timing tables, not silicon",
     cycles_core, cycles_stands_for, cycles_internal.NAME (the guest's own timestamps
-    around the same sample, in cycles: median warm), cycles_bracket (the empty bracket)
+    around the same sample, in cycles: median warm), cycles_bracket (the empty bracket),
+    cycles_bound (the empty bracket's largest warm internal figure: what internal may
+    differ from external by), cycles_diff.NAME ("min max outside": internal - external
+    over every sample, and how many samples lie beyond [-bound, bound]; the cold one is
+    held to the cold bracket)
 
 A run without markers has no cycle figure: its data records are withheld with a warn.
 """
@@ -76,6 +80,17 @@ def _median(v: np.ndarray) -> int:
     return int(median(warm))
 
 
+def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
+    """internal - external of every sample: "min max outside" (outside [-bound, bound]:
+    each end's timestamp lies on either side of its edge, within the bracket; the cold
+    sample against the cold bracket), as rtlab.lab.qemu_cycles_check holds them."""
+    bound = int(cost[1:].max()) if cost.size > 1 else int(cost[0])
+    limit = np.full(diff.size, bound)
+    limit[0] = int(cost[0])
+    outside = int(np.count_nonzero(np.abs(diff) > limit))
+    return f"{int(diff.min())} {int(diff.max())} {outside}"
+
+
 def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
     (run,) = parse("\n".join(lines), source="qemu-cycles")
     if run.meta.get("markers") != "on":
@@ -103,12 +118,14 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
         "cycles_machine": m.name,
         "cycles_stands_for": m.stands_for,
         "cycles_bracket": _median(cost),
+        "cycles_bound": int(cost[1:].max()) if cost.size > 1 else int(cost[0]),
         "cycles_approximations": "; ".join(APPROXIMATIONS),
     }
     added: list[str] = []
     for name in names:
         ext, internal = figures(run, stream, name)
         meta[f"cycles_internal.{name}"] = _median(internal)
+        meta[f"cycles_diff.{name}"] = _diff(internal - ext, cost)
         added.append(encode_line("c", f"{name}.cold", str(int(ext[0])), "unit=ticks"))
         added += encode_series(name, ext[1:] if ext.size > 1 else ext, unit="ticks",
                                tick_hz=m.clock_hz)  # fmt: skip

@@ -27,7 +27,7 @@ from typing import Any
 from rtlab.catalog.machines import core_names, qemu_machines
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
-from rtlab.lab.rtos.base import configs_on, merged_paths, one_core_configs, runs_on
+from rtlab.lab.rtos.base import RtosPort, configs_on, merged_paths, one_core_configs, runs_on
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
@@ -94,7 +94,7 @@ def columns(
             Column(name, m, c)
             for m in ms
             for c in (one_core_configs(port, MODELS[m][0]) if m in MODELS else configs_on(port, m))
-            if not configs or c in configs
+            if (c in configs if configs else c not in _asked_only(port, m))
         ]
         if not cols:
             skipped.append(
@@ -104,6 +104,10 @@ def columns(
             continue
         out += cols
     return out, skipped
+
+
+def _asked_only(port: RtosPort, machine: str) -> tuple[str, ...]:
+    return port.asked_configs.get(MODELS[machine][0] if machine in MODELS else machine, ())
 
 
 def column_text(text: str, col: Column, path: Path) -> str:

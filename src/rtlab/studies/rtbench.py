@@ -26,6 +26,7 @@ from fractions import Fraction
 from rtlab.analysis.stats import quantiles
 from rtlab.catalog.study_errors import RtbenchError
 from rtlab.protocol import Run
+from rtlab.words import plural
 
 # series name -> label, in the order of the STM32 study's Table 1
 PRIMITIVES: dict[str, str] = {
@@ -307,9 +308,7 @@ def _per_core_table(
     out = [
         f"### {title}",
         "",
-        # "1 core(s)" as on the deterministic pages generated with it (rp2040-model,
-        # rtos-compare): the plural comes with their next regeneration
-        f"| {what} | " + " | ".join(f"{c} core(s)" for c in cores) + " |",
+        f"| {what} | " + " | ".join(plural(c, "core") for c in cores) + " |",
         "| --- |" + " ---: |" * len(cores),
     ]
     out += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in rows.items()]

@@ -41,6 +41,8 @@ class RtosPort(Protocol):
     def machine_configs(self) -> Mapping[str, tuple[str, ...]]: ...
     @property  # machine -> those needing every core
     def multicore_configs(self) -> Mapping[str, tuple[str, ...]]: ...
+    @property  # machine -> configurations a study runs only when it names them (--config)
+    def asked_configs(self) -> Mapping[str, tuple[str, ...]]: ...
     @property  # no command line: build_baked puts the options inside
     def baked_machines(self) -> tuple[str, ...]: ...
     @property  # built on the pico-sdk (its version is recorded)
@@ -101,6 +103,12 @@ class PortBase:
         """machine -> those of its configurations that need every core (an overlay's
         `multicore_configs`): a one-core machine model runs the others only."""
         return self._overlay_words("multicore_configs")
+
+    @property
+    def asked_configs(self) -> Mapping[str, tuple[str, ...]]:
+        """machine -> configurations a study runs only when it names them (an overlay's
+        `asked_configs`: a build for a cross-check, not a configuration of its own)."""
+        return self._overlay_words("asked_configs")
 
     def _overlay_words(self, key: str) -> dict[str, tuple[str, ...]]:
         found = rtoses.overlays(self.name)

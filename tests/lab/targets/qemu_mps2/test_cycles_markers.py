@@ -36,8 +36,49 @@ def test_marker_capture_and_timestamps_agree_in_cycles(
     assert set(by_series) >= PRIMITIVES
     for r in rows:
         assert r.agrees, r
-        assert 0 < r.diff_min <= r.diff_max <= r.bound
+        assert 0 < r.diff_min <= r.diff_max <= r.bound  # its timestamps lie outside the pulse
         assert r.external > 0
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_the_per_block_mode_counts_what_the_per_instruction_mode_counts(
+    freertos_build: Path, machine: str, tmp_path: Path
+) -> None:
+    """On rtbench (context switches, interrupts, I/O accesses that QEMU runs alone after
+    cutting their block): the same totals and marker edges per block as per instruction,
+    and every counter read the per-block mode records (rtbench's timestamps) at the cycle
+    the per-instruction mode records it."""
+    elf = freertos_build / f"rtbench-freertos-{MACHINES[machine]}.elf"
+    caps = []
+    for exact in (False, True):
+        plugin, out = qc.plugin_args(elf, qc.machine(machine), tmp_path / str(exact), exact=exact)
+        res = run_qemu(elf, machine, 0, 300, extra=plugin,
+                       append="--scenarios primitives,irq --iterations 20 --markers")  # fmt: skip
+        assert res.exit_status == 0, res.problem or res.stderr
+        caps.append(qc.read_capture(out))
+    fast, exact_ = caps
+    assert (fast.cycles, fast.insns, fast.entries, fast.returns) == (
+        exact_.cycles, exact_.insns, exact_.entries, exact_.returns)  # fmt: skip
+    assert fast.edges == exact_.edges
+    reads = [c for ch, c in fast.order if ch == qc.READ]
+    assert reads and set(reads) <= {c for ch, c in exact_.order if ch == qc.READ}
+
+
+def test_interrupt_paths_agree_with_timestamps_before_both_toggles(
+    freertos_build: Path, tmp_path: Path
+) -> None:
+    """The irq scenario's ends are `timestamp; toggle` on both sides (trigger, handler,
+    task): internal - external may be negative, and stays within the bracket either way
+    (each end's timestamp is the counter read nearest its edge)."""
+    elf = freertos_build / "rtbench-freertos-an385.elf"
+    plugin, out = qc.plugin_args(elf, qc.machine("mps2-an385"), tmp_path)
+    res = run_qemu(elf, "mps2-an385", 0, 300, extra=plugin,
+                   append="--scenarios irq --iterations 20 --markers")  # fmt: skip
+    assert res.exit_status == 0, res.problem or res.stderr
+    rows = {r.series: r for r in cycles_check.compare(res.runs, qc.read_capture(out))}
+    assert {"isr_handler", "isr_task"} <= set(rows)
+    assert rows["isr_handler"].diff_max < 0  # the handler's timestamp is further from its edge
+    assert all(r.agrees and abs(r.diff_min) <= r.bound for r in rows.values())
 
 
 def test_cycles_machine_restates_marked_paths_and_withholds_the_rest(freertos_build: Path) -> None:

@@ -11,6 +11,12 @@
 rtb_path_from_env(FREERTOS_KERNEL_PATH REQUIRED FreeRTOS-Kernel)
 set(RTB_PICO_FREERTOS_PORT rp2040 CACHE STRING "FreeRTOS's port: rp2040 (the kernel's) or cm0")
 set(RTB_PICO_CORES 2 CACHE STRING "FreeRTOS's cores on its RP2040 port: 1 or 2")
+# compiler: the C library's memcpy/memset (as the QEMU mps2 images link), not the SDK's
+# wrappers into the boot ROM's (pico: the SDK's default on the RP2040)
+set(RTB_PICO_MEM_OPS pico CACHE STRING "memcpy/memset: pico (the boot ROM's) or compiler")
+# The generic port's kernel library's own compile options (the QEMU mps2 layer's sections
+# options, for an image that runs the same instructions as its)
+set(RTB_PICO_KERNEL_OPTIONS "" CACHE STRING "compile options of the cm0 kernel library")
 if(NOT RTB_PICO_FREERTOS_PORT MATCHES "^(rp2040|cm0)$")
   message(FATAL_ERROR "RTB_PICO_FREERTOS_PORT=${RTB_PICO_FREERTOS_PORT}: expected rp2040 or cm0")
 endif()
@@ -39,6 +45,7 @@ macro(rtb_rp2040_image)
     include(${RTB_FREERTOS_PICO}/freertos-kernel.cmake)
     rtb_freertos_kernel(freertos_cm0_pico PORT GCC/ARM_CM0
                         CONFIG_DIR ${RTB_FREERTOS_PICO}/boards/rp2040
+                        OPTIONS ${RTB_PICO_KERNEL_OPTIONS}
                         DEFINITIONS RTB_PICO_FREERTOS_CM0=1 RTB_PICO_CORES=1)
     set(freertos_libs freertos_cm0_pico)
   else()
@@ -47,4 +54,7 @@ macro(rtb_rp2040_image)
   endif()
   target_link_libraries(rtbench-pico PRIVATE pico_stdlib hardware_pwm hardware_irq
                                              ${freertos_libs})
+  if(RTB_PICO_MEM_OPS STREQUAL "compiler")
+    pico_set_mem_ops_implementation(rtbench-pico compiler)
+  endif()
 endmacro()

@@ -438,10 +438,14 @@ uint64_t rtb_time_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* No pin here: a store to a volatile word stands in for the GPIO register write. */
-static volatile uint32_t marker_reg;
-void rtb_marker_set(int ch) { marker_reg |= 1u << (ch & 31); }
-void rtb_marker_clear(int ch) { marker_reg &= ~(1u << (ch & 31)); }
+/* No pin here: a store to a volatile word stands in for the GPIO register write. The
+ * words are the mps2 layer's (boards/qemu-mps2/board_hooks.c): word 2ch + 1 sets channel
+ * ch, word 2ch clears it, so rtlab's QEMU cycles plugin times NuttX's marker edges. */
+volatile uint32_t rtb_marker_words[8];
+void rtb_board_marker(int ch, int on); /* rtb_board.h's, which a hosted board has not */
+void rtb_board_marker(int ch, int on) { rtb_marker_words[2 * (ch & 3) + (on != 0)] = 1u; }
+void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
+void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 
 void rtb_critical_enter(void) { pthread_mutex_lock(&P.crit); }
 void rtb_critical_exit(void) { pthread_mutex_unlock(&P.crit); }

@@ -265,14 +265,13 @@ void rtb_cache_cold(void) { sys_cache_instr_invd_all(); }
 #else
 void rtb_cache_cold(void) {}
 #endif
-/* No pins: a store to a volatile word costs what a GPIO register write would. */
-static volatile uint32_t marker_reg;
-void rtb_marker_set(int ch) { marker_reg = 1u << (ch & 31); }
-void rtb_marker_clear(int ch)
-{
-    (void)ch;
-    marker_reg = 0;
-}
+/* No pins: a store to a volatile word costs what a GPIO register write would. The words
+ * are the mps2 layer's (boards/qemu-mps2/board_hooks.c): word 2ch + 1 sets channel ch,
+ * word 2ch clears it, so rtlab's QEMU cycles plugin times them as marker edges. */
+volatile uint32_t rtb_marker_words[8];
+void rtb_board_marker(int ch, int on) { rtb_marker_words[2 * (ch & 3) + (on != 0)] = 1u; }
+void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
+void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 #endif
 
 /* Short sections from threads only, never nested (the core's barrier counter). */

@@ -61,7 +61,7 @@ TIMING = "cycle model (rp2040js), not silicon"
 # that QEMU icount withholds (its vCPUs run in turns) stand here.
 TIMING_MODE = "rp2040-model"
 LEAVES_OUT = (
-    "wait states beyond APB (+3 read, +4 write), XIP misses and flushes; DMA bus cycles; "
+    "wait states beyond APB (+3 read, +4 write); DMA bus cycles; "
     "the M0+ prefetch; tail-chaining and late arrival (a full exit and entry instead); "
     "flash erase/program times; PIO timing unless stepped; clock and PLL start-up times"
 )
