@@ -8,7 +8,8 @@
  * - loop_1000_marked: `t0; GP3 high; loop_1000's loop; GP3 low; t1` (each end atomic
  *   with its timestamp: rtb_mark_ts_set, rtb_mark_clear_ts);
  * - xip_cold_marked, xip_warm_marked: the flash path after a flush and again, on GP3/GP4;
- * - swi_handler: `t0; toggle GP2; pend` to `handler: ts; toggle GP3`;
+ * - swi_handler: `t0; toggle GP2; pend` to `handler: ts; toggle GP3`, each end the same
+ *   bracket (rtb_mark_ts_toggle), as rtbench's interrupt paths;
  * - ext_handler: `t0; toggle GP5` -> the wire -> GP6's edge interrupt (both edges) to
  *   `handler: ts; toggle GP3`. Without the wire no interrupt comes: ext_runs = 0, no
  *   error (the plain model runs the image alone).
@@ -43,11 +44,11 @@ uint32_t rtb_ts_mask(void) { return BARE_CYCLES_MASK; }
 
 static volatile uint32_t ext_runs, ext_ts;
 
-/* IO_IRQ_BANK0: the timestamp first, then the pin, then the edge acknowledged. */
+/* IO_IRQ_BANK0: the timestamp and the pin (the trigger's bracket, so that the code between
+ * each end's timestamp and its edge is the same), then the edge acknowledged. */
 void gpio_handler(void)
 {
-    ext_ts = bare_cycles();
-    rtb_mark_toggle(1);
+    rtb_mark_ts_toggle(1, &ext_ts);
     IO_INTR0 = EXT_EDGES;
     ext_runs++;
 }
