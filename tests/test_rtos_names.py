@@ -208,7 +208,7 @@ IN_PYTHON = [
     ("src/rtlab/lab/x.py", '"""FreeRTOS."""\n# nuttx\nX = 1\n', False),
     ("src/rtlab/lab/x.py", 'T = {"ucos3": "µC/OS-III"}\n', True),
     ("src/rtlab/lab/x.py", "from rtlab.lab.rtos.zephyr import BOARDS\n", True),
-    ("src/rtlab/lab/rtos/nuttx_pico.py", 'B = "nuttx"\n', False),
+    ("src/rtlab/lab/rtos/nuttx_baked.py", 'B = "nuttx"\n', False),
     ("src/rtlab/lab/rtos/base.py", 'B = "nuttx"\n', True),
 ]
 

@@ -7,7 +7,7 @@ Everything a layer differs in is its machine files' data:
     chip = "rp2350"                   # baked images: the UF2 writer and boot-ROM check
 
 so a new layer built this way is its folder and its machine files: no Python. The Pico's
-rp2040 layer is the pico-sdk's project (boards.pico), Zephyr and NuttX build with their
+rp2040 layer is the pico-sdk's project (boards.pico_sdk), Zephyr and NuttX build with their
 own boards.
 """
 
