@@ -18,6 +18,7 @@ from rtlab.report.html import render_html
 from rtlab.report.sections import SECTIONS, SectionKind
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import memo
 from tests.studies.gpio_store import make_gpio_store
 
 SECTIONS_DIR = Path(sections.__file__).parent
@@ -79,3 +80,17 @@ def test_one_build_renders_html_markdown_and_json(
     repro = [sec for kind, sec in rep.built if kind.name == "reproduction"]
     assert repro and doc["reproduction"] == repro[0].json["reproduction"]
     assert empty["reproduction"] == []  # a key the JSON always has (json_default)
+
+
+def test_a_study_two_sections_read_is_computed_once_per_report(gpio_store: Path) -> None:
+    """The GPIO section and the reproduction of the published GPIO study both read the
+    GPIO study of the same cells: one report computes it once (rtlab.studies.memo)."""
+    with Store(gpio_store, read_only=True) as st:
+        cells = results.select_many(st, (), "gpio")
+        rep = document.build(st, cells, "gpio")
+        m = memo.last()
+        again = document.build(st, cells, "gpio")  # a second report computes its own
+    built = {kind.name for kind, _ in rep.built}
+    assert {"gpio", "reproduction"} <= built
+    assert m is not None and m.computed["rtlab.studies.gpio.study"] == 1, m
+    assert memo.last() is not m and rep.markdown() == again.markdown()

@@ -20,6 +20,7 @@ from typing import Any
 from rtlab.registry import Registry
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import memo
 from rtlab.studies.reproduction_measures import own_setting
 
 
@@ -77,10 +78,11 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> list[tuple[Sectio
     to the reproduction's verdicts; every other section shows the page's own."""
     own = own_setting(cells)
     out = []
-    for _, kind in SECTIONS.items():
-        sec = kind.build(store, cells if kind.name == "reproduction" else own)
-        if sec is not None:
-            out.append((kind, sec))
+    with memo.once():  # a study two sections read is computed once (studies.memo)
+        for _, kind in SECTIONS.items():
+            sec = kind.build(store, cells if kind.name == "reproduction" else own)
+            if sec is not None:
+                out.append((kind, sec))
     return out
 
 
