@@ -41,7 +41,7 @@ def _best(run: object, repeat: int) -> float:
 
 def plugin_ratio(repeat: int) -> int:
     from rtlab.lab import qemu_cycles as qc
-    from rtlab.lab.boards.mps2 import build_mps2
+    from rtlab.lab.boards.cmake_layer import build_mps2
     from rtlab.lab.qemu_machine import run_qemu
 
     kernel = os.environ.get("FREERTOS_KERNEL_PATH")

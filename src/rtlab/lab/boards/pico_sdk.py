@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from rtlab.lab.boards.mps2 import configure_and_build, need_cross_tools
+from rtlab.lab.boards.cmake_layer import configure_and_build, need_cross_tools
 from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
 from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
 
