@@ -97,3 +97,18 @@ def test_the_statistics_check_finds_each_kind(tmp_path: Path) -> None:
         ".median()",
         "SQL quantile_cont(",
     ], hits
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A module's _name is its own: what another module needs is public (a seam), never
+    reached through `from rtlab.x import _helper`."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rtlab"):
+                found += [
+                    f"{path.relative_to(SRC)}:{node.lineno}: {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    assert found == []
