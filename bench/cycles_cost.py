@@ -1,4 +1,4 @@
-"""What the QEMU cycles plugin costs (issue 46's goals: at most 3x a plain icount run of
+"""What the QEMU cycles plugin costs (the goal: at most 3x a plain icount run of
 the same image; the cycles study within 15 minutes on 2 cores with the images built).
 
 1. One rtbench image (FreeRTOS on mps2-an385, primitives with markers, the study's

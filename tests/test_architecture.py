@@ -6,6 +6,7 @@ cycle between modules. Module sizes are a figure `make lint` prints
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tests.paths import REPO_ROOT
@@ -111,4 +112,17 @@ def test_no_module_imports_another_modules_private_name() -> None:
                     for a in node.names
                     if a.name.startswith("_") and not a.name.startswith("__")
                 ]
+    assert found == []
+
+
+def test_code_gives_reasons_not_issue_numbers() -> None:
+    """A comment or docstring says why; an issue number says where to look elsewhere."""
+    pattern = re.compile(r"\b[Ii]ssues? #?\d+")
+    found = [
+        f"{path.relative_to(REPO_ROOT)}:{n}"
+        for top in ("src", "tests", "bench")
+        for path in sorted((REPO_ROOT / top).rglob("*.py"))
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if pattern.search(line)
+    ]
     assert found == []

@@ -1,5 +1,5 @@
 """Adding an RTOS touches at most its port folder, its Python module and the README row
-(issue 30; docs/porting.md): no other code names an RTOS. The RTOSes are the ones
+(docs/porting.md): no other code names an RTOS. The RTOSes are the ones
 discovered (a port folder workloads/rtbench/ports/<rtos>/ with its registered module,
 rtlab.lab.rtos.RTOSES), each under its spellings (its name, without its version digit,
 its title: ucos3, ucos, µC/OS-III).

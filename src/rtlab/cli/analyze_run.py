@@ -1,6 +1,6 @@
 """`rtlab analyze` itself, and the option helpers the commands share: nothing here
 imports typer, so that `rtlab analyze FILE …` (cli/fast.py parses its argv) starts
-without the CLI framework (issue 36: start-up is most of a small file's analysis)."""
+without the CLI framework (start-up is most of a small file's analysis)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The instrument bench on the model (issue 33): models/rp2040/bench.js, one node
+"""The instrument bench on the model: models/rp2040/bench.js, one node
 process holding the rtlab capture module's firmware on an RP2040 model, wired to the
 board model that runs each image, both on one clock (docs/instrument-pair.md).
 

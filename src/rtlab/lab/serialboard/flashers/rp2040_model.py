@@ -29,7 +29,7 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
                                  # a fixed order (a bound, not silicon)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
-                                 # RP2040 model, one clock (issue 33): [instrument]
+                                 # RP2040 model, one clock: [instrument]
                                  # kind = "rp2040", port = "place" times its pins
                                  # (docs/instrument-pair.md); or the module image's path
 """
