@@ -82,7 +82,7 @@ def test_a_sigkilled_parent_takes_its_child_along(die: bool) -> None:
 MODEL_PARENT = """
 from pathlib import Path
 from rtlab.lab.serialboard.description import board_description
-from rtlab.lab.serialboard.flashers.rp2040_bench import ModelBench
+from rtlab.lab.serialboard.model_bench import ModelBench
 from rtlab.lab.serialboard.flashers.rp2040_model import Rp2040ModelFlasher
 if {bench}:
     proc = ModelBench(Path({capture!r})).proc

@@ -51,7 +51,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
-from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
+from rtlab.lab.serialboard.model_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
 from rtlab.procgroup import kill_group, spawn_held
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
