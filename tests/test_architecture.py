@@ -126,3 +126,21 @@ def test_code_gives_reasons_not_issue_numbers() -> None:
         if pattern.search(line)
     ]
     assert found == []
+
+
+def test_flashers_are_made_only_through_their_registry() -> None:
+    """Outside serialboard/flashers, a flasher class is FLASHERS.get(name), never imported
+    from its module: the serial target and labgrid's boards flash alike."""
+    flashers = SRC / "lab" / "serialboard" / "flashers"
+    found = [
+        f"{path.relative_to(SRC)}:{node.lineno}: {a.name}"
+        for path in sorted(SRC.rglob("*.py"))
+        if flashers not in path.parents
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("rtlab.lab.serialboard.flashers.")
+        and node.module != "rtlab.lab.serialboard.flashers.base"
+        for a in node.names
+        if a.name.endswith("Flasher")
+    ]
+    assert found == []
