@@ -26,11 +26,12 @@ test: setup
 
 # The tests that build and run the RTOS kernels you bring (README: bring your own kernels;
 # each skips in one line without its variables), two at a time over one build/ cache:
-# a module's tests on one worker, test_every_rtos.py's RTOSes side by side.
+# a module's tests on one worker, test_every_rtos.py's RTOSes side by side; the 30
+# slowest tests listed at the end (where a cold run's time goes: its builds).
 KERNEL_TESTS := tests/lab/targets tests/lab/test_rtos_matrix.py tests/lab/test_uf2.py \
 	tests/lab/test_uf2_rp2350.py tests/test_results_pages.py
 test-kernels: setup
-	$(PY) -m pytest -q -n 2 --dist loadgroup $(KERNEL_TESTS)
+	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=30 $(KERNEL_TESTS)
 
 bench: setup
 	$(PY) bench/run_all.py

@@ -1,4 +1,4 @@
-"""`rtlab` as a command-line tool, side by side with sigrok-cli, in one run (issue 13).
+"""`rtlab` as a command-line tool, side by side with sigrok-cli, in one run.
 
 1. Start-up: `rtlab --help` and `rtlab analyze --help` against `sigrok-cli --help`
    (goal: rtlab <= 0.1 s on an idle machine; the load average is printed with it).

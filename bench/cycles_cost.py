@@ -1,4 +1,4 @@
-"""What the QEMU cycles plugin costs (issue 46's goals: at most 3x a plain icount run of
+"""What the QEMU cycles plugin costs (the goal: at most 3x a plain icount run of
 the same image; the cycles study within 15 minutes on 2 cores with the images built).
 
 1. One rtbench image (FreeRTOS on mps2-an385, primitives with markers, the study's
@@ -41,7 +41,7 @@ def _best(run: object, repeat: int) -> float:
 
 def plugin_ratio(repeat: int) -> int:
     from rtlab.lab import qemu_cycles as qc
-    from rtlab.lab.boards.mps2 import build_mps2
+    from rtlab.lab.boards.cmake_layer import build_mps2
     from rtlab.lab.qemu_machine import run_qemu
 
     kernel = os.environ.get("FREERTOS_KERNEL_PATH")

@@ -32,7 +32,7 @@ def _free_port() -> int:
 
 
 def main() -> int:
-    from rtlab.lab.boards.mps2 import build_mps2
+    from rtlab.lab.boards.cmake_layer import build_mps2
     from rtlab.lab.runner import run_spec
     from rtlab.lab.spec import parse_spec
     from rtlab.lab.targets.labgrid import places

@@ -1,5 +1,5 @@
 """How long the RP2040 SMP study takes on rtlab's two-core RP2040 cycle model, against
-issue 32's goal of 15 minutes on 2 cores: `rtlab run examples/rp2040-model-smp.toml`
+the goal of 15 minutes on 2 cores: `rtlab run examples/rp2040-model-smp.toml`
 (FreeRTOS SMP and NuttX SMP, Thread-Metric, scalability and contention on 1 and 2 cores)
 into a throwaway store, then `rtlab report` of it; with --repeat, the study once more into
 a second store, whose stored samples must equal the first's bit for bit (the model is

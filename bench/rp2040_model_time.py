@@ -1,4 +1,4 @@
-"""How long every brought RTOS takes on the RP2040 cycle model, against issue 31's goal
+"""How long every brought RTOS takes on the RP2040 cycle model, against the goal
 of 10 minutes for four RTOSes on 2 cores: `rtlab study rtos examples/rp2040-model.toml`
 (each RTOS's one-core Pico images, every scenario, through the serial target's
 `rp2040_model` flasher) into a throwaway store, then again (nothing may run: the store's

@@ -1,4 +1,4 @@
-"""How long the whole RTOS comparison takes, against issue 17's goal of 10 minutes on
+"""How long the whole RTOS comparison takes, against the goal of 10 minutes on
 2 cores from a warm cache of sources (the kernels checked out; builds as they are).
 
 Runs `rtlab study rtos` (examples/rtos-compare.toml, every RTOS brought) into a throwaway

@@ -6,6 +6,7 @@ cycle between modules. Module sizes are a figure `make lint` prints
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tests.paths import REPO_ROOT
@@ -97,3 +98,49 @@ def test_the_statistics_check_finds_each_kind(tmp_path: Path) -> None:
         ".median()",
         "SQL quantile_cont(",
     ], hits
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A module's _name is its own: what another module needs is public (a seam), never
+    reached through `from rtlab.x import _helper`."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rtlab"):
+                found += [
+                    f"{path.relative_to(SRC)}:{node.lineno}: {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    assert found == []
+
+
+def test_code_gives_reasons_not_issue_numbers() -> None:
+    """A comment or docstring says why; an issue number says where to look elsewhere."""
+    pattern = re.compile(r"\b[Ii]ssues? #?\d+")
+    found = [
+        f"{path.relative_to(REPO_ROOT)}:{n}"
+        for top in ("src", "tests", "bench")
+        for path in sorted((REPO_ROOT / top).rglob("*.py"))
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
+
+
+def test_flashers_are_made_only_through_their_registry() -> None:
+    """Outside serialboard/flashers, a flasher class is FLASHERS.get(name), never imported
+    from its module: the serial target and labgrid's boards flash alike."""
+    flashers = SRC / "lab" / "serialboard" / "flashers"
+    found = [
+        f"{path.relative_to(SRC)}:{node.lineno}: {a.name}"
+        for path in sorted(SRC.rglob("*.py"))
+        if flashers not in path.parents
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("rtlab.lab.serialboard.flashers.")
+        and node.module != "rtlab.lab.serialboard.flashers.base"
+        for a in node.names
+        if a.name.endswith("Flasher")
+    ]
+    assert found == []

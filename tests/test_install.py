@@ -206,7 +206,7 @@ def _marker_holds(marker: str) -> bool:
 
 
 def test_analysis_only_install_is_lean() -> None:
-    """`pip install .` (no extras) is at most 250 MB of packages (issue 36): no pyarrow,
+    """`pip install .` (no extras) is at most 250 MB of packages: no pyarrow,
     matplotlib or the lab's dependencies."""
     sizes = _closure("rtlab")
     sizes.pop("rtlab", None)

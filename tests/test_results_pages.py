@@ -110,7 +110,7 @@ def _check_edited(tmp_path: Path, page: str, edit) -> subprocess.CompletedProces
 @pytest.mark.parametrize(
     ("page", "edit", "message"),
     [
-        # issue 35, case 17: the finding said "one run" beside `ok:2`
+        # the finding said "one run" beside `ok:2`
         (
             "rtbench-qemu-freertos",
             lambda t: t.replace(

@@ -1,5 +1,5 @@
 """Adding an RTOS touches at most its port folder, its Python module and the README row
-(issue 30; docs/porting.md): no other code names an RTOS. The RTOSes are the ones
+(docs/porting.md): no other code names an RTOS. The RTOSes are the ones
 discovered (a port folder workloads/rtbench/ports/<rtos>/ with its registered module,
 rtlab.lab.rtos.RTOSES), each under its spellings (its name, without its version digit,
 its title: ucos3, ucos, µC/OS-III).
@@ -208,7 +208,7 @@ IN_PYTHON = [
     ("src/rtlab/lab/x.py", '"""FreeRTOS."""\n# nuttx\nX = 1\n', False),
     ("src/rtlab/lab/x.py", 'T = {"ucos3": "µC/OS-III"}\n', True),
     ("src/rtlab/lab/x.py", "from rtlab.lab.rtos.zephyr import BOARDS\n", True),
-    ("src/rtlab/lab/rtos/nuttx_pico.py", 'B = "nuttx"\n', False),
+    ("src/rtlab/lab/rtos/nuttx_baked.py", 'B = "nuttx"\n', False),
     ("src/rtlab/lab/rtos/base.py", 'B = "nuttx"\n', True),
 ]
 

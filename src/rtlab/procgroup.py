@@ -59,6 +59,36 @@ def spawn(
     return proc
 
 
+def spawn_held(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+    """spawn(argv, die_with_parent=True) for a process whose users are other threads than
+    the one asking (a model that a run's reader and port threads use; a bench that serves
+    run after run, whichever worker runs them): a thread of its own starts it and waits
+    for it, so the process dies with rtlab (a SIGKILL of it included), never with the
+    thread that asked for it. Told to the asking thread's recording()."""
+    note = getattr(_observers, "note", None)
+    held: dict[str, Any] = {}
+    started = threading.Event()
+
+    def hold() -> None:
+        try:
+            with recording(note) if note is not None else contextlib.nullcontext():
+                held["proc"] = spawn(argv, die_with_parent=True, **popen)
+        except BaseException as e:  # given to the asking thread
+            held["error"] = e
+            return
+        finally:
+            started.set()
+        held["proc"].wait()
+
+    name = f"holds {os.path.basename(str(argv[0]))}"
+    threading.Thread(target=hold, daemon=True, name=name).start()
+    started.wait()
+    if "error" in held:
+        raise held["error"]
+    proc: subprocess.Popen[Any] = held["proc"]
+    return proc
+
+
 def kill_group(proc: subprocess.Popen[Any], sig: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)

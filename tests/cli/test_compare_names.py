@@ -1,4 +1,4 @@
-"""`rtlab compare` names two different cells that share a label apart (issue 13: a gate
+"""`rtlab compare` names two different cells that share a label apart (a gate
 failure printed "wake@idle → wake@idle" for two different cells)."""
 
 from __future__ import annotations

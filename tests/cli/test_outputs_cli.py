@@ -1,4 +1,4 @@
-"""What `rtlab analyze/convert/plot` write (issue 13): odd output paths are one-line
+"""What `rtlab analyze/convert/plot` write: odd output paths are one-line
 errors (exit 2), plot names are unique per channel, files honour the umask, a piped
 table never cuts a number and idle channels fold into one line."""
 

@@ -1,4 +1,4 @@
-"""Reader options typed per format (issue 22 item 6) and --json without NaN (item 8),
+"""Reader options typed per format and --json without NaN,
 through the real `rtlab` command."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`rtlab --help` starts like a shell tool: no numpy, pyarrow, DuckDB or matplotlib (issue 13).
+"""`rtlab --help` starts like a shell tool: no numpy, pyarrow, DuckDB or matplotlib.
 
 The milliseconds depend on the machine's load; the imports do not, so these are asserted."""
 

@@ -1,4 +1,4 @@
-"""Write, read back, same figures: one property per reader (issue 35).
+"""Write, read back, same figures: one property per reader.
 
 Hypothesis draws a capture — odd tick lengths (1/1515151 s, 1/24 MHz, 1 ps, 3 s …),
 times far from zero (±2^61), glitches (several edges at one time step), gaps with the

@@ -1,4 +1,4 @@
-"""Out-of-range workload parameters (issue 22, item 9): what the C program would refuse
+"""Out-of-range workload parameters: what the C program would refuse
 with its usage text is refused at spec load (FILE:LINE: KEY), checked against the real
 programs over every ranged parameter; and a run that does fail stores the program's
 own reason, not its usage text."""

@@ -398,7 +398,7 @@ def test_store_recovery_drops_the_capture_of_a_crashed_run(tmp_path: Path) -> No
 
 
 def test_samplerate_units_mean_what_they_mean_everywhere() -> None:
-    """Issue 35 case 16: "16mHz" is millihertz (not a whole Hz: refused) and "16mhz"
+    """A frequency "16mHz" is millihertz (not a whole Hz: refused) and "16mhz"
     ambiguous, as in every rtlab option; sigrok-cli's bare "16m" stays 16 MHz."""
     from rtlab.errors import ConfigError
     from rtlab.instruments.sigrok.kind import parse_samplerate

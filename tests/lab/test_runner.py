@@ -221,7 +221,7 @@ def test_kill_9_then_run_again_stops_the_orphan_load(tmp_path: Path, built: Path
 
 def test_kill_9_then_resume_measures_alone(tmp_path: Path, built: Path) -> None:
     """kill -9 of `rtlab run` left its workload (rtlab-latency, 6 s) measuring while the
-    resumed run measured: two at once (issue 35, case 9). Every process group a run
+    resumed run measured: two at once. Every process group a run
     starts is recorded with the run while it runs; the resumed `rtlab run` stops the
     dead run's before its own first run starts."""
     spec = tmp_path / "w.toml"

@@ -1,5 +1,5 @@
-"""What `rtlab run` refuses, and how a refused run leaves the others (issue 35: cases 7
-and 18), with the real CLI and a DuckDB store."""
+"""What `rtlab run` refuses, and how a refused run leaves the others, with the real CLI
+and a DuckDB store."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_a_study_spec_given_to_run_is_refused_with_the_command_that_runs_it(
     tmp_path: Path,
 ) -> None:
     """`rtlab run examples/rtos-compare.toml` ran one qemu cell literally named
-    `{rtos}-{core}-{config}` with no RTOS and exited 0 (issue 35, case 18)."""
+    `{rtos}-{core}-{config}` with no RTOS and exited 0."""
     store = tmp_path / "s" / "rtlab.duckdb"
     spec = REPO_ROOT / "examples" / "rtos-compare.toml"
     r = rtlab("run", str(spec), "--store", str(store))

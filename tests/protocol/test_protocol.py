@@ -205,7 +205,7 @@ def test_good_crc_accepted_and_computed_like_zlib() -> None:
         ("@rtl1 c x 1 *1234", "bad CRC field"),
         ("@rtl1 c x*2 1", "'*' outside a CRC field"),
         ("@rtl2 c x 1", "protocol version 2 not supported"),
-        # a tick the store cannot hold exactly (issue 35, case 7): refused at the line
+        # a tick the store cannot hold exactly: refused at the line
         ("@rtl1 series t unit=ticks tick_ns=1e400", "tick_ns: 1e400 is out of range"),
         ("@rtl1 series t unit=ticks tick_ns=1e-400", "tick_ns: 1e-400 is out of range"),
         ("@rtl1 series t unit=cycles tick_hz=1e400", "tick_hz: 1e400 is out of range"),
@@ -308,7 +308,7 @@ def test_fuzz_mutations_never_crash_the_parser(encoding: str, crc: bool) -> None
 
 @pytest.mark.parametrize("field", ["tick_hz=1e05000000", "tick_ns=1e-9999999", "tick_ns=1e400"])
 def test_a_huge_exponent_is_refused_at_once(field: str) -> None:
-    """Found by bench/fuzz_parsers.py (issue 35): Fraction('1e05000000') builds a
+    """Found by bench/fuzz_parsers.py: Fraction('1e05000000') builds a
     5-million-digit integer, minutes of work for one header line."""
     text = f"@rtl1 hello workload=w version=1\n@rtl1 series s unit=ticks {field}\n"
     with pytest.raises(ProtocolError, match="out of range"):  # said before any Fraction

@@ -1,5 +1,5 @@
 """`rtlab compare` of selections that do not match cell for cell, and of negative
-figures (issue 35: cases 10 and 11), with the real CLI and store."""
+figures, with the real CLI and store."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTML report a reader understands in 30 seconds (issue 13): the findings first,
+"""The HTML report a reader understands in 30 seconds: the findings first,
 made from the data; one pitfall row per code; a title from the spec; OSADL-style plots
 (log x and log y in the SVG); one section per study; no empty section when nothing ran.
 Real runs: rtlab-latency on this host, through the real CLI."""

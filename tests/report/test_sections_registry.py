@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import html as _html
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ import pytest
 
 from rtlab.registry import Registry
 from rtlab.report import document, sections
-from rtlab.report.html import render_html
-from rtlab.report.sections import SECTIONS, SectionKind
+from rtlab.report import html as html_module
+from rtlab.report.html import headline_rows, render_html
+from rtlab.report.sections import SECTIONS, Section, SectionKind
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import memo
 from tests.studies.gpio_store import make_gpio_store
 
 SECTIONS_DIR = Path(sections.__file__).parent
@@ -79,3 +82,43 @@ def test_one_build_renders_html_markdown_and_json(
     repro = [sec for kind, sec in rep.built if kind.name == "reproduction"]
     assert repro and doc["reproduction"] == repro[0].json["reproduction"]
     assert empty["reproduction"] == []  # a key the JSON always has (json_default)
+
+
+def test_a_study_two_sections_read_is_computed_once_per_report(gpio_store: Path) -> None:
+    """The GPIO section and the reproduction of the published GPIO study both read the
+    GPIO study of the same cells: one report computes it once (rtlab.studies.memo)."""
+    with Store(gpio_store, read_only=True) as st:
+        cells = results.select_many(st, (), "gpio")
+        rep = document.build(st, cells, "gpio")
+        m = memo.last()
+        again = document.build(st, cells, "gpio")  # a second report computes its own
+    built = {kind.name for kind, _ in rep.built}
+    assert {"gpio", "reproduction"} <= built
+    assert m is not None and m.computed["rtlab.studies.gpio.study"] == 1, m
+    assert memo.last() is not m and rep.markdown() == again.markdown()
+
+
+def test_the_page_shows_a_section_as_its_fields_say() -> None:
+    """Opened, listing its findings, heading the published studies' lines: fields of the
+    section, which html.py and its template read; neither names a section."""
+    secs = [
+        Section("far", "Far", "t", {}, ["far first", "far second"], shows=("s1",), nearness=2),
+        Section("near", "Near", "t", {}, ["near first"], shows=("s1",), nearness=1),
+        Section(
+            "pub", "Published", "t", {}, ["S1: x", "S2: y"], open=True, own_findings=False,
+            published=[
+                {"study": "s1", "anchor": "pub-s1", "short": "S1", "text": "x"},
+                {"study": "s2", "anchor": "pub-s2", "short": "S2", "text": "y"},
+            ],
+        ),
+    ]  # fmt: skip
+    rows = headline_rows(secs)
+    assert [r["study"] for r in rows] == ["Far", "Near", "S2"]  # no row of "Published"
+    assert rows[0]["text"] == "far first (+1 more in the section)" and not rows[0]["published"]
+    assert rows[1]["published"] == [{"anchor": "pub-s1", "short": "S1", "text": "x"}]
+    assert rows[2]["published"] == [{"anchor": "pub-s2", "short": "S2", "text": "y"}]
+    code = (
+        Path(html_module.__file__).read_text()
+        + (Path(html_module.__file__).parent / "templates" / "report.html.j2").read_text()
+    )
+    assert not re.search(r"\.id\s*[!=]=", code)

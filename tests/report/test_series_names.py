@@ -1,5 +1,5 @@
 """Every series name the protocol accepts is in every output, and only timing series
-are summarized (issue 35: case 12 and the report review), with the real CLI and store.
+are summarized (as the report review found), with the real CLI and store.
 
 A `/` in a name (`irq/lat`) was taken for a multi-part run's part: the series was stored
 but missing from the run summary, every report format and compare; a run of only such

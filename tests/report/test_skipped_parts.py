@@ -1,5 +1,5 @@
 """`rtlab report --skipped`: a part `make run` could not run is named first in the report
-(HTML, Markdown, JSON), so its absence is never read as a result (issue 11)."""
+(HTML, Markdown, JSON), so its absence is never read as a result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cells never pool (issue 22, item 1): a spec run, one parameter edited, run again; and
+"""Cells never pool: a spec run, one parameter edited, run again; and
 two specs with the same matrix. Every summary (report --md/--csv/--json, HTML, runs,
 the summary after `rtlab run`, compare) keeps the cells apart and labels them by what
 differs. The real CLI, the real rtlab-latency, a real store."""

@@ -1,5 +1,5 @@
 """A multi-part run records its part names: where a stored name's part ends is read
-from the run, never guessed from the first `/` (issue 35, case 12)."""
+from the run, never guessed from the first `/`."""
 
 from __future__ import annotations
 

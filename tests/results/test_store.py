@@ -97,7 +97,7 @@ def test_exception_marks_error_and_stores_nothing_half(tmp_path: Path) -> None:
 def test_a_tick_the_series_table_cannot_hold_is_refused_when_added(
     tmp_path: Path, tick: Fraction
 ) -> None:
-    """Not a DuckDB exception at commit (issue 35, case 7): one error at add_series."""
+    """Not a DuckDB exception at commit: one error at add_series."""
     with Store(tmp_path / "s.duckdb") as st, st.run(workload="w") as r:
         with pytest.raises(StoreError, match="cannot be stored exactly"):
             r.add_series("x", [1, 2, 3], unit="ticks", tick_s=tick)

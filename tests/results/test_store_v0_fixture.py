@@ -1,4 +1,4 @@
-"""A store written by rtlab before the package was restructured (issue 12) still reads,
+"""A store written by rtlab before the package was restructured still reads,
 reports and resumes: tests/fixtures/store-v0 was made by `rtlab run spec.toml` at commit
 2a04ea6 (an rtlab-latency cell and an rtbench POSIX cell, one run each)."""
 

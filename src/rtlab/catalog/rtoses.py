@@ -3,6 +3,7 @@
 
     title = "FreeRTOS"   # for tables and messages
     default = 1          # the spec's RTOS when it names none (one port says so)
+    <key> = ...          # the port's own value of an overlay key where an overlay has none
 
 and where it runs: one overlay `machines/<machine>.toml` per machine (as Zephyr's apps
 keep boards/<board>.conf), holding what the RTOS itself calls that machine (its CPU
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ class Rtos:
     folder: Path
     title: str
     default: bool = False
+    facts: Mapping[str, Any] = field(default_factory=dict)  # every key of its port.toml
 
 
 def read_port(path: Path) -> Rtos:
@@ -50,7 +53,7 @@ def read_port(path: Path) -> Rtos:
         raise ConfigError("rtos", f'port file {path}: title: expected title = "text"')
     if default not in (0, 1):
         raise ConfigError("rtos", f"port file {path}: default: expected 0 or 1")
-    return Rtos(path.parent.name, path.parent, title, bool(default))
+    return Rtos(path.parent.name, path.parent, title, bool(default), data)
 
 
 @functools.cache
@@ -106,6 +109,16 @@ def overlays(rtos: str, rtbench: Path = RTBENCH_DIR) -> dict[str, dict[str, Any]
 def overlay(rtos: str, machine: str) -> dict[str, Any]:
     """The RTOS's own keys for a machine ({} where it does not run there)."""
     return overlays(rtos).get(machine, {})
+
+
+def setting(rtos: str, machine: str, key: str, default: Any = None) -> Any:
+    """The RTOS's own value of `key` on a machine: its overlay's, else its port.toml's
+    (the port's value wherever an overlay says nothing), else `default`."""
+    own = overlay(rtos, machine)
+    if key in own:
+        return own[key]
+    found = rtoses().get(rtos)
+    return found.facts.get(key, default) if found else default
 
 
 def machines_for(

@@ -1,6 +1,6 @@
 """`rtlab …`: the command line. The typer application is rtlab.cli.commands (`app` here
 too, imported on first use); `main` runs a well-formed `rtlab analyze FILE …` without it
-(cli/fast.py), as start-up is most of a small file's analysis (issue 36)."""
+(cli/fast.py), as start-up is most of a small file's analysis."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`rtlab analyze` itself, and the option helpers the commands share: nothing here
 imports typer, so that `rtlab analyze FILE …` (cli/fast.py parses its argv) starts
-without the CLI framework (issue 36: start-up is most of a small file's analysis)."""
+without the CLI framework (start-up is most of a small file's analysis)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _nominal_hz(nominal: str) -> float:
     return float(1 / period)
 
 
-def _reader_options(tick: str | None, first_level: int | None, options: list[str]) -> dict:
+def options_of_flags(tick: str | None, first_level: int | None, options: list[str]) -> dict:
     """--tick, --first-level and -O KEY=VALUE as one dict of reader options: a key given
     twice (--tick 10ns -O tick=5ns, or -O tick=… twice) is an error, never a silent pick."""
     out: dict[str, Any] = {}
@@ -214,7 +214,7 @@ def run_analyze(
 
         pairs = [parse_latency_pair(p) for p in latency if not is_arrow(p)]
         arrows = [(p, *parse_arrow(p)) for p in latency if is_arrow(p)]
-    options = _reader_options(tick, first_level, opt)
+    options = options_of_flags(tick, first_level, opt)
     window = parse_window(start, end)
     decoding = any(src.is_decoder for _, src, _ in arrows)
     if channel and "channels" not in options and not decoding:

@@ -306,7 +306,7 @@ def _mount_optional() -> None:
 
 # The commands of this module alone: `rtlab analyze x.sr` skips importing the lab's,
 # the instruments' and the studies' command modules (start-up is most of a small file's
-# analysis, issue 36). Anything else (help, a lab command, the library's tests that drive
+# analysis). Anything else (help, a lab command, the library's tests that drive
 # `app`) mounts them. (While `python -m rtlab.cli` imports this, argv[0] is "-m".)
 _CORE = {"analyze", "convert", "plot", "formats", "events"}
 if not (

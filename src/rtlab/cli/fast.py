@@ -1,5 +1,5 @@
 """`rtlab analyze FILE [options]` parsed without typer, which costs more CPU than the
-analysis of a small capture (issue 36: `rtlab analyze` of a 10^6-change VCD).
+analysis of a small capture (`rtlab analyze` of a 10^6-change VCD).
 
 The parser reads only the plain forms: known options as `--name value`, `--name=value`,
 `-x value` or a flag, and one FILE. Anything else (--help, an unknown or misspelt

@@ -28,13 +28,13 @@ StoreOpt = Annotated[
 ]
 
 
-def _store_path(opt: Path | None, spec_store: str | None = None) -> Path:
+def store_path(opt: Path | None, spec_store: str | None = None) -> Path:
     if opt is not None:
         return opt
     return Path(spec_store or os.environ.get("RTLAB_STORE") or DEFAULT_STORE)
 
 
-def _open_store(path: Path, read_only: bool = False) -> Any:
+def open_store(path: Path, read_only: bool = False) -> Any:
     """The store, with a bad path (a file where a directory should be) as one line."""
     from rtlab.results import Store, StoreError
 
@@ -106,8 +106,8 @@ def run_cmd(
 
     def body() -> int:
         sp = load_spec(spec)
-        path = _store_path(store, sp.store)
-        with _open_store(path) as st:
+        path = store_path(store, sp.store)
+        with open_store(path) as st:
             outcome = run_spec(sp, st, force=force, console=err.get(), wait=wait)
             if outcome.skipped:
                 err.print(
@@ -153,7 +153,7 @@ def runs_cmd(
         from rich.markup import escape
         from rich.table import Table
 
-        with _open_store(_store_path(store), read_only=True) as st:
+        with open_store(store_path(store), read_only=True) as st:
             t = Table()
             for col in ("run id", "spec", "cell", "rep", "status", "started", "s", "note"):
                 t.add_column(col)
@@ -203,7 +203,7 @@ def report_cmd(
             raise ValueError("choose one of --md, --csv, --json")
         if not (md or csv or as_json) and output is None:
             raise ValueError("the HTML report needs -o FILE.html")
-        with _open_store(_store_path(store), read_only=True) as st:
+        with open_store(store_path(store), read_only=True) as st:
             cells = results.select_many(st, runs or (), spec)
             if md or csv or as_json:
                 fmt = "md" if md else "csv" if csv else "json"
@@ -255,7 +255,7 @@ def compare_cmd(
         gates = [compare.parse_gate(g) for g in fail_if or []]
         if gate_on not in ("estimate", "ci"):
             raise ValueError(f"--gate-on must be 'estimate' or 'ci', not {gate_on!r}")
-        with _open_store(_store_path(store), read_only=True) as st:
+        with open_store(store_path(store), read_only=True) as st:
             result = compare.compare(st, base, new, series=series)
         failures = compare.check_gates(result, gates, gate_on)
         from rich.markup import escape

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rtlab.cli.analyze_run import _reader_options, load_capture, open_capture_stream, parse_window
+from rtlab.cli.analyze_run import load_capture, open_capture_stream, options_of_flags, parse_window
 
 FormatOpt = Annotated[
     str | None,
@@ -71,7 +71,7 @@ class Reader:
     def options(self) -> dict[str, Any]:
         """The reader options as formats.load/open_stream take them (one error when a
         key is given twice)."""
-        return _reader_options(self.tick, self.first_level, self.opt)
+        return options_of_flags(self.tick, self.first_level, self.opt)
 
     def window(self) -> Any:
         return parse_window(self.start, self.end)

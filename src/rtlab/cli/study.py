@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from rtlab.cli.common import guarded
-from rtlab.cli.lab import StoreOpt, _open_store, _store_path, err
+from rtlab.cli.lab import StoreOpt, err, open_store, store_path
 
 study_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 DEFAULT_SPEC = Path("examples/rtos-compare.toml")
@@ -52,9 +52,9 @@ def rtos_cmd(
             err.print(f"skipped: {line}", markup=False)
         if not specs:
             raise ValueError("no RTOS to run: bring one (README: bring your own kernels)")
-        path = _store_path(store, specs[0].store)
+        path = store_path(store, specs[0].store)
         bad = 0
-        with _open_store(path) as st:
+        with open_store(path) as st:
             keys: set[str] = set()
             for sp in specs:
                 outcome = run_spec(sp, st, console=err.get())

@@ -1,4 +1,4 @@
-"""What the QEMU target kinds share (rtlab.lab.targets.qemu_mps2, qemu_gpio, the labgrid
+"""What the QEMU target kinds share (rtlab.lab.targets.qemu, qemu_gpio, the labgrid
 QEMUDriver board and the serial target's `qemu` flasher): the version, the guest's command
 line as semihosting arguments, the icount options and the labels and fingerprint that say
 a figure is an instruction-count model."""

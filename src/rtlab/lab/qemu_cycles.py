@@ -24,7 +24,7 @@ from typing import Any
 
 from rtlab.catalog.emulation import QEMU_CYCLES
 from rtlab.errors import RtlabError
-from rtlab.lab.boards.mps2 import configure_and_build, layer_build
+from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.qemu import icount_args
 from rtlab.lab.uf2 import elf_segments

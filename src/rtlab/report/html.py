@@ -87,24 +87,19 @@ def breakable(text: object) -> markupsafe.Markup:
     return markupsafe.Markup(_LONG_WORD.sub(lambda m: _BREAK.sub("<wbr>", m.group(0)), escaped))
 
 
-# the report sections that show each published study's runs, nearest first
-RELATED = {
-    "stm32": ("rtos-compare", "rtbench"),
-    "rp2040": ("rtos-compare", "multicore", "rtbench"),
-    "k4perf": ("rtos-compare", "rtbench"),
-    "gpio": ("gpio-study",),
-    "user_vs_kernel": ("user-vs-kernel",),
-}
-
-
 def _headlines(rep: Report) -> list[dict[str, Any]]:
     """One row per study at the top: its section's first finding (the rest open with the
     section) and, where a published study speaks to it, that study's headline claim
-    and tally (a published study with no section of its own gets a row of its own)."""
-    secs = rep.sections
+    and tally (a section's `published` lines, each under the nearest section that
+    `shows` that study; a published study with no such section gets a row of its own)."""
     if not any(r["status"] == "ok" for r in rep.runs):
         text = rep.findings()[0]
         return [{"study": "–", "anchor": "summary", "text": text, "published": []}]
+    return headline_rows(rep.sections)
+
+
+def headline_rows(secs: list[Section]) -> list[dict[str, Any]]:
+    """_headlines' rows of built sections, as each section's fields say."""
     rows: dict[str, dict[str, Any]] = {
         sec.id: {
             "study": sec.title,
@@ -114,17 +109,18 @@ def _headlines(rep: Report) -> list[dict[str, Any]]:
             "published": [],
         }
         for sec in secs
-        if sec.findings and sec.id != "reproduction"
+        if sec.findings and sec.own_findings
     }
     for sec in secs:
-        for st in sec.data["studies"] if sec.id == "reproduction" else []:
-            link = {"anchor": f"reproduction-{st['study']}", "short": st["short"]}
-            line = {**link, "text": st["headline"].removeprefix(f"{st['short']}: ")}
-            home = next((rows[k] for k in RELATED.get(st["study"], ()) if k in rows), None)
-            if home is None:
-                home = {**link, "study": st["short"], "text": "", "published": []}
-                rows[st["study"]] = home
-            home["published"].append(line)
+        for pub in sec.published:
+            link = {"anchor": pub["anchor"], "short": pub["short"]}
+            homes = [s for s in secs if pub["study"] in s.shows and s.id in rows]
+            if homes:
+                home = rows[min(homes, key=lambda s: s.nearness).id]
+            else:
+                home = {**link, "study": pub["short"], "text": "", "published": []}
+                rows[pub["study"]] = home
+            home["published"].append({**link, "text": pub["text"]})
     return list(rows.values())
 
 

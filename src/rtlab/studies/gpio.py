@@ -34,7 +34,7 @@ from rtlab.analysis.stats import Stats, compute_stats, quantile_key
 from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
-from rtlab.studies import reproduction
+from rtlab.studies import memo, reproduction
 from rtlab.studies.gpio_cells import (
     emulated_clock,
     environment,
@@ -196,6 +196,7 @@ def _figure(source: str, cells: list[CellStudy]) -> Fig2 | None:
     return Fig2(source, cutoff, edges, curves)
 
 
+@memo.per_report
 def study(store: Store, cells: dict[str, results.CellRuns]) -> Study | None:
     """The study's view of the GPIO cells among `cells`; None when there is none."""
     found = [

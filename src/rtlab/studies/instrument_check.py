@@ -1,4 +1,4 @@
-"""The instrument in the loop (issue 33): each marked path's figures from two clocks,
+"""The instrument in the loop: each marked path's figures from two clocks,
 side by side — the board's own counter (rtbench's samples, the internal figure) and an
 instrument's capture of its marker pins (the external figure: the rtlab capture module's
 PIO timestamps, 8 ns; any capture of the pins).

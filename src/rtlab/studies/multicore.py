@@ -25,7 +25,7 @@ from rtlab.catalog.study_errors import RtbenchError
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
-from rtlab.studies import rtbench
+from rtlab.studies import memo, rtbench
 from rtlab.words import plural
 
 MODES = {
@@ -303,6 +303,7 @@ def _contention_side(names: Sequence[str], figs: Sequence[MulticoreFigures]) -> 
     return [*out, ""]
 
 
+@memo.per_report
 def cell_figures(
     store: Store, cells: dict[str, results.CellRuns]
 ) -> list[tuple[str, MulticoreFigures]]:

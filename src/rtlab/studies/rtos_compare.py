@@ -274,7 +274,7 @@ def _has_tm(runs: Sequence[Run]) -> bool:
     return bool(rtbench.scenario_runs(runs, "threadmetric"))
 
 
-def _fmt(x: float | None, icount: bool, us_per: float | None = None) -> str:
+def figure_text(x: float | None, icount: bool, us_per: float | None = None) -> str:
     """Instructions (with their µs-equivalent on the model's clock) or µs."""
     if x is None:
         return "–"
@@ -301,7 +301,7 @@ def _findings(cmp: Comparison, medians: list[dict[str, float]]) -> list[str]:
             figs = ", ".join(
                 f"{cmp.columns[i].label(cmp.with_config).split(' · ')[0]}"
                 + (f" ({cmp.columns[i].config})" if cmp.with_config else "")
-                + f" {_fmt(v, icount)}"
+                + f" {figure_text(v, icount)}"
                 + "".join(
                     f" [{why}]" for code, why in other.items() if code in cmp.columns[i].codes
                 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rtlab.catalog.rtoses import title
 from rtlab.studies import rtbench
-from rtlab.studies.rtos_compare import CORES, Comparison, _fmt
+from rtlab.studies.rtos_compare import CORES, Comparison, figure_text
 
 
 def counted_unit(cmp: Comparison) -> str:
@@ -50,14 +50,17 @@ def formatted_tables(cmp: Comparison) -> list[tuple[str, str, dict[str, list[str
         (
             f"Primitives, warm: {cmp.unit}{clock}",
             "primitive",
-            {k: [_fmt(v, bool(counted), us) for v in vs] for k, vs in cmp.primitives.items()},
+            {
+                k: [figure_text(v, bool(counted), us) for v in vs]
+                for k, vs in cmp.primitives.items()
+            },
         ),
         (
             f"Primitives, cold: the first call of each path, one sample{tick}"
             + (" (QEMU models no cache: cold − warm is first-call work only)" if icount else "")
             + _cold_how(cmp, icount),
             "primitive",
-            {k: [_fmt(v, bool(counted), us) for v in vs] for k, vs in cmp.cold.items()},
+            {k: [figure_text(v, bool(counted), us) for v in vs] for k, vs in cmp.cold.items()},
         ),
         (tm_title, "test", {k: [count(v) for v in vs] for k, vs in cmp.threadmetric.items()}),
         (

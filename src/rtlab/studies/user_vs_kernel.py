@@ -31,6 +31,7 @@ from rtlab.analysis.stats import compute_stats
 from rtlab.model import Samples
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import memo
 from rtlab.studies.user_vs_kernel_checks import (
     CROSSCHECK_TITLE,
     TRACECHECK_TITLE,
@@ -145,6 +146,7 @@ def _counter(store: Store, rid: str, name: str) -> int:
     return int(got[0][0] or 0) if got else 0
 
 
+@memo.per_report
 def study(
     store: Store,
     cells: dict[str, results.CellRuns],

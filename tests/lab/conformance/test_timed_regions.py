@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
 from rtlab.lab.boards.layers import BOARDS_DIR
-from rtlab.lab.boards.mps2 import configure_and_build, layer_build
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.qemu_machine import qemu_argv
 from rtlab.lab.rtos import RTOSES

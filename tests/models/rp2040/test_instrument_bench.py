@@ -1,4 +1,4 @@
-"""The instrument in the loop on the model (issue 33), no kernel needed: the bare-metal
+"""The instrument in the loop on the model, no kernel needed: the bare-metal
 smoke image runs on the board model while the rtlab capture module's real firmware, on a
 second RP2040 model wired to the board's GP2..GP5 and stepped on the same clock, times
 its marker pins; the stream goes through the real host driver into the store

@@ -1,4 +1,4 @@
-"""Both cores of rtlab's RP2040 model (issue 32), with the project's bare-metal program
+"""Both cores of rtlab's RP2040 model, with the project's bare-metal program
 (workloads/rtbench/boards/rp2040/bare/smp.c; no kernel, no SDK): core 1 launched through
 the ROM's FIFO handshake, a FIFO ping-pong timed in cycles, a spinlock contended by both
 cores (counts exact), SEV waking a WFE on the other core, interrupts routed to core 1 only;

@@ -8,8 +8,8 @@ counter and clock, RAM) is in its file; which RTOSes run on it, each RTOS's over
 (rtlab.catalog.rtoses); nothing in Python
 names a machine. Adding a board is its folder and its machine files (docs/porting.md).
 Python here is a board family's behaviour: `layers` (our CMake board layers, built from
-their files' build_dir/options_var/chip, over `mps2`'s configure-and-build), `pico` and
-`pico_sdk` (the Pico's images on the user's pico-sdk), `uf2_image` (baked UF2 images).
+their files' build_dir/options_var/chip, over `cmake_layer`'s configure-and-build), `pico_sdk`
+(the Pico's images on the user's pico-sdk), `uf2_image` (baked UF2 images).
 
     from rtlab.catalog.machines import MACHINES, qemu_machines
     MACHINES.get("mps2-an521").cores      # 2

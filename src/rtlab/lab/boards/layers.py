@@ -7,7 +7,7 @@ Everything a layer differs in is its machine files' data:
     chip = "rp2350"                   # baked images: the UF2 writer and boot-ROM check
 
 so a new layer built this way is its folder and its machine files: no Python. The Pico's
-rp2040 layer is the pico-sdk's project (boards.pico), Zephyr and NuttX build with their
+rp2040 layer is the pico-sdk's project (boards.pico_sdk), Zephyr and NuttX build with their
 own boards.
 """
 
@@ -17,7 +17,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.catalog.machines import BOARDS_DIR, Machine
-from rtlab.lab.boards.mps2 import build_mps2, configure_and_build, layer_build, need_cross_tools
+from rtlab.lab.boards.cmake_layer import (
+    build_mps2,
+    configure_and_build,
+    layer_build,
+    need_cross_tools,
+)
 from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
 from rtlab.lab.build import REPO_ROOT, RtosBuildError
 

@@ -1,6 +1,6 @@
 """FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built by the board layer of
-the machine (workloads/rtbench/ports/freertos + boards/<layer>: qemu-mps2, stm32, rp2350
-through rtlab.lab.boards.layers; the Pico's rp2040 on the pico-sdk)."""
+the machine (workloads/rtbench/ports/freertos + boards/<layer>: our CMake layers through
+rtlab.lab.boards.layers; a layer that is an SDK's project through freertos_sdk)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rtlab.catalog.machines import MACHINES, layer_of
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import setting
 from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
-from rtlab.lab.rtos.freertos_pico import build_freertos_pico, pico_settings
+from rtlab.lab.rtos.freertos_sdk import build_freertos_sdk, sdk_settings
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # multi-core machines' kernel (Armv8-M SMP)
 PORT_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "freertos"
-BOARDS_DIR = PORT_DIR / "boards"  # per board layer: <layer>/FreeRTOSConfig.h, <layer>.c
 TESTED = "V11.3.0 from github.com/FreeRTOS/FreeRTOS-Kernel"
 # mps2-an521 runs FreeRTOS SMP on its two Cortex-M33s: the Armv8-M SMP port came after
 # V11.3.0 (the kernel's portmacrocommon.h then knows configWAKE_SECONDARY_CORES).
@@ -29,7 +29,8 @@ SMP_PORT = Path("portable/GCC/ARM_CM33_NTZ/non_secure/portmacrocommon.h")
 
 class FreeRtos(PortBase):
     """Its machines and boards: its overlays (ports/freertos/machines/); each built by its
-    board layer (qemu-mps2, stm32, rp2350: one CMake project each; rp2040: the pico-sdk)."""
+    board layer (one CMake project of ours each, or the SDK's project: the machine
+    file's pico_sdk)."""
 
     name = "freertos"
     variables = (VAR, SMP_VAR)
@@ -64,19 +65,22 @@ class FreeRtos(PortBase):
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
-        """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
+        """A baked board's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
         m = MACHINES.get(machine)
-        if not m.pico_sdk:  # a baked image of one of our CMake layers (the Pico 2)
+        if not m.pico_sdk:  # a baked image of one of our CMake layers
             return build_image(m, {VAR: paths[VAR]}, "freertos", "rtbench-freertos", words)
-        return build_freertos_pico(Path(paths[VAR]), paths, words, config)
+        return build_freertos_sdk(Path(paths[VAR]), machine, paths, words, config)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         smp: dict[str, str] = {}
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])
             smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
-        pico = layer_of(machine) == "rp2040"  # the pico-sdk layer's FreeRTOSConfig.h
+        # the FreeRTOSConfig.h of the machine's build, and what more of it matters there
+        config_dir = str(setting(self.name, machine, "config_dir"))
+        more = str(setting(self.name, machine, "config_names", "")).split()
+        on_sdk = machine in MACHINES and MACHINES.get(machine).pico_sdk
         kernel = Path(paths.get(VAR, ""))
         if machine in self.machines and MACHINES.get(machine).cores > 1 and paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])  # the kernel this machine's image is built from
@@ -87,11 +91,11 @@ class FreeRtos(PortBase):
             **({"rtos_commit": _commit(kernel)} if _commit(kernel) else {}),
             **smp,
             "kconfig": _config_that_matters(
-                BOARDS_DIR / ("rp2040" if pico else "qemu-mps2") / "FreeRTOSConfig.h",
+                PORT_DIR / config_dir / "FreeRTOSConfig.h",
                 PORT_DIR / "FreeRTOSConfig_rtbench.h",
-                pico=pico,
+                more=more,
             )
-            | (pico_settings(config) if pico else {}),
+            | (sdk_settings(machine, config) if on_sdk else {}),
         }
 
 
@@ -135,9 +139,9 @@ _MATTERS = (
 )
 
 
-def _config_that_matters(*headers: Path, pico: bool = False) -> dict[str, str]:
+def _config_that_matters(*headers: Path, more: list[str]) -> dict[str, str]:
     text = "\n".join(h.read_text(errors="replace") for h in headers if h.is_file())
-    names = (*_MATTERS, "configNUMBER_OF_CORES", "configCPU_CLOCK_HZ") if pico else _MATTERS
+    names = (*_MATTERS, *more)
     # configASSERT is defined only under RTB_FREERTOS_ASSERT, which this build never sets
     found: dict[str, str] = {"configASSERT": "off"}
     for name in names:

@@ -6,23 +6,25 @@ NuttX's own qemu-armv8a board in its SMP configuration for the virt-a53 machine
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rtlab.catalog.rtoses import overlay
+from rtlab.catalog.machines import MACHINES
+from rtlab.catalog.rtoses import overlay, setting
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
+from rtlab.lab.rtos.nuttx_baked import build_nuttx_baked
 from rtlab.lab.rtos.nuttx_boards import build_nuttx_board
 from rtlab.lab.rtos.nuttx_build import (
-    OWN_BOARD,
     PORT_DIR,
+    Core,
     Trees,
     build_dir,
     build_nuttx,
     fragments,
     git_head,
 )
-from rtlab.lab.rtos.nuttx_pico import build_nuttx_pico
 
 VAR = "NUTTX_PATH"
 APPS_VAR = "NUTTX_APPS_PATH"
@@ -36,7 +38,7 @@ class NuttX(PortBase):
     """Its machines and boards: its overlays (ports/nuttx/machines/). One image per core on
     the project's mps2 board (an overlay's `nuttx_core`: the an385/an386 image is Cortex-M3
     code, it runs on both), NuttX's own boards for virt-a53 (qemu-armv8a, SMP), the Pico
-    (raspberrypi-pico, SMP), the Pico 2 (raspberrypi-pico-2: nuttx_pico) and the Nucleos
+    (raspberrypi-pico, SMP), the Pico 2 (raspberrypi-pico-2: nuttx_baked) and the Nucleos
     (an overlay's `nuttx_board`, build only: nuttx_boards)."""
 
     name = "nuttx"
@@ -58,21 +60,24 @@ class NuttX(PortBase):
     def build(self, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         check_buildable(self, machine, config, paths)
         if machine in self.baked_machines:
-            return build_nuttx_pico(config, trees(paths), dict(paths), [], machine)
-        upstream = overlay("nuttx", machine).get("nuttx_board")
-        if upstream:
-            return build_nuttx_board(machine, upstream, config, trees(paths))
-        return build_nuttx(_core(machine), config, trees(paths))
+            return self.build_baked(machine, config, paths, [])
+        own = overlay("nuttx", machine)
+        if own.get("nuttx_board"):
+            upstream, fragment = own["nuttx_board"], own["nuttx_board_fragment"]
+            return build_nuttx_board(machine, upstream, fragment, config, trees(paths))
+        return build_nuttx(core_of(machine), config, trees(paths))
 
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
         """The Pico's or Pico 2's image (UF2) with the options `words` built in."""
         check_buildable(self, machine, config, paths)
-        return build_nuttx_pico(config, trees(paths), dict(paths), words, machine)
+        return build_nuttx_baked(
+            core_of(machine), config, trees(paths), dict(paths), words, machine
+        )
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
-        core = _core(machine)
+        core = core_of(machine)
         try:
             t = trees(paths)
             version, built = _version(t), build_dir(core, config, t) / "nuttx" / ".config"
@@ -150,24 +155,32 @@ _MATTERS = (
 )
 
 
-def _core(machine: str) -> str:
-    """The defconfig fragment's core name of a machine (its overlay's nuttx_core: pico,
-    pico2, a53 are NuttX's own boards); m3 for a machine without one."""
-    return str(overlay("nuttx", machine).get("nuttx_core", "m3"))
+def core_of(machine: str) -> Core:
+    """What NuttX builds for a machine, from its overlay (the port.toml's nuttx_core where
+    it names none): the defconfig fragments' core name, NuttX's own board for it if any,
+    and its cross compiler where that is not arm-none-eabi (the machine file's compiler,
+    the overlay's nuttx_cc_package and nuttx_make_args)."""
+    own = overlay("nuttx", machine)
+    cross = None
+    if own.get("nuttx_cc_package"):
+        args = shlex.split(str(own.get("nuttx_make_args", "")))
+        cross = (MACHINES.get(machine).compiler, str(own["nuttx_cc_package"]), args)
+    name = str(setting("nuttx", machine, "nuttx_core"))
+    return Core(name, str(own.get("nuttx_own_board", "")), cross)
 
 
-def _config_that_matters(core: str, config: str, built: Path) -> dict[str, str]:
-    """What the machine's defconfig fragments set (the a53's, not mps2's: SMP, its tick);
-    for an image on NuttX's own board the build's .config once built (the board's
-    defaults, e.g. its FPU, are not in the fragments)."""
-    files = [built] if core in OWN_BOARD and built.is_file() else fragments(core, config)
+def _config_that_matters(core: Core, config: str, built: Path) -> dict[str, str]:
+    """What the machine's defconfig fragments set (NuttX's own board's, not the project
+    board's: SMP, its tick); for an image on NuttX's own board the build's .config once
+    built (the board's defaults, e.g. its FPU, are not in the fragments)."""
+    files = [built] if core.own_board and built.is_file() else fragments(core, config)
     text = "\n".join(f.read_text() for f in files if f.is_file())
     found = {}
     for name in _MATTERS:
         m = re.search(rf"^{name}=(.*)$", text, re.M)
         found[name.removeprefix("CONFIG_")] = m.group(1).strip('"') if m else "n"
-    if core in OWN_BOARD:
-        return found  # NuttX's own board (a53, pico, pico2): its own timer, not mps2's SysTick
+    if core.own_board:
+        return found  # NuttX's own board: its own timer, not the project board's SysTick
     board_h = (PORT_DIR / "board" / "include" / "board.h").read_text()
     m = re.search(r"#define MPS_SYSTICK_CLOCK \((\d+) \* 1000 \* 1000\)", board_h)
     if m:

@@ -17,47 +17,50 @@ from rtlab.lab.rtos.nuttx_build import (
     BUILD_ROOT,
     PORT_DIR,
     Trees,
-    _check_config,
-    _copy_trees,
-    _drop_objects,
-    _make,
-    _sync_app,
+    check_config,
+    copy_trees,
+    drop_objects,
     kernel_identity,
     need_host_tools,
+    run_make,
+    sync_app,
 )
 
 
-def board_fragments(config: str) -> list[Path]:
+def board_fragments(own: str, config: str) -> list[Path]:
+    """rtbench's settings on an upstream board: its overlay's nuttx_board_fragment (in
+    ports/nuttx/defconfig), then the configuration's."""
     d = PORT_DIR / "defconfig"
-    return [d / "board-stm32.defconfig", d / f"config-{config}.defconfig"]
+    return [d / own, d / f"config-{config}.defconfig"]
 
 
-def build_nuttx_board(board: str, where: str, config: str, trees: Trees) -> Path:
+def build_nuttx_board(board: str, where: str, own: str, config: str, trees: Trees) -> Path:
     """The rtbench ELF for an upstream board (`where`: its overlay's nuttx_board,
-    the NuttX tree's boards/arm/<chip>/<board>) and configuration; cached."""
+    the NuttX tree's boards/arm/<chip>/<board>; `own`: its overlay's
+    nuttx_board_fragment) and configuration; cached."""
     upstream = trees.nuttx / "boards" / "arm" / where
     defconfig = upstream / "configs" / "nsh" / "defconfig"
     if not defconfig.is_file():
         raise RtosBuildError(f"NuttX at {trees.nuttx} has no {where}:nsh board")
     need_host_tools()
-    text = defconfig.read_text() + "".join(f.read_text() for f in board_fragments(config))
+    text = defconfig.read_text() + "".join(f.read_text() for f in board_fragments(own, config))
     text += 'CONFIG_APPS_DIR="../apps"\n'
     digest = hashlib.sha256((kernel_identity(trees) + text).encode()).hexdigest()[:10]
     out = BUILD_ROOT / f"{config}-{board}-{digest}"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        _copy_trees(trees, out)
-        if _sync_app(out / "apps"):
-            _drop_objects(out / "apps" / "external")
-        _configure(out, upstream.relative_to(trees.nuttx), text)
-        _make(out / "nuttx", ["-j2", "CROSSDEV=arm-none-eabi-"], "build")
+        copy_trees(trees, out)
+        if sync_app(out / "apps"):
+            drop_objects(out / "apps" / "external")
+        _configure(out, upstream.relative_to(trees.nuttx), text, own)
+        run_make(out / "nuttx", ["-j2", "CROSSDEV=arm-none-eabi-"], "build")
         elf = out / f"rtbench-nuttx-{board}.elf"
         shutil.copy2(out / "nuttx" / "nuttx", elf)
     return elf
 
 
-def _configure(out: Path, board_dir: Path, text: str) -> None:
+def _configure(out: Path, board_dir: Path, text: str, own: str) -> None:
     stamp = out / ".defconfig"
     nuttx = out / "nuttx"
     if stamp.is_file() and stamp.read_text() == text and (nuttx / ".config").is_file():
@@ -67,6 +70,6 @@ def _configure(out: Path, board_dir: Path, text: str) -> None:
         make_defs.unlink()
     make_defs.symlink_to(nuttx / board_dir / "scripts" / "Make.defs")
     (nuttx / ".config").write_text(text)
-    _make(nuttx, ["olddefconfig"], "configure")
-    _check_config(nuttx / ".config", "".join(f.read_text() for f in board_fragments("default")))
+    run_make(nuttx, ["olddefconfig"], "configure")
+    check_config(nuttx / ".config", "".join(f.read_text() for f in board_fragments(own, "default")))
     stamp.write_text(text)

@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlab.catalog.rtoses import rtoses
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.nuttx_legacy import translate
@@ -27,41 +28,14 @@ from rtlab.lab.rtos.nuttx_legacy import translate
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"
 BUILD_ROOT = REPO_ROOT / "build" / "nuttx"
-# Cores built with NuttX's own board (no common.defconfig, no custom board): the board's
-# Make.defs, and Debian's Linux cross compiler without its outline atomics (their
-# helpers in libgcc call glibc's __getauxval, which NuttX does not have) and without
-# its __linux__ (NuttX is not Linux: code that asks would take Linux-only calls).
-OWN_BOARD = {
-    "a53": "boards/arm64/qemu/qemu-armv8a/scripts/Make.defs",
-    "pico": "boards/arm/rp2040/raspberrypi-pico/scripts/Make.defs",  # built by nuttx_pico
-    "pico2": "boards/arm/rp23xx/raspberrypi-pico-2/scripts/Make.defs",  # nuttx_pico too
-}
-CROSS = {
-    "a53": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu",
-            ["CROSSDEV=aarch64-linux-gnu-",
-             "EXTRAFLAGS=-mno-outline-atomics -U__linux__ -U__gnu_linux__"]),
-}  # fmt: skip
+# A core's cross compiler where its overlay names none: (tool, Debian package, make args).
 ARM_CROSS = ("arm-none-eabi-gcc", "gcc-arm-none-eabi", ["CROSSDEV=arm-none-eabi-"])
 # NuttX's make runs kconfiglib's `menuconfig`/`olddefconfig` when they are on PATH (PyPI
 # kconfiglib: the same .config), else kconfig-frontends' `kconfig-conf`.
 KCONFIG_TOOLS = ("kconfig-conf", "olddefconfig")
 # What the app copies from the repository, with its layout (the core's includes are
-# relative): wl/<path>.
-APP_SOURCES = (
-    "rtbench/src",
-    "rtbench/include",
-    "rtbench/ports/posix",
-    "rtbench/boards/common",  # qemu_semihost.h, which cortexm.c and a53.c include
-    "rtbench/boards/qemu-mps2/mps2.c",
-    "rtbench/boards/qemu-mps2/cortexm.c",
-    "rtbench/boards/qemu-mps2/mps2.h",
-    "rtbench/boards/qemu-virt-a53/a53.c",
-    "rtbench/boards/qemu-virt-a53/a53.h",
-    "rtbench/boards/stm32/stm32_regs.h",
-    "rtbench/boards/stm32/stm32_cache.h",
-    "common/rtl1/rtl1.c",
-    "common/rtl1/rtl1.h",
-)
+# relative): wl/<path>, the port.toml's app_sources.
+APP_SOURCES = tuple(rtoses()["nuttx"].facts.get("app_sources", ()))
 SKIP = shutil.ignore_patterns(".git", "Documentation")
 
 
@@ -71,16 +45,32 @@ class Trees:
     apps: Path
 
 
-def fragments(core: str, config: str) -> list[Path]:
+@dataclass(frozen=True)
+class Core:
+    """What a NuttX build for one machine is, from its overlay: the defconfig fragments'
+    core name (nuttx_core), NuttX's own board where it builds with one (nuttx_own_board:
+    that board's Make.defs, no common.defconfig, no custom board), and its cross
+    compiler (tool, Debian package, make arguments) where it is not ARM_CROSS."""
+
+    name: str
+    own_board: str = ""
+    cross: tuple[str, str, list[str]] | None = None
+
+    @property
+    def make_defs(self) -> str:
+        return f"{self.own_board}/scripts/Make.defs" if self.own_board else ""
+
+
+def fragments(core: Core, config: str) -> list[Path]:
     """The defconfig fragments of a build, in order. A configuration with a core
     fragment of its own (core-<core>-<config>: the Pico on one core) is that machine
     with the default configuration's settings."""
     d = PORT_DIR / "defconfig"
-    own = [] if core in OWN_BOARD else [d / "common.defconfig"]
-    machine_of_its_own = d / f"core-{core}-{config}.defconfig"
+    own = [] if core.own_board else [d / "common.defconfig"]
+    machine_of_its_own = d / f"core-{core.name}-{config}.defconfig"
     if machine_of_its_own.is_file():
         return [*own, machine_of_its_own, d / "config-default.defconfig"]
-    return [*own, d / f"core-{core}.defconfig", d / f"config-{config}.defconfig"]
+    return [*own, d / f"core-{core.name}.defconfig", d / f"config-{config}.defconfig"]
 
 
 def kernel_identity(trees: Trees) -> str:
@@ -101,10 +91,10 @@ def git_head(tree: Path) -> str:
     return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
-def _digest(core: str, config: str, trees: Trees) -> str:
+def _digest(core: Core, config: str, trees: Trees) -> str:
     h = hashlib.sha256(kernel_identity(trees).encode())
-    if core in CROSS:  # make does not track its flags: new flags, a new build copy
-        h.update(repr(CROSS[core]).encode())
+    if core.cross:  # make does not track its flags: new flags, a new build copy
+        h.update(repr(core.cross).encode())
     for f in fragments(core, config):
         h.update(f.read_bytes())
     for f in sorted((PORT_DIR / "board").rglob("*")):
@@ -113,13 +103,13 @@ def _digest(core: str, config: str, trees: Trees) -> str:
     return h.hexdigest()[:10]
 
 
-def build_dir(core: str, config: str, trees: Trees) -> Path:
+def build_dir(core: Core, config: str, trees: Trees) -> Path:
     """Where the build copy of (core, configuration, trees) lives."""
-    return BUILD_ROOT / f"{config}-{core}-{_digest(core, config, trees)}"
+    return BUILD_ROOT / f"{config}-{core.name}-{_digest(core, config, trees)}"
 
 
-def need_host_tools(core: str = "m3") -> None:
-    cc, cc_package, _ = CROSS.get(core, ARM_CROSS)
+def need_host_tools(core: Core | None = None) -> None:
+    cc, cc_package, _ = (core and core.cross) or ARM_CROSS
     for tool, package in {"make": "make", cc: cc_package}.items():
         if shutil.which(tool) is None:
             raise RtosBuildError(f"{tool} not found: install {package} (deps/apt.txt)")
@@ -130,31 +120,32 @@ def need_host_tools(core: str = "m3") -> None:
         )
 
 
-def build_nuttx(core: str, config: str, trees: Trees) -> Path:
-    """The rtbench ELF for a core ("m3", "m7") and configuration; cached."""
+def build_nuttx(core: Core, config: str, trees: Trees) -> Path:
+    """The rtbench ELF for a core (of the project's board: "m3", "m7"; or of NuttX's
+    own) and configuration; cached."""
     for f in fragments(core, config):
         if not f.is_file():
-            raise RtosBuildError(f"NuttX configuration {config!r}/{core}: no {f.name}")
+            raise RtosBuildError(f"NuttX configuration {config!r}/{core.name}: no {f.name}")
     need_host_tools(core)
     out = build_dir(core, config, trees)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
-        _copy_trees(trees, out)
+        copy_trees(trees, out)
         board_changed = _sync(PORT_DIR / "board", out / "board")
-        app_changed = _sync_app(out / "apps")
+        app_changed = sync_app(out / "apps")
         if board_changed:
-            _drop_objects(out / "board")
+            drop_objects(out / "board")
         if app_changed:
-            _drop_objects(out / "apps" / "external")
-        _configure(core, config, out)
-        _make(out / "nuttx", ["-j2", *CROSS.get(core, ARM_CROSS)[2]], "build")
-        elf = out / f"rtbench-nuttx-{core}.elf"
+            drop_objects(out / "apps" / "external")
+        configure(core, config, out)
+        run_make(out / "nuttx", ["-j2", *(core.cross or ARM_CROSS)[2]], "build")
+        elf = out / f"rtbench-nuttx-{core.name}.elf"
         shutil.copy2(out / "nuttx" / "nuttx", elf)
     return elf
 
 
-def _copy_trees(trees: Trees, out: Path) -> None:
+def copy_trees(trees: Trees, out: Path) -> None:
     stamp = out / ".copied"
     if stamp.is_file():
         return
@@ -164,8 +155,8 @@ def _copy_trees(trees: Trees, out: Path) -> None:
     if (out / "nuttx" / ".config").is_file():
         # The user built in their tree: clean the copy (objects, links, generated
         # files of their configuration), never their tree.
-        _make(out / "nuttx", ["distclean"], "distclean of the copy")
-        _drop_objects(out / "apps")  # distclean leaves objects of unconfigured apps
+        run_make(out / "nuttx", ["distclean"], "distclean of the copy")
+        drop_objects(out / "apps")  # distclean leaves objects of unconfigured apps
     stamp.write_text(kernel_identity(trees) + "\n")
 
 
@@ -183,7 +174,7 @@ def _sync(src: Path, dst: Path) -> bool:
     return changed
 
 
-def _sync_app(apps: Path) -> bool:
+def sync_app(apps: Path) -> bool:
     ext = apps / "external"
     ext.mkdir(parents=True, exist_ok=True)
     (ext / "Make.defs").write_text("include $(wildcard $(APPDIR)/external/*/Make.defs)\n")
@@ -195,15 +186,15 @@ def _sync_app(apps: Path) -> bool:
     return changed
 
 
-def _drop_objects(tree: Path) -> None:
+def drop_objects(tree: Path) -> None:
     """A changed header must recompile its users: drop the (few) objects built there."""
     for f in tree.rglob("*.o"):
         f.unlink()
 
 
-def _configure(core: str, config: str, out: Path) -> None:
+def configure(core: Core, config: str, out: Path) -> None:
     text = translate("".join(f.read_text() for f in fragments(core, config)), out / "nuttx")
-    if core not in OWN_BOARD:
+    if not core.own_board:
         text += f'CONFIG_ARCH_BOARD_CUSTOM_DIR="{out / "board"}"\n'
     text += 'CONFIG_APPS_DIR="../apps"\n'
     stamp = out / ".defconfig"
@@ -213,15 +204,15 @@ def _configure(core: str, config: str, out: Path) -> None:
     make_defs = nuttx / "Make.defs"
     if make_defs.is_symlink() or make_defs.exists():
         make_defs.unlink()
-    own = OWN_BOARD.get(core)
+    own = core.make_defs
     make_defs.symlink_to(nuttx / own if own else out / "board" / "scripts" / "Make.defs")
     (nuttx / ".config").write_text(text)
-    _make(nuttx, ["olddefconfig"], "configure")
-    _check_config(nuttx / ".config", text)
+    run_make(nuttx, ["olddefconfig"], "configure")
+    check_config(nuttx / ".config", text)
     stamp.write_text(text)
 
 
-def _check_config(config: Path, wanted: str) -> None:
+def check_config(config: Path, wanted: str) -> None:
     """A fragment's setting that Kconfig dropped (a renamed option) fails loudly."""
     have = set(config.read_text().splitlines())
     lost = [
@@ -233,7 +224,7 @@ def _check_config(config: Path, wanted: str) -> None:
         raise RtosBuildError(f"NuttX dropped settings of the defconfig: {', '.join(lost)}")
 
 
-def _make(cwd: Path, args: list[str], what: str) -> None:
+def run_make(cwd: Path, args: list[str], what: str) -> None:
     env = dict(os.environ)
     env.pop("MAKEFLAGS", None)  # a parent make's -j would multiply ours
     proc = subprocess.run(["make", *args], cwd=cwd, capture_output=True, text=True, env=env)

@@ -16,7 +16,7 @@ from typing import Any
 
 from rtlab.catalog.machines import MACHINES
 from rtlab.lab.boards.layers import build_image, build_layer
-from rtlab.lab.boards.pico import build_pico
+from rtlab.lab.boards.pico_sdk import build_on_sdk
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice, header_match
 
@@ -96,24 +96,27 @@ class UcOs3(PortBase):
     def build_baked(
         self, machine: str, config: str, paths: Mapping[str, str], words: list[str]
     ) -> Path:
-        """The Pico's or Pico 2's image (UF2, one core) in `config` with the options
-        `words` built in."""
+        """A baked board's image (UF2, one core) in `config` with the options `words`
+        built in: by one of our CMake layers, or the SDK's project (the machine file's
+        pico_sdk)."""
         check_choice(self, machine, config)
         found = checkouts(paths)
         if isinstance(found, str):
             raise RtosBuildError(found)
         m = MACHINES.get(machine)
-        if not m.pico_sdk:  # a baked image of one of our CMake layers (the Pico 2)
+        if not m.pico_sdk:  # a baked image of one of our CMake layers
             name = elf_name(machine, config).removesuffix(f"-{m.stem}.elf")
             kernel = {k: str(v) for k, v in found.items()}
             return build_image(m, kernel, "ucos3", name, words)
         lean = "ON" if config == "lean" else "OFF"
         defines: dict[str, str | Path] = {
-            "RTB_PICO_RTOS": "ucos3", "RTB_PICO_UCOS3_LEAN": lean, **found
+            "RTB_PICO_RTOS": "ucos3",
+            "RTB_PICO_UCOS3_LEAN": lean,
+            **found,
         }
-        out = REPO_ROOT / "build" / f"rtbench-pico-ucos3-{config}"
+        out = REPO_ROOT / "build" / f"rtbench-{m.stem}-ucos3-{config}"
         stem = elf_name(machine, config).removesuffix(".elf")
-        return build_pico(defines, out, stem, paths, words)
+        return build_on_sdk(defines, out, stem, paths, words)
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         found = checkouts(paths)

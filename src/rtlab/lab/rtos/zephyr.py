@@ -60,8 +60,11 @@ def zboard(machine: str) -> str:
     return str(overlay("zephyr", machine).get("zephyr_board", ""))
 
 
-# Zephyr 3.4 has no mps2_an386: rtlab's own board + SoC (BOARD_ROOT = SOC_ROOT = here).
-OWN_BOARD_ROOT = {"mps2_an386": PORT_DIR / "mps2-an386"}
+def board_root(machine: str) -> Path | None:
+    """The port's own board and SoC for a machine Zephyr has no board of (its overlay's
+    zephyr_board_root, a folder of the port: BOARD_ROOT = SOC_ROOT), else None."""
+    root = overlay("zephyr", machine).get("zephyr_board_root")
+    return PORT_DIR / str(root) if root else None
 
 
 class Zephyr(PortBase):
@@ -151,7 +154,7 @@ class Zephyr(PortBase):
         with open(out / ".build.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one build
             env = _env(paths, machine)
-            _configure(src, out, zboard(machine), conf, paths, env)
+            _configure(src, out, machine, conf, paths, env)
             tag = write_args(out, words) if words is not None else ""
             _run(["cmake", "--build", str(out), "--parallel", "2"], env, "build")
             if words is not None:
@@ -181,7 +184,8 @@ def program_kconfig(name: str, machine: str, config: str) -> dict[str, str]:
 
 
 def _out_dir(what: str, machine: str, config: str) -> Path:
-    return BUILD_ROOT / f"{what}-{machine.removeprefix('mps2-')}-{config}"
+    """Named by the machine file's stem (the C build's name of the machine)."""
+    return BUILD_ROOT / f"{what}-{MACHINES.get(machine).stem}-{config}"
 
 
 def _dot_config(what: str, machine: str, config: str) -> Path:
@@ -220,13 +224,14 @@ def _conf_files(src: Path, config: str, base: Path, board: str) -> list[Path]:
 def _configure(
     src: Path,
     out: Path,
-    board: str,
+    machine: str,
     conf_files: list[Path],
     paths: Mapping[str, str],
     env: dict[str, str],
 ) -> None:
     """Configures once per (tree, modules, configuration): Zephyr's configure step (Kconfig,
     devicetree) takes seconds; ninja alone notices source changes afterwards."""
+    board = zboard(machine)
     conf = ";".join(str(f) for f in conf_files)
     stamp = "\n".join([paths[VAR], paths.get(MODULES_VAR, ""), board, conf, sys.executable])
     done = out / "rtlab-configured"
@@ -247,8 +252,8 @@ def _configure(
         f"-DZEPHYR_MODULES={paths.get(MODULES_VAR, '')}",
         f"-DBUILD_VERSION=v{version(Path(paths[VAR]))}",  # the tree has no git to ask
     ]
-    if board in OWN_BOARD_ROOT:
-        root = OWN_BOARD_ROOT[board]
+    root = board_root(machine)
+    if root is not None:
         cmd += [f"-DBOARD_ROOT={root}", f"-DSOC_ROOT={root}"]
     (out / "CMakeCache.txt").unlink(missing_ok=True)  # a new tree or configuration
     _run(cmd, env, "configure")

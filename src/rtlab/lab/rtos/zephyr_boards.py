@@ -13,24 +13,22 @@ import shutil
 from pathlib import Path
 
 from rtlab.catalog.machines import MACHINES
-from rtlab.catalog.rtoses import overlay
+from rtlab.catalog.rtoses import overlay, setting
 from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2
+from rtlab.lab.boards.uf2_image import WRITERS
 from rtlab.lab.rtos.base import RtosBuildError
-
-# The module a board's SoC layer needs when its overlay names none (zephyr_hal)
-DEFAULT_HAL = "hal_stm32"
-# What marks a checkout of each module (its zephyr/module.yml names it)
-_MARK = {"hal_stm32": "stm32cube", "hal_rpi_pico": "src/rp2040"}
 
 
 def hal_missing(board: str, modules: str) -> str | None:
     """None when ZEPHYR_MODULES (;-separated) holds the HAL module the board's SoC layer
-    needs (its overlay's zephyr_hal, else DEFAULT_HAL), else one line."""
-    own = overlay("zephyr", board)
-    hal, zboard = own.get("zephyr_hal", DEFAULT_HAL), own.get("zephyr_board", board)
+    needs (its overlay's zephyr_hal, else the port.toml's), else one line. A checkout
+    is known by its zephyr/module.yml and the folder its zephyr_hal_mark names."""
+    hal = setting("zephyr", board, "zephyr_hal")
+    mark = setting("zephyr", board, "zephyr_hal_mark")
+    zboard = overlay("zephyr", board).get("zephyr_board", board)
     for checkout in (Path(p) for p in modules.split(";") if p):
-        if (checkout / _MARK[hal]).is_dir() and (checkout / "zephyr" / "module.yml").is_file():
+        if (checkout / mark).is_dir() and (checkout / "zephyr" / "module.yml").is_file():
             return None
     return (
         f"Zephyr's {zboard} needs the {hal} module: add a checkout of "
@@ -60,18 +58,20 @@ def write_args(out: Path, words: list[str]) -> str:
 
 def image_of(out: Path, board: str, tag: str) -> Path:
     """A copy of the build's image for this option set (the next build overwrites the
-    build's own): the ELF for a probe, the UF2 for the Pico (checked bootable)."""
+    build's own): the ELF for a probe, the UF2 for a board that takes UF2 images (its
+    machine file's uf2_drive), checked as its chip's boot ROM would."""
     built = out / "zephyr"
     elf = out / f"rtbench-zephyr-{board}-{tag}.elf"
     with atomic_path(elf) as part:  # renamed in: a parallel run may be loading it
         shutil.copy2(built / "zephyr.elf", part)
-    if MACHINES.get(board).layer != "rp2040":  # the Pico's image is its UF2
+    m = MACHINES.get(board)
+    if not m.get("uf2_drive"):
         return elf
     data = (built / "zephyr.uf2").read_bytes()
     try:
-        uf2.check_rp2040(uf2.read(data))
+        WRITERS[m.chip][1](uf2.read(data))
     except uf2.Uf2Error as e:
-        raise RtosBuildError(f"Zephyr's Pico image is not bootable: {e}") from None
+        raise RtosBuildError(f"Zephyr's {board} image is not bootable: {e}") from None
     image = elf.with_suffix(".uf2")
     with atomic_path(image) as part:
         part.write_bytes(data)

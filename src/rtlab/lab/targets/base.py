@@ -4,8 +4,8 @@ are rtlab.lab.process's (re-exported here).
 
 A target runs an argv to completion (`run`), starts a background argv (`start`, for
 load generators), names the path of a workload program (`program`) and describes its
-environment (`fingerprint`). Each kind is one module (`local`, `ssh`, `qemu_mps2`,
-`qemu_gpio`, `mcu_serial`, `labgrid`) that defines `TARGET_KIND`; adding one is a new
+environment (`fingerprint`). Each kind is one module (`local`, `ssh`, `qemu`,
+`qemu_gpio`, `serial`, `labgrid`) that defines `TARGET_KIND`; adding one is a new
 module plus one line in `TARGETS`' table, imported the first time a spec names that
 kind. Target modules do not import each other.
 
@@ -119,10 +119,10 @@ TARGETS: Registry[TargetKind] = Registry(
     {
         "local": "rtlab.lab.targets.local",
         "ssh": "rtlab.lab.targets.ssh",
-        "qemu": "rtlab.lab.targets.qemu_mps2",
+        "qemu": "rtlab.lab.targets.qemu",
         "qemu_gpio": "rtlab.lab.targets.qemu_gpio",
         "labgrid": "rtlab.lab.targets.labgrid",
-        "serial": "rtlab.lab.targets.mcu_serial",
+        "serial": "rtlab.lab.targets.serial",
     },
     attr="TARGET_KIND",
 )

@@ -20,6 +20,7 @@ from typing import Any
 from rtlab.registry import Registry
 from rtlab.results import Store
 from rtlab.results import query as results
+from rtlab.studies import memo
 from rtlab.studies.reproduction_measures import own_setting
 
 
@@ -32,6 +33,16 @@ class Section:
     findings: list[str] = field(default_factory=list)
     markdown: list[str] = field(default_factory=list)  # lines of `rtlab report --md`
     json: dict[str, Any] = field(default_factory=dict)  # keys of `rtlab report --json`
+    # How the HTML page shows it (the section says; the page branches on no section):
+    open: bool = False  # opened when the page loads (the first section always is)
+    # its findings are its own sentences: the first heads a row of the headlines box, all
+    # open the section; False: they are its tables' headlines, given as `published`
+    own_findings: bool = True
+    # lines for the headlines box, one per published study ({study, anchor, short,
+    # text}), each under the section that shows that study's runs (else a row of its own)
+    published: list[dict[str, str]] = field(default_factory=list)
+    shows: tuple[str, ...] = ()  # the published studies (keys) whose runs it shows
+    nearness: int = 0  # of the sections that show one study, the lowest heads its line
 
 
 Build = Callable[[Store, dict[str, results.CellRuns]], "Section | None"]
@@ -77,10 +88,11 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> list[tuple[Sectio
     to the reproduction's verdicts; every other section shows the page's own."""
     own = own_setting(cells)
     out = []
-    for _, kind in SECTIONS.items():
-        sec = kind.build(store, cells if kind.name == "reproduction" else own)
-        if sec is not None:
-            out.append((kind, sec))
+    with memo.once():  # a study two sections read is computed once (studies.memo)
+        for _, kind in SECTIONS.items():
+            sec = kind.build(store, cells if kind.name == "reproduction" else own)
+            if sec is not None:
+                out.append((kind, sec))
     return out
 
 

@@ -62,6 +62,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         findings(data["table1"]),
         markdown=["", gpio_study.markdown(st).rstrip("\n")],
         json={"gpio_study": gpio_study.to_dict(st)},
+        shows=("gpio",),
     )
 
 

@@ -98,8 +98,9 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     both = multicore.side_by_side(found)  # the RTOSes side by side, as the RP2040 study
     md += [both.rstrip("\n") + "\n"] if both else []
     return Section(
-        "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings, md
-    )
+        "multicore", "Multi-core", "sections/multicore.html.j2", {"blocks": blocks}, findings, md,
+        shows=("rp2040",), nearness=1,  # the RP2040 study's two-core figures
+    )  # fmt: skip
 
 
 SECTION = SectionKind("multicore", build, md_rank=3)

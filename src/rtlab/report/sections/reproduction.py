@@ -26,6 +26,17 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         [r.headline for r in reps],
         markdown=[markdown(studies)],
         json={"reproduction": studies},
+        open=True,
+        own_findings=False,
+        published=[
+            {
+                "study": st["study"],
+                "anchor": f"reproduction-{st['study']}",
+                "short": st["short"],
+                "text": st["headline"].removeprefix(f"{st['short']}: "),
+            }
+            for st in studies
+        ],
     )
 
 

@@ -162,8 +162,9 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         found = []  # the RTOS comparison's findings say it across columns
 
     return Section(
-        "rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found, md
-    )
+        "rtbench", "rtbench", "sections/rtbench.html.j2", {"benches": benches}, found, md,
+        shows=("stm32", "rp2040", "k4perf"), nearness=2,  # every figure, per run
+    )  # fmt: skip
 
 
 SECTION = SectionKind("rtbench", build, md_rank=2)

@@ -46,6 +46,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         cmp.findings,
         markdown=["", "## RTOSes compared", "", rtos_compare_tables.markdown(cmp).rstrip("\n")],
         json={"rtos_compare": rtos_compare_tables.to_dict(cmp)},
+        shows=("stm32", "rp2040", "k4perf"),  # the studies' RTOS comparisons: nearest
     )
 
 

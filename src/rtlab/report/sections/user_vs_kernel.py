@@ -53,6 +53,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
         uvk.findings(st),
         markdown=["", uvk.markdown(st).rstrip("\n")],
         json={"user_vs_kernel": uvk.to_dict(st)},
+        shows=("user_vs_kernel",),
     )
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.boards.mps2 import build_mps2
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.boards.cmake_layer import build_mps2
+from rtlab.lab.targets import qemu as tq
 from rtlab.lab.targets.labgrid import places
 from rtlab.procgroup import spawn
 from tests.needs import missing_tool, wait_listening

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab.boards.mps2 import build_mps2
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.boards.cmake_layer import build_mps2
+from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 from tests.needs import brought, missing_tool

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from rtlab.errors import ConfigError
-from rtlab.lab.boards.mps2 import BOARD_DIR, layer_build
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.boards.cmake_layer import BOARD_DIR, layer_build
+from rtlab.lab.targets import qemu as tq
 from rtlab.lab.targets.base import check_target, make_target
 from rtlab.protocol import parse
 

@@ -19,7 +19,7 @@ import pytest
 from rtlab.catalog.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import configs_on
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.studies import rtbench
 from tests.conftest import rtlab
 from tests.lab.targets.qemu_mps2.conftest import (

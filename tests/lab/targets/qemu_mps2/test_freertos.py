@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.studies import rtbench
 
 

@@ -12,7 +12,7 @@ import pytest
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.nuttx import trees
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from tests.needs import port_brought
 from tests.paths import REPO_ROOT
 

@@ -1,6 +1,6 @@
 """A kernel brought as a plain tree (a release tarball: no `.git`) is labelled with the
 version the tree itself states, or "unknown version (tree <fingerprint>)": never a
-made-up number (issue 35, case 19: "NuttX 0.0.0" in every comparison column). Every
+made-up number ("NuttX 0.0.0" in every comparison column). Every
 RTOS's identity code, on copies of the real kernel trees without their `.git`."""
 
 from __future__ import annotations

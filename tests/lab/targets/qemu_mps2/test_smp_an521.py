@@ -17,7 +17,7 @@ import pytest
 from rtlab.lab.qemu_timing import UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.freertos import SMP_PORT, SMP_TESTED, SMP_VAR, VAR
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from tests.lab.targets.qemu_mps2.conftest import _need_tools
 

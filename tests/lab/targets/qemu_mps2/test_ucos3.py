@@ -13,7 +13,7 @@ from rtlab.catalog.machines import MACHINES
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.ucos3 import VAR_OS, checkouts, is_small
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.studies import rtbench
 from tests.lab.targets.qemu_mps2.conftest import (
     QUICK,

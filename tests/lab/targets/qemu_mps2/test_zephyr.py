@@ -12,7 +12,7 @@ import pytest
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
 from rtlab.studies import rtbench

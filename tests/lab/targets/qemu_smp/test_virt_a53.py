@@ -15,7 +15,7 @@ from rtlab.catalog.machines import MACHINES
 from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from tests.needs import port_brought
 

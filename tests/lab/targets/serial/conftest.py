@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.boards.mps2 import build_mps2
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.boards.cmake_layer import build_mps2
+from rtlab.lab.targets import qemu as tq
 from tests.needs import missing_tool
 from tests.paths import REPO_ROOT
 

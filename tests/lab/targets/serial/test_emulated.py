@@ -18,7 +18,7 @@ import pytest
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError, WrongImage
 from rtlab.lab.spec import load_spec, parse_spec
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.lab.targets.base import make_target
 from rtlab.protocol import parse
 from rtlab.results import Store

@@ -1,4 +1,4 @@
-"""The instrument in the loop with an RTOS (issue 33): examples/rp2040-model-instrument.toml
+"""The instrument in the loop with an RTOS: examples/rp2040-model-instrument.toml
 runs FreeRTOS (its RP2040 port, one core) on the board model with rtbench's marker pins
 and the external-interrupt pass, the capture module's firmware on a second RP2040 model
 timing the pins, as `rtlab run` runs it. Every marked path's two figures agree within one

@@ -101,7 +101,7 @@ def test_every_scenario_runs_twice_identical(rtos: str, config: str, tmp_path: P
         assert what in counters, sorted(counters)
     assert counters["irq@1/isr_lost"] == counters["irq@1/isr_lost_tm"] == 0
     # the XIP cache model: the first call after rtb_cache_cold's flush takes the misses
-    # (issue 31: cold > warm on the semaphore and irq paths, whatever the RTOS)
+    # (cold > warm on the semaphore and irq paths, whatever the RTOS)
     cold = {k.rsplit("/", 1)[-1].removesuffix(".cold"): v for k, v in c1 if k.endswith(".cold")}
     for path in ("sem_give", "isr_task"):
         warm = sorted(next(v for k, v in s1.items() if k.rsplit("/", 1)[-1] == path))

@@ -1,4 +1,4 @@
-"""The Pico's SMP images on the two-core RP2040 cycle model (issue 32): FreeRTOS SMP
+"""The Pico's SMP images on the two-core RP2040 cycle model: FreeRTOS SMP
 (configNUMBER_OF_CORES 2) and NuttX's raspberrypi-pico in SMP, through the serial
 target's `rp2040_model` flasher as examples/rp2040-model-smp.toml runs them: every
 multi-core scenario (Thread-Metric, scalability, contention) on 1 and 2 cores ends

@@ -20,7 +20,7 @@ from rtlab.lab.boards.layers import build_layer
 from rtlab.lab.runner import run_spec
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.spec import load_spec, parse_spec
-from rtlab.lab.targets import qemu_mps2 as tq
+from rtlab.lab.targets import qemu as tq
 from rtlab.lab.targets.base import make_target
 from rtlab.results import Store
 from tests.conftest import rtlab

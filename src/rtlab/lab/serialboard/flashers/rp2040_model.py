@@ -29,7 +29,7 @@ every run's meta says so (`timebase = rp2040_model`, `timing`, `model_leaves_out
                                  # a fixed order (a bound, not silicon)
     # max_cycles = 20000000000   # the cycle budget of one run (160 s at 125 MHz)
     # capture_module = true      # the rtlab capture module wired to it, on a second
-                                 # RP2040 model, one clock (issue 33): [instrument]
+                                 # RP2040 model, one clock: [instrument]
                                  # kind = "rp2040", port = "place" times its pins
                                  # (docs/instrument-pair.md); or the module image's path
 """
@@ -51,8 +51,8 @@ from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
-from rtlab.lab.serialboard.flashers.rp2040_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
-from rtlab.procgroup import kill_group
+from rtlab.lab.serialboard.model_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
+from rtlab.procgroup import kill_group, spawn_held
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 TIMING = "cycle model (rp2040js), not silicon"
@@ -224,12 +224,8 @@ class Rp2040ModelFlasher:
         if self.bench is not None:
             return self.bench.reset(self.max_cycles, self.xip_cache)
         assert self._fds is not None, "flash() first"
-        self.proc = subprocess.Popen(
-            self.argv(),
-            stdin=subprocess.DEVNULL,
-            stdout=self._fds[0],
-            stderr=subprocess.PIPE,
-            start_new_session=True,
+        self.proc = spawn_held(  # a killed rtlab leaves no model running
+            self.argv(), stdin=subprocess.DEVNULL, stdout=self._fds[0], stderr=subprocess.PIPE
         )
         self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True)
         self._drain.start()

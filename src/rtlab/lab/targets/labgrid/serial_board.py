@@ -17,9 +17,8 @@ from typing import Any
 from rtlab.lab.serialboard.board import SerialBoard
 from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.serialboard.errors import SerialBoardError
+from rtlab.lab.serialboard.flashers import FLASHERS
 from rtlab.lab.serialboard.flashers.base import Flasher
-from rtlab.lab.serialboard.flashers.none import NoFlasher
-from rtlab.lab.serialboard.flashers.qemu import QemuFlasher
 from rtlab.lab.serialboard.link import SerialLink
 from rtlab.lab.serialboard.options import reading_options
 from rtlab.lab.targets.base import Completed
@@ -84,10 +83,11 @@ class SerialBoardOnPlace(Board):
                     "NetworkSerialPort with protocol raw (QEMU's socket)"
                 )
             host, port = proxymanager.get_host_and_port(res)
-            keys = {k: spec[k] for k in QemuFlasher.keys if k in spec}
-            return QemuFlasher(self.desc, {**keys, "port": f"socket://{host}:{port}"})
+            qemu = FLASHERS.get("qemu")  # the serial target's own, listening where labgrid says
+            keys = {k: spec[k] for k in qemu.keys if k in spec}
+            return qemu(self.desc, {**keys, "port": f"socket://{host}:{port}"})
         if wanted in (None, "none"):
-            return NoFlasher(self.desc, spec)
+            return FLASHERS.get("none")(self.desc, spec)
         raise LabgridError(
             f"labgrid place {self.place}: flasher = {wanted!r}: with labgrid a board is "
             f"flashed by the role's {' or '.join(FLASHING_DRIVERS)}, or is `qemu` or `none`"

@@ -1,5 +1,5 @@
-"""Issue 35 (numbers you can trust, round 2), the readers' and writers' cases: each test
-names its case and covers the siblings of the file shown in other readers and paths."""
+"""The readers' and writers' edge cases (numbers you can trust): each test names its case
+and covers the siblings of the file shown in other readers and paths."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def edges(cap: Capture, name: str) -> list[int]:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_1_vcd_changes_at_one_time_last_wins(tmp_path: Path, engine: str) -> None:
+def test_vcd_changes_at_one_time_last_wins(tmp_path: Path, engine: str) -> None:
     one_line = write(tmp_path, "a.vcd", HEAD + "#0 0! #10 1! 0! 1! #20 0! #30 1! #40\n")
     cap = F.load(one_line, engine=engine)
     assert edges(cap, "tb.clk") == [10, 20, 30]  # sigrok: 3 edges, 50 MHz
@@ -55,7 +55,7 @@ def test_1_vcd_changes_at_one_time_last_wins(tmp_path: Path, engine: str) -> Non
     assert cap["clk"].widths("high").values.tolist() == []
 
 
-def test_1_edges_csv_rows_at_one_time_last_wins(tmp_path: Path) -> None:
+def test_edges_csv_rows_at_one_time_last_wins(tmp_path: Path) -> None:
     path = write(tmp_path, "e.csv", "0,a,0\n10,a,1\n10,a,0\n20,a,1\n30,a,0\n30,a,1\n30,a,0\n")
     cap = F.load(path, "edges-csv")
     assert edges(cap, "a") == [0, 20, 30]
@@ -65,7 +65,7 @@ def test_1_edges_csv_rows_at_one_time_last_wins(tmp_path: Path) -> None:
     assert edges(F.load(path, "edges-csv"), "a") == [0, 10, 20]
 
 
-def test_1_saleae_csv_rows_at_one_time_last_wins(tmp_path: Path) -> None:
+def test_saleae_csv_rows_at_one_time_last_wins(tmp_path: Path) -> None:
     rows = "0.000,0\n0.010,1\n0.010,0\n0.020,1\n0.030,0\n"
     cap = F.load(write(tmp_path, "s.csv", "Time [s],Channel 0\n" + rows))
     assert edges(cap, "Channel 0") == [20, 30]
@@ -97,7 +97,7 @@ def _parquet_with(tmp_path: Path, times: list[int], meta: dict | None = None) ->
     return path
 
 
-def test_1_parquet_and_writers_one_value_per_time(tmp_path: Path) -> None:
+def test_parquet_and_writers_one_value_per_time(tmp_path: Path) -> None:
     cap = F.load(_parquet_with(tmp_path, [0, 10, 10, 20, 30, 30, 30]))
     assert edges(cap, "D0") == [0, 20, 30]
     # rtlab's writers apply the same rule: no glitch written, the same figures read back
@@ -111,7 +111,7 @@ def test_1_parquet_and_writers_one_value_per_time(tmp_path: Path) -> None:
     assert "#10" not in text  # the zero-width pulse at 10 is not written
 
 
-def test_1_model_refuses_two_edges_at_one_time() -> None:
+def test_model_refuses_two_edges_at_one_time() -> None:
     cap = Capture(tick_s=Fraction(1, 10**9))
     cap.add(Channel("D0", np.array([5, 5, 9]), 0))
     with pytest.raises(ValueError, match="two edges at one time"):
@@ -128,7 +128,7 @@ BITS = (
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_2_bit_selects_are_two_channels(tmp_path: Path, engine: str) -> None:
+def test_bit_selects_are_two_channels(tmp_path: Path, engine: str) -> None:
     cap = F.load(write(tmp_path, "b.vcd", BITS), engine=engine)
     assert list(cap.channels) == ["tb.data[0]", "tb.data[1]"]
     assert edges(cap, "data[0]") == [10] and edges(cap, "data[1]") == [20]
@@ -138,7 +138,7 @@ def test_2_bit_selects_are_two_channels(tmp_path: Path, engine: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_2_bit_selects_apart_and_unspaced(tmp_path: Path, engine: str) -> None:
+def test_bit_selects_apart_and_unspaced(tmp_path: Path, engine: str) -> None:
     """Bits that are not neighbours (pywellen gave both the name `tb.data` and dropped
     one) and the `data[0]` spelling."""
     text = (
@@ -151,7 +151,7 @@ def test_2_bit_selects_apart_and_unspaced(tmp_path: Path, engine: str) -> None:
     assert edges(cap, "data[3]") == [10] and edges(cap, "data[5]") == [20]
 
 
-def test_2_names_match_sigrok(tmp_path: Path) -> None:
+def test_names_match_sigrok(tmp_path: Path) -> None:
     sigrok = shutil.which("sigrok-cli")
     if sigrok is None:
         pytest.skip("sigrok-cli missing (deps/apt.txt)")
@@ -167,14 +167,14 @@ def test_2_names_match_sigrok(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("first", ["1O0", "nan", "inf", "-inf", "NaN"])
-def test_3_bad_first_timestamp_refused_at_line_1(tmp_path: Path, first: str) -> None:
+def test_bad_first_timestamp_refused_at_line_1(tmp_path: Path, first: str) -> None:
     path = write(tmp_path, "h.csv", f"{first},a,1\n200,a,0\n300,a,1\n")
     with pytest.raises(FormatError, match="bad timestamp") as info:
         F.load(path, "edges-csv")
     assert info.value.line == 1
 
 
-def test_3_a_word_header_is_still_a_header(tmp_path: Path) -> None:
+def test_a_word_header_is_still_a_header(tmp_path: Path) -> None:
     path = write(tmp_path, "h.csv", "time [ns],chan,level\n100,a,1\n200,a,0\n")
     assert edges(F.load(path, "edges-csv"), "a") == [100, 200]
 
@@ -204,7 +204,7 @@ def _same(a: Capture, b: Capture) -> None:
 
 
 @pytest.mark.parametrize("suffix", [".vcd", ".parquet"])
-def test_4_convert_keeps_gaps(tmp_path: Path, suffix: str) -> None:
+def test_convert_keeps_gaps(tmp_path: Path, suffix: str) -> None:
     src = F.load(_two_chunks(tmp_path))
     assert len(src.gaps) == 1
     F.save(src, tmp_path / f"out{suffix}")
@@ -213,7 +213,7 @@ def test_4_convert_keeps_gaps(tmp_path: Path, suffix: str) -> None:
     assert back["digital_0"].periods().values.max() == 200  # µs ticks: no period over the gap
 
 
-def test_4_an_edge_at_a_gap_end_is_refused_not_lost(tmp_path: Path) -> None:
+def test_an_edge_at_a_gap_end_is_refused_not_lost(tmp_path: Path) -> None:
     cap = Capture(tick_s=Fraction(1, 10**9), gaps=[[20, 30]], t_start=0, t_end=50)
     cap.add(Channel("D0", np.array([10, 30, 40]), 0, gap_levels=np.array([1])))
     with pytest.raises(FormatError, match="edge at the end of gap 0"):
@@ -238,7 +238,7 @@ def _sr(tmp_path: Path, samples: int, rate: str) -> Path:
 
 
 @pytest.mark.parametrize("samples", [1_000_000, 8_333_331])  # 0.66 s and 5.5 s
-def test_5_a_real_odd_rate_round_trips_through_vcd(tmp_path: Path, samples: int) -> None:
+def test_a_real_odd_rate_round_trips_through_vcd(tmp_path: Path, samples: int) -> None:
     src = F.load(_sr(tmp_path, samples, "1.515151 MHz"))
     assert src.tick_s == Fraction(1, 1515151)
     F.save(src, tmp_path / "odd.vcd")
@@ -248,7 +248,7 @@ def test_5_a_real_odd_rate_round_trips_through_vcd(tmp_path: Path, samples: int)
 @pytest.mark.parametrize(
     "tick", [Fraction(1, 24_000_000), Fraction(1, 1515151), Fraction(3, 7 * 10**9)]
 )
-def test_5_writer_refuses_only_what_the_reader_refuses(tmp_path: Path, tick: Fraction) -> None:
+def test_writer_refuses_only_what_the_reader_refuses(tmp_path: Path, tick: Fraction) -> None:
     """Up to the longest window VCD's 64-bit times hold, a capture round-trips; one
     tick more is refused by the writer with one error (not written, then unreadable)."""
     from rtlab.formats.vcd.roundtrip import fits_units
@@ -270,7 +270,7 @@ def test_5_writer_refuses_only_what_the_reader_refuses(tmp_path: Path, tick: Fra
 # -- case 6: times spanning 2^63 ticks or more
 
 
-def test_6_parquet_span_beyond_int64_refused(tmp_path: Path) -> None:
+def test_parquet_span_beyond_int64_refused(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="2\\^63"):
         F.load(_parquet_with(tmp_path, [-(2**62), 2**62 + 5]))
     with pytest.raises(FormatError, match="2\\^63"):  # the window alone
@@ -279,7 +279,7 @@ def test_6_parquet_span_beyond_int64_refused(tmp_path: Path) -> None:
         F.load(_parquet_with(tmp_path, [0, 10], {"t_end": 10**30}))
 
 
-def test_6_vcd_rtlab_window_beyond_int64_refused(tmp_path: Path) -> None:
+def test_vcd_rtlab_window_beyond_int64_refused(tmp_path: Path) -> None:
     text = (
         "$comment rtlab tick_s=1/1000000000 t_start=4611686018427387000 t_end="
         "4611686018427388000 $end\n" + HEAD.replace("tb", "rtlab") + "#0 0! "
@@ -293,14 +293,14 @@ def test_6_vcd_rtlab_window_beyond_int64_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("tick", ["1e400s", "1e-400Hz", "1e-400s", "1e400Hz"])
-def test_7_tick_options_out_of_range(tmp_path: Path, tick: str) -> None:
+def test_tick_options_out_of_range(tmp_path: Path, tick: str) -> None:
     path = write(tmp_path, "d.pio.csv", "10\n20\n")
     with pytest.raises(FormatError, match="out of range"):
         F.load(path, tick=tick)
 
 
 @pytest.mark.parametrize("tick_s", ["1e400", "1e-400", "nan"])
-def test_7_parquet_tick_out_of_range(tmp_path: Path, tick_s: str) -> None:
+def test_parquet_tick_out_of_range(tmp_path: Path, tick_s: str) -> None:
     with pytest.raises(FormatError, match="tick"):
         F.load(_parquet_with(tmp_path, [0, 10], {"tick_s": tick_s}))
 
@@ -308,7 +308,7 @@ def test_7_parquet_tick_out_of_range(tmp_path: Path, tick_s: str) -> None:
 # -- case 8: quantile labels
 
 
-def test_8_quantile_keys_exact_and_unique() -> None:
+def test_quantile_keys_exact_and_unique() -> None:
     assert quantile_key(0.9999995) == "0.9999995"
     assert [quantile_key(q) for q in parse_quantiles("0.9999995 1")] == ["0.9999995", "1"]
     assert [quantile_key(q) for q in parse_quantiles("p50 p99.9 0.05")] == ["0.5", "0.999", "0.05"]
@@ -319,7 +319,7 @@ def test_8_quantile_keys_exact_and_unique() -> None:
 # -- case 13: a duration file cut mid-number
 
 
-def test_13_pio_durations_cut_mid_number_refused(tmp_path: Path) -> None:
+def test_pio_durations_cut_mid_number_refused(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="truncated") as info:
         F.load(write(tmp_path, "cut.pio.csv", "10\n20\n10\n20\n1"))
     assert info.value.line == 5
@@ -333,13 +333,13 @@ def test_13_pio_durations_cut_mid_number_refused(tmp_path: Path) -> None:
 # -- case 15: refusals that name the real problem
 
 
-def test_15_pio_file_with_negative_value_named(tmp_path: Path) -> None:
+def test_pio_file_with_negative_value_named(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="negative duration") as info:
         F.load(write(tmp_path, "x.pio.csv", "-5\n10\n"))
     assert info.value.line == 1
 
 
-def test_15_long_timestamp_named_out_of_range(tmp_path: Path) -> None:
+def test_long_timestamp_named_out_of_range(tmp_path: Path) -> None:
     path = write(tmp_path, "big.csv", "1234567890123456789,a,1\n2,a,0\n")
     with pytest.raises(FormatError, match="out of range"):
         F.load(path)
@@ -347,14 +347,14 @@ def test_15_long_timestamp_named_out_of_range(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ts", ["1 NS", "1 xs", "1", "3 ns"])
 @pytest.mark.parametrize("engine", ["auto", "wellen"])
-def test_15_bad_timescale_named(tmp_path: Path, ts: str, engine: str) -> None:
+def test_bad_timescale_named(tmp_path: Path, ts: str, engine: str) -> None:
     path = write(tmp_path, "t.vcd", HEAD.replace("1ns", ts) + "#0 0! #10 1! #20\n")
     with pytest.raises(FormatError, match="bad \\$timescale") as info:
         F.load(path, engine=engine)
     assert "TypeError" not in str(info.value) and info.value.line == 1
 
 
-def test_15_saleae_time_unit_named(tmp_path: Path) -> None:
+def test_saleae_time_unit_named(tmp_path: Path) -> None:
     path = write(tmp_path, "ms.csv", "Time [ms],Channel 0\n0.000,1\n1.000,0\n")
     with pytest.raises(FormatError, match="seconds") as info:
         F.load(path)
@@ -364,14 +364,14 @@ def test_15_saleae_time_unit_named(tmp_path: Path) -> None:
 # -- case 16: one meaning per option, conflicts refused
 
 
-def test_16_mhz_is_millihertz_and_mhz_lowercase_refused() -> None:
+def test_mhz_is_millihertz_and_mhz_lowercase_refused() -> None:
     assert parse_duration("16mHz") == Fraction(1000, 16)
     assert parse_duration("16MHz") == Fraction(1, 16 * 10**6)
     with pytest.raises(ValueError, match="ambiguous"):
         parse_duration("16mhz")
 
 
-def test_16_sigrok_tick_and_samplerate_conflict(tmp_path: Path) -> None:
+def test_sigrok_tick_and_samplerate_conflict(tmp_path: Path) -> None:
     path = _sr(tmp_path, 1000, "1 MHz")
     with pytest.raises(FormatError, match="not both"):
         F.load(path, tick="2us", samplerate="1MHz")
@@ -388,7 +388,7 @@ def test_16_sigrok_tick_and_samplerate_conflict(tmp_path: Path) -> None:
         ("v.vcd", HEAD + "#0 0! #10 1! #20\n", "vcd"),
     ],
 )
-def test_16_channels_option_means_the_same_everywhere(
+def test_channels_option_means_the_same_everywhere(
     tmp_path: Path, name: str, data: str, fmt: str
 ) -> None:
     path = write(tmp_path, name, data)
@@ -398,7 +398,7 @@ def test_16_channels_option_means_the_same_everywhere(
 
 
 @pytest.mark.parametrize("text", ["1e05000000s", "1e05000000Hz"])
-def test_7_huge_exponents_refused_at_once(tmp_path: Path, text: str) -> None:
+def test_huge_exponents_refused_at_once(tmp_path: Path, text: str) -> None:
     """Fraction('1e05000000') takes minutes: the option and the Parquet metadata refuse
     such an exponent before building it (the fuzzer found it in the @rtl1 parser)."""
     with pytest.raises(ValueError, match="out of range"):

@@ -1,6 +1,6 @@
-"""Issue 35, the `analyze`/`convert` command's cases: one-line errors instead of
-tracebacks (7), unique quantile labels (8), the latency line in text output (14),
-refused option conflicts (16) and gaps kept by `convert` (4)."""
+"""The `analyze`/`convert` command's edge cases: one-line errors instead of tracebacks,
+unique quantile labels, the latency line in text output, refused option conflicts and
+gaps kept by `convert`."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def one_line_error(r, *words: str) -> None:
         assert w in r.stderr, r.stderr
 
 
-def test_7_parquet_metadata_tick_out_of_range(tmp_path: Path) -> None:
+def test_parquet_metadata_tick_out_of_range(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     import rtlab as lib
@@ -52,7 +52,7 @@ def test_7_parquet_metadata_tick_out_of_range(tmp_path: Path) -> None:
     one_line_error(rtlab("analyze", str(path)), "tick", "out of range")
 
 
-def test_8_quantile_labels_unique(vcd: Path) -> None:
+def test_quantile_labels_unique(vcd: Path) -> None:
     r = rtlab("analyze", str(vcd), "--quantiles", "0.9999995 1", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
@@ -63,7 +63,7 @@ def test_8_quantile_labels_unique(vcd: Path) -> None:
     assert len(head) == len(set(head)) and "q0.9999995_ns" in head
 
 
-def test_14_latency_line_in_text_output_with_one_edge(tmp_path: Path) -> None:
+def test_latency_line_in_text_output_with_one_edge(tmp_path: Path) -> None:
     path = tmp_path / "lat.csv"
     path.write_text("0,a,1\n100,b,1\n150,b,0\n")
     for fmt in ([], ["--md"]):
@@ -72,7 +72,7 @@ def test_14_latency_line_in_text_output_with_one_edge(tmp_path: Path) -> None:
         assert "a:b: 1 paired, 0 unpaired, 0 extra edges" in r.stdout, (fmt, r.stdout)
 
 
-def test_4_convert_to_vcd_keeps_the_gaps(tmp_path: Path) -> None:
+def test_convert_to_vcd_keeps_the_gaps(tmp_path: Path) -> None:
     a = [i * 1e-4 for i in range(1, 9)]
     b = [1.0e-3 + i * 1e-4 for i in range(1, 9)]
     data = struct.pack("<8siiQ", b"<SALEAE>", 1, 0, 2)
@@ -92,10 +92,10 @@ def test_4_convert_to_vcd_keeps_the_gaps(tmp_path: Path) -> None:
     assert len(docs[0][0]) == 1
 
 
-def test_6_parquet_span_refused_by_the_streaming_analyze(tmp_path: Path) -> None:
+def test_parquet_span_refused_by_the_streaming_analyze(tmp_path: Path) -> None:
     """`rtlab analyze` streams Parquet: the 2^63-tick span is refused there too, with one
     line, not an overflow traceback from the histograms."""
-    from tests.formats.test_audit_round2 import _parquet_with
+    from tests.formats.test_reader_writer_cases import _parquet_with
 
     path = _parquet_with(tmp_path, [-(2**62), 2**62 + 5])
     one_line_error(rtlab("analyze", str(path), "--json"), "2^63")

@@ -1,7 +1,8 @@
-"""The project's own mps2 board layer (workloads/rtbench/boards/qemu-mps2): one CMake
-project that builds the bare-metal smoke test always, and rtbench on each RTOS whose
-CMake variable it is given (FREERTOS_KERNEL_PATH, …). RTOSes with a build system of
-their own (Zephyr, NuttX) do not use it.
+"""A board layer that is one CMake project of ours, configured and built (every layer
+boards.layers builds; by default the mps2 layer, workloads/rtbench/boards/qemu-mps2):
+it builds the bare-metal smoke test always, and rtbench on each RTOS whose CMake
+variable it is given (FREERTOS_KERNEL_PATH, …). RTOSes with a build system of their own
+(Zephyr, NuttX) do not use it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The instrument bench on the model (issue 33): models/rp2040/bench.js, one node
+"""The instrument bench on the model: models/rp2040/bench.js, one node
 process holding the rtlab capture module's firmware on an RP2040 model, wired to the
 board model that runs each image, both on one clock (docs/instrument-pair.md).
 
@@ -31,7 +31,7 @@ from typing import Any
 
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.serialboard.errors import SerialBoardError
-from rtlab.procgroup import kill_group
+from rtlab.procgroup import kill_group, spawn_held
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 CAPTURE_IMAGE = REPO_ROOT / "firmware" / "rp2040-capture" / "build" / "rtlab-capture.bin"
@@ -78,13 +78,12 @@ class ModelBench:
         self._uart: tuple[int, int] | None = None  # the running board's pty: master, slave
         self._stderr: list[str] = []
         argv = ["node", str(MODEL_DIR / "bench.js"), "--module", str(capture_image)]
-        self.proc = subprocess.Popen(
+        self.proc = spawn_held(  # serves run after run; a killed rtlab leaves none
             [*argv, "--module-fd", str(self._mod_master)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             pass_fds=(self._mod_master,),
-            start_new_session=True,
         )
         self._threads = [
             threading.Thread(target=self._read_events, daemon=True),
