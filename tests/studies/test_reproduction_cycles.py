@@ -22,14 +22,15 @@ def _cycles_runs(
     bracket: int = 40,
 ) -> list[Run]:
     """One run as the cycles plugin restates it: each series `cycles` samples of its
-    figure (two, the first its cold one too), the empty bracket's median in the meta."""
+    figure (two, the first its cold one too), the empty bracket's pulse (marker_cost)
+    `bracket` cycles, its internal figure (the meta's cycles_bracket) larger."""
     lines = [
         "@rtl1 hello workload=rtbench version=0.1.0",
         f"@rtl1 meta scenario={scenario} rtos={rtos} rtos_version=v1 rtos_config=default",
         f"@rtl1 meta timebase=qemu_cycles qemu_machine={machine} cpu_hz={CLOCK}",
-        f"@rtl1 meta cycles_core=Cortex-{core} cycles_bracket={bracket}",
+        f"@rtl1 meta cycles_core=Cortex-{core} cycles_bracket={bracket + 75}",
     ]
-    for name, v in cycles.items():
+    for name, v in {**cycles, "marker_cost": bracket}.items():
         lines.append(f"@rtl1 c {name}.cold {v} unit=ticks")
         lines.append(f"@rtl1 series {name} unit=ticks tick_hz={CLOCK}")
         lines.append(f"@rtl1 s {name} 0 {v},{v}")

@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from rtlab.analysis.stats import median
 from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
 from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
@@ -107,10 +108,11 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     if rtbench.scenario_runs(runs, "threadmetric"):
         col.tm1 = {t: v.per_second for t, v in rtbench.threadmetric_counts(runs).get(1, {}).items()}
     col.heap = rtbench.heap_peaks(runs)
-    if unit == "cycles" and env == LABEL:
+    if unit == "cycles" and env == LABEL:  # the empty bracket's marker pulse, in cycles
         prims = rtbench.scenario_runs(runs, "primitives")
-        bracket = prims[-1].meta.get("cycles_bracket") if prims else None
-        col.bracket = float(bracket) if bracket is not None else None
+        cost = prims[-1].series.get("marker_cost") if prims else None
+        if cost is not None and cost.values.size:
+            col.bracket = float(median(cost.values))
     return col
 
 
