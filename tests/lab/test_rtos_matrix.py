@@ -166,3 +166,36 @@ def test_a_model_column_is_the_serial_targets_model_flasher() -> None:
     }
     model = tomllib.loads(rm.column_text(STUDY.read_text(), col, STUDY))
     assert "icount_shift" not in model["target"]
+
+
+CYCLES = REPO_ROOT / "examples" / "rtos-cycles.toml"
+
+
+def test_a_by_name_machine_runs_only_where_a_study_names_it(
+    tmp_path: Path, fake_freertos: dict[str, str]
+) -> None:
+    """mps2-an505 (`by_name = 1`, the cycles study's M33) is no default column of the
+    RTOS comparison; the cycles spec names it in `[target] machines`."""
+    specs, _ = rm.expand(STUDY, ["freertos"], paths=fake_freertos)
+    assert "mps2-an505" not in {s.target["machine"] for s in specs}
+    specs, _ = rm.expand(CYCLES, ["freertos"], paths=fake_freertos)
+    assert [s.target["machine"] for s in specs] == [
+        "mps2-an385", "mps2-an386", "mps2-an500", "mps2-an505", "microbit",
+    ]  # fmt: skip
+    assert all("machines" not in s.target for s in specs)  # the study's, not a column's
+    bad = tmp_path / "s.toml"
+    bad.write_text(CYCLES.read_text().replace('"mps2-an505"]', '"mps2-an999"]'))
+    with pytest.raises(SpecError, match="mps2-an999: expected of"):
+        rm.expand(bad, ["freertos"], paths=fake_freertos)
+
+
+def test_the_gpio_edge_pass_is_turned_off_where_the_machine_has_no_edge(
+    fake_freertos: dict[str, str],
+) -> None:
+    specs, _ = rm.expand(CYCLES, ["freertos"], paths=fake_freertos)
+    ext = {s.target["machine"]: s.workloads[0]["irq_ext"] for s in specs}
+    assert ext == {
+        "mps2-an385": False, "mps2-an386": False, "mps2-an500": False,
+        "mps2-an505": True, "microbit": False,
+    }  # fmt: skip
+    assert "# expanded: no GPIO edge on microbit" in specs[-1].text

@@ -17,6 +17,7 @@ string. The keys rtlab reads besides the C build's (all optional but the name):
     baked = 1                     # no command line: the options are built into the image
     pico_sdk = 1                  # its images are built on the pico-sdk (PICO_SDK_PATH)
     default = 1                   # the `qemu` target's machine when a spec names none
+    by_name = 1                   # the RTOS study runs it only where a study names it
     build_dir = "rtbench-qemu"    # our CMake board layer builds it (rtlab.lab.boards.layers):
                                   # into build/<build_dir>-<kernels>
     options_var = "RTB_RP2350_ARGS"  # baked: the CMake variable its options go into
@@ -61,6 +62,7 @@ class Machine:
     baked: bool = False
     pico_sdk: bool = False
     default: bool = False
+    by_name: bool = False  # the RTOS study's matrix takes it only where named
     build_dir: str = ""  # our CMake board layer builds it, into build/<build_dir>-<kernels>
     options_var: str = ""  # baked: the CMake variable the options go into
     chip: str = ""  # its chip (baked: which UF2 writer); the C build's too
@@ -131,6 +133,7 @@ def read_machine(path: Path) -> Machine:
         baked=bool(_number(data, "baked", path, 0)),
         pico_sdk=bool(_number(data, "pico_sdk", path, 0)),
         default=bool(_number(data, "default", path, 0)),
+        by_name=bool(_number(data, "by_name", path, 0)),
         build_dir=_text(data, "build_dir", path),
         options_var=_text(data, "options_var", path),
         chip=_text(data, "chip", path),

@@ -7,7 +7,9 @@ has brought × QEMU machine it builds for × documented configuration (`rtlab st
 
 The study spec is an ordinary spec whose `[target]` table the expansion replaces with
 `kind = "qemu"`, the column's `rtos`, `machine` and `rtos_config` (its other keys, such
-as `icount_shift`, are kept). The RP2040 cycle model is a machine too (`rp2040-model`:
+as `icount_shift`, are kept). Its `machines = [...]` names the machines the study runs
+(`--machine` still chooses among every machine); without it, every one-core machine but
+those whose file says `by_name = 1`. The RP2040 cycle model is a machine too (`rp2040-model`:
 the Pico's one-core images through the serial target's `rp2040_model` flasher, MODELS);
 a study spec whose [target] names that flasher runs on it by default. `{rtos}`, `{core}`
 and `{config}` in the text (workload names) become the column's, so every column's
@@ -51,9 +53,16 @@ MODEL_KEYS = (
 )  # fmt: skip
 # The comparison is of one core's costs: the one-core `qemu` machines with a core name;
 # multi-core machines (mps2-an521) join it only when asked for by name (their scenarios
-# are the multi-core study's, docs/multicore.md).
-_SINGLE_CORE = frozenset(n for n, m in qemu_machines().items() if m.cores == 1 and m.core)
+# are the multi-core study's, docs/multicore.md), and so do the machines whose file says
+# `by_name = 1` (mps2-an505, the cycles study's M33 stand-in: `machines` in its spec).
+_SINGLE_CORE = frozenset(
+    n for n, m in qemu_machines().items() if m.cores == 1 and m.core and not m.by_name
+)
 _TARGET_TABLE = re.compile(r"^\[target\][ \t]*(#.*)?\n(?:(?!\[).*\n?)*", re.M)
+# rtbench's GPIO edge pass (`irq_ext = true`) runs where the machine has the edge: the
+# model (the Pico's wired pins) and the QEMU machines whose file says `ext_wire = 1`;
+# elsewhere the column turns it off (the pass could only lose every interrupt).
+_IRQ_EXT = re.compile(r"^([ \t]*irq_ext[ \t]*=[ \t]*)true\b", re.M)
 
 
 @dataclass(frozen=True)
@@ -122,7 +131,7 @@ def column_text(text: str, col: Column, path: Path) -> str:
             f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu", or the RP2040 '
             'model (kind = "serial", flasher = "rp2040_model")',
         )
-    for key in ("rtos", "machine", "rtos_config", "elf"):
+    for key in ("rtos", "machine", "machines", "rtos_config", "elf"):
         target.pop(key, None)  # the column's, not the file's
     if col.machine in MODELS:
         own = {k: v for k, v in target.items() if k in MODEL_KEYS}
@@ -136,6 +145,9 @@ def column_text(text: str, col: Column, path: Path) -> str:
     table = f'{head}rtos = "{col.rtos}"\nrtos_config = "{col.config}"\n{body}'
 
     text = _TARGET_TABLE.sub("", text).rstrip("\n") + "\n\n" + table
+    m = qemu_machines().get(col.machine)
+    if col.machine not in MODELS and not (m and m.get("ext_wire")):
+        text = _IRQ_EXT.sub(rf"\1false  # expanded: no GPIO edge on {col.machine}", text)
     for k, v in (("{rtos}", col.rtos), ("{core}", col.core), ("{config}", col.config)):
         text = text.replace(k, v)
     return text
@@ -154,6 +166,8 @@ def expand(
         raise SpecError(path, f"cannot read the spec ({e.strerror})") from None
     target = _toml(text, path).get("target", {})
     defaults = frozenset(MODELS) if _is_model(target) else _SINGLE_CORE
+    if "machines" in target:
+        defaults = _named_machines(target["machines"], path)
     cols, skipped = columns(rtoses, machines, configs, paths, defaults)
     specs = [parse_spec(column_text(text, c, path), path) for c in cols]
     labels = [cell.label for s in specs for cell in s.cells()]
@@ -162,6 +176,19 @@ def expand(
             path, "two columns give the same cell label: name workloads with {rtos}-{core}-{config}"
         )
     return specs, skipped
+
+
+def _named_machines(value: Any, path: Path) -> frozenset[str]:
+    """A study spec's `[target] machines`: the machines it runs (known ones, by name)."""
+    known = [*qemu_machines(), *MODELS]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise SpecError(path, "[target] machines: expected a list of machine names")
+    unknown = [v for v in value if v not in known]
+    if unknown:
+        raise SpecError(
+            path, f"[target] machines: {', '.join(unknown)}: expected of {', '.join(known)}"
+        )
+    return frozenset(value)
 
 
 def _is_model(target: Mapping[str, Any]) -> bool:

@@ -17,9 +17,10 @@ verdict says "not measured".
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from rtlab.analysis.stats import median
 from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
 from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
@@ -33,6 +34,14 @@ ICOUNT = "QEMU icount (instruction-count model, not silicon)"
 STM32_PRIMS = ("sem_give", "sem_take", "queue_send", "queue_recv", "preempt_sem", "return_sem",
                "preempt_queue", "return_queue")  # fmt: skip
 SWI_THREAD = "swi_is_thread"
+# The STM32 study's cores by rtlab's core labels: the cycles plugin's M0+ table (on QEMU's
+# Cortex-M0 machine) and QEMU's M0 both stand for its Cortex-M0(+) board (STM32L073).
+STM32_CORES = {"M0+": "M0"}
+# Table 1's "GPIO set" is the study's baseline, what each pulse holds besides the call it
+# brackets (subtracted from its preemption figures): under the cycles plugin, which times
+# marker pulses and not the timestamps around one pin write, rtbench's empty bracket is
+# that measurement (its pin stores and the bracket's own code between them).
+BRACKET_HOW = "the empty marker bracket's pulse (what a pulse holds besides its call)"
 
 
 @dataclass
@@ -50,6 +59,9 @@ class Column:
     tick: float | None = None  # icount: the counter's tick in instructions
     tm1: dict[str, float] = field(default_factory=dict)  # one core, per second
     heap: dict[str, int] = field(default_factory=dict)
+    # the cycles plugin: the empty marker bracket's pulse (a pin set, then cleared with
+    # nothing between), median warm, in cycles
+    bracket: float | None = None
 
     @property
     def name(self) -> str:
@@ -96,6 +108,11 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     if rtbench.scenario_runs(runs, "threadmetric"):
         col.tm1 = {t: v.per_second for t, v in rtbench.threadmetric_counts(runs).get(1, {}).items()}
     col.heap = rtbench.heap_peaks(runs)
+    if unit == "cycles" and env == LABEL:  # the empty bracket's marker pulse, in cycles
+        prims = rtbench.scenario_runs(runs, "primitives")
+        cost = prims[-1].series.get("marker_cost") if prims else None
+        if cost is not None and cost.values.size:
+            col.bracket = float(median(cost.values))
     return col
 
 
@@ -115,10 +132,15 @@ def _pick(cols: Sequence[Column], rtos: str, core: str) -> Column | None:
     return next((c for c in cols if c.rtos == rtos and c.core == core), None)
 
 
-def _by_core(cols: Sequence[Column]) -> dict[str, dict[str, Column]]:
+def _by_core(
+    cols: Sequence[Column], same: Mapping[str, str] | None = None
+) -> dict[str, dict[str, Column]]:
+    """Per core (`same` names the labels that stand for another: "M0+" for "M0"), per
+    RTOS, its first column (the default configuration first)."""
     out: dict[str, dict[str, Column]] = {}
     for c in cols:
-        out.setdefault(c.core, {}).setdefault(c.rtos, c)  # default configuration first
+        core = (same or {}).get(c.core, c.core)
+        out.setdefault(core, {}).setdefault(c.rtos, c)
     return out
 
 
@@ -142,12 +164,18 @@ def stm32(cols: Sequence[Column]) -> dict[str, Measured]:
     if fr:
         col = fr[0]
         how = col.name + unlike.get(col.core, ": no FreeRTOS on a Cortex-M0(+) here")
+        warm = dict(col.warm)
+        if "gpio_set" not in warm and col.bracket is not None:
+            warm = {"gpio_set": col.bracket, **warm}
+            out["table1.gpio_set"] = Measured(
+                col.bracket, col.unit, f"{how}; {BRACKET_HOW}", col.env, lacks=_lacks(col)
+            )
         for prim, v in col.warm.items():
             out[f"table1.{prim}"] = Measured(v, col.unit, how, col.env, lacks=_lacks(col))
-        table1 = {labels[p]: col.warm[p] for p in labels if p in col.warm}
+        table1 = {labels[p]: warm[p] for p in labels if p in warm}
         if table1:
             out["table1.order"] = Measured(table1, col.unit, how, col.env)
-    for core, by in _by_core(cols).items():
+    for core, by in _by_core(cols, STM32_CORES).items():
         common = [p for p in STM32_PRIMS if all(p in c.warm for c in by.values())]
         if len(by) >= 2 and common:
             sums = {r: sum(c.warm[p] for p in common) for r, c in by.items()}
@@ -160,7 +188,7 @@ def stm32(cols: Sequence[Column]) -> dict[str, Measured]:
         }
         if len(by) >= 2:
             out[f"rank.rows.{core}"] = Measured(rows, "", "per primitive", _env(by.values()))
-    zephyr = {c.core: c for c in reversed(cols) if c.rtos == "Zephyr"}
+    zephyr = {STM32_CORES.get(c.core, c.core): c for c in reversed(cols) if c.rtos == "Zephyr"}
     give_take = {
         core: c.warm["sem_give"] + c.warm["sem_take"]
         for core, c in zephyr.items()
@@ -186,22 +214,38 @@ def _env(cols: Iterable[Column]) -> str:
 # ------------------------------------------------------------------ K4perf
 
 
+# K4perf's clock (its conditions): its scope's ns are its DWT cycles at 125 MHz
+K4PERF_HZ = 125e6
+# rtbench's GPIO edge pass (--irq-ext): K4perf's own trigger, preferred where it ran
+EXT = {"isr_handler": "isr_handler_ext", "isr_task": "isr_task_ext"}
+
+
 def k4perf(cols: Sequence[Column]) -> dict[str, Measured]:
     """From one column with interrupt figures: FreeRTOS's (an NVIC interrupt on every
-    machine) on the core nearest K4perf's M33."""
+    machine) on the core nearest K4perf's M33; its GPIO edge pass where it has one."""
     near = ("M33", "M3", "M4F", "M7")  # K4perf's core first, then its kin
     have = [c for c in cols if "isr_handler" in c.warm and "isr_task" in c.warm]
     have.sort(key=lambda c: (c.rtos != "FreeRTOS", near.index(c.core) if c.core in near else 9))
     col = have[0] if have else None
     if col is None:
         return {}
-    w, how = col.warm, col.name
+    w, how = dict(col.warm), col.name
+    cold = dict(col.cold)
+    if all(e in col.warm for e in EXT.values()):
+        how += ", GPIO edge interrupt (--irq-ext)"
+        for name, ext in EXT.items():
+            w[name] = col.warm[ext]
+            if ext in col.cold:
+                cold[name] = col.cold[ext]
     why = (
         f"{col.rtos}'s software interrupt is a signal-woken thread (swi_is_thread)"
         if SWI_THREAD in col.codes
         else ""
     )
     to_ns = {"instructions": 1.0, "µs": 1000.0}.get(col.unit)  # icount: 1 instruction = 1 ns
+    ns_how = how
+    if col.unit == "cycles" and col.env == LABEL:  # modelled cycles: at K4perf's clock
+        to_ns, ns_how = 1e9 / K4PERF_HZ, f"{how}, cycles at K4perf's {K4PERF_HZ / 1e6:g} MHz"
     out = {
         "isr_handler.count": Measured(w["isr_handler"], col.unit, how, col.env, why),
         "isr_task.count": Measured(w["isr_task"], col.unit, how, col.env, why),
@@ -210,16 +254,16 @@ def k4perf(cols: Sequence[Column]) -> dict[str, Measured]:
         ),
     }
     if to_ns is not None:
-        out["isr_handler.ns"] = Measured(w["isr_handler"] * to_ns, "ns", how, col.env, why)
-        out["isr_task.ns"] = Measured(w["isr_task"] * to_ns, "ns", how, col.env, why)
-    if "isr_task_tm" in w:
+        out["isr_handler.ns"] = Measured(w["isr_handler"] * to_ns, "ns", ns_how, col.env, why)
+        out["isr_task.ns"] = Measured(w["isr_task"] * to_ns, "ns", ns_how, col.env, why)
+    if "isr_task_tm" in w:  # the busy loop's pass takes the software interrupt: against its own
         out["ratio.troublemaker"] = Measured(
-            w["isr_task_tm"] / w["isr_task"], "", how, col.env, why
+            w["isr_task_tm"] / col.warm["isr_task"], "", col.name, col.env, why
         )
     for name, key in (("isr_handler", "ratio.cold_handler"), ("isr_task", "ratio.cold_task")):
-        if name in col.cold:
+        if name in cold:
             out[key] = Measured(
-                col.cold[name] / w[name], "", how + ", first call ÷ mean", col.env, why,
+                cold[name] / w[name], "", how + ", first call ÷ mean", col.env, why,
                 lacks=_lacks(col),
             )  # fmt: skip
     return out

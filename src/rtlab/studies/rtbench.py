@@ -46,6 +46,8 @@ IRQ: dict[str, str] = {
     "isr_task": "Task activation latency",
     "isr_handler_tm": "Interrupt handler latency, troublemaker",
     "isr_task_tm": "Task activation latency, troublemaker",
+    "isr_handler_ext": "Interrupt handler latency, GPIO edge",
+    "isr_task_ext": "Task activation latency, GPIO edge",
 }
 TM_TESTS: tuple[str, ...] = tuple(f"t{i}" for i in range(1, 9))
 TM_LABELS: dict[str, str] = {

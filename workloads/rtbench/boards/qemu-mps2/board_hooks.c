@@ -48,7 +48,13 @@ uint64_t rtb_board_time_us(void)
  * plugin (which sees addresses, not values) timestamps stores to these words by the
  * symbol's address, word 2ch + 1 setting channel ch high, word 2ch low. */
 volatile uint32_t rtb_marker_words[8];
-void rtb_board_marker(int ch, int on) { rtb_marker_words[2 * (ch & 3) + (on != 0)] = 1u; }
+void rtb_board_marker(int ch, int on)
+{
+    rtb_marker_words[2 * (ch & 3) + (on != 0)] = 1u;
+#if defined(BOARD_EXT_WIRE) /* channel 3 is wired to the external interrupt's line */
+    mps2_ext_wire(ch, on);
+#endif
+}
 
 void rtb_board_out(const char *s, size_t n) { mps2_uart_write(s, n); }
 

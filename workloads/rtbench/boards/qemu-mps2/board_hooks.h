@@ -16,12 +16,13 @@
 
 /* UART, TIMER0, the icount probe, the software-interrupt lines at swi_priority. */
 void rtb_mps2_board_init(uint32_t swi_priority);
-/* The calling core's own NVIC lines: software interrupts (at swi_priority) off, and on
+/* The calling core's own NVIC lines: software interrupts and a wired external
+ * interrupt (ext_wire.c, where the machine has one) at swi_priority, off; and on
  * a two-core machine its inter-core interrupt on (each core calls it once). Inline: the
  * layers' rtb_mps2_board_init run it as part of their own code. */
 static inline void rtb_mps2_core_lines_init(uint32_t swi_priority)
 {
-    for (int k = 0; k < MPS2_SWI_SLOTS; k++) {
+    for (int k = 0; k < MPS2_LINES; k++) {
         mps2_nvic_disable(MPS2_SWI_FIRST_IRQ + k);
         mps2_nvic_priority(MPS2_SWI_FIRST_IRQ + k, (uint8_t)swi_priority);
     }

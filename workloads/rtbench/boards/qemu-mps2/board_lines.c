@@ -39,6 +39,11 @@ void SWI0_Handler(void) { rtb_swi_dispatch(0); }
 void SWI1_Handler(void) { rtb_swi_dispatch(1); }
 void SWI2_Handler(void) { rtb_swi_dispatch(2); }
 void SWI3_Handler(void) { rtb_swi_dispatch(3); }
+#if defined(BOARD_EXT_WIRE) /* the wired external interrupt's line (ext_wire.c) */
+int rtb_board_extirq_slot(void) { return MPS2_EXT_SLOT; }
+void EXT_Handler(void);
+void EXT_Handler(void) { rtb_swi_dispatch(MPS2_EXT_SLOT); }
+#endif
 
 /* Pends on the calling core's NVIC: the scenarios trigger from a task on the line's core. */
 void rtb_board_swi_pend(int slot) { mps2_nvic_pend(MPS2_SWI_FIRST_IRQ + slot); }

@@ -30,6 +30,13 @@
 #endif
 #define MPS2_SWI_FIRST_IRQ BOARD_SWI_FIRST_IRQ /* SWIn_Handler serves IRQ first + n */
 #define MPS2_SWI_SLOTS 4
+#if defined(BOARD_EXT_WIRE) /* ext_wire.c: one more line, the wired external interrupt */
+#define MPS2_EXT_SLOT MPS2_SWI_SLOTS
+#define MPS2_LINES (MPS2_SWI_SLOTS + 1)
+void mps2_ext_wire(int ch, int on); /* marker channel 3's store: pends the line */
+#else
+#define MPS2_LINES MPS2_SWI_SLOTS
+#endif
 
 /* n turns of `subs; bne` (2 instructions each); Thumb-1 (Cortex-M0) needs GCC's inline
  * assembly switched to unified syntax for `subs`. */

@@ -11,7 +11,7 @@
 #if defined(BOARD_NRF51)
 _Static_assert(BOARD_COUNTER_HZ == 16000000u, "mps2_icount_warning names 16 MHz: reword it");
 #define MPS2_TICK_TEXT "one 16 MHz tick = 62.5 instructions at shift 0"
-#elif defined(BOARD_SSE200)
+#elif defined(BOARD_SSE200) || BOARD_COUNTER_HZ == 20000000u /* the Armv8-M images: AN505, AN521 */
 _Static_assert(BOARD_COUNTER_HZ == 20000000u, "mps2_icount_warning names 20 MHz: reword it");
 #define MPS2_TICK_TEXT "one 20 MHz tick = 50 instructions at shift 0"
 #else

@@ -24,12 +24,13 @@ void SWI1_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SWI2_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SWI3_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void IPI_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void EXT_Handler(void) __attribute__((weak, alias("Default_Handler")));
 
 typedef void (*vector)(void);
 
 /* Up to the last software-interrupt line: no IRQ above it is ever enabled. */
 #define SWI_VECTOR(n) (16 + MPS2_SWI_FIRST_IRQ + (n))
-__attribute__((section(".vectors"), used)) const vector vector_table[SWI_VECTOR(4)] = {
+__attribute__((section(".vectors"), used)) const vector vector_table[SWI_VECTOR(MPS2_LINES)] = {
     (vector)(uintptr_t)&__StackTop,
     Reset_Handler,
     Default_Handler,   /* NMI */
@@ -54,6 +55,9 @@ __attribute__((section(".vectors"), used)) const vector vector_table[SWI_VECTOR(
     [SWI_VECTOR(1)] = SWI1_Handler,
     [SWI_VECTOR(2)] = SWI2_Handler,
     [SWI_VECTOR(3)] = SWI3_Handler,
+#if defined(BOARD_EXT_WIRE) /* the wired external interrupt's line (ext_wire.c) */
+    [SWI_VECTOR(MPS2_EXT_SLOT)] = EXT_Handler,
+#endif
 };
 
 void Reset_Handler(void)
@@ -70,12 +74,12 @@ void Reset_Handler(void)
 /* VTOR needs the table aligned to its size rounded up to a power of two. */
 #define CORE1_TABLE_ALIGN 512
 _Static_assert(sizeof vector_table <= CORE1_TABLE_ALIGN, "raise CORE1_TABLE_ALIGN");
-static vector core1_table[SWI_VECTOR(4)] __attribute__((aligned(CORE1_TABLE_ALIGN)));
+static vector core1_table[SWI_VECTOR(MPS2_LINES)] __attribute__((aligned(CORE1_TABLE_ALIGN)));
 extern uint32_t __StackTop1;
 
 const void *mps2_core1_vectors(void (*entry)(void))
 {
-    for (unsigned i = 0; i < SWI_VECTOR(4); i++)
+    for (unsigned i = 0; i < SWI_VECTOR(MPS2_LINES); i++)
         core1_table[i] = vector_table[i];
     core1_table[0] = (vector)(uintptr_t)&__StackTop1;
     core1_table[1] = entry;
