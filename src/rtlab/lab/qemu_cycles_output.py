@@ -1,6 +1,8 @@
 """A QEMU run's rtbench output restated in cycles from the plugin's capture: each marked
 series' samples become its external figure (the marker pulse, in cycles at the stand-in
-chip's clock: the STM32 study's method, the figure of record), every other data record
+chip's clock: the STM32 study's method, the figure of record; a one-pin pulse less the
+empty bracket's pulse, so that it holds the call alone, as the study took its pin's cost
+off: cycles_bracket_pulse, cycles_less_bracket name both), every other data record
 is withheld (its figures count QEMU's icount clock, not cycles), and the run's meta says
 what the figures are:
 
@@ -37,9 +39,9 @@ from rtlab.lab.qemu_cycles import (
     plugin_args,
     read_capture,
 )
-from rtlab.lab.qemu_cycles_figures import MarkerPlanError, Stream, figures, marked
+from rtlab.lab.qemu_cycles_figures import PLAN, MarkerPlanError, Stream, figures, marked
 from rtlab.lab.qemu_machine import QemuMachine, QemuResult
-from rtlab.protocol import parse
+from rtlab.protocol import Run, parse
 from rtlab.protocol.encoder import encode_line, encode_series, encode_value
 from rtlab.protocol.records import LINE_PREFIX
 from rtlab.protocol.withhold import withhold_runs
@@ -91,6 +93,24 @@ def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
     return f"{int(diff.min())} {int(diff.max())} {outside}"
 
 
+def _one_pin_pulse(run: Run, name: str) -> bool:
+    """A series timed by one pin's high pulse (rtb_mark_ts_set ... rtb_mark_clear_ts): the
+    empty bracket's very code around its call."""
+    m = PLAN.match(str(run.meta.get(f"marker.{name}", "")))
+    if m is None:
+        return False
+    a_ch, a, a_step, b_ch, b, b_step = (int(g) for g in m.groups())
+    return a_ch == b_ch and b == a + 1 and a_step == b_step == 2
+
+
+def _less_bracket(pulse: np.ndarray, bracket: np.ndarray) -> np.ndarray:
+    """A pulse less the empty bracket's (the cold sample less the cold bracket's, warm ones
+    less its warm median): the call alone, as the STM32 study took its pin's cost off."""
+    out = pulse.astype(np.int64) - _median(bracket)
+    out[0] = int(pulse[0]) - int(bracket[0])
+    return out
+
+
 def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
     (run,) = parse("\n".join(lines), source="qemu-cycles")
     if run.meta.get("markers") != "on":
@@ -105,7 +125,7 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
     kept = [raw for raw in lines[:-1] if _rtype(raw.rstrip("\r")) not in _DATA]
     dropped = len(lines) - 1 - len(kept)
     try:
-        _, cost = figures(run, stream, "marker_cost")
+        pulse_cost, cost = figures(run, stream, "marker_cost")
     except MarkerPlanError:
         return lines  # the port's markers are not the plugin's words: withheld below
     meta: dict[str, object] = {
@@ -119,16 +139,22 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
         "cycles_stands_for": m.stands_for,
         "cycles_bracket": _median(cost),
         "cycles_bound": int(cost[1:].max()) if cost.size > 1 else int(cost[0]),
+        "cycles_bracket_pulse": _median(pulse_cost),
         "cycles_approximations": "; ".join(APPROXIMATIONS),
     }
     added: list[str] = []
+    less: list[str] = []
     for name in names:
         ext, internal = figures(run, stream, name)
         meta[f"cycles_internal.{name}"] = _median(internal)
         meta[f"cycles_diff.{name}"] = _diff(internal - ext, cost)
+        if name != "marker_cost" and _one_pin_pulse(run, name):
+            ext = _less_bracket(ext, pulse_cost)
+            less.append(name)
         added.append(encode_line("c", f"{name}.cold", str(int(ext[0])), "unit=ticks"))
         added += encode_series(name, ext[1:] if ext.size > 1 else ext, unit="ticks",
                                tick_hz=m.clock_hz)  # fmt: skip
+    meta["cycles_less_bracket"] = " ".join(less)
     fields = [f"{k}={encode_value(v)}" for k, v in meta.items()]
     added.insert(0, encode_line("meta", *fields))
     count = int(match.group(2)) - dropped + len(added)

@@ -52,6 +52,10 @@ LACKS = {
     # a spread (jitter, maximum deviation, tail, a period stable to its p99.9) measured
     # against the host's clock is the host's scheduling and the emulator's stalls
     "timing": "host-timed emulation: the spread is the host's noise, not the target's",
+    # under the cycles plugin a GPIO set is timed only inside rtbench's marker bracket
+    "pin": "rtbench's marker bracket holds timestamp reads and a critical section beside "
+    "its pin stores: no pin write alone is timed (the bracket's pulse is taken off every "
+    "figure instead)",
 }
 
 
