@@ -92,3 +92,13 @@ def test_k4perf_takes_the_gpio_edge_pass_where_it_ran() -> None:
     # without the pass, the software interrupt's figures speak
     swi = rtb.k4perf([_m33(100, 500, None)])
     assert swi["isr_handler.count"].value == 100 and "GPIO" not in swi["isr_handler.count"].how
+
+
+def test_k4perf_cold_over_warm_is_not_judged_without_a_cache_model() -> None:
+    """The plugin charges every access as a hit: K4perf's flash-cache ratios are not
+    comparable there, not 'not reproduced'."""
+    col = _m33(144, 844, (144, 844))
+    col.cold = {"isr_handler": 145.0, "isr_task": 845.0}
+    rows = _rows("k4perf", rtb.k4perf([col]))
+    assert rows["cold.handler"].verdict == rp.NOT_COMPARABLE, rows["cold.handler"]
+    assert "cache" in rows["cold.handler"].why

@@ -210,7 +210,8 @@ def test_nucleo_example_loads_and_fails_without_its_probe(tmp_path: Path) -> Non
         ('board = "nucleo-f103rb"\nflasher = "qemu"', "names no qemu_machine"),
         (
             'board = "mps2-an500"\nport = "x"\nrtos = "ucos3"',
-            "µC/OS-III runs on mps2-an385, mps2-an386, microbit, pico, pico2, netduinoplus2",
+            "µC/OS-III runs on mps2-an385, mps2-an386, mps2-an505, microbit, pico, pico2, "
+            "netduinoplus2",
         ),
     ],
 )
