@@ -88,13 +88,26 @@ def marked(run: Run) -> list[str]:
     return [n for n in names if sample_count(run, n)]
 
 
-def figures(run: Run, stream: Stream, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """(external, internal) cycles of every sample of series `name`, cold first."""
+def plan(run: Run, name: str) -> tuple[int, int, int, int, int, int]:
+    """Series `name`'s marker plan: (channel, first edge, step) of its start, then its end."""
     text = str(run.meta.get(f"marker.{name}", ""))
     m = PLAN.match(text)
     if m is None:
         raise MarkerPlanError(f"marker.{name}: {text!r} is not A@a+s>B@b+t")
     a_ch, a, a_step, b_ch, b, b_step = (int(g) for g in m.groups())
+    return a_ch, a, a_step, b_ch, b, b_step
+
+
+def one_pin_pulse(run: Run, name: str) -> bool:
+    """Series `name` is timed by one pin's high pulse (rtb_mark_ts_set ... rtb_mark_clear_ts):
+    the empty bracket's very code around its call."""
+    a_ch, a, a_step, b_ch, b, b_step = plan(run, name)
+    return a_ch == b_ch and b == a + 1 and a_step == b_step == 2
+
+
+def figures(run: Run, stream: Stream, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(external, internal) cycles of every sample of series `name`, cold first."""
+    a_ch, a, a_step, b_ch, b, b_step = plan(run, name)
     i = np.arange(sample_count(run, name))
     up = stream.edges(a_ch, a + a_step * i, name)
     down = stream.edges(b_ch, b + b_step * i, name)

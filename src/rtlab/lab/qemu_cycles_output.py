@@ -39,9 +39,15 @@ from rtlab.lab.qemu_cycles import (
     plugin_args,
     read_capture,
 )
-from rtlab.lab.qemu_cycles_figures import PLAN, MarkerPlanError, Stream, figures, marked
+from rtlab.lab.qemu_cycles_figures import (
+    MarkerPlanError,
+    Stream,
+    figures,
+    marked,
+    one_pin_pulse,
+)
 from rtlab.lab.qemu_machine import QemuMachine, QemuResult
-from rtlab.protocol import Run, parse
+from rtlab.protocol import parse
 from rtlab.protocol.encoder import encode_line, encode_series, encode_value
 from rtlab.protocol.records import LINE_PREFIX
 from rtlab.protocol.withhold import withhold_runs
@@ -93,16 +99,6 @@ def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
     return f"{int(diff.min())} {int(diff.max())} {outside}"
 
 
-def _one_pin_pulse(run: Run, name: str) -> bool:
-    """A series timed by one pin's high pulse (rtb_mark_ts_set ... rtb_mark_clear_ts): the
-    empty bracket's very code around its call."""
-    m = PLAN.match(str(run.meta.get(f"marker.{name}", "")))
-    if m is None:
-        return False
-    a_ch, a, a_step, b_ch, b, b_step = (int(g) for g in m.groups())
-    return a_ch == b_ch and b == a + 1 and a_step == b_step == 2
-
-
 def _less_bracket(pulse: np.ndarray, bracket: np.ndarray) -> np.ndarray:
     """A pulse less the empty bracket's (the cold sample less the cold bracket's, warm ones
     less its warm median): the call alone, as the STM32 study took its pin's cost off."""
@@ -148,7 +144,7 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
         ext, internal = figures(run, stream, name)
         meta[f"cycles_internal.{name}"] = _median(internal)
         meta[f"cycles_diff.{name}"] = _diff(internal - ext, cost)
-        if name != "marker_cost" and _one_pin_pulse(run, name):
+        if name != "marker_cost" and one_pin_pulse(run, name):
             ext = _less_bracket(ext, pulse_cost)
             less.append(name)
         added.append(encode_line("c", f"{name}.cold", str(int(ext[0])), "unit=ticks"))
