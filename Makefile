@@ -18,11 +18,14 @@ $(STAMP): $(SETUP_INPUTS)
 run: setup
 	VENV=$(VENV) scripts/run-example.sh
 
+# Two pytest workers: a module's tests stay on one (tests/conftest.py groups them), so
+# its builds and guests are made once; twice the throughput of one on the 2-core floor.
+TEST_WORKERS ?= 2
 test: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/lint-imports --no-cache  # the layering of docs/architecture.md (pyproject.toml)
 	$(VENV)/bin/mypy  # pyproject.toml [tool.mypy]: strict where types are the interface
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # The tests that build and run the RTOS kernels you bring (README: bring your own kernels;
 # each skips in one line without its variables), two at a time over one build/ cache:

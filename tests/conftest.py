@@ -142,9 +142,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist's `--dist loadgroup` (make test-kernels) a module's tests stay on
-    one worker, so its module-scoped builds and QEMU runs are made once; a test that names
-    its own group (test_every_rtos: one per RTOS) keeps it, so RTOSes run side by side.
+    """Under pytest-xdist's `--dist loadgroup` (make test, make test-kernels) a module's
+    tests stay on one worker, so its module-scoped builds and QEMU runs are made once; a
+    test that names its own group (test_every_rtos: one per RTOS) keeps it, so RTOSes run
+    side by side.
     Every worker shares build/ (each build holds its own lock)."""
     for item in items:
         if item.get_closest_marker("xdist_group") is None:

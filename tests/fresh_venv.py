@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
+from tests.packaging_lock import packaging_the_checkout
 from tests.test_install import _check, _env
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,8 +33,9 @@ def linked_site(tmp: Path, names: Iterable[str]) -> Path:
 def venv_with_rtlab(tmp: Path, names: Iterable[str]) -> Path:
     """A new venv with rtlab's wheel (built from this tree) and the named distributions."""
     wheel_dir = tmp / "wheel"
-    _check([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
-            "--no-index", str(REPO), "-w", str(wheel_dir)], cwd=tmp)  # fmt: skip
+    with packaging_the_checkout():  # pip builds the wheel in this tree
+        _check([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
+                "--no-index", str(REPO), "-w", str(wheel_dir)], cwd=tmp)  # fmt: skip
     (wheel,) = wheel_dir.glob("rtlab-*.whl")
     v = tmp / "v"
     clean = _env(tmp)

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.packaging_lock import packaging_the_checkout
+
 REPO = Path(__file__).resolve().parents[1]
 CAPTURE = REPO / "examples" / "captures" / "gpio-toggle-pio.csv"
 SPEC = """\
@@ -58,15 +60,16 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("install")
     sdist_dir, wheel_dir = tmp / "sdist", tmp / "wheel"
     sdist_dir.mkdir()
-    _check(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])",
-            str(sdist_dir),
-        ],
-        cwd=REPO,
-    )
+    with packaging_the_checkout():
+        _check(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])",
+                str(sdist_dir),
+            ],
+            cwd=REPO,
+        )
     (sdist,) = sdist_dir.glob("rtlab-*.tar.gz")
     _check(
         [
