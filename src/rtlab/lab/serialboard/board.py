@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.catalog.machines import Machine
 from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.link import SerialLink
@@ -22,7 +22,7 @@ class SerialBoard:
 
     def __init__(
         self,
-        board: BoardDescription,
+        board: Machine,
         flasher: Flasher,
         port: str | None,
         open_link: Callable[[str], SerialLink],

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.catalog.machines import Machine
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
 from rtlab.lab.serialboard.flashers.base import (
     ProbeFlasher,
@@ -38,7 +38,7 @@ NO_PROBE = re.compile(
 class OpenOcdFlasher(ProbeFlasher):
     name = "openocd"
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         super().__init__(board, spec)
         described(board, " ".join(board.openocd_config), "openocd_config", "board/st_nucleo_f4.cfg")
 

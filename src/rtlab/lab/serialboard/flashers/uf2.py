@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
 from rtlab.lab import uf2, uf2_rp2350
-from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
 
@@ -39,7 +39,7 @@ class Uf2Flasher(ProbeFlasher):
     name = "uf2"
     keys = ("uf2_drive",)
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         given = spec.get("uf2_drive")
         if given is not None and (not isinstance(given, str) or not given):
             raise ConfigError("uf2_drive", "uf2_drive: expected the boot drive's mount point")
