@@ -129,8 +129,9 @@ class Machine:
 
 @dataclass(frozen=True)
 class _File:
-    """One machine file's keys, read with errors naming the file as its reader calls it
-    (ConfigError `error_key`: "machine file", or the serial target's "board description")."""
+    """One machine file's keys, each bad one a ConfigError (`error_key`) naming the file
+    as its reader calls it (`what`: "machine file", or the serial target's "board
+    description")."""
 
     path: Path
     data: Mapping[str, Any]

@@ -69,7 +69,7 @@ class SerialBoard:
             assert url is not None, "checked at spec load: a port or a flasher that gives one"
             link = self.open_link(url)
             self.flasher.reset()
-            where = f"board {self.board.name} on {url}"
+            where = f"board {self.board.board} on {url}"
             reader = OutputReader(link, self.expect, where, labels)
             reading = reader.read(timeout, self.answer_s, self.quiet_s, lambda: self._aborted)
         except BoardSilent as e:

@@ -47,6 +47,16 @@ def test_a_description_by_path_takes_the_registrys_defaults(tmp_path: Path) -> N
     assert not (b.qemu_machine or b.openocd_config or b.pyocd_target or b.uf2_drive or b.model)
 
 
+def test_the_board_its_images_print_is_its_board_key(tmp_path: Path) -> None:
+    """`board` names what the image prints (meta board, what the serial target expects)
+    and `machine` the file's own name: a file with both still expects its images to say
+    the board, as when the board key was its name."""
+    path = tmp_path / "b.toml"
+    path.write_text('machine = "my-bench"\nboard = "pico"\nmodel = "rp2040"\n')
+    b = board_description(str(path))
+    assert (b.name, b.board) == ("my-bench", "pico")
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [

@@ -106,7 +106,7 @@ def described(board: Machine, value: str | None, key: str, example: str) -> str:
     if not value:
         raise ConfigError(
             "flasher",
-            f"board {board.name}: its description ({board.source}) names no {key} "
+            f"board {board.board}: its description ({board.source}) names no {key} "
             f"(e.g. {key} = {example!r})",
         )
     return value

@@ -48,7 +48,7 @@ class PyOcdFlasher(ProbeFlasher):
             raise FlashFailed(f"pyocd list failed: {last_error(said)}")
         if "no available debug probes" in said.lower():
             raise ProbeMissing(
-                f"pyocd finds no debug probe for board {self.board.name}: is it plugged in, "
+                f"pyocd finds no debug probe for board {self.board.board}: is it plugged in, "
                 "and may this user open it (pyOCD's udev rules)?"
             )
 

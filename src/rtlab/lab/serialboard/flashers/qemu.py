@@ -68,7 +68,7 @@ class QemuFlasher:
         if not board.qemu_machine:
             raise ConfigError(
                 "flasher",
-                f"board {board.name}: its description ({board.source}) names no qemu_machine,"
+                f"board {board.board}: its description ({board.source}) names no qemu_machine,"
                 " so no emulator runs it",
             )
         shift = spec.get("icount_shift", 0)

@@ -134,7 +134,7 @@ class Rp2040ModelFlasher:
         if board.model != "rp2040":
             raise ConfigError(
                 "flasher",
-                f"board {board.name}: its description ({board.source}) names no "
+                f"board {board.board}: its description ({board.source}) names no "
                 'model = "rp2040", so the RP2040 model does not run it',
             )
         xip = _xip_mode(spec.get("xip_cache", True))

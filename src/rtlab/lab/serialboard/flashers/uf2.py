@@ -57,7 +57,7 @@ class Uf2Flasher(ProbeFlasher):
             if c and (Path(c) / "INFO_UF2.TXT").is_file():
                 return Path(c)
         raise ProbeMissing(
-            f"no {self.label} boot drive mounted for board {self.board.name}: hold BOOTSEL "
+            f"no {self.label} boot drive mounted for board {self.board.board}: hold BOOTSEL "
             f"while plugging it in (it mounts at /media/$USER/{self.label}), or set "
             "uf2_drive to its mount point"
         )
@@ -75,7 +75,7 @@ class Uf2Flasher(ProbeFlasher):
             blocks = uf2.read(image.read_bytes())
             CHECKS.get(self.board.uf2_drive or self.label, uf2.check)(blocks)
         except (OSError, uf2.Uf2Error) as e:
-            what = f"{image.name} is not an image for board {self.board.name}"
+            what = f"{image.name} is not an image for board {self.board.board}"
             raise SerialBoardError(f"{what}: {e}") from None
         target = self.drive() / image.name
         try:
