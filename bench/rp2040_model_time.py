@@ -26,9 +26,10 @@ SPEC = "examples/rp2040-model.toml"
 def main(argv: list[str]) -> int:
     extra = [SPEC, *(argv[argv.index("--") + 1 :] if "--" in argv else [])]
     own = argv[: argv.index("--")] if "--" in argv else argv
-    from rtlab.lab.rtos_matrix import MODELS, columns
+    from rtlab.catalog.machines import models
+    from rtlab.lab.rtos_matrix import columns
 
-    cols, skipped = columns(machines=list(MODELS))
+    cols, skipped = columns(machines=list(models()))
     if not cols:
         print("skipped: no RTOS brought (README: bring your own kernels): " + "; ".join(skipped))
         return 0

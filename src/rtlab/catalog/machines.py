@@ -1,11 +1,15 @@
 """The machine registry: every `workloads/rtbench/boards/<layer>/machines/<stem>.toml`,
-read once, one `Machine` per file, in one `Registry` (rtlab.registry).
+read once, one `Machine` per file, in one `Registry` (rtlab.registry). The serial target
+reads the same type (a board it flashes and reads, rtlab.lab.serialboard.description),
+so a machine's defaults are here only.
 
 The files are the C build's too (boards/cmake/board_description.cmake reads them), so
 their values are `key = "text"` or `key = number` only; a list is a space-separated
 string. The keys rtlab reads besides the C build's (all optional but the name):
 
-    machine = "mps2-an385"        # or board = "pico": the name images print (meta board)
+    machine = "mps2-an385"        # or board = "pico": its name (the spec's machine/board)
+    board = "pico"                # the board whose images it runs (their meta board):
+                                  # its own name but for a machine model (below)
     target = "qemu"               # the `qemu` target runs it; else a serial-target board
     title = "Cortex-M3"           # for tables and messages
     cores = 1                     # cores the RTOS runs on
@@ -18,10 +22,30 @@ string. The keys rtlab reads besides the C build's (all optional but the name):
     pico_sdk = 1                  # its images are built on the pico-sdk (PICO_SDK_PATH)
     default = 1                   # the `qemu` target's machine when a spec names none
     by_name = 1                   # the RTOS study runs it only where a study names it
+    ext_wire = 1                  # an external GPIO edge reaches it (rtbench's irq_ext)
     build_dir = "rtbench-qemu"    # our CMake board layer builds it (rtlab.lab.boards.layers):
                                   # into build/<build_dir>-<kernels>
     options_var = "RTB_RP2350_ARGS"  # baked: the CMake variable its options go into
     chip = "rp2350"               # its chip (baked: which UF2 writer and boot-ROM check)
+
+How the serial target reaches a board (rtlab.lab.targets.serial and its flashers):
+
+    qemu_machine = "netduinoplus2"  # an emulator that runs the image (the `qemu` flasher)
+    qemu_serial = 1               # which of QEMU's -serial's the protocol UART is (USART2)
+    openocd_config = "board/st_nucleo_f4.cfg"   # -f files, space-separated
+    pyocd_target = "stm32f411re"
+    uf2_drive = "RPI-RP2"         # the boot drive's label (RP2350 on a Pico 2)
+    model = "rp2040"              # a board model that runs its images (rp2040_model flasher)
+    baud = 115200
+
+A machine model (the RP2040 cycle model) is a machine of its own that runs another
+board's images (`board`) through a serial-target flasher:
+
+    flasher = "rp2040_model"      # the flasher that runs it
+    answer_s = 300                # seconds from reset to its first byte (when it is slow)
+    study_keys = "xip_cache ..."  # the [target] keys a study spec may set for it
+    timebase = "rp2040_model"     # what its runs' meta timebase says
+    timing_mode = "..."           # ... and their meta timing_mode; `timing` says what it is
 
 A machine file describes the hardware only: which RTOSes run on a machine, and their own
 names of it, are each RTOS's overlays in its port folder (rtlab.catalog.rtoses).
@@ -44,6 +68,7 @@ from rtlab.registry import Registry
 BOARDS_DIR = RTBENCH_DIR / "boards"
 DEFAULT_COMPILER = "arm-none-eabi-gcc"
 DEFAULT_QEMU = "qemu-system-arm"
+DEFAULT_BAUD = 115200
 
 
 @dataclass(frozen=True)
@@ -66,7 +91,31 @@ class Machine:
     build_dir: str = ""  # our CMake board layer builds it, into build/<build_dir>-<kernels>
     options_var: str = ""  # baked: the CMake variable the options go into
     chip: str = ""  # its chip (baked: which UF2 writer); the C build's too
+    board: str = ""  # the board whose images it runs (meta board): its name but for a model
+    # how the serial target reaches it (its flashers read these)
+    qemu_machine: str = ""
+    qemu_serial: int = 0
+    openocd_config: tuple[str, ...] = ()
+    pyocd_target: str = ""
+    uf2_drive: str = ""
+    baud: int = DEFAULT_BAUD
+    model: str = ""  # a board model that runs its images
+    # a machine model: the flasher that runs it, and what a study and its runs say of it
+    flasher: str = ""
+    answer_s: int = 0  # seconds from reset to its first byte, where longer than a board's
+    study_keys: tuple[str, ...] = ()
+    timebase: str = ""
     facts: Mapping[str, Any] = field(default_factory=dict)  # every key of the file
+
+    @property
+    def source(self) -> str:
+        """The file it was read from (messages name it; runs record it)."""
+        return str(self.path)
+
+    @property
+    def is_model(self) -> bool:
+        """A machine model: another board's images, run by a flasher of the serial target."""
+        return bool(self.flasher)
 
     @property
     def stem(self) -> str:
@@ -78,31 +127,57 @@ class Machine:
         return self.facts.get(key, default)
 
 
-def _text(data: Mapping[str, Any], key: str, path: Path, default: str = "") -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise ConfigError("machine", f"machine file {path}: {key}: expected a string")
-    return value
+@dataclass(frozen=True)
+class _File:
+    """One machine file's keys, each bad one a ConfigError (`error_key`) naming the file
+    as its reader calls it (`what`: "machine file", or the serial target's "board
+    description")."""
 
+    path: Path
+    data: Mapping[str, Any]
+    error_key: str = "machine"
+    what: str = "machine file"
 
-def _number(data: Mapping[str, Any], key: str, path: Path, default: int) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError("machine", f"machine file {path}: {key}: expected a number >= 0")
-    return value
+    def error(self, key: str, expected: str) -> ConfigError:
+        return ConfigError(self.error_key, f"{self.what} {self.path}: {key}: expected {expected}")
+
+    def text(self, key: str, default: str = "") -> str:
+        value = self.data.get(key, default)
+        if not isinstance(value, str):
+            raise self.error(key, "a string")
+        return value
+
+    def number(self, key: str, default: int, low: int = 0, high: int | None = None) -> int:
+        value = self.data.get(key, default)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or value < low
+            or (high is not None and value > high)
+        ):
+            if high is not None:
+                raise self.error(key, f"{low}..{high}")
+            raise self.error(key, "a positive integer" if low else "a number >= 0")
+        return value
+
+    def flag(self, key: str) -> bool:
+        return bool(self.number(key, 0))
+
+    def words(self, key: str) -> tuple[str, ...]:
+        return tuple(self.text(key).split())
 
 
 def named_table(
     path: Path, key: str = "machine", what: str = "machine file"
 ) -> tuple[str, dict[str, Any]]:
-    """A machine file's name (`board`, else `machine`) and every key: one ConfigError
+    """A machine file's name (`machine`, else `board`) and every key: one ConfigError
     (`key`, naming `what` and the file) when unreadable, not TOML, or nameless. The
     serial target reads board descriptions, any such file a spec names, through it."""
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(key, f"{what} {path}: {e}") from None
-    name = data.get("board", data.get("machine"))
+    name = data.get("machine", data.get("board"))
     if not isinstance(name, str) or not name:
         raise ConfigError(
             key, f'{what} {path}: no {"board" if key == "board" else "machine"} = "name"'
@@ -110,33 +185,50 @@ def named_table(
     return name, data
 
 
-def read_machine(path: Path) -> Machine:
-    """One machine file; a bad one is one ConfigError naming the file and the key."""
-    name, data = named_table(path)
-    target = _text(data, "target", path, "serial")
+def read_machine(path: Path, key: str = "machine", what: str = "machine file") -> Machine:
+    """One machine file; a bad one is one ConfigError (`key`) naming `what`, the file and
+    the key (the serial target reads a board description a spec names by path as
+    key "board", what "board description")."""
+    name, data = named_table(path, key, what)
+    f = _File(path, data, key, what)
+    target = f.text("target", "serial")
     if target not in ("qemu", "serial"):
-        raise ConfigError("machine", f'machine file {path}: target: "qemu" or "serial"')
-    qemu = _text(data, "qemu", path, DEFAULT_QEMU if target == "qemu" else "")
-    args = _text(data, "qemu_args", path, f"-M {data.get('qemu_machine', name)}")
+        raise f.error("target", '"qemu" or "serial"')
+    flasher = f.text("flasher")
+    if flasher and target != "serial":
+        raise f.error("flasher", 'a machine model of the serial target (target = "serial")')
+    args = f.text("qemu_args", f"-M {data.get('qemu_machine', name)}")
     return Machine(
         name=name,
         layer=path.parent.parent.name,
         path=path,
         target=target,
-        title=_text(data, "title", path),
-        cores=_number(data, "cores", path, 1) or 1,
-        core=_text(data, "core", path),
-        core_label=_text(data, "core_label", path),
-        qemu=qemu,
+        title=f.text("title"),
+        cores=f.number("cores", 1) or 1,
+        core=f.text("core"),
+        core_label=f.text("core_label"),
+        qemu=f.text("qemu", DEFAULT_QEMU if target == "qemu" else ""),
         qemu_args=tuple(shlex.split(args)),
-        compiler=_text(data, "compiler", path, DEFAULT_COMPILER),
-        baked=bool(_number(data, "baked", path, 0)),
-        pico_sdk=bool(_number(data, "pico_sdk", path, 0)),
-        default=bool(_number(data, "default", path, 0)),
-        by_name=bool(_number(data, "by_name", path, 0)),
-        build_dir=_text(data, "build_dir", path),
-        options_var=_text(data, "options_var", path),
-        chip=_text(data, "chip", path),
+        compiler=f.text("compiler", DEFAULT_COMPILER),
+        baked=f.flag("baked"),
+        pico_sdk=f.flag("pico_sdk"),
+        default=f.flag("default"),
+        by_name=f.flag("by_name"),
+        build_dir=f.text("build_dir"),
+        options_var=f.text("options_var"),
+        chip=f.text("chip"),
+        board=f.text("board", name),
+        qemu_machine=f.text("qemu_machine"),
+        qemu_serial=f.number("qemu_serial", 0, 0, 7),
+        openocd_config=f.words("openocd_config"),
+        pyocd_target=f.text("pyocd_target"),
+        uf2_drive=f.text("uf2_drive"),
+        baud=f.number("baud", DEFAULT_BAUD, 1),
+        model=f.text("model"),
+        flasher=flasher,
+        answer_s=f.number("answer_s", 0),
+        study_keys=f.words("study_keys"),
+        timebase=f.text("timebase"),
         facts=data,
     )
 
@@ -155,6 +247,11 @@ def machines_in(root: Path) -> Registry[Machine]:
             other = reg[m.name].path
             raise ConfigError("machine", f"machine file {path}: {m.name} is also {other}")
         reg.register(m)
+    for _, m in reg.items():
+        if m.board not in reg:
+            raise ConfigError(
+                "machine", f"machine file {m.path}: board = {m.board!r}: no machine file of it"
+            )
     return reg
 
 
@@ -209,3 +306,23 @@ def core_names() -> dict[str, str]:
 def core_labels() -> dict[str, str]:
     """machine -> the RTOS comparison's column heading of its core (`core_label`: "M3")."""
     return {m.name: m.core_label for m in MACHINES.values() if m.core_label}
+
+
+def models() -> dict[str, Machine]:
+    """The machine models (files with a `flasher`), by name, in the registry's order."""
+    return {m.name: m for m in MACHINES.values() if m.is_model}
+
+
+def model_of(meta: Mapping[str, Any]) -> Machine | None:
+    """The machine model a stored run was taken on: the one whose timebase and board its
+    meta says (the RP2040 model's runs say board = "pico"); None for any other run."""
+    for m in models().values():
+        if meta.get("timebase") == m.timebase and meta.get("board") == m.board:
+            return m
+    return None
+
+
+def timing_modes() -> dict[str, str]:
+    """A multi-core timing mode a model's runs record (meta timing_mode) -> what it is."""
+    return {str(m.get("timing_mode")): str(m.get("timing")) for m in models().values()
+            if m.get("timing_mode")}  # fmt: skip

@@ -9,9 +9,10 @@ The study spec is an ordinary spec whose `[target]` table the expansion replaces
 `kind = "qemu"`, the column's `rtos`, `machine` and `rtos_config` (its other keys, such
 as `icount_shift`, are kept). Its `machines = [...]` names the machines the study runs
 (`--machine` still chooses among every machine); without it, every one-core machine but
-those whose file says `by_name = 1`. The RP2040 cycle model is a machine too (`rp2040-model`:
-the Pico's one-core images through the serial target's `rp2040_model` flasher, MODELS);
-a study spec whose [target] names that flasher runs on it by default. `{rtos}`, `{core}`
+those whose file says `by_name = 1`. A machine model is a machine file too (the RP2040
+cycle model: the Pico's one-core images through the serial target's `rp2040_model`
+flasher, rtlab.catalog.machines.models); a study spec whose [target] names a model's
+flasher runs on that model by default. `{rtos}`, `{core}`
 and `{config}` in the text (workload names) become the column's, so every column's
 cells carry their own label. Each column's spec text is stored with its runs exactly as
 it was run.
@@ -26,31 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlab.catalog.machines import core_names, qemu_machines
+from rtlab.catalog.machines import MACHINES, Machine, models, qemu_machines
 from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosPort, configs_on, merged_paths, one_core_configs, runs_on
 from rtlab.lab.spec import Spec, parse_spec
 from rtlab.lab.specfile import SpecError
 
-# machine -> the short core name in cell labels: the machine files' `core`, and the model's
-CORES = {**core_names(), "rp2040-model": "rp2040"}
-# Machine models run through the serial target: name -> (the board the ports build for,
-# the [target] table). The RP2040 model runs core 0 only: each port's one-core images.
-MODELS = {
-    "rp2040-model": (
-        "pico",
-        # answer_s: the model emulates the images' 2 s start-up wait (their idle tasks
-        # spin through it): the first byte comes a minute of host time after reset
-        {"kind": "serial", "board": "pico", "flasher": "rp2040_model", "builtin_args": True,
-         "answer_s": 300},
-    )
-}  # fmt: skip
-# What a study spec's [target] may set for a model column (the model flasher's keys).
-MODEL_KEYS = (
-    "xip_cache", "layout_shift_kib", "arbitration_ties", "variants", "max_cycles", "answer_s",
-    "quiet_s", "rtos_paths",
-)  # fmt: skip
 # The comparison is of one core's costs: the one-core `qemu` machines with a core name;
 # multi-core machines (mps2-an521) join it only when asked for by name (their scenarios
 # are the multi-core study's, docs/multicore.md), and so do the machines whose file says
@@ -73,7 +56,9 @@ class Column:
 
     @property
     def core(self) -> str:
-        return CORES.get(self.machine, self.machine)
+        """The short core name in cell labels: its machine file's `core`, else its name."""
+        m = MACHINES.get(self.machine) if self.machine in MACHINES else None
+        return m.core if m and m.core else self.machine
 
 
 def columns(
@@ -97,12 +82,12 @@ def columns(
         if why:
             skipped.append(f"{port.title}: {why}")
             continue
-        on = (*port.machines, *(m for m, (board, _) in MODELS.items() if board in runs_on(port)))
+        on = (*port.machines, *(n for n, m in models().items() if m.board in runs_on(port)))
         ms = [m for m in on if m in machines or (not machines and m in defaults)]
         cols = [
             Column(name, m, c)
             for m in ms
-            for c in (one_core_configs(port, MODELS[m][0]) if m in MODELS else configs_on(port, m))
+            for c in _configs(port, MACHINES.get(m))
             if (c in configs if configs else c not in _asked_only(port, m))
         ]
         if not cols:
@@ -115,8 +100,25 @@ def columns(
     return out, skipped
 
 
+def _configs(port: RtosPort, m: Machine) -> tuple[str, ...]:
+    """The port's configurations of the images the machine runs (its board's: a model
+    runs the Pico's), without those needing more cores where it runs one."""
+    return one_core_configs(port, m.board) if m.cores == 1 else configs_on(port, m.board)
+
+
 def _asked_only(port: RtosPort, machine: str) -> tuple[str, ...]:
-    return port.asked_configs.get(MODELS[machine][0] if machine in MODELS else machine, ())
+    return port.asked_configs.get(MACHINES.get(machine).board, ())
+
+
+def _model_table(m: Machine) -> dict[str, Any]:
+    """A model column's [target] keys from its machine file: the serial target's board
+    and flasher that run it, the image's own options, a slow first answer."""
+    table: dict[str, Any] = {"kind": m.target, "board": m.board, "flasher": m.flasher}
+    if m.baked:
+        table["builtin_args"] = True
+    if m.answer_s:
+        table["answer_s"] = m.answer_s
+    return table
 
 
 def column_text(text: str, col: Column, path: Path) -> str:
@@ -126,16 +128,20 @@ def column_text(text: str, col: Column, path: Path) -> str:
     if "target" in data and not _TARGET_TABLE.search(text):
         raise SpecError(path, "write the target as a [target] table: the study replaces it")
     if target.get("kind", "qemu") != "qemu" and not _is_model(target):
+        flashers = "; ".join(
+            f'{m.title}: kind = "{m.target}", flasher = "{m.flasher}"' for m in models().values()
+        )
         raise SpecError(
             path,
-            f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu", or the RP2040 '
-            'model (kind = "serial", flasher = "rp2040_model")',
+            f'[target] kind = {target["kind"]!r}: the RTOS study runs "qemu", or a machine '
+            f"model ({flashers})",
         )
     for key in ("rtos", "machine", "machines", "rtos_config", "elf"):
         target.pop(key, None)  # the column's, not the file's
-    if col.machine in MODELS:
-        own = {k: v for k, v in target.items() if k in MODEL_KEYS}
-        fixed = "".join(f"{k} = {_value(v)}\n" for k, v in MODELS[col.machine][1].items())
+    machine = MACHINES.get(col.machine)
+    if machine.is_model:
+        own = {k: v for k, v in target.items() if k in machine.study_keys}
+        fixed = "".join(f"{k} = {_value(v)}\n" for k, v in _model_table(machine).items())
         head = f"[target]  # expanded by rtlab study rtos: machine {col.machine}\n{fixed}"
     else:
         own = {} if _is_model(target) else {k: v for k, v in target.items() if k != "kind"}
@@ -145,8 +151,7 @@ def column_text(text: str, col: Column, path: Path) -> str:
     table = f'{head}rtos = "{col.rtos}"\nrtos_config = "{col.config}"\n{body}'
 
     text = _TARGET_TABLE.sub("", text).rstrip("\n") + "\n\n" + table
-    m = qemu_machines().get(col.machine)
-    if col.machine not in MODELS and not (m and m.get("ext_wire")):
+    if not machine.get("ext_wire"):
         text = _IRQ_EXT.sub(rf"\1false  # expanded: no GPIO edge on {col.machine}", text)
     for k, v in (("{rtos}", col.rtos), ("{core}", col.core), ("{config}", col.config)):
         text = text.replace(k, v)
@@ -165,7 +170,7 @@ def expand(
     except OSError as e:
         raise SpecError(path, f"cannot read the spec ({e.strerror})") from None
     target = _toml(text, path).get("target", {})
-    defaults = frozenset(MODELS) if _is_model(target) else _SINGLE_CORE
+    defaults = _models_run_by(target) if _is_model(target) else _SINGLE_CORE
     if "machines" in target:
         defaults = _named_machines(target["machines"], path)
     cols, skipped = columns(rtoses, machines, configs, paths, defaults)
@@ -180,7 +185,7 @@ def expand(
 
 def _named_machines(value: Any, path: Path) -> frozenset[str]:
     """A study spec's `[target] machines`: the machines it runs (known ones, by name)."""
-    known = [*qemu_machines(), *MODELS]
+    known = [*qemu_machines(), *models()]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         raise SpecError(path, "[target] machines: expected a list of machine names")
     unknown = [v for v in value if v not in known]
@@ -191,9 +196,18 @@ def _named_machines(value: Any, path: Path) -> frozenset[str]:
     return frozenset(value)
 
 
+def _models_run_by(target: Mapping[str, Any]) -> frozenset[str]:
+    """The machine models a study spec's [target] names the flasher of (kind = "serial",
+    flasher = "rp2040_model": the RP2040 cycle model)."""
+    return frozenset(
+        m.name for m in models().values()
+        if target.get("kind") == m.target and target.get("flasher") == m.flasher
+    )  # fmt: skip
+
+
 def _is_model(target: Mapping[str, Any]) -> bool:
-    """A study spec's [target] naming a machine model (the rp2040_model flasher)."""
-    return target.get("kind") == "serial" and target.get("flasher") == "rp2040_model"
+    """A study spec's [target] naming a machine model's flasher."""
+    return bool(_models_run_by(target))
 
 
 def _toml(text: str, path: Path) -> dict[str, Any]:

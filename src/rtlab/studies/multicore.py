@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rtlab.analysis.runchange import MeanInterval, mean_interval
+from rtlab.catalog.machines import timing_modes
 from rtlab.catalog.rtoses import shown_version
 from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.catalog.study_errors import RtbenchError
@@ -28,14 +29,13 @@ from rtlab.results import query as results
 from rtlab.studies import memo, rtbench
 from rtlab.words import plural
 
+# meta timing_mode -> what it is: QEMU's and the host's, and each machine model's (its
+# machine file's `timing_mode` and `timing`)
 MODES = {
     "icount": "QEMU icount (deterministic instruction-count model)",
     "parallel-tcg": "QEMU parallel TCG (host threads, host time)",
     "host": "host time",
-    "rp2040-model": (
-        "rtlab's RP2040 cycle model (both cores in one clock, a fixed interleave by cycles, "
-        "bus contention; deterministic)"
-    ),
+    **timing_modes(),
 }
 
 

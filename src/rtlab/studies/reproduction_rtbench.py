@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from rtlab.analysis.stats import median
 from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
+from rtlab.catalog.machines import model_of
 from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
 from rtlab.results import Store, multirun
@@ -73,9 +74,9 @@ def column(label: str, runs: Sequence[Run]) -> Column:
     """One rtbench invocation's runs (rtlab.results.multirun.split) as a column."""
     meta = runs[0].meta
     warm, cold, icount, tick = rtos_compare.path_figures(runs)
-    machine = str(meta.get("qemu_machine") or meta.get("board", ""))
-    if meta.get("timebase") == rtos_compare.MODEL:
-        machine = "rp2040-model"  # its board is "pico"; the model is a machine of its own
+    # a model is a machine of its own (its runs name the board whose images it runs)
+    on_model = model_of(meta)
+    machine = on_model.name if on_model else str(meta.get("qemu_machine") or meta.get("board", ""))
     hz = meta.get("cpu_hz")
     core = rtos_compare.CORES.get(machine, machine)
     if meta.get("timebase") == rtos_compare.QEMU_CYCLES and hz:

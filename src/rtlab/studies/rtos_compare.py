@@ -9,7 +9,7 @@ A column is one invocation, named by what its runs say of themselves (`rtos`,
 `rtos_version`, `qemu_machine` or `board`, `rtos_config`). Under QEMU icount a figure is
 the mean guest-instruction count of a path (an instruction-count model, not time; the
 mean because the counter's 40-instruction tick is coarser than the paths); on the RP2040
-cycle model (`timebase = rp2040_model`, the `rp2040-model` machine) the median in core
+cycle model (`timebase = rp2040_model`, the model's machine file) the median in core
 cycles (a cycle model of rp2040js, not silicon; µs at the board's clock beside it);
 else the median in µs.
 A figure a port does not give is None ("–"), and where a port says why (a `warn` of its
@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rtlab.catalog.emulation import QEMU_CYCLES as LABEL
-from rtlab.catalog.machines import core_labels
+from rtlab.catalog.machines import core_labels, model_of
 from rtlab.catalog.rtoses import default_rtos, shown_version
 from rtlab.catalog.rtoses import title as rtos_title
 from rtlab.protocol import Run
 from rtlab.studies import rtbench
 
-# machine -> its column's core: the machine files' `core_label`, and the model's
-CORES = {**core_labels(), "rp2040-model": "M0+ model"}
+# machine -> its column's core: the machine files' `core_label` (a model's file too)
+CORES = core_labels()
 MODEL = "rp2040_model"  # the timebase of a run on the RP2040 cycle model
 MODEL_UNIT = "cycles, median (RP2040 cycle model: rp2040js, not silicon)"
 QEMU_CYCLES = "qemu_cycles"  # the timebase of a run through the QEMU cycles plugin
@@ -94,11 +94,12 @@ def _column(cell: str, runs: Sequence[Run], target: Mapping[str, object]) -> Col
     version = shown_version(str(target.get("rtos_version") or ""), meta.get("rtos_version", ""))
     warns = sorted({f"{code}: {msg}" for r in runs for code, msg in r.warnings})
     model = meta.get("timebase") == MODEL
+    on_model = model_of(meta)
     return Column(
         cell=cell,
         rtos=meta.get("rtos", ""),
         version=version,
-        machine="rp2040-model" if model else meta.get("qemu_machine", meta.get("board", "")),
+        machine=on_model.name if on_model else meta.get("qemu_machine", meta.get("board", "")),
         config=meta.get("rtos_config", "default"),
         icount=meta.get("timebase") == "icount",
         model=model,

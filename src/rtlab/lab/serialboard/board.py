@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.catalog.machines import Machine
 from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.link import SerialLink
@@ -22,7 +22,7 @@ class SerialBoard:
 
     def __init__(
         self,
-        board: BoardDescription,
+        board: Machine,
         flasher: Flasher,
         port: str | None,
         open_link: Callable[[str], SerialLink],
@@ -69,7 +69,7 @@ class SerialBoard:
             assert url is not None, "checked at spec load: a port or a flasher that gives one"
             link = self.open_link(url)
             self.flasher.reset()
-            where = f"board {self.board.name} on {url}"
+            where = f"board {self.board.board} on {url}"
             reader = OutputReader(link, self.expect, where, labels)
             reading = reader.read(timeout, self.answer_s, self.quiet_s, lambda: self._aborted)
         except BoardSilent as e:

@@ -76,7 +76,7 @@ def _check(t: Mapping[str, Any]) -> None:
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
         raise ConfigError("baud", "baud: expected a positive integer")
     check_reading(t)
-    check_firmware(_firmware_table(t), board.name, where="board")
+    check_firmware(_firmware_table(t), board.board, where="board")
 
 
 def _check_condition(defn: Mapping[str, Any]) -> None:
@@ -99,8 +99,8 @@ class SerialTarget(TargetBase):
         self.flasher = FLASHERS.get(str(t.get("flasher", "none")))(self.desc, t)
         self.port = t.get("port")
         self.baud = int(t.get("baud", self.desc.baud))
-        self.firmware = RtosFirmware(_firmware_table(t), self.desc.name)
-        expect = {"board": self.desc.name}
+        self.firmware = RtosFirmware(_firmware_table(t), self.desc.board)
+        expect = {"board": self.desc.board}
         if "image" not in t or "rtos" in t:
             expect["rtos"] = self.firmware.port.name
         # a missing tool, probe or port stops `rtlab run` before any cell
@@ -118,7 +118,7 @@ class SerialTarget(TargetBase):
         )
 
     def describe(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": "serial", "board": self.desc.name, **self.flasher.describe()}
+        d: dict[str, Any] = {"kind": "serial", "board": self.desc.board, **self.flasher.describe()}
         return {**d, **self.firmware.describe()}
 
     def program(self, name: str) -> str:
@@ -145,7 +145,7 @@ class SerialTarget(TargetBase):
     def fingerprint(self) -> dict[str, Any]:
         return {
             "hostname": platform.node(),
-            "board": self.desc.name,
+            "board": self.desc.board,
             "board_description": self.desc.source,
             "serial": {"port": self.port, "baud": self.baud},
             "flasher": self.flasher.describe(),
@@ -176,7 +176,7 @@ class SerialTarget(TargetBase):
 
 def _identity(t: Mapping[str, Any]) -> dict[str, str]:
     """The cell key's share of the RTOS build (rtlab.lab.rtos.identity)."""
-    return RtosFirmware(_firmware_table(t), board_description(str(t["board"])).name).identity()
+    return RtosFirmware(_firmware_table(t), board_description(str(t["board"])).board).identity()
 
 
 TARGET_KIND = TargetKind(

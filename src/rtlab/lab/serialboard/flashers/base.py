@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
-from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 
 
@@ -27,7 +27,7 @@ class Flasher(Protocol):
     gives_port: bool  # the port is the flasher's own (an emulator's socket): port()
     keys: tuple[str, ...]  # the spec keys it reads
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None: ...
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None: ...
     def check(self) -> None:
         """At target open, before any run: the tool and the probe (or drive) are there."""
 
@@ -63,7 +63,7 @@ class ProbeFlasher:
     gives_port = False
     keys: tuple[str, ...] = ()
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         self.board = board
         self._said = ""
 
@@ -101,12 +101,12 @@ class ProbeFlasher:
         pass
 
 
-def described(board: BoardDescription, value: str | None, key: str, example: str) -> str:
+def described(board: Machine, value: str | None, key: str, example: str) -> str:
     """A value the flasher needs from the board description, or one ConfigError."""
     if not value:
         raise ConfigError(
             "flasher",
-            f"board {board.name}: its description ({board.source}) names no {key} "
+            f"board {board.board}: its description ({board.source}) names no {key} "
             f"(e.g. {key} = {example!r})",
         )
     return value

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.catalog.machines import Machine
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
 from rtlab.lab.serialboard.flashers.base import (
     ProbeFlasher,
@@ -38,7 +38,7 @@ NO_PROBE = re.compile(
 class OpenOcdFlasher(ProbeFlasher):
     name = "openocd"
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         super().__init__(board, spec)
         described(board, " ".join(board.openocd_config), "openocd_config", "board/st_nucleo_f4.cfg")
 
@@ -57,19 +57,19 @@ class OpenOcdFlasher(ProbeFlasher):
                 stdin=subprocess.DEVNULL,
             )
         except subprocess.TimeoutExpired:
-            raise FlashFailed(f"openocd did not reach board {self.board.name} in 60 s") from None
+            raise FlashFailed(f"openocd did not reach board {self.board.board} in 60 s") from None
         said = proc.stdout + proc.stderr
         if proc.returncode == 0:
             return
         cfg = " ".join(self.board.openocd_config)
         if NO_PROBE.search(said):
             raise ProbeMissing(
-                f"openocd finds no debug probe for board {self.board.name} ({cfg}): "
+                f"openocd finds no debug probe for board {self.board.board} ({cfg}): "
                 f"{last_error(said)}; is the board plugged in, and may this user open it "
                 "(the openocd package's udev rules)?"
             )
         raise FlashFailed(
-            f"openocd cannot reach board {self.board.name} ({cfg}): {last_error(said)}"
+            f"openocd cannot reach board {self.board.board} ({cfg}): {last_error(said)}"
         )
 
     def flash(self, image: Path, words: Sequence[str]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.serialboard.description import BoardDescription
+from rtlab.catalog.machines import Machine
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing
 from rtlab.lab.serialboard.flashers.base import (
     ProbeFlasher,
@@ -27,7 +27,7 @@ from rtlab.lab.serialboard.flashers.base import (
 class PyOcdFlasher(ProbeFlasher):
     name = "pyocd"
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         super().__init__(board, spec)
         self.target = described(board, board.pyocd_target, "pyocd_target", "stm32f411re")
 
@@ -48,7 +48,7 @@ class PyOcdFlasher(ProbeFlasher):
             raise FlashFailed(f"pyocd list failed: {last_error(said)}")
         if "no available debug probes" in said.lower():
             raise ProbeMissing(
-                f"pyocd finds no debug probe for board {self.board.name}: is it plugged in, "
+                f"pyocd finds no debug probe for board {self.board.board}: is it plugged in, "
                 "and may this user open it (pyOCD's udev rules)?"
             )
 

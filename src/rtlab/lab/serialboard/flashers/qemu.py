@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
 from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
-from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 from rtlab.procgroup import kill_group, spawn
 
@@ -64,11 +64,11 @@ class QemuFlasher:
     gives_port = True
     keys: tuple[str, ...] = ("icount_shift", "qemu")
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
-        if board.qemu_machine is None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
+        if not board.qemu_machine:
             raise ConfigError(
                 "flasher",
-                f"board {board.name}: its description ({board.source}) names no qemu_machine,"
+                f"board {board.board}: its description ({board.source}) names no qemu_machine,"
                 " so no emulator runs it",
             )
         shift = spec.get("icount_shift", 0)

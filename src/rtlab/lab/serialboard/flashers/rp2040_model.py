@@ -47,16 +47,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.serialboard.model_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
 from rtlab.procgroup import kill_group, spawn_held
 
 MODEL_DIR = REPO_ROOT / "models" / "rp2040"
 TIMING = "cycle model (rp2040js), not silicon"
-# The multi-core timing mode the model's runs are taken in (rtlab.studies.multicore.MODES):
+# The multi-core timing mode the model's runs are taken in, as stored runs say it (the
+# model's machine file names it too, with what it is: rtlab.studies.multicore.MODES):
 # both cores stepped in one clock by a fixed rule, deterministic, so the 2-core figures
 # that QEMU icount withholds (its vCPUs run in turns) stand here.
 TIMING_MODE = "rp2040-model"
@@ -129,11 +130,11 @@ class Rp2040ModelFlasher:
     gives_port = True
     keys = ("xip_cache", "layout_shift_kib", "arbitration_ties", "max_cycles", "capture_module")
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         if board.model != "rp2040":
             raise ConfigError(
                 "flasher",
-                f"board {board.name}: its description ({board.source}) names no "
+                f"board {board.board}: its description ({board.source}) names no "
                 'model = "rp2040", so the RP2040 model does not run it',
             )
         xip = _xip_mode(spec.get("xip_cache", True))

@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
 from rtlab.lab import uf2, uf2_rp2350
-from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
 
@@ -39,7 +39,7 @@ class Uf2Flasher(ProbeFlasher):
     name = "uf2"
     keys = ("uf2_drive",)
 
-    def __init__(self, board: BoardDescription, spec: Mapping[str, Any]) -> None:
+    def __init__(self, board: Machine, spec: Mapping[str, Any]) -> None:
         given = spec.get("uf2_drive")
         if given is not None and (not isinstance(given, str) or not given):
             raise ConfigError("uf2_drive", "uf2_drive: expected the boot drive's mount point")
@@ -57,7 +57,7 @@ class Uf2Flasher(ProbeFlasher):
             if c and (Path(c) / "INFO_UF2.TXT").is_file():
                 return Path(c)
         raise ProbeMissing(
-            f"no {self.label} boot drive mounted for board {self.board.name}: hold BOOTSEL "
+            f"no {self.label} boot drive mounted for board {self.board.board}: hold BOOTSEL "
             f"while plugging it in (it mounts at /media/$USER/{self.label}), or set "
             "uf2_drive to its mount point"
         )
@@ -75,7 +75,7 @@ class Uf2Flasher(ProbeFlasher):
             blocks = uf2.read(image.read_bytes())
             CHECKS.get(self.board.uf2_drive or self.label, uf2.check)(blocks)
         except (OSError, uf2.Uf2Error) as e:
-            what = f"{image.name} is not an image for board {self.board.name}"
+            what = f"{image.name} is not an image for board {self.board.board}"
             raise SerialBoardError(f"{what}: {e}") from None
         target = self.drive() / image.name
         try:

@@ -60,7 +60,7 @@ class SerialBoardOnPlace(Board):
             self.flasher,
             f"labgrid place {place}'s {type(self.serial.port).__name__}",
             self._open_link,
-            {"board": self.desc.name},
+            {"board": self.desc.board},
             **reading_options(spec),
         )
 
@@ -104,7 +104,7 @@ class SerialBoardOnPlace(Board):
 
     def describe(self) -> dict[str, Any]:
         return {
-            "board": self.desc.name,
+            "board": self.desc.board,
             "serial": "labgrid SerialDriver",
             **self.flasher.describe(),
         }
@@ -125,7 +125,7 @@ class SerialBoardOnPlace(Board):
     def fingerprint(self) -> dict[str, Any]:
         return {
             "hostname": platform.node(),
-            "board": self.desc.name,
+            "board": self.desc.board,
             "board_description": self.desc.source,
             "flasher": self.flasher.describe(),
             "warnings": [],
