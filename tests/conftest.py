@@ -18,6 +18,8 @@ from rtlab.model import Capture, Channel
 from tests import leftovers
 from tests.needs import tool
 
+pytest_plugins = ["tests.kernel_mark"]  # a kernel skip must carry the kernel mark
+
 
 @pytest.fixture(scope="session", autouse=True)
 def nothing_the_suite_started_outlives_it() -> Iterator[None]:

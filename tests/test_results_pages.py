@@ -16,6 +16,8 @@ import pytest
 from tests.needs import brought
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 SCRIPT = str(REPO_ROOT / "bench" / "results_pages.py")
 PAGES = (
     "rtbench-qemu-freertos",

@@ -13,6 +13,8 @@ from rtlab.lab import rtos_matrix as rm
 from rtlab.lab.specfile import SpecError
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 STUDY = REPO_ROOT / "examples" / "rtos-compare.toml"
 
 

@@ -12,6 +12,8 @@ import pytest
 from rtlab.lab import uf2
 from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 # Two segments in flash with a gap: code at the start, a table 0x300 bytes further on
 # (not page-aligned, so its page is part zero).
 SOURCE = """

@@ -14,6 +14,8 @@ from rtlab.lab import uf2
 from rtlab.lab import uf2_rp2350 as r
 from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 # A vector table (SP at the top of SRAM, reset in flash), the IMAGE_DEF right after it
 # (as boards/rp2350 places it), code, and a table 0x300 bytes on (a part-zero page).
 SOURCE = """

@@ -25,6 +25,8 @@ from tests.lab.conformance.cycle_regions import Region, on_model, on_plugin
 from tests.lab.conformance.symbols import Image
 from tests.needs import brought, tool
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 # The boards' own bracket code: pins, timestamps, critical sections, the veneers between
 # the Pico's RAM bracket functions and its flash code (named as their targets)
 BRACKET = frozenset({"rtb_board_marker", "rtb_board_ts", "rtb_ts", "rtb_critical_enter",

@@ -26,6 +26,8 @@ from tests.lab.conformance.traces import Trace, model_trace, qemu_trace
 from tests.models.rp2040 import model
 from tests.needs import brought, tool
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 ITERATIONS = 4
 WORDS = ["--scenarios", "primitives", "--iterations", str(ITERATIONS), "--markers"]
 # Every primitive is timed alone (give, take, send, recv) and in a preemption or return

@@ -18,6 +18,8 @@ from rtlab.lab import qemu_cycles_check as cycles_check
 from rtlab.lab.qemu_machine import run_qemu
 from rtlab.studies import rtbench
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 MACHINE = "mps2-an505"
 
 

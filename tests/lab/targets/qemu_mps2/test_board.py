@@ -16,6 +16,8 @@ from rtlab.lab.targets import qemu as tq
 from rtlab.lab.targets.base import check_target, make_target
 from rtlab.protocol import parse
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 
 @pytest.mark.parametrize("machine", ["mps2-an385", "mps2-an386", "mps2-an500"])
 def test_smoke_runs_and_parses(board_build: Path, machine: str) -> None:

@@ -14,6 +14,8 @@ from rtlab.lab import qemu_cycles as qc
 from rtlab.lab import qemu_cycles_check as cycles_check
 from rtlab.lab.qemu_machine import run_qemu
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 MACHINES = {"microbit": "microbit", "mps2-an385": "an385", "mps2-an386": "an386",
             "mps2-an500": "an500", "mps2-an505": "an505"}  # fmt: skip
 PRIMITIVES = {"sem_give", "sem_take", "queue_send", "queue_recv", "preempt_sem", "return_sem"}

@@ -30,6 +30,8 @@ from tests.lab.targets.qemu_mps2.conftest import (
 from tests.needs import port_brought
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 Pair = tuple[tq.QemuResult, tq.QemuResult]
 
@@ -80,8 +82,15 @@ def expect(rtos: str) -> Expect:
     return EXPECT.get(rtos, Expect(rtos, "", frozenset()))
 
 
+# The M3 and M4 boards run in `make test-kernels`; the family's other cores (the M7, the
+# M33, the M0: another build each) in `make test-boards`.
+FIRST = ("mps2-an385", "mps2-an386")
 CASES = [
-    pytest.param((rtos, m), marks=pytest.mark.xdist_group(rtos), id=f"{rtos}-{m}")
+    pytest.param(
+        (rtos, m),
+        marks=[pytest.mark.xdist_group(rtos)] + ([] if m in FIRST else [pytest.mark.boards]),
+        id=f"{rtos}-{m}",
+    )
     for rtos, port in RTOSES.items()
     for m in port.machines
     if MACHINES.get(m).cores == 1

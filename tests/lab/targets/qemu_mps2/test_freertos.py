@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rtlab.lab.targets import qemu as tq
 from rtlab.studies import rtbench
+
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
 
 
 def test_sem_give_take_costs_what_facts_says(freertos_build: Path) -> None:

@@ -16,6 +16,8 @@ from rtlab.catalog.rtoses import shown_version
 from rtlab.lab.targets.base import make_target
 from tests.needs import brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 
 def _plain_copy(tree: str, dest: Path) -> Path:
     """The tree as a release tarball unpacks: every file (hard links: no 400 MB copy),

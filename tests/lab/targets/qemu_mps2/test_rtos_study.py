@@ -14,6 +14,8 @@ from rtlab.results.query import every_sample
 from tests.conftest import rtlab
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 REDUCED = (
     (REPO_ROOT / "examples" / "rtos-compare.toml")
     .read_text()

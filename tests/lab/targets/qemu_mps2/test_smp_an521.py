@@ -21,6 +21,8 @@ from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from tests.lab.targets.qemu_mps2.conftest import _need_tools
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 MACHINE = "mps2-an521"
 QUICK = "--iterations 100 --window-ms 20 --levels 0,70"
 CROSS = "--scenarios primitives,threadmetric,scalability,contention --tests 1,6"

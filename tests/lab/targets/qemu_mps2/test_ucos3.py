@@ -22,6 +22,8 @@ from tests.lab.targets.qemu_mps2.conftest import (
 )
 from tests.needs import port_brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 PORT = RTOSES.get("ucos3")
 SCENARIOS = ["primitives", "irq", "threadmetric", "scalability", "contention"]
 WARNINGS = {"icount_model", "queue_by_pointer", "heap_partition", "no_getters"}

@@ -20,6 +20,8 @@ from rtlab.studies.latency_measure import cross_check
 from tests.conftest import rtlab
 from tests.needs import port_brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 TOOLS = ("cmake", "arm-none-eabi-gcc", "dtc", tq.QEMU)  # what the build and QEMU need
 
 

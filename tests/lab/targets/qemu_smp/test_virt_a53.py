@@ -19,6 +19,8 @@ from rtlab.lab.targets import qemu as tq
 from rtlab.protocol import Run
 from tests.needs import port_brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 MACHINE = "virt-a53"
 QEMU = MACHINES.get(MACHINE).qemu
 SHORT = "--iterations 20 --window-ms 20"
@@ -120,7 +122,9 @@ def _nuttx_parallel(elf: Path) -> None:
     "fewer of assert (docs/rtos/nuttx.md#virt-a53)",
     strict=False,
 )
-@pytest.mark.parametrize("config", ["default", "assert"])
+@pytest.mark.parametrize(
+    "config", ["default", pytest.param("assert", marks=pytest.mark.boards)]
+)  # the assert configuration's own check runs on the M3 (test_nuttx.py)
 def test_nuttx_parallel_tcg_two_cores(config: str) -> None:
     _nuttx_parallel(RTOSES.get("nuttx").build(MACHINE, config, _paths("nuttx")))
 

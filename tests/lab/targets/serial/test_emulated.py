@@ -29,6 +29,8 @@ from tests.lab.targets.serial.conftest import PortServer, free_port
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "mps2-freertos.toml"
 TARGET = re.compile(r"^\[target\]\n(?:(?!\[).*\n)*", re.M)
 DIRECT = '[target]\nkind = "qemu"\nmachine = "mps2-an385"\nicount_shift = 0\nrtos = "freertos"\n\n'

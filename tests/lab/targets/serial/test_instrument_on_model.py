@@ -22,6 +22,8 @@ from tests.lab.targets.serial.test_pico_one_core import _freertos
 from tests.models.rp2040 import model
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 MARKED = {
     "sem_give", "sem_take", "queue_send", "queue_recv", "preempt_sem", "return_sem",
     "preempt_queue", "return_queue", "isr_handler", "isr_task", "isr_handler_tm",

@@ -21,6 +21,8 @@ from tests.lab.targets.serial.test_uf2_boards import copied_image
 from tests.needs import brought
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 SPECS = [REPO_ROOT / "examples" / "serial" / f"pico-{r}-smp.toml" for r in ("freertos", "nuttx")]
 WORDS = ["--scenarios", "threadmetric,scalability,contention", "--window-ms", "50"]
 TESTED = "; README: bring your own kernels"
@@ -84,7 +86,7 @@ def _address(elf: Path, name: str) -> int:
     return addr
 
 
-@pytest.mark.parametrize("config", ["default", "lean"])
+@pytest.mark.parametrize("config", ["default", pytest.param("lean", marks=pytest.mark.boards)])
 def test_ucos3_image_builds_on_one_core(config: str) -> None:
     """µC/OS-III (no SMP) on the Pico: the ARMv6-M port under the SDK's start-up, its
     vector table's PendSV the kernel's handler and SysTick the board's tick; build only

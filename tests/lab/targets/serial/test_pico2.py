@@ -23,6 +23,8 @@ from tests.lab.targets.serial.test_uf2_boards import copied_image
 from tests.needs import brought
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 SPEC = REPO_ROOT / "examples" / "serial" / "pico2-freertos.toml"
 WORDS = ["--scenarios", "irq,primitives", "--iterations", "20"]
 TESTED = "; README: bring your own kernels"
@@ -62,7 +64,13 @@ def test_bare_metal_image_builds_and_boots() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rtos", "config"), [("freertos", "default"), ("ucos3", "lean"), ("nuttx", "default")]
+    ("rtos", "config"),
+    [
+        ("freertos", "default"),
+        ("ucos3", "lean"),
+        # a NuttX tree of its own (minutes cold): the Pico's NuttX build stands for it
+        pytest.param("nuttx", "default", marks=pytest.mark.boards),
+    ],
 )
 def test_rtos_image_builds_with_the_options_inside(rtos: str, config: str) -> None:
     """The board layer's FreeRTOS and µC/OS-III (DWT cycles), NuttX's own

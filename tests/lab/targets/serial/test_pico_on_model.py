@@ -21,11 +21,15 @@ from tests.lab.targets.serial.test_pico import _nuttx, _sdk
 from tests.lab.targets.serial.test_pico_one_core import _freertos
 from tests.needs import brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 TESTED = "; README: bring your own kernels"
+# Each RTOS's first configuration in `make test-kernels`, the others in `make test-boards`
+# (each a minute or two of the model).
 IMAGES = [
-    pytest.param(r, c)
+    pytest.param(r, c, marks=() if i == 0 else pytest.mark.boards)
     for r in ("freertos", "ucos3", "nuttx", "zephyr")
-    for c in one_core_configs(RTOSES.get(r), "pico")
+    for i, c in enumerate(one_core_configs(RTOSES.get(r), "pico"))
 ]
 
 

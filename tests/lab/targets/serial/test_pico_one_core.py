@@ -20,6 +20,8 @@ from rtlab.lab.rtos.freertos_sdk import sdk_config
 from tests.lab.targets.serial.test_pico import WORDS, _address, _bootable_with, _nuttx, _sdk
 from tests.needs import brought
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 TESTED = "; README: bring your own kernels"
 
 

@@ -15,6 +15,8 @@ import pytest
 from tests.lab.targets.serial.test_pico import _freertos, _nuttx
 from tests.lab.targets.serial.test_pico_on_model import ON_MODEL, run_twice_identical
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 SPEC = (
     'name = "pico-smp-on-model-{rtos}"\nrepetitions = 2\n' + ON_MODEL + "answer_s = 600\n"
 ) + """\

@@ -29,6 +29,8 @@ from tests.lab.targets.serial.conftest import assert_fails_without_its_probe
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 # Every machine file of the stm32 layer (its name is the file's stem: what images print)
 BOARDS = tuple(m.name for m in MACHINES.values() if m.layer == "stm32")
 STM32_DIR = BOARDS_DIR / "stm32"
@@ -37,6 +39,7 @@ STM32_DIR = BOARDS_DIR / "stm32"
 def build_stm32(defines: dict, what: str) -> Path:
     """The stm32 layer (every board's images) built with these kernels."""
     return build_layer(MACHINES.get("nucleo-f411re"), defines, what)
+
 
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "netduinoplus2-freertos.toml"
 NUCLEO = REPO_ROOT / "examples" / "serial" / "nucleo-f411re-freertos.toml"
@@ -255,10 +258,11 @@ def _no_kernels() -> dict[str, str]:
 @pytest.mark.parametrize(
     ("board", "counter"),
     [
-        ("nucleo-l073rz", b"tim2"),  # the M0+: no DWT, TIM2 extended in software
-        ("nucleo-f103rb", b"dwt_cyccnt"),
-        ("nucleo-f411re", b"dwt_cyccnt"),
-        ("nucleo-h743zi", b"dwt_cyccnt"),
+        # the M0+: no DWT, TIM2 extended in software
+        pytest.param("nucleo-l073rz", b"tim2", marks=pytest.mark.boards),
+        pytest.param("nucleo-f103rb", b"dwt_cyccnt", marks=pytest.mark.boards),
+        ("nucleo-f411re", b"dwt_cyccnt"),  # the family's first board: make test-kernels
+        pytest.param("nucleo-h743zi", b"dwt_cyccnt", marks=pytest.mark.boards),
     ],
 )
 def test_nuttx_builds_for_an_upstream_nucleo(board: str, counter: bytes) -> None:

@@ -24,6 +24,8 @@ from tests.lab.targets.serial.conftest import PortServer, assert_fails_without_i
 from tests.needs import brought, missing_tool
 from tests.paths import REPO_ROOT
 
+pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
+
 BOARDS = ZEPHYR.boards
 EXAMPLE = REPO_ROOT / "examples" / "serial" / "nucleo-f411re-zephyr.toml"
 # board: (core clock per Zephyr's devicetree, counter, where the vector table is, RAM top)
@@ -39,8 +41,14 @@ COLD = {"nucleo-f411re": b"art_reset", "nucleo-h743zi": b"icache_dcache_invalida
         "pico": b"xip_cache_flushed"}  # fmt: skip
 
 
+# A family's first boards run in `make test-kernels`; the other boards of the family
+# (each a Zephyr build of its own) in `make test-boards`.
+FIRST = ("nucleo-f411re", "pico")
+EACH_BOARD = [pytest.param(b, marks=() if b in FIRST else pytest.mark.boards) for b in BOARDS]
+
+
 @pytest.fixture(scope="module")
-def images() -> dict[str, Path]:
+def zephyr_paths() -> dict[str, str]:
     brought("ZEPHYR_BASE", "a Zephyr tree", "3.4.99; README: bring your own kernels")
     paths = merged_paths()
     why = ZEPHYR.missing(paths) or next(
@@ -49,7 +57,11 @@ def images() -> dict[str, Path]:
     if why:
         pytest.skip(why)
     missing_tool("deps/apt.txt", "cmake", "arm-none-eabi-gcc")
-    return {b: ZEPHYR.build(b, "default", paths) for b in BOARDS}
+    return paths
+
+
+def _image(board: str, paths: dict[str, str]) -> Path:
+    return ZEPHYR.build(board, "default", paths)  # built once, then found in build/
 
 
 def _words_at(elf: Path, addr: int) -> tuple[int, int]:
@@ -59,51 +71,61 @@ def _words_at(elf: Path, addr: int) -> tuple[int, int]:
     raise AssertionError(f"{elf.name}: nothing loaded at {addr:#x}")
 
 
-def test_every_board_image_builds_with_a_sane_vector_table(images: dict[str, Path]) -> None:
+def test_every_board_has_its_expectations() -> None:
+    assert set(BOARDS) == set(EXPECT)
+
+
+@pytest.mark.parametrize("board", EACH_BOARD)
+def test_board_image_builds_with_a_sane_vector_table(
+    board: str, zephyr_paths: dict[str, str]
+) -> None:
     """Initial SP = a RAM top the board has, reset handler a Thumb address in its flash;
     the Pico's UF2 passed the RP2040 boot ROM's checks (stage-2 CRC) when built."""
-    assert set(images) == set(EXPECT)
-    for board, image in images.items():
-        _, _, table, ram_top = EXPECT[board]
-        elf = image.with_suffix(".elf")
-        sp, reset = _words_at(elf, table)
-        assert sp <= ram_top and sp >= ram_top - 0x80000, f"{board}: initial SP {sp:#x}"
-        flash = table & 0xFF000000
-        assert reset & 1 and flash < reset < flash + 0x200000, f"{board}: reset {reset:#x}"
-        assert image.suffix == (".uf2" if board == "pico" else ".elf")
-    uf2.check_rp2040(uf2.read(images["pico"].read_bytes()))
+    image = _image(board, zephyr_paths)
+    _, _, table, ram_top = EXPECT[board]
+    elf = image.with_suffix(".elf")
+    sp, reset = _words_at(elf, table)
+    assert sp <= ram_top and sp >= ram_top - 0x80000, f"{board}: initial SP {sp:#x}"
+    flash = table & 0xFF000000
+    assert reset & 1 and flash < reset < flash + 0x200000, f"{board}: reset {reset:#x}"
+    assert image.suffix == (".uf2" if board == "pico" else ".elf")
+    if board == "pico":
+        uf2.check_rp2040(uf2.read(image.read_bytes()))
 
 
-def test_meta_names_the_board_counter_and_devicetree_clock(images: dict[str, Path]) -> None:
+@pytest.mark.parametrize("board", EACH_BOARD)
+def test_meta_names_the_board_counter_and_devicetree_clock(
+    board: str, zephyr_paths: dict[str, str]
+) -> None:
     """What the image prints in its meta (board, clock, cold) is in it; cpu_hz is the core
     clock of Zephyr's devicetree (CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC follows the rcc node)."""
-    for board, image in images.items():
-        hz, counter, _, _ = EXPECT[board]
-        data = image.with_suffix(".elf").read_bytes()
-        assert f"{board}\0".encode() in data and counter.encode() in data, board
-        assert b"rtbench: done errors=" in data
-        assert COLD.get(board, b"first_call") in data, board
-        out = image.parent / "zephyr"
-        conf = (out / ".config").read_text()
-        assert f"CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC={hz}\n" in conf, board
-        if board != "pico":
-            dts = (out / "zephyr.dts").read_text()
-            rcc = re.search(r"rcc: rcc@[0-9a-f]+ \{[^}]*?clock-frequency = < (0x[0-9a-f]+) >", dts)
-            assert rcc and int(rcc.group(1), 16) == hz, board
+    image = _image(board, zephyr_paths)
+    hz, counter, _, _ = EXPECT[board]
+    data = image.with_suffix(".elf").read_bytes()
+    assert f"{board}\0".encode() in data and counter.encode() in data, board
+    assert b"rtbench: done errors=" in data
+    assert COLD.get(board, b"first_call") in data, board
+    out = image.parent / "zephyr"
+    conf = (out / ".config").read_text()
+    assert f"CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC={hz}\n" in conf, board
+    if board != "pico":
+        dts = (out / "zephyr.dts").read_text()
+        rcc = re.search(r"rcc: rcc@[0-9a-f]+ \{[^}]*?clock-frequency = < (0x[0-9a-f]+) >", dts)
+        assert rcc and int(rcc.group(1), 16) == hz, board
 
 
-def test_options_are_built_into_the_image(images: dict[str, Path]) -> None:
+def test_options_are_built_into_the_image(zephyr_paths: dict[str, str]) -> None:
     """A probe passes no command line: another option set is another image (one source
     recompiled), carrying the options; quotes cannot go into it."""
-    paths = merged_paths()
+    paths = zephyr_paths
     image = ZEPHYR.build_baked("nucleo-f411re", "default", paths, ["--scenarios", "irq"])
-    assert image != images["nucleo-f411re"] and b"--scenarios irq\0" in image.read_bytes()
+    assert image != _image("nucleo-f411re", paths) and b"--scenarios irq\0" in image.read_bytes()
     with pytest.raises(RtosBuildError, match="no quotes"):
         ZEPHYR.build_baked("nucleo-f411re", "default", paths, ['--x="y"'])
 
 
 def test_a_pico_run_copies_the_zephyr_image_with_the_workloads_options(
-    images: dict[str, Path], tmp_path: Path, silent_port: PortServer
+    zephyr_paths: dict[str, str], tmp_path: Path, silent_port: PortServer
 ) -> None:
     """Through the serial target: the run's options are built into Zephyr's Pico image,
     that UF2 lands on the boot drive (a directory standing for it); no Pico behind the
@@ -116,7 +138,7 @@ def test_a_pico_run_copies_the_zephyr_image_with_the_workloads_options(
          "port": silent_port.url, "rtos": "zephyr", "answer_s": 0.5}
     )  # fmt: skip
     default = t.program("rtbench-posix")
-    assert default == str(images["pico"])
+    assert default == str(_image("pico", zephyr_paths))
     described = t.describe()  # Zephyr's Pico build uses hal_rpi_pico, not the pico-sdk
     assert described["rtos"] == "zephyr" and "pico_sdk_version" not in described
     words = ["--scenarios", "primitives", "--iterations", "50"]
