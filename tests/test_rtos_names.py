@@ -182,9 +182,9 @@ def test_workloads_name_an_rtos_only_in_its_port_folder() -> None:
     assert not bad, "move RTOS code into its port folder:\n" + "\n".join(bad)
 
 
-def test_python_names_an_rtos_only_in_its_module() -> None:
+def test_python_names_an_rtos_only_in_its_package() -> None:
     bad = violations(_files(SRC), rtoses())
-    assert not bad, "an RTOS is discovered, not listed; move this into its module:\n" + "\n".join(
+    assert not bad, "an RTOS is discovered, not listed; move this into its package:\n" + "\n".join(
         bad
     )
 
