@@ -80,7 +80,8 @@ def tree(tmp_path: Path) -> Path:
 
 def add_rtos(root: Path) -> None:
     """A new RTOS as docs/porting.md walks it: ports/template/ copied, its C and CMake
-    renamed and filled, its title, one overlay, its module."""
+    renamed and filled, its title, one overlay, its package (one module: a small port
+    needs no parts)."""
     port = root / RTBENCH / "ports" / NEW_RTOS
     shutil.copytree(root / RTBENCH / "ports" / "template", port)
     (port / "rtb_port_template.c").rename(port / f"rtb_port_{NEW_RTOS}.c")
@@ -95,7 +96,8 @@ def add_rtos(root: Path) -> None:
     (port / "port.toml").write_text('title = "ToyOS"\n')
     (port / "machines").mkdir()
     (port / "machines" / f"{ON}.toml").write_text("# runs on it, with no name of its own\n")
-    (root / RTOS_MODULES / f"{NEW_RTOS}.py").write_text(
+    (root / RTOS_MODULES / NEW_RTOS).mkdir()
+    (root / RTOS_MODULES / NEW_RTOS / "__init__.py").write_text(
         "from rtlab.lab.rtos.base import PortBase\n\n\n"
         f"class ToyOs(PortBase):\n    name = {NEW_RTOS!r}\n\n\nRTOS = ToyOs()\n"
     )
@@ -120,20 +122,21 @@ def runs_on(root: Path) -> dict[str, tuple[str, ...]]:
     return {n: rtoses.machines_for(n, rtbench=root / RTBENCH) for n in found}
 
 
-def test_a_new_rtos_is_its_port_folder_and_one_module(tree: Path) -> None:
+def test_a_new_rtos_is_its_port_folder_and_one_package(tree: Path) -> None:
     ran = runs_on(tree)
     files = touched(tree, lambda: add_rtos(tree))
     held_to(files, documented("a new RTOS", ON))
-    # counted: the port folder, and one file outside it (the module, its registry line)
+    # counted: the port folder, and one file outside it (its package's __init__.py, whose
+    # `RTOS = …` is its registry line)
     outside = [f for f in files if not f.startswith(f"{RTBENCH}/ports/{NEW_RTOS}/")]
-    assert outside == [f"{RTOS_MODULES}/{NEW_RTOS}.py"]
+    assert outside == [f"{RTOS_MODULES}/{NEW_RTOS}/__init__.py"]
     assert len(files) == 8
     # the catalog and the registry know it; every other RTOS runs where it ran
     found = rtoses.rtoses(tree / RTBENCH)
     assert found[NEW_RTOS].title == "ToyOS" and not found[NEW_RTOS].default
     assert rtoses.machines_for(NEW_RTOS, rtbench=tree / RTBENCH) == (ON,)
     assert {n: m for n, m in runs_on(tree).items() if n != NEW_RTOS} == ran
-    assert NEW_RTOS in discovered(tree / RTOS_MODULES)
+    assert discovered(tree / RTOS_MODULES)[NEW_RTOS] == f"rtlab.lab.rtos.{NEW_RTOS}"
     # and nothing outside its own places names it
     files_now = sorted(p for p in tree.rglob("*") if p.is_file())
     assert not violations(files_now, {NEW_RTOS: {NEW_RTOS}}, root=tree)

@@ -1,12 +1,12 @@
-"""Adding an RTOS touches at most its port folder, its Python module and the README row
+"""Adding an RTOS touches at most its port folder, its Python package and the README row
 (docs/porting.md): no other code names an RTOS. The RTOSes are the ones
-discovered (a port folder workloads/rtbench/ports/<rtos>/ with its registered module,
+discovered (a port folder workloads/rtbench/ports/<rtos>/ with its registered package,
 rtlab.lab.rtos.RTOSES), each under its spellings (its name, without its version digit,
 its title: ucos3, ucos, µC/OS-III).
 
 Checked: everything of workloads/rtbench outside ports/ (the board layers' C and CMake,
 the core src/, include/, boards/cmake/, tests/), and every module of src/rtlab except
-the RTOS's own, rtlab/lab/rtos/<rtos>.py (and its parts, <rtos>_*.py). A port folder
+the RTOS's own package, rtlab/lab/rtos/<rtos>/ (every module in it). A port folder
 may name another RTOS (the NuttX port's warnings say "as on FreeRTOS"; the POSIX port,
 which NuttX's app builds, tests __NuttX__): that is the port's own text, and nothing
 outside it changes when an RTOS is added. Code is checked, not prose: C and CMake
@@ -143,9 +143,9 @@ def named_in(
 
 
 def owner(rel: str) -> str | None:
-    """The RTOS whose module this is: src/rtlab/lab/rtos/<rtos>.py (with its parts,
-    <rtos>_*.py); else None."""
-    m = re.match(r"src/rtlab/lab/rtos/([a-z0-9]+)(?:_[a-z0-9_]+)?\.py$", rel)
+    """The RTOS whose module this is: a module of its package src/rtlab/lab/rtos/<rtos>/;
+    else None."""
+    m = re.match(r"src/rtlab/lab/rtos/([a-z0-9]+)/[a-z0-9_]+\.py$", rel)
     return m.group(1) if m else None
 
 
@@ -182,9 +182,9 @@ def test_workloads_name_an_rtos_only_in_its_port_folder() -> None:
     assert not bad, "move RTOS code into its port folder:\n" + "\n".join(bad)
 
 
-def test_python_names_an_rtos_only_in_its_module() -> None:
+def test_python_names_an_rtos_only_in_its_package() -> None:
     bad = violations(_files(SRC), rtoses())
-    assert not bad, "an RTOS is discovered, not listed; move this into its module:\n" + "\n".join(
+    assert not bad, "an RTOS is discovered, not listed; move this into its package:\n" + "\n".join(
         bad
     )
 
@@ -208,8 +208,11 @@ IN_PYTHON = [
     ("src/rtlab/lab/x.py", '"""FreeRTOS."""\n# nuttx\nX = 1\n', False),
     ("src/rtlab/lab/x.py", 'T = {"ucos3": "µC/OS-III"}\n', True),
     ("src/rtlab/lab/x.py", "from rtlab.lab.rtos.zephyr import BOARDS\n", True),
-    ("src/rtlab/lab/rtos/nuttx_baked.py", 'B = "nuttx"\n', False),
+    ("src/rtlab/lab/rtos/nuttx/baked.py", 'B = "nuttx"\n', False),
+    ("src/rtlab/lab/rtos/nuttx/__init__.py", 'B = "nuttx"\n', False),
+    ("src/rtlab/lab/rtos/zephyr/build.py", 'B = "nuttx"\n', True),
     ("src/rtlab/lab/rtos/base.py", 'B = "nuttx"\n', True),
+    ("src/rtlab/lab/rtos/nuttx_baked.py", 'B = "nuttx"\n', True),
 ]
 
 

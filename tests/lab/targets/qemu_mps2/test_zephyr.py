@@ -60,7 +60,7 @@ def test_bad_configuration_is_one_clear_line() -> None:
     paths = {"ZEPHYR_BASE": "/nonexistent"}
     with pytest.raises(RtosBuildError, match="configuration 'fast' on mps2-an385: expected one of"):
         ZEPHYR.build("mps2-an385", "fast", paths)
-    # the QEMU machines, then Zephyr's own serial-target boards (zephyr_boards)
+    # the QEMU machines, then Zephyr's own serial-target boards (zephyr.boards)
     with pytest.raises(
         RtosBuildError, match=r"runs on mps2-an385, mps2-an386, virt-a53, pico, nucl.* here, not"
     ):

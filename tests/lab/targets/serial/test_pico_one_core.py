@@ -16,7 +16,7 @@ from rtlab.errors import ConfigError
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import RtosBuildError, configs_on, merged_paths, one_core_configs
 from rtlab.lab.rtos.firmware import check_firmware
-from rtlab.lab.rtos.freertos_sdk import sdk_config
+from rtlab.lab.rtos.freertos import sdk_config
 from tests.lab.targets.serial.test_pico import WORDS, _address, _bootable_with, _nuttx, _sdk
 from tests.needs import brought
 

@@ -16,7 +16,7 @@ import pytest
 from rtlab.lab import uf2
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
-from rtlab.lab.rtos.zephyr_boards import hal_missing
+from rtlab.lab.rtos.zephyr import hal_missing
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.spec import load_spec
 from rtlab.lab.targets.base import make_target

@@ -1,7 +1,7 @@
 """rtbench on NuttX for an upstream board of the NuttX tree (the STM32 study's Nucleos,
 docs/boards.md): the board's own `nsh` defconfig (its clock tree, console UART, memory)
 with rtbench's settings appended (ports/nuttx/defconfig/board-stm32.defconfig), built in
-a copy of the user's trees as nuttx_build does for the project's mps2 board. Build only:
+a copy of the user's trees as nuttx.build does for the project's mps2 board. Build only:
 no emulator runs these images here.
 """
 
@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.nuttx_build import (
+from rtlab.lab.rtos.nuttx.build import (
     BUILD_ROOT,
     PORT_DIR,
     Trees,

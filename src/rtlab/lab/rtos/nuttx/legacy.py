@@ -2,7 +2,7 @@
 options renamed since, and options that did not exist yet, so that a user can bring
 that kernel beside the tested one (README's kernel table). Only what the rtbench
 fragments use is translated; anything else a tree lacks still fails loudly
-(nuttx_build._check_config)."""
+(build.check_config)."""
 
 from __future__ import annotations
 

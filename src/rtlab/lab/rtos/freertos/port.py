@@ -1,11 +1,9 @@
-"""FreeRTOS: the kernel checkout in FREERTOS_KERNEL_PATH, built by the board layer of
-the machine (workloads/rtbench/ports/freertos + boards/<layer>: our CMake layers through
-rtlab.lab.boards.layers; a layer that is an SDK's project through freertos_sdk)."""
+"""The FreeRTOS port: the kernel's variables, the build of a machine's image by its board
+layer (our CMake layers through rtlab.lab.boards.layers; a layer that is an SDK's project
+through sdk), and what a run records of it (describe)."""
 
 from __future__ import annotations
 
-import re
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -14,8 +12,9 @@ from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import setting
 from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable, header_match
-from rtlab.lab.rtos.freertos_sdk import build_freertos_sdk, sdk_settings
+from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
+from rtlab.lab.rtos.freertos.describe import commit, config_that_matters, version
+from rtlab.lab.rtos.freertos.sdk import build_freertos_sdk, sdk_settings
 
 VAR = "FREERTOS_KERNEL_PATH"
 SMP_VAR = "FREERTOS_SMP_KERNEL_PATH"  # multi-core machines' kernel (Armv8-M SMP)
@@ -76,7 +75,7 @@ class FreeRtos(PortBase):
         smp: dict[str, str] = {}
         if paths.get(SMP_VAR):
             kernel = Path(paths[SMP_VAR])
-            smp = {"rtos_smp_version": _version(kernel), "rtos_smp_commit": _commit(kernel)}
+            smp = {"rtos_smp_version": version(kernel), "rtos_smp_commit": commit(kernel)}
         # the FreeRTOSConfig.h of the machine's build, and what more of it matters there
         config_dir = str(setting(self.name, machine, "config_dir"))
         more = str(setting(self.name, machine, "config_names", "")).split()
@@ -87,10 +86,10 @@ class FreeRtos(PortBase):
         return {
             "rtos": self.name,
             "rtos_config": config,
-            "rtos_version": _version(kernel),
-            **({"rtos_commit": _commit(kernel)} if _commit(kernel) else {}),
+            "rtos_version": version(kernel),
+            **({"rtos_commit": commit(kernel)} if commit(kernel) else {}),
             **smp,
-            "kconfig": _config_that_matters(
+            "kconfig": config_that_matters(
                 PORT_DIR / config_dir / "FreeRTOSConfig.h",
                 PORT_DIR / "FreeRTOSConfig_rtbench.h",
                 more=more,
@@ -109,46 +108,6 @@ def _need_smp_kernel(kernel: Path, machine: str) -> None:
             f"{machine} runs FreeRTOS SMP on Armv8-M, which {kernel} does not have: "
             f"set {SMP_VAR} to a FreeRTOS-Kernel after V11.3.0 ({SMP_TESTED})"
         )
-
-
-def _version(kernel: Path) -> str:
-    header = kernel / "include" / "task.h"
-    return header_match(header, r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"')
-
-
-def _commit(kernel: Path) -> str:
-    """The checkout's commit where it is a git clone of its own: between releases task.h
-    says "V11.1.0+" for years of commits."""
-    if not (kernel / ".git").exists():
-        return ""
-    head = subprocess.run(
-        ["git", "-C", str(kernel), "rev-parse", "--short=9", "HEAD"],
-        capture_output=True,
-        text=True,
-    )
-    return head.stdout.strip() if head.returncode == 0 else ""
-
-
-# The settings that change a figure (see docs/rtbench.md on configurations).
-_MATTERS = (
-    "configUSE_PREEMPTION",
-    "configUSE_TIME_SLICING",
-    "configTICK_RATE_HZ",
-    "configUSE_PORT_OPTIMISED_TASK_SELECTION",
-    "configCHECK_FOR_STACK_OVERFLOW",
-)
-
-
-def _config_that_matters(*headers: Path, more: list[str]) -> dict[str, str]:
-    text = "\n".join(h.read_text(errors="replace") for h in headers if h.is_file())
-    names = (*_MATTERS, *more)
-    # configASSERT is defined only under RTB_FREERTOS_ASSERT, which this build never sets
-    found: dict[str, str] = {"configASSERT": "off"}
-    for name in names:
-        m = re.search(rf"^\s*#define\s+{name}\b[ \t]*(.*)$", text, re.M)
-        if m:
-            found[name] = m.group(1).split("/*")[0].strip()
-    return found
 
 
 RTOS = FreeRtos()

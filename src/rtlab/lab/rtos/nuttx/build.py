@@ -23,7 +23,7 @@ from pathlib import Path
 from rtlab.catalog.rtoses import rtoses
 from rtlab.lab.build import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.nuttx_legacy import translate
+from rtlab.lab.rtos.nuttx.legacy import translate
 
 WORKLOADS = REPO_ROOT / "workloads"
 PORT_DIR = WORKLOADS / "rtbench" / "ports" / "nuttx"

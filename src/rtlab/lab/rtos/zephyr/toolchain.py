@@ -1,5 +1,6 @@
-"""Zephyr on the virt-a53 machine: Zephyr's own qemu_cortex_a53_smp board, built with
-Debian's aarch64-linux-gnu-gcc as Zephyr's `cross-compile` toolchain.
+"""The toolchain of a machine whose compiler (its machine file's) is Debian's
+aarch64-linux-gnu-gcc, Zephyr's `cross-compile` toolchain (Zephyr's own
+qemu_cortex_a53_smp board); every other machine builds with `gnuarmemb` (build).
 
 Zephyr 3.4 asks a GCC older than 13 for `include-fixed/limits.h`; Debian's GCC 12 keeps
 it in `include/` (as GCC 13 does), so the answer would be a relative path and CMake
@@ -14,25 +15,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rtlab.lab.build import REPO_ROOT
-
 A53_COMPILER = "aarch64-linux-gnu-gcc"
 PREFIX = "aarch64-linux-gnu-"
-BOARD_FILES = REPO_ROOT / "workloads" / "rtbench" / "ports" / "zephyr" / "boards"
 _WRAPPER = """#!/bin/sh
-# rtlab (src/rtlab/lab/rtos/zephyr_a53.py): Debian's GCC 12 has limits.h in include/.
+# rtlab (src/rtlab/lab/rtos/zephyr/toolchain.py): Debian's GCC 12 has limits.h in include/.
 if [ "$1" = "--print-file-name=include-fixed/limits.h" ]; then
   exec {gcc} --print-file-name=include/limits.h
 fi
 exec {gcc} "$@"
 """
-
-
-def board_conf_files(board: str) -> list[Path]:
-    """The port's Kconfig fragment for a board of Zephyr's own (boards/<board>.conf):
-    CONF_FILE names it, since Zephyr merges it by itself only without CONF_FILE."""
-    f = BOARD_FILES / f"{board}.conf"
-    return [f] if f.is_file() else []
 
 
 def a53_env(build_root: Path) -> dict[str, str]:

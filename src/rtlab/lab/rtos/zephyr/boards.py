@@ -42,7 +42,7 @@ def args_header(words: list[str]) -> str:
     line = " ".join(words)
     if any(c in line for c in '"\\\n'):
         raise RtosBuildError(f"options built into a Zephyr image: no quotes, backslashes ({line})")
-    return f'/* written by rtlab (zephyr_boards.py) */\n#define RTB_ZEPHYR_ARGS "{line}"\n'
+    return f'/* written by rtlab (zephyr/boards.py) */\n#define RTB_ZEPHYR_ARGS "{line}"\n'
 
 
 def write_args(out: Path, words: list[str]) -> str:

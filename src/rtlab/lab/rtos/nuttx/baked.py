@@ -26,7 +26,7 @@ from rtlab.lab import uf2
 from rtlab.lab.boards.pico_sdk import copy_boot_stage2, sdk_path
 from rtlab.lab.boards.uf2_image import WRITERS
 from rtlab.lab.rtos.base import RtosBuildError
-from rtlab.lab.rtos.nuttx_build import (
+from rtlab.lab.rtos.nuttx.build import (
     BUILD_ROOT,
     Core,
     Trees,
@@ -48,7 +48,7 @@ def args_header(words: list[str]) -> str:
     line = " ".join(words)
     if any(c in line for c in '"\\\n'):
         raise RtosBuildError(f"options for the Pico image: no quotes or backslashes ({line})")
-    head = "/* written by rtlab (nuttx_baked.py): the options this image runs */\n"
+    head = "/* written by rtlab (nuttx/baked.py): the options this image runs */\n"
     return f'{head}#define RTB_PICO_ARGS "{line}"\n'
 
 
