@@ -1,7 +1,7 @@
 /*
  * rtbench on NuttX SMP, Raspberry Pi Pico (CONFIG_INIT_ENTRYPOINT="rtbench_main"): a
  * real board has no command line, so it runs the options the build wrote into
- * rtb_pico_args.h (the spec's, src/rtlab/lab/rtos/nuttx_pico.py), prints the protocol on
+ * rtb_pico_args.h (the spec's, src/rtlab/lab/rtos/nuttx/baked.py), prints the protocol on
  * the console (UART0, GP0/GP1, 115200), then "rtbench: done errors=N" as the FreeRTOS
  * board layer does, and idles.
  *
