@@ -10,7 +10,7 @@
  * Both: 20 priorities (levels 1..16 at 17 - level, idle at 19), no statistics task and
  * no timer task (no scenario uses them; they would run between samples), round-robin
  * compiled in (rtb_yield). Lines the Python side reads are "#define NAME value": keep
- * that shape (src/rtlab/lab/rtos/ucos3.py records them with each run).
+ * that shape (src/rtlab/lab/rtos/ucos3/describe.py records them with each run).
  */
 #ifndef OS_CFG_H
 #define OS_CFG_H
