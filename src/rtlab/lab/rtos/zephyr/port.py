@@ -84,7 +84,8 @@ class Zephyr(PortBase):
         """The ELF (a QEMU machine), or a board's image with its default options."""
         if machine in self.boards:
             return self.build_baked(machine, config, paths, [])
-        out = self._build(PORT_DIR, "rtbench", machine, config, paths)
+        check_buildable(self, machine, config, paths)
+        out = build_app(PORT_DIR, "rtbench", machine, config, paths)
         return out / "zephyr" / "zephyr.elf"
 
     def build_baked(
@@ -96,7 +97,7 @@ class Zephyr(PortBase):
         why = hal_missing(machine, paths.get(MODULES_VAR, ""))
         if why:
             raise RtosBuildError(why)
-        return self._build(PORT_DIR, "rtbench", machine, config, paths, words)
+        return build_app(PORT_DIR, "rtbench", machine, config, paths, words)
 
     def build_program(self, name: str, machine: str, config: str, paths: Mapping[str, str]) -> Path:
         """Other firmware this port builds for the qemu target: Zephyr's own
@@ -104,22 +105,9 @@ class Zephyr(PortBase):
         if name not in self.programs:
             raise RtosBuildError(f"Zephyr builds {', '.join(self.programs)} here, not {name}")
         what, fragments = PROGRAM_BUILDS[name]
-        out = self._build(LM_DIR, what, machine, config, paths, fragments=fragments)
-        return out / "zephyr" / "zephyr.elf"
-
-    def _build(
-        self,
-        src: Path,
-        what: str,
-        machine: str,
-        config: str,
-        paths: Mapping[str, str],
-        words: list[str] | None = None,
-        fragments: tuple[Path, ...] = (),
-    ) -> Path:
-        """The build directory; for a board's `words` (options built in), its image."""
         check_buildable(self, machine, config, paths)
-        return build_app(src, what, machine, config, paths, words, fragments)
+        out = build_app(LM_DIR, what, machine, config, paths, fragments=fragments)
+        return out / "zephyr" / "zephyr.elf"
 
     def describe(self, config: str, paths: Mapping[str, str], machine: str = "") -> dict[str, Any]:
         """The Kconfig read back from this machine's build (another machine's board
