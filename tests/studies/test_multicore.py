@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from rtlab.lab.qemu_timing import withhold_cross_core
+from rtlab.lab.qemu.timing import withhold_cross_core
 from rtlab.protocol import Run, parse
 from rtlab.studies import multicore
 from tests.lab.workloads.rtbench.test_rtbench_host import run_text, tput

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from rtlab.errors import ConfigError
-from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
+from rtlab.lab.qemu.invocation import icount_args, icount_labels, qemu_version, semihosting_args
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 from rtlab.procgroup import kill_group, spawn

@@ -12,7 +12,7 @@ role declares:
 - `SerialDriver`: an RTOS board printing the protocol on the place's serial port,
   flashed by the role's OpenOCDDriver (rtlab.lab.targets.labgrid.serial_board: the
   serial target's SerialBoard on the place's port).
-- `QEMUDriver`: a QEMU machine (rtlab.lab.qemu_machine, the `qemu` target's device)
+- `QEMUDriver`: a QEMU machine (rtlab.lab.qemu.machine, the `qemu` target's device)
   with the driver's machine, qemu_bin and extra_args (its -icount shift): the place's
   runs are the direct target's, byte for byte.
 """
@@ -30,8 +30,8 @@ from typing import Any
 from rtlab.catalog.machines import qemu_machines
 from rtlab.errors import RtlabError
 from rtlab.lab.linux_host import LinuxHost
-from rtlab.lab.qemu import qemu_fingerprint
-from rtlab.lab.qemu_machine import QemuError, QemuMachine
+from rtlab.lab.qemu.invocation import qemu_fingerprint
+from rtlab.lab.qemu.machine import QemuError, QemuMachine
 from rtlab.lab.targets.base import Background, Completed, run_process
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
 from rtlab.lab.targets.labgrid.places import LabgridError
@@ -196,7 +196,7 @@ def _icount_split(extra: Sequence[str]) -> tuple[int | None, list[str]]:
 
 
 class QemuBoard(Board):
-    """rtlab's QEMU-machine device (rtlab.lab.qemu_machine) for a place whose role
+    """rtlab's QEMU-machine device (rtlab.lab.qemu.machine) for a place whose role
     declares a QEMUDriver: labgrid supplies the lock and the machine's settings (machine,
     qemu_bin, extra_args with the icount shift); rtlab runs QEMU as the `qemu` target
     does, so a place's runs are the direct target's, byte for byte."""

@@ -27,8 +27,8 @@ from pathlib import Path
 from rtlab.catalog.machines import DEFAULT_QEMU, default_machine, qemu_machines
 from rtlab.lab.build import BuildError
 from rtlab.lab.process import run_process
-from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
-from rtlab.lab.qemu_timing import (
+from rtlab.lab.qemu.invocation import icount_args, icount_labels, qemu_version, semihosting_args
+from rtlab.lab.qemu.timing import (
     icount_firmware_args,
     parallel_args,
     timing_labels,
@@ -41,7 +41,7 @@ QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name an
 
 
 def cores_of(machine: str) -> int:
-    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu_timing: what each
+    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu.timing: what each
     timing mode gives); 1 for a name no machine file has."""
     m = qemu_machines().get(machine)
     return m.cores if m else 1

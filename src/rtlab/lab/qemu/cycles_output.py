@@ -29,7 +29,7 @@ import numpy as np
 
 from rtlab.analysis.stats import median
 from rtlab.errors import ConfigError
-from rtlab.lab.qemu_cycles import (
+from rtlab.lab.qemu.cycles import (
     APPROXIMATIONS,
     LABEL,
     Cycles,
@@ -39,14 +39,14 @@ from rtlab.lab.qemu_cycles import (
     plugin_args,
     read_capture,
 )
-from rtlab.lab.qemu_cycles_figures import (
+from rtlab.lab.qemu.cycles_figures import (
     MarkerPlanError,
     Stream,
     figures,
     marked,
     one_pin_pulse,
 )
-from rtlab.lab.qemu_machine import QemuMachine, QemuResult
+from rtlab.lab.qemu.machine import QemuMachine, QemuResult
 from rtlab.protocol import parse
 from rtlab.protocol.encoder import encode_line, encode_series, encode_value
 from rtlab.protocol.records import LINE_PREFIX
@@ -91,7 +91,7 @@ def _median(v: np.ndarray) -> int:
 def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
     """internal - external of every sample: "min max outside" (outside [-bound, bound]:
     each end's timestamp lies on either side of its edge, within the bracket; the cold
-    sample against the cold bracket), as rtlab.lab.qemu_cycles_check holds them."""
+    sample against the cold bracket), as rtlab.lab.qemu.cycles_check holds them."""
     bound = int(cost[1:].max()) if cost.size > 1 else int(cost[0])
     limit = np.full(diff.size, bound)
     limit[0] = int(cost[0])
