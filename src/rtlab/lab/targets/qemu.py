@@ -116,7 +116,7 @@ class QemuTarget(TargetBase):
         if not argv:
             raise QemuError("nothing to run")
         r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
+        return r.completed()
 
     def start(self, argv: Sequence[str]) -> Background:
         # Load generators run on the host; under icount they cannot move a figure.

@@ -213,7 +213,7 @@ class QemuBoard(Board):
             r = self.device.run(Path(argv[0]).resolve(), " ".join(argv[1:]), timeout)
         except QemuError as e:
             raise LabgridError(str(e)) from None
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
+        return r.completed()
 
     def fingerprint(self) -> dict[str, Any]:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
