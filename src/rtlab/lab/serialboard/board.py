@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from rtlab.lab.serialboard.board_output import OutputReader, Reading
 from rtlab.lab.serialboard.description import BoardDescription
 from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.link import SerialLink
-from rtlab.lab.serialboard.reading import OutputReader, Reading
 from rtlab.protocol import Labels
 
 
