@@ -40,9 +40,9 @@ def _best(run: object, repeat: int) -> float:
 
 
 def plugin_ratio(repeat: int) -> int:
-    from rtlab.lab import qemu_cycles as qc
     from rtlab.lab.boards.cmake_layer import build_mps2
-    from rtlab.lab.qemu_machine import run_qemu
+    from rtlab.lab.qemu import cycles as qc
+    from rtlab.lab.qemu.machine import run_qemu
 
     kernel = os.environ.get("FREERTOS_KERNEL_PATH")
     if not kernel:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rtlab's cycle-approximate QEMU plugin (plugins/qemu-cycles: Rust, GPL-2.0-or-later, its
 # QEMU plugin API binding from crates.io) into the venv as lib/rtlab/librtlab_qemu_cycles.so
-# (rtlab.lab.qemu_cycles finds it there). It runs after rust-aarch64.sh, which leaves a
+# (rtlab.lab.qemu.cycles finds it there). It runs after rust-aarch64.sh, which leaves a
 # Rust toolchain; without one the cycles runs and their tests are skipped: say so, go on.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import qemu_cycles as qc
+from rtlab.lab.qemu import cycles as qc
 from tests.needs import missing_tool
 
 # The order of seq.S's cal_sequences: ARMv6-M on every core, then ARMv7-M / v8-M only.

@@ -1,4 +1,4 @@
-"""rtlab's UF2 writer and checker (rtlab.lab.uf2) on a real ELF from the cross compiler:
+"""rtlab's UF2 writer and checker (rtlab.lab.uf2_format) on a real ELF from the cross compiler:
 the pages hold exactly what objcopy's binary holds, and every rule the RP2040 boot ROM
 applies is a refusal naming the block."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 
 pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab import uf2_rp2350 as r
 from tests.lab.uf2_elf import flash_elf, objcopy_binary, picotool_uf2
 

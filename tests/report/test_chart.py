@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from rtlab.chart import TAB10, Chart
-from rtlab.chart import ticks as tk
+from rtlab.chart import axis_ticks as tk
 from rtlab.chart.svg import render
 
 NS = "{http://www.w3.org/2000/svg}"

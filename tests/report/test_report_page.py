@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.report.pitfalls import merge_messages
+from rtlab.report.environment import merge_messages
 
 RTLAB = Path(sys.executable).with_name("rtlab")
 REPO = Path(__file__).resolve().parents[2]

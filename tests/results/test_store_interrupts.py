@@ -13,7 +13,7 @@ import pytest
 
 from rtlab.procgroup import sigterm_as_interrupt
 from rtlab.results import Store
-from rtlab.results.writer import RunWriter
+from rtlab.results.run_writer import RunWriter
 
 
 class _SignalledWhileWriting(Store):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from rtlab.lab.qemu_timing import withhold_cross_core
+from rtlab.lab.qemu.timing import withhold_cross_core
 from rtlab.protocol import Run, parse
 from rtlab.studies import multicore
 from tests.lab.workloads.rtbench.test_rtbench_host import run_text, tput
@@ -65,7 +65,7 @@ def test_icount_withheld_parts_give_reasons_not_numbers() -> None:
     reps = []
     for _ in range(2):
         raw = "\n".join(_unparse(r) for r in repetition(2000, meta=meta))
-        reps.append(parse(withhold_cross_core(raw, 2, 0)))
+        reps.append(withhold_cross_core(parse(raw), 2, 0))
     figs = multicore.figures(reps)
     assert figs is not None
     assert set(figs.withheld) == {"scalability@2", "contention@2"}

@@ -2,5 +2,5 @@
 
 from __future__ import annotations
 
-# rtlab.lab.qemu_cycles: the QEMU cycles plugin's figures
+# rtlab.lab.qemu.cycles: the QEMU cycles plugin's figures
 QEMU_CYCLES = "cycle-approximate: QEMU + rtlab's timing tables, not silicon"

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
 from rtlab.chart import DASHES, Chart, Mark
-from rtlab.chart import ticks as tk
+from rtlab.chart import axis_ticks as tk
 from rtlab.chart.layout import Frame, text_width
 from rtlab.chart.legend import legend_svg, legend_top_height
 

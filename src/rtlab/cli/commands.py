@@ -58,7 +58,7 @@ def run() -> None:
     named_placeholders(typer.main.get_command(app))()
 
 
-from rtlab.cli.reading import (  # noqa: E402 - after app: the options of every reading command
+from rtlab.cli.capture_options import (  # noqa: E402 - after app: the options of every reading command
     EdgeOpt,
     FirstLevelOpt,
     FormatOpt,

@@ -8,7 +8,7 @@
     pin = "D0"                 # the pin under test (default: the first channel)
 
 Checked here, once, with the key of every mistake (ConfigError.key) so the spec error
-names its line; `rtlab.lab.instrument` drives the instrument around each run. Each
+names its line; `rtlab.lab.instrument_arming` drives the instrument around each run. Each
 kind's run-time glue is one module beside its driver defining `INSTRUMENT_KIND` (its
 keys, its table parser, its driver), found through the table of `INSTRUMENTS`:
 rtlab.instruments.sigrok.kind, rtlab.instruments.rp2040.kind, rtlab.instruments.pl061.

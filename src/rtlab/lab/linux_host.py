@@ -3,7 +3,7 @@
 A transport turns a command for the device into the argv this host runs: `SshTransport`
 through an ssh client of rtlab's own (BatchMode, each argument quoted with shlex.quote:
 ssh hands the remote side one command line that its login shell splits again), or a
-labgrid place's connection (rtlab.lab.targets.labgrid.boards: labgrid's SSHDriver holds
+labgrid place's connection (rtlab.lab.targets.labgrid.place_boards: labgrid's SSHDriver holds
 it). The device, `LinuxHost`, runs, starts and fingerprints through whichever transport
 it is given, so the `ssh` target and a labgrid place with an ssh board are one device
 reached two ways. (This machine itself is the `local` target: no transport at all.)

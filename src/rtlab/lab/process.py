@@ -1,6 +1,6 @@
 """Running a device's commands on this host: to completion in a process group of their
 own (`run_process`), or in the background until stopped (`Group`). The targets and the
-devices (rtlab.lab.linux_host, rtlab.lab.qemu_machine) share them."""
+devices (rtlab.lab.linux_host, rtlab.lab.qemu.machine) share them."""
 
 from __future__ import annotations
 

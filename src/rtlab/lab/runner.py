@@ -38,7 +38,7 @@ import rtlab
 from rtlab.errors import RtlabError
 from rtlab.lab import scheduler
 from rtlab.lab.fingerprint import LoadMonitor, loadavg, pitfalls
-from rtlab.lab.instrument import Armed, Instrument, InstrumentFailure, make_instrument
+from rtlab.lab.instrument_arming import Armed, Instrument, InstrumentFailure, make_instrument
 from rtlab.lab.instrument_results import record as record_capture
 from rtlab.lab.spec import Cell, Spec
 from rtlab.lab.targets.base import Completed, Target, make_target

@@ -2,7 +2,7 @@
 from an ELF as picotool 2.1.1's `uf2 convert --family rp2350-arm-s --abs-block` writes
 it (byte for byte), and checked before it is copied onto a board.
 
-The pages are rtlab.lab.uf2's (family RP2350_ARM_S 0xE48BFF59). In front goes the
+The pages are rtlab.lab.uf2_format's (family RP2350_ARM_S 0xE48BFF59). In front goes the
 RP2350-E10 block the pico-sdk adds for A2 chips (its PICO_RP2350_A2_SUPPORTED): one page
 of 0xEF for 0x10FFFF00, family ABSOLUTE 0xE48BFF57, numbered 0 of 2 on its own, tagged
 "ignore this block" (RP2_IGNORE_BLOCK); an A2 boot ROM then writes the image at its
@@ -22,8 +22,8 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from rtlab.lab import uf2
-from rtlab.lab.uf2 import PAGE, Block, Uf2Error
+from rtlab.lab import uf2_format as uf2
+from rtlab.lab.uf2_format import PAGE, Block, Uf2Error
 
 RP2350_ARM_S_FAMILY = 0xE48BFF59
 ABSOLUTE_FAMILY = 0xE48BFF57

@@ -13,7 +13,7 @@ not exceptions: the run is marked incomplete and `problems` says what is missing
 the caller decides whether a partial run is still worth keeping.
 
 records.py holds what a run is, reader.py reads output as it comes (the one reader:
-parser.py's parse() feeds it a whole output), builder.py what each record does to a
+parser.py's parse() feeds it a whole output), run_builder.py what each record does to a
 run, decoder.py turns sample chunks into numbers in bulk, encoder.py writes lines.
 A target's labels (labels.py) travel beside the output as data and the reader merges
 them into each run's meta. Nothing outside this package builds `@rtl1` lines.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from rtlab.protocol import builder as b
+from rtlab.protocol import run_builder as b
 from rtlab.protocol.labels import NO_LABELS, Labels
 from rtlab.protocol.records import PREFIX, VERSION, ProtocolError, Run
 

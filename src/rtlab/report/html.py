@@ -5,7 +5,7 @@ rtlab.report.document, which also gives the Markdown, CSV and JSON texts.
     write_report(store, results.select_many(store, [], "host"), "out/report.html")
 
 The page: a title from the specs, the findings (one sentence per study answer, made
-from the data), environment (fingerprint, one pitfall row per code: pitfalls), summary
+from the data), environment (fingerprint, one pitfall row per code: environment), summary
 per matrix cell, runs that did not finish cleanly, then one section per study, each made
 by its plug-in of rtlab.report.sections (the SECTIONS registry).
 """
@@ -24,7 +24,7 @@ import markupsafe
 
 import rtlab
 from rtlab.fsutil import atomic_path
-from rtlab.report import document, pitfalls
+from rtlab.report import document, environment
 from rtlab.report.document import SUMMARY_COLS, Report
 from rtlab.report.sections import Section
 from rtlab.results import Store
@@ -143,7 +143,7 @@ def render_html(rep: Report) -> str:
         store=str(rep.store.path),
         n_runs=len(runs),
         n_cells=len(rep.cells),
-        env=pitfalls.environment(rep.store, rep.cells),
+        env=environment.environment(rep.store, rep.cells),
         summary=rep.summary,
         cols=SUMMARY_COLS,
         bad=[{**r, "label": labels[r["run_id"]]} for r in runs if r["status"] != "ok"],

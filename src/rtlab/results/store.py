@@ -40,9 +40,9 @@ import numpy as np
 from rtlab.errors import NothingRan
 from rtlab.procgroup import interrupts_deferred
 from rtlab.results import orphans
+from rtlab.results.run_writer import RunWriter, insert_rows, write_samples
 from rtlab.results.schema import SCHEMA, STATUSES, StoreError, to_json
 from rtlab.results.snapshot import open_snapshot, publish, withdraw
-from rtlab.results.writer import RunWriter, insert_rows, write_samples
 
 
 def _boot_id() -> str:

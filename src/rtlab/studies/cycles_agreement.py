@@ -1,5 +1,5 @@
 """External vs internal as a cycles study's stored runs recorded it (rtlab.lab.
-qemu_cycles_check compared them when the run was restated in cycles: cycles_bound,
+qemu.cycles_check compared them when the run was restated in cycles: cycles_bound,
 cycles_diff.NAME in each run's meta), per run, and the results page's table.
 
     rows = stored_agreement(store, "rtos-cycles")
@@ -35,7 +35,7 @@ class CellAgreement:
 
 def stored_agreement(store: Store, spec: str = "rtos-cycles") -> list[CellAgreement]:
     """What each cell's last ok run recorded of its restatement (rtlab.lab.
-    qemu_cycles_output: cycles_bound, cycles_diff.NAME), per scenario run."""
+    qemu.cycles_output: cycles_bound, cycles_diff.NAME), per scenario run."""
     out = []
     for cr in results.select_many(store, (), spec).values():
         if not cr.ok_ids:

@@ -8,7 +8,7 @@ contention 0–70 %), with the timing mode they were taken in and what it allows
     figs.setting.violations        # parallel TCG on a host without an idle CPU per vCPU
 
 A repetition is the parts of one stored rtbench run (rtlab.results.multirun.split). A
-part withheld by the target (meta `withheld=…`, rtlab.lab.qemu_timing) has no figure:
+part withheld by the target (meta `withheld=…`, rtlab.lab.qemu.timing) has no figure:
 its reason is kept instead. Intervals are Student-t 95 % intervals of the mean over the
 repetitions; one repetition has none.
 """

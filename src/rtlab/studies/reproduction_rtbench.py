@@ -42,7 +42,7 @@ STM32_CORES = {"M0+": "M0"}
 # brackets (subtracted from its preemption figures): under the cycles plugin, which times
 # marker pulses and not the timestamps around one pin write, rtbench's empty bracket is
 # its counterpart (its pin stores and the bracket's own code between them), taken off
-# every one-pin pulse (rtlab.lab.qemu_cycles_output) and shown here, not judged.
+# every one-pin pulse (rtlab.lab.qemu.cycles_output) and shown here, not judged.
 BRACKET_HOW = "the empty marker bracket's pulse (taken off every figure here)"
 
 

@@ -254,7 +254,7 @@ def contention(run: Run) -> dict[int, float]:
     """{stress level %: target throughput as percent of level 0}."""
     if run.meta.get("scenario") != "contention":
         raise RtbenchError(f"not a contention run: scenario={run.meta.get('scenario')!r}")
-    if run.meta.get("withheld"):  # the target kept no figure (rtlab.lab.qemu_timing)
+    if run.meta.get("withheld"):  # the target kept no figure (rtlab.lab.qemu.timing)
         code = run.meta["withheld"]
         raise RtbenchError(
             f"contention on {run.meta.get('cores', '?')} cores: {code}: {withheld_why(run)}"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rtlab.lab import qemu_cycles as qc
-from rtlab.lab.qemu_machine import qemu_argv
+from rtlab.lab.qemu import cycles as qc
+from rtlab.lab.qemu.machine import qemu_argv
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from tests.lab.conformance.symbols import Image

@@ -18,7 +18,7 @@ from collections import Counter
 
 import pytest
 
-from rtlab.lab import qemu_cycles as qc
+from rtlab.lab.qemu import cycles as qc
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from tests.lab.conformance.cycle_regions import Region, on_model, on_plugin

@@ -17,7 +17,7 @@ import pytest
 from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
 from rtlab.lab.boards.layers import BOARDS_DIR
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.qemu_machine import qemu_argv
+from rtlab.lab.qemu.machine import qemu_argv
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from tests.lab.conformance.regions import timed_regions, violations

@@ -8,9 +8,9 @@ its first known level, an x/z in the middle holds the previous level (the next k
 level makes an edge only if it differs); `metadata["xz_changes"]` counts them. Repeated
 equal values are not edges. Multi-bit, real and string variables are skipped.
 
-reader.py reads (the numpy scanner in scanner.py first); wellen.py holds everything that
-touches pywellen, which runs in a forked child (a corrupt file can abort it); writer.py
-writes; roundtrip.py is what the writer adds for the reader.
+to_capture.py reads (the numpy scanner in scanner.py first); wellen.py holds everything
+that touches pywellen, which runs in a forked child (a corrupt file can abort it);
+writer.py writes; roundtrip.py is what the writer adds for the reader.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from rtlab.formats import FormatSpec, choice, name_list, number
-from rtlab.formats.vcd.reader import read as _read
-from rtlab.formats.vcd.reader import read_stream as _read_stream
-from rtlab.formats.vcd.reader import sniff, sniff_fst
+from rtlab.formats.vcd.to_capture import read as _read
+from rtlab.formats.vcd.to_capture import read_stream as _read_stream
+from rtlab.formats.vcd.to_capture import sniff, sniff_fst
 
 
 def read(path: Any, *, vectors: str = "skip", **options: Any) -> Any:

@@ -1,4 +1,4 @@
-"""What both VCD reading paths share (reader.py for whole files, plain.py for plain
+"""What both VCD reading paths share (to_capture.py for whole files, plain.py for plain
 bodies block by block): the timescale, the declared order, and the channels made from
 the signals (names, selection, aliases, the counts in the metadata)."""
 

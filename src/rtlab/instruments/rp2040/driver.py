@@ -1,5 +1,5 @@
 """Host driver of the rtlab RP2040 capture module: the serial conversation (HELLO, a
-capture's start, its frames until STOPPED); decoder.py turns the frames into a Capture."""
+capture's start, its frames until STOPPED); frames.py turns the frames into a Capture."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Protocol
 
 from rtlab.errors import RtlabError
 from rtlab.instruments.rp2040 import wire as p
-from rtlab.instruments.rp2040.decoder import (
+from rtlab.instruments.rp2040.frames import (
     CaptureDecoder,
     DeviceError,
     DeviceInfo,

@@ -8,8 +8,8 @@ import threading
 import time
 
 from rtlab.instruments.rp2040 import wire as p
-from rtlab.instruments.rp2040.decoder import CaptureDecoder, DeviceError, Status
 from rtlab.instruments.rp2040.driver import RP2040Module
+from rtlab.instruments.rp2040.frames import CaptureDecoder, DeviceError, Status
 from rtlab.model import Capture
 
 

@@ -2,7 +2,7 @@
 the project's board layer on it (workloads/rtbench/boards/rp2040: build_on_sdk), for
 one RTOS (RTB_PICO_RTOS: a port folder with an rp2040.cmake) with the options built in
 (a real board has no command line). FreeRTOS and µC/OS-III build on it, NuttX takes
-boot stage 2 from it. The SDK makes the ELF; rtlab writes the UF2 (rtlab.lab.uf2), so
+boot stage 2 from it. The SDK makes the ELF; rtlab writes the UF2 (rtlab.lab.uf2_format), so
 picotool is not needed."""
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rtlab.fsutil import atomic_path
-from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab import uf2_format as uf2
+from rtlab.lab import uf2_rp2350
 from rtlab.lab.build import RtosBuildError
 
 # chip -> (its UF2 from an ELF, its boot ROM's check)

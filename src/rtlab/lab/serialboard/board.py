@@ -9,10 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rtlab.catalog.machines import Machine
+from rtlab.lab.serialboard.board_output import OutputReader, Reading
 from rtlab.lab.serialboard.errors import BoardSilent, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import Flasher
 from rtlab.lab.serialboard.link import SerialLink
-from rtlab.lab.serialboard.reading import OutputReader, Reading
 from rtlab.protocol import Labels
 
 

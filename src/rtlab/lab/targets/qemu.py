@@ -1,5 +1,5 @@
 """The `qemu` target kind: rtbench (or an ELF of your own) on a QEMU machine of this host,
-the QEMU-machine device of rtlab.lab.qemu_machine (run_qemu, re-exported here):
+the QEMU-machine device of rtlab.lab.qemu.machine (run_qemu, re-exported here):
 
     res = run_qemu("build/rtbench-qemu/rtbench-freertos-an385.elf",
                    append="--scenarios primitives --iterations 200")
@@ -17,7 +17,7 @@ Also the `qemu` target kind of `rtlab run` (`TARGET_KIND`, see targets/base.py):
     # rtos_paths = {FREERTOS_KERNEL_PATH = "…"}   # else taken from the environment
     # elf = "path.elf"         # a firmware of your own instead
     # cycles = true            # through rtlab's QEMU cycles plugin: marked paths in
-                               # cycle-approximate cycles (rtlab.lab.qemu_cycles_output)
+                               # cycle-approximate cycles (rtlab.lab.qemu.cycles_output)
 
 A workload's argv[0] is the ELF, the rest becomes the guest's command line (semihosting
 `arg=`s after a fixed program name, read by the firmware through SYS_GET_CMDLINE).
@@ -30,9 +30,9 @@ from typing import Any
 
 from rtlab.catalog.machines import default_machine, qemu_machines
 from rtlab.errors import ConfigError
-from rtlab.lab.qemu import qemu_fingerprint
-from rtlab.lab.qemu_cycles_output import CyclesQemuMachine, check_cycles
-from rtlab.lab.qemu_machine import (
+from rtlab.lab.qemu.cycles_output import CyclesQemuMachine, check_cycles
+from rtlab.lab.qemu.invocation import qemu_fingerprint
+from rtlab.lab.qemu.machine import (
     QEMU,
     QemuError,
     QemuMachine,
@@ -43,7 +43,7 @@ from rtlab.lab.qemu_machine import (
     qemu_argv,
     run_qemu,
 )
-from rtlab.lab.qemu_timing import timing_mode
+from rtlab.lab.qemu.timing import timing_mode
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.firmware import KEYS as FIRMWARE_KEYS
 from rtlab.lab.rtos.firmware import RtosFirmware, check_firmware
@@ -116,7 +116,7 @@ class QemuTarget(TargetBase):
         if not argv:
             raise QemuError("nothing to run")
         r = self.device.run(argv[0], " ".join(argv[1:]), timeout, self.firmware.labels())
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
+        return r.completed()
 
     def start(self, argv: Sequence[str]) -> Background:
         # Load generators run on the host; under icount they cannot move a figure.

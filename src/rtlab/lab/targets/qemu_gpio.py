@@ -51,7 +51,7 @@ from rtlab.lab import gpio_guest as gg
 from rtlab.lab import hostview
 from rtlab.lab import hrtimer_guest as hg
 from rtlab.lab.fingerprint import fingerprint, pitfalls
-from rtlab.lab.qemu import qemu_version
+from rtlab.lab.qemu.invocation import qemu_version
 from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind
 from rtlab.protocol import Labels
 

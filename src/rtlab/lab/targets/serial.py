@@ -14,7 +14,7 @@ a serial port, flashed and reset by a flasher (docs/serial-target.md).
     # builtin_args = true          # a probe cannot pass options: run the image as built
 
 Each run flashes the image the workload names, opens the port, resets the board and
-reads until the output is done (rtlab.lab.serialboard.reading). The image must name the
+reads until the output is done (rtlab.lab.serialboard.board_output). The image must name the
 spec's board in its protocol meta (and the RTOS, when rtlab built it): another one is a
 wrong image, one error, nothing of it stored. A missing probe or port stops `rtlab run`
 before any cell (check at open).

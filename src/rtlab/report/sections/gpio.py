@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rtlab.report.figures import svg_uri
 from rtlab.report.sections import Section, SectionKind
-from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import gpio as gpio_study

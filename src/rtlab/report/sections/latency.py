@@ -9,8 +9,8 @@ from typing import Any
 
 from rtlab.analysis.stats import summarize
 from rtlab.report import plots
+from rtlab.report.figures import svg_uri
 from rtlab.report.sections import Section, SectionKind, range_text
-from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 

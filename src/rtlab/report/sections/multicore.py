@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from rtlab.chart import Chart
+from rtlab.report.figures import bar, svg_uri
 from rtlab.report.sections import Section, SectionKind
-from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import multicore, rtbench

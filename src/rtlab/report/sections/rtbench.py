@@ -8,8 +8,8 @@ from typing import Any
 
 from rtlab.catalog.study_errors import RtbenchError
 from rtlab.chart import Chart
+from rtlab.report.figures import bar, svg_uri
 from rtlab.report.sections import Section, SectionKind
-from rtlab.report.svg import bar, svg_uri
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
 from rtlab.studies import rtbench

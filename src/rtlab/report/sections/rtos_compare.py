@@ -5,7 +5,7 @@ machine naming the cheapest RTOS for the headline primitives."""
 from __future__ import annotations
 
 from rtlab.catalog.rtoses import title as rtos_title
-from rtlab.report import svg
+from rtlab.report import figures
 from rtlab.report.sections import Section, SectionKind
 from rtlab.results import Store, multirun
 from rtlab.results import query as results
@@ -28,7 +28,7 @@ def build(store: Store, cells: dict[str, results.CellRuns]) -> Section | None:
     data = {
         "machines": _per_machine(cmp, tables),
         "rank_charts": _rank_charts(cmp),
-        "legend": list(zip(_rtoses(cmp), svg.RANK_COLOURS, strict=False)),
+        "legend": list(zip(_rtoses(cmp), figures.RANK_COLOURS, strict=False)),
         "head": head,
         "icount": cmp.unit.startswith("instructions"),
         "model": cmp.unit == rtos_compare.MODEL_UNIT,
@@ -74,7 +74,9 @@ def _relative_charts(cmp: rtos_compare.Comparison, head: list[str]) -> list[str]
                 " (cycle model)" if cmp.unit == rtos_compare.MODEL_UNIT
                 else " (icount model)" if cmp.resolution else ""
             )  # fmt: skip
-            charts.append(svg.bar([t.split(" ")[0] for t in tests], groups, title, unit, ref=100))
+            charts.append(
+                figures.bar([t.split(" ")[0] for t in tests], groups, title, unit, ref=100)
+            )
     return charts
 
 
@@ -127,5 +129,5 @@ def _rank_charts(cmp: rtos_compare.Comparison) -> list[tuple[str, str]]:
             for name, v in best.items():
                 ranks[name][core] = order.index(v) + 1
         if sum(len(r) for r in ranks.values()) > 1:
-            charts.append((label, svg.rank_lines(label, cores, ranks, len(names))))
+            charts.append((label, figures.rank_lines(label, cores, ranks, len(names))))
     return charts

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from dataclasses import asdict
 
+from rtlab.report.figures import svg_uri
 from rtlab.report.sections import Section, SectionKind
-from rtlab.report.svg import svg_uri
 from rtlab.results import Store
 from rtlab.results import query as results
 from rtlab.studies import user_vs_kernel as uvk

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab import qemu_cycles as qc
-from rtlab.lab import qemu_cycles_check as cycles_check
-from rtlab.lab.qemu_machine import run_qemu
+from rtlab.lab.qemu import cycles as qc
+from rtlab.lab.qemu import cycles_check as cycles_check
+from rtlab.lab.qemu.machine import run_qemu
 from rtlab.studies import rtbench
 
 pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)

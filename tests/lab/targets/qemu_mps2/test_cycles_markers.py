@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab import qemu_cycles as qc
-from rtlab.lab import qemu_cycles_check as cycles_check
-from rtlab.lab.qemu_machine import run_qemu
+from rtlab.lab.qemu import cycles as qc
+from rtlab.lab.qemu import cycles_check as cycles_check
+from rtlab.lab.qemu.machine import run_qemu
 
 pytestmark = pytest.mark.kernel  # needs what the user brings (README: bring your own kernels)
 
@@ -87,7 +87,7 @@ def test_cycles_machine_restates_marked_paths_and_withholds_the_rest(freertos_bu
     """Through CyclesQemuMachine (the target's `cycles = true`): each marked series is its
     marker pulses in cycles at the stand-in's clock, the run says what its figures are,
     and an unmarked run keeps no figure (its ticks are icount, not cycles)."""
-    from rtlab.lab.qemu_cycles_output import WITHHELD, CyclesQemuMachine
+    from rtlab.lab.qemu.cycles_output import WITHHELD, CyclesQemuMachine
 
     elf = freertos_build / "rtbench-freertos-an385.elf"
     device = CyclesQemuMachine("mps2-an385")

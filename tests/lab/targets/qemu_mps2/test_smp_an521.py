@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.qemu_timing import UNSUPPORTED_ON_ICOUNT
+from rtlab.lab.qemu.timing import UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.freertos import SMP_PORT, SMP_TESTED, SMP_VAR, VAR
 from rtlab.lab.targets import qemu as tq

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rtlab.catalog.machines import MACHINES
-from rtlab.lab.qemu_timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
+from rtlab.lab.qemu.timing import CROSS_CORE_SCENARIOS, UNSUPPORTED_ON_ICOUNT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.targets import qemu as tq
@@ -69,7 +69,7 @@ def test_describe_reads_the_a53_build(rtos: str, request: pytest.FixtureRequest)
 
 @pytest.mark.parametrize("rtos", ["nuttx", "zephyr"])
 def test_icount_withholds_cross_core_runs(rtos: str, request: pytest.FixtureRequest) -> None:
-    """Under icount rtbench runs on one core (qemu_timing.icount_firmware_args: this also
+    """Under icount rtbench runs on one core (rtlab.lab.qemu.timing.icount_firmware_args: this also
     keeps Zephyr's SMP kernel out of its icount wedge); each cross-core run gets a
     two-core twin that keeps its meta and unsupported_on_icount, no figures."""
     elf = request.getfixturevalue(f"{rtos}_elf")

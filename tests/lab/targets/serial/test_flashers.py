@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.serialboard.errors import ProbeMissing
 from rtlab.lab.targets.base import make_target
 from tests.conftest import rtlab

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.spec import load_spec

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rtlab.catalog.machines import MACHINES
-from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab import uf2_format as uf2
+from rtlab.lab import uf2_rp2350
 from rtlab.lab.boards.layers import build_image
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths

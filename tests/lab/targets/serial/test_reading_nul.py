@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rtlab.lab.serialboard.reading import OutputReader
+from rtlab.lab.serialboard.board_output import OutputReader
 from rtlab.protocol import Labels, Writer
 from rtlab.protocol.cut import parse_cut
 from rtlab.protocol.parser import parse_one

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from rtlab.catalog.machines import MACHINES
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.targets.base import make_target
 from rtlab.results import Store

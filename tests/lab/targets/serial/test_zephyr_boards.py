@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.rtos.base import RtosBuildError, merged_paths
 from rtlab.lab.rtos.zephyr import RTOS as ZEPHYR
 from rtlab.lab.rtos.zephyr import hal_missing

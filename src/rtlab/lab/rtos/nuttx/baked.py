@@ -1,6 +1,6 @@
 """Builds rtbench on NuttX SMP for the Raspberry Pi Pico: NuttX's own raspberrypi-pico
 board (both cores, UART0 console), the rtbench app with the options built in (a real
-board has no command line), and the UF2 written by rtlab.lab.uf2. The Pico 2 the same
+board has no command line), and the UF2 written by rtlab.lab.uf2_format. The Pico 2 the same
 way on NuttX's raspberrypi-pico-2 board (rp23xx, one core), which needs no pico-sdk
 (its linker script carries the IMAGE_DEF): its UF2 by rtlab.lab.uf2_rp2350.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rtlab.catalog.machines import MACHINES
 from rtlab.fsutil import atomic_path
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.boards.pico_sdk import copy_boot_stage2, sdk_path
 from rtlab.lab.boards.uf2_image import WRITERS
 from rtlab.lab.rtos.base import RtosBuildError

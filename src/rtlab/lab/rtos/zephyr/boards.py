@@ -15,7 +15,7 @@ from pathlib import Path
 from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import overlay, setting
 from rtlab.fsutil import atomic_path
-from rtlab.lab import uf2
+from rtlab.lab import uf2_format as uf2
 from rtlab.lab.boards.uf2_image import WRITERS
 from rtlab.lab.rtos.base import RtosBuildError
 

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
-from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
+from rtlab.lab.qemu.invocation import icount_args, icount_labels, qemu_version, semihosting_args
 from rtlab.lab.serialboard.errors import FlashFailed, SerialBoardError
 from rtlab.procgroup import kill_group, spawn
 

@@ -9,7 +9,7 @@ leaves BOOTSEL when it reboots, so every run needs it put back (picotool reboots
 into BOOTSEL only through an image's USB interface, which rtbench's images do not have);
 its image waits two seconds before printing, time for the port to open.
 
-The image is checked before the copy (rtlab.lab.uf2, uf2_rp2350): a malformed one, or
+The image is checked before the copy (rtlab.lab.uf2_format, uf2_rp2350): a malformed one, or
 one the board's boot ROM would not run (the description's drive says which: RPI-RP2,
 the RP2040's family, addresses and stage-2 CRC; RP2350, the Pico 2's family, addresses
 and IMAGE_DEF), is one error naming the block, and nothing reaches the board.
@@ -26,7 +26,8 @@ from typing import Any
 
 from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
-from rtlab.lab import uf2, uf2_rp2350
+from rtlab.lab import uf2_format as uf2
+from rtlab.lab import uf2_rp2350
 from rtlab.lab.serialboard.errors import FlashFailed, ProbeMissing, SerialBoardError
 from rtlab.lab.serialboard.flashers.base import ProbeFlasher, described
 

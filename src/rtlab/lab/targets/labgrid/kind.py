@@ -13,7 +13,7 @@
     # programs = {rtlab-latency = "/usr/local/bin/rtlab-latency"}
 
 Making the target acquires the place (rtlab.lab.targets.labgrid.lease; PlaceBusy names who holds
-it) and opens its board through the role's labgrid driver (rtlab.lab.targets.labgrid.boards);
+it) and opens its board through the role's labgrid driver (rtlab.lab.targets.labgrid.place_boards);
 `close()` releases it. With `tags`, `expand` gives one target table per matching place
 and the runner's scheduler spreads the cells over them.
 """
@@ -29,9 +29,9 @@ from rtlab.lab.serialboard.options import check_reading
 from rtlab.lab.targets.base import Background, Completed, TargetBase, TargetKind, check_programs
 from rtlab.lab.targets.labgrid import places
 from rtlab.lab.targets.labgrid.board_base import Board
-from rtlab.lab.targets.labgrid.boards import open_board
 from rtlab.lab.targets.labgrid.instruments import place_instrument
 from rtlab.lab.targets.labgrid.lease import Lease
+from rtlab.lab.targets.labgrid.place_boards import open_board
 
 KEYS = ("env", "role", "place", "tags", "coordinator", "elf", "programs")
 # a serial board's (role with SerialDriver): rtlab.lab.targets.labgrid.serial_board

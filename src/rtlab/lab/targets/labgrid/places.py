@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Mapping
+from typing import Any
 
 from rtlab.errors import RtlabError
 from rtlab.lab.targets.base import TargetBusy
@@ -91,6 +92,26 @@ def release(coordinator: str, place: str) -> None:
     proc = _client(coordinator, "-p", place, "release")
     if proc.returncode != 0:
         raise LabgridError(f"labgrid place {place}: cannot release ({_why(proc)})")
+
+
+def place_resources(coordinator: str, place: str) -> list[dict[str, Any]]:
+    """The resources of a place rtlab holds, as an environment's `resources` list: what
+    `labgrid-client -p PLACE env` prints (each exporter's address of it, its name and
+    settings), so a role's drivers bind to them with no client session in rtlab."""
+    import yaml  # labgrid's own dependency: its environment files are YAML
+
+    proc = _client(coordinator, "-p", place, "env")
+    if proc.returncode != 0:
+        raise LabgridError(f"labgrid place {place} on {coordinator}: {_why(proc)}")
+    try:
+        found = yaml.safe_load(proc.stdout)["targets"][place].get("resources") or []
+    except (yaml.YAMLError, KeyError, TypeError, AttributeError):
+        found = None
+    if not isinstance(found, list):
+        raise LabgridError(
+            f"labgrid place {place}: `labgrid-client env` printed no resources list"
+        )
+    return found
 
 
 def lab_places(coordinator: str) -> dict[str, tuple[dict[str, str], str | None]]:

@@ -1,4 +1,4 @@
-"""Each marked sample's cycles from a QEMU cycles plugin capture (rtlab.lab.qemu_cycles).
+"""Each marked sample's cycles from a QEMU cycles plugin capture (rtlab.lab.qemu.cycles).
 
 rtbench --markers brackets each timed path `t0; pin high; call; pin low; t1`, each end
 atomic with its timestamp (the interrupt paths: `t; toggle` at each end, the timestamp
@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from rtlab.errors import RtlabError
-from rtlab.lab.qemu_cycles import READ, Cycles
+from rtlab.lab.qemu.cycles import READ, Cycles
 from rtlab.protocol import Run
 
 PLAN = re.compile(r"^([0-3])@(\d+)\+(\d+)>([0-3])@(\d+)\+(\d+)$")

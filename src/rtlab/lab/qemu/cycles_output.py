@@ -15,21 +15,24 @@ what the figures are:
     over every sample, and how many samples lie beyond [-bound, bound]; the cold one is
     held to the cold bracket)
 
-A run without markers has no cycle figure: its data records are withheld with a warn.
+A run without markers has no cycle figure: its figures are withheld with a warning. The
+runs are restated as parsed (the QEMU run's, read once); the guest's output text stays as
+it came.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from rtlab.analysis.stats import median
 from rtlab.errors import ConfigError
-from rtlab.lab.qemu_cycles import (
+from rtlab.lab.qemu.cycles import (
     APPROXIMATIONS,
     LABEL,
     Cycles,
@@ -39,48 +42,18 @@ from rtlab.lab.qemu_cycles import (
     plugin_args,
     read_capture,
 )
-from rtlab.lab.qemu_cycles_figures import (
+from rtlab.lab.qemu.cycles_figures import (
     MarkerPlanError,
     Stream,
     figures,
     marked,
     one_pin_pulse,
 )
-from rtlab.lab.qemu_machine import QemuMachine, QemuResult
-from rtlab.protocol import parse
-from rtlab.protocol.encoder import encode_line, encode_series, encode_value
-from rtlab.protocol.records import LINE_PREFIX
-from rtlab.protocol.withhold import withhold_runs
+from rtlab.lab.qemu.machine import QemuMachine, QemuResult
+from rtlab.protocol import Run, Series
+from rtlab.protocol.withhold import withhold, without_figures
 
-_END = re.compile(r"^@rtl1 end (.*?\brecords=)([0-9]+)(.*?)(?: \*[0-9a-f]{8})?$")
-_DATA = frozenset(("series", "s", "sd", "sb", "c", "h"))
 WITHHELD = "icount_not_cycles"
-
-
-def _rtype(line: str) -> str | None:
-    if not line.startswith(LINE_PREFIX):
-        return None
-    return line[len(LINE_PREFIX) :].split(" ", 1)[0]
-
-
-def _runs(text: str) -> Iterator[tuple[list[str], list[str] | None]]:
-    """(lines outside runs, None) and (a run's lines with its end, run) pieces in order."""
-    run: list[str] | None = None
-    for raw in text.split("\n"):
-        rtype = _rtype(raw.rstrip("\r"))
-        if rtype == "hello":
-            if run is not None:
-                yield run, None
-            run = [raw]
-        elif run is None:
-            yield [raw], None
-        else:
-            run.append(raw)
-            if rtype == "end":
-                yield run, run
-                run = None
-    if run is not None:
-        yield run, None
 
 
 def _median(v: np.ndarray) -> int:
@@ -91,7 +64,7 @@ def _median(v: np.ndarray) -> int:
 def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
     """internal - external of every sample: "min max outside" (outside [-bound, bound]:
     each end's timestamp lies on either side of its edge, within the bracket; the cold
-    sample against the cold bracket), as rtlab.lab.qemu_cycles_check holds them."""
+    sample against the cold bracket), as rtlab.lab.qemu.cycles_check holds them."""
     bound = int(cost[1:].max()) if cost.size > 1 else int(cost[0])
     limit = np.full(diff.size, bound)
     limit[0] = int(cost[0])
@@ -107,23 +80,17 @@ def _less_bracket(pulse: np.ndarray, bracket: np.ndarray) -> np.ndarray:
     return out
 
 
-def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
-    (run,) = parse("\n".join(lines), source="qemu-cycles")
-    if run.meta.get("markers") != "on":
-        return lines
-    end = lines[-1].rstrip("\r")
-    match = _END.match(end)
-    if match is None:
-        return lines
+def _restate(run: Run, stream: Stream, m: CyclesMachine) -> Run:
+    """A marked run's figures in cycles (see above); any other run as it was."""
+    if run.status == "truncated" or run.meta.get("markers") != "on":
+        return run
     names = marked(run)
     if not names:
-        return lines
-    kept = [raw for raw in lines[:-1] if _rtype(raw.rstrip("\r")) not in _DATA]
-    dropped = len(lines) - 1 - len(kept)
+        return run
     try:
         pulse_cost, cost = figures(run, stream, "marker_cost")
     except MarkerPlanError:
-        return lines  # the port's markers are not the plugin's words: withheld below
+        return run  # the port's markers are not the plugin's words: withheld below
     meta: dict[str, object] = {
         "timebase": "qemu_cycles",
         "clock": "qemu_cycles_marker",
@@ -138,7 +105,9 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
         "cycles_bracket_pulse": _median(pulse_cost),
         "cycles_approximations": "; ".join(APPROXIMATIONS),
     }
-    added: list[str] = []
+    tick = Fraction(1, m.clock_hz)
+    counters: dict[str, tuple[int, str | None]] = {}
+    series: dict[str, Series] = {}
     less: list[str] = []
     for name in names:
         ext, internal = figures(run, stream, name)
@@ -147,25 +116,19 @@ def _restate(lines: list[str], stream: Stream, m: CyclesMachine) -> list[str]:
         if name != "marker_cost" and one_pin_pulse(run, name):
             ext = _less_bracket(ext, pulse_cost)
             less.append(name)
-        added.append(encode_line("c", f"{name}.cold", str(int(ext[0])), "unit=ticks"))
-        added += encode_series(name, ext[1:] if ext.size > 1 else ext, unit="ticks",
-                               tick_hz=m.clock_hz)  # fmt: skip
+        counters[f"{name}.cold"] = (int(ext[0]), "ticks")
+        warm = np.asarray(ext[1:] if ext.size > 1 else ext, dtype=np.int64)
+        series[name] = Series(name, "ticks", tick, values=warm)
     meta["cycles_less_bracket"] = " ".join(less)
-    fields = [f"{k}={encode_value(v)}" for k, v in meta.items()]
-    added.insert(0, encode_line("meta", *fields))
-    count = int(match.group(2)) - dropped + len(added)
-    body = f"{match.group(1)}{count}{match.group(3)}".split()
-    return [*kept, *added, encode_line("end", *body)]
+    restated = without_figures(run, {**run.meta, **{k: str(v) for k, v in meta.items()}})
+    return dataclasses.replace(restated, counters=counters, series=series)
 
 
-def to_cycles(text: str, cyc: Cycles, m: CyclesMachine) -> str:
-    """`text` (one QEMU run's labelled output) with each marked run's figures in cycles
-    and every other data record withheld (see above)."""
+def to_cycles(runs: list[Run], cyc: Cycles, m: CyclesMachine) -> list[Run]:
+    """`runs` (one QEMU run's, parsed) with each marked run's figures in cycles and every
+    other run's figures withheld (see above)."""
     stream = Stream(cyc)
-    out: list[str] = []
-    for piece, run in _runs(text):
-        out += piece if run is None else _restate(run, stream, m)
-    text = "\n".join(out)
+    restated = [_restate(run, stream, m) for run in runs]
 
     def no_markers(meta: Mapping[str, str]) -> str | None:
         if meta.get("timebase") == "qemu_cycles":
@@ -176,7 +139,7 @@ def to_cycles(text: str, cyc: Cycles, m: CyclesMachine) -> str:
             "icount clock, not cycles"
         )
 
-    return withhold_runs(text, no_markers, code=WITHHELD)
+    return withhold(restated, no_markers, code=WITHHELD)
 
 
 def check_cycles(value: object, machine_name: str, shift: object) -> None:
@@ -213,8 +176,7 @@ class CyclesQemuMachine(QemuMachine):
                 cyc = Cycles(core="")
             else:
                 cyc = read_capture(out)
-        res.output = to_cycles(res.output, cyc, self.cycles_machine)
-        res.runs = parse(res.output, source=f"qemu-cycles:{Path(elf).name}")
+        res.runs = to_cycles(res.runs, cyc, self.cycles_machine)
         return res
 
     def describe(self) -> dict[str, object]:

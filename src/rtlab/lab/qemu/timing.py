@@ -16,10 +16,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 
-from rtlab.protocol.withhold import withhold_runs
+from rtlab.protocol import Run
+from rtlab.protocol.withhold import withhold, without_figures
 
 # Scenarios whose N-core figures need the cores to run at the same time.
 CROSS_CORE_SCENARIOS = ("threadmetric", "scalability", "contention")
@@ -65,25 +67,19 @@ def icount_firmware_args(cores: int, shift: int | None) -> list[str]:
     return ["--cores", "1"] if shift is not None and cores > 1 else []
 
 
-def _not_run(one_core_run: list[str], cores: int) -> list[str]:
-    """The N-core twin of a one-core run's head (hello, meta, warn), withheld."""
-    head = []
-    for line in one_core_run:
-        rtype = line.split(" ", 2)[1] if line.startswith("@rtl1 ") else ""
-        if rtype == "meta" and line.split(" *")[0].endswith(" cores=1"):
-            line = line.split(" *")[0].removesuffix(" cores=1") + f" cores={cores}"
-        if rtype == "warn" and " code=one_core " in line:
-            continue  # the one-core run's own finding, not its twin's
-        if rtype in ("hello", "meta", "warn"):
-            head.append(line.split(" *")[0])  # CRCs: rewritten by withhold_runs
-    return [*head, f"@rtl1 end records={len(head)} status=ok"]
+def _not_run(one_core_run: Run, cores: int) -> Run:
+    """The N-core twin of a one-core run: its meta (on `cores` cores) and warnings, no
+    figures; withheld by the caller."""
+    warnings = [w for w in one_core_run.warnings if w[0] != "one_core"]  # the run's own
+    twin = without_figures(one_core_run, {**one_core_run.meta, "cores": str(cores)}, warnings)
+    return dataclasses.replace(twin, status="ok", complete=True, problems=[], message=None)
 
 
-def withhold_cross_core(text: str, cores: int, shift: int | None) -> str:
+def withhold_cross_core(runs: list[Run], cores: int, shift: int | None) -> list[Run]:
     """Under icount on a multi-core machine, the cross-core scenarios' runs on more than
-    one core keep their meta and a `warn code=unsupported_on_icount`, no figures."""
+    one core keep their meta and a warning `unsupported_on_icount`, no figures."""
     if shift is None or cores <= 1:
-        return text
+        return runs
 
     def decide(meta: Mapping[str, str]) -> str | None:
         scenario = meta.get("scenario", "")
@@ -92,37 +88,14 @@ def withhold_cross_core(text: str, cores: int, shift: int | None) -> str:
             return _WHY.format(cores=cores, scenario=scenario, n=n)
         return None
 
-    text = withhold_runs(text, decide, UNSUPPORTED_ON_ICOUNT)
+    runs = withhold(runs, decide, UNSUPPORTED_ON_ICOUNT)
     # The runs `--cores 1` kept from happening: said, with the reason, not left out.
-    extra: list[str] = []
-    runs = [(_meta_of(run), run) for run in _runs(text)]
-    ran = {m.get("scenario") for m, _ in runs if m.get("cores", "1") != "1"}
-    for meta, run in runs:
-        scenario = meta.get("scenario")
-        if meta.get("cores") == "1" and scenario in CROSS_CORE_SCENARIOS and scenario not in ran:
-            extra += _not_run(run, cores)
-    if not extra:
-        return text
-    withheld = withhold_runs("\n".join(extra), decide, UNSUPPORTED_ON_ICOUNT)
-    return text.rstrip("\n") + "\n" + withheld + "\n"
-
-
-def _meta_of(run: list[str]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for line in run:
-        if line.startswith("@rtl1 meta "):
-            for field in line.split(" *")[0].split()[2:]:
-                key, _, value = field.partition("=")
-                found[key] = value
-    return found
-
-
-def _runs(text: str) -> list[list[str]]:
-    runs: list[list[str]] = []
-    for raw in text.split("\n"):
-        line = raw.rstrip("\r")
-        if line.startswith("@rtl1 hello"):
-            runs.append([line])
-        elif runs and line.startswith("@rtl1 "):
-            runs[-1].append(line)
-    return runs
+    ran = {r.meta.get("scenario") for r in runs if r.meta.get("cores", "1") != "1"}
+    twins = [
+        _not_run(r, cores)
+        for r in runs
+        if r.meta.get("cores") == "1"
+        and r.meta.get("scenario") in CROSS_CORE_SCENARIOS
+        and r.meta.get("scenario") not in ran
+    ]
+    return [*runs, *withhold(twins, decide, UNSUPPORTED_ON_ICOUNT)]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtlab.instruments.rp2040 import wire as p
-from rtlab.instruments.rp2040.decoder import CaptureDecoder, DeviceError, DeviceInfo, parse_hello
+from rtlab.instruments.rp2040.frames import CaptureDecoder, DeviceError, DeviceInfo, parse_hello
 
 INFO = DeviceInfo(1, "0.1", 125_000_000, 2, 8, 57344, 29)
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from rtlab.catalog.machines import DEFAULT_QEMU, default_machine, qemu_machines
 from rtlab.lab.build import BuildError
-from rtlab.lab.process import run_process
-from rtlab.lab.qemu import icount_args, icount_labels, qemu_version, semihosting_args
-from rtlab.lab.qemu_timing import (
+from rtlab.lab.process import Completed, run_process
+from rtlab.lab.qemu.invocation import icount_args, icount_labels, qemu_version, semihosting_args
+from rtlab.lab.qemu.timing import (
     icount_firmware_args,
     parallel_args,
     timing_labels,
@@ -41,7 +41,7 @@ QEMU = DEFAULT_QEMU  # the Cortex-M machines' binary (a machine file may name an
 
 
 def cores_of(machine: str) -> int:
-    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu_timing: what each
+    """The cores a `qemu` machine runs its RTOS on (rtlab.lab.qemu.timing: what each
     timing mode gives); 1 for a name no machine file has."""
     m = qemu_machines().get(machine)
     return m.cores if m else 1
@@ -61,13 +61,23 @@ class QemuError(BuildError):
 @dataclass
 class QemuResult:
     exit_status: int | None  # the guest's semihosting exit status; None if killed
-    output: str  # the guest's serial output (runs it did not get to: see withhold_cross_core)
+    output: str  # the guest's serial output, as it came
     timed_out: bool
     argv: list[str]
     stderr: str = ""
+    # the output's runs, labelled, with what the machine cannot measure withheld and the
+    # runs it did not get to added (withhold_cross_core): the runs a target hands on
     runs: list[Run] = field(default_factory=list)
     problem: str = ""  # the output did not parse (the runner stores the run as an error)
     labels: Labels = field(default_factory=Labels)  # every run's (see output_labels)
+    parsed: bool = False  # `runs` are the output's (else the runner reads it, and fails)
+
+    def completed(self) -> Completed:
+        """The run as a target returns it: its runs as read here, or, when the output did
+        not parse, the output for the runner to read (and store the protocol error)."""
+        runs = self.runs if self.parsed else None
+        return Completed(self.exit_status, self.output, self.stderr, self.timed_out,
+                         self.labels, runs)  # fmt: skip
 
 
 def qemu_argv(
@@ -138,12 +148,12 @@ def run_qemu(
     if done.timed_out:  # a killed guest's last line stops mid-record: not a record
         text = text[: text.rfind("\n") + 1]
     labels = output_labels(machine, icount_shift, {**timing, **meta})
-    output = withhold_cross_core(text, cores, icount_shift)
-    res = QemuResult(done.returncode, output, done.timed_out, argv, done.stderr, labels=labels)
+    res = QemuResult(done.returncode, text, done.timed_out, argv, done.stderr, labels=labels)
     if done.timed_out:
         res.exit_status = None
-    try:
-        res.runs = parse(output, source=f"qemu:{Path(elf).name}", labels=labels)
+    try:  # read once: what the machine cannot measure is withheld from the parsed runs
+        runs = parse(text, source=f"qemu:{Path(elf).name}", labels=labels)
+        res.runs, res.parsed = withhold_cross_core(runs, cores, icount_shift), True
     except ProtocolError as e:  # torn lines (a guest's racing console): said, not raised
         res.problem = str(e)
     return res

@@ -26,8 +26,8 @@ from rtlab.catalog.emulation import QEMU_CYCLES
 from rtlab.errors import RtlabError
 from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
 from rtlab.lab.build import REPO_ROOT
-from rtlab.lab.qemu import icount_args
-from rtlab.lab.uf2 import elf_segments
+from rtlab.lab.qemu.invocation import icount_args
+from rtlab.lab.uf2_format import elf_segments
 
 PLUGIN_DIR = REPO_ROOT / "plugins" / "qemu-cycles"
 CORES_DIR = PLUGIN_DIR / "cores"

@@ -1,8 +1,8 @@
-"""External vs internal in cycles, from one QEMU cycles plugin capture (rtlab.lab.qemu_cycles):
+"""External vs internal in cycles, from one QEMU cycles plugin capture (rtlab.lab.qemu.cycles):
 the STM32 study's method (a pin set around each call, timed from outside) against the
 guest's own timestamps, both on the plugin's cycle count.
 
-The figures per sample (rtlab.lab.qemu_cycles_figures): external = the marker pulse,
+The figures per sample (rtlab.lab.qemu.cycles_figures): external = the marker pulse,
 internal = the guest's timestamp reads around it, both in the plugin's cycles.
 
 They agree when every sample's internal - external lies within the bracket's own cost,
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rtlab.analysis.stats import median
-from rtlab.lab.qemu_cycles import Cycles
-from rtlab.lab.qemu_cycles_figures import Stream, figures, marked
+from rtlab.lab.qemu.cycles import Cycles
+from rtlab.lab.qemu.cycles_figures import Stream, figures, marked
 from rtlab.protocol import Run
 
 

@@ -1,9 +1,10 @@
 """The board behind a place: labgrid supplies the place's lock and its resources (how
 it is reached, the settings its role declares); the device behind it is rtlab's own.
 
-A labgrid environment YAML (the lab's own file) says how a role is reached; rtlab
-points its RemotePlace at the place it holds and picks the device by the driver the
-role declares:
+A labgrid environment YAML (the lab's own file) says how a role is reached; rtlab puts
+the resources of the place it holds in place of the role's RemotePlace (as
+`labgrid-client -p PLACE env` prints them: labgrid's public client, no client session
+inside rtlab) and picks the device by the driver the role declares:
 
 - `SSHDriver`: a Linux host (rtlab.lab.linux_host, the `ssh` target's device) over the
   driver's ssh connection (its ControlMaster and options: the transport); rtlab runs
@@ -12,7 +13,7 @@ role declares:
 - `SerialDriver`: an RTOS board printing the protocol on the place's serial port,
   flashed by the role's OpenOCDDriver (rtlab.lab.targets.labgrid.serial_board: the
   serial target's SerialBoard on the place's port).
-- `QEMUDriver`: a QEMU machine (rtlab.lab.qemu_machine, the `qemu` target's device)
+- `QEMUDriver`: a QEMU machine (rtlab.lab.qemu.machine, the `qemu` target's device)
   with the driver's machine, qemu_bin and extra_args (its -icount shift): the place's
   runs are the direct target's, byte for byte.
 """
@@ -21,8 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import shlex
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,16 +29,14 @@ from typing import Any
 from rtlab.catalog.machines import qemu_machines
 from rtlab.errors import RtlabError
 from rtlab.lab.linux_host import LinuxHost
-from rtlab.lab.qemu import qemu_fingerprint
-from rtlab.lab.qemu_machine import QemuError, QemuMachine
+from rtlab.lab.qemu.invocation import qemu_fingerprint
+from rtlab.lab.qemu.machine import QemuError, QemuMachine
 from rtlab.lab.targets.base import Background, Completed, run_process
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
-from rtlab.lab.targets.labgrid.places import LabgridError
+from rtlab.lab.targets.labgrid.places import LabgridError, place_resources
 from rtlab.lab.targets.labgrid.serial_board import SerialBoardOnPlace
 
 BOARD_DRIVERS = ("SSHDriver", "QEMUDriver", "SerialDriver")
-# labgrid's RemotePlaceManager is one per process: boards are opened one at a time.
-_OPENING = threading.Lock()
 
 
 def _driver_names(config: Mapping[str, Any]) -> list[str]:
@@ -49,14 +46,14 @@ def _driver_names(config: Mapping[str, Any]) -> list[str]:
     return list(drivers)
 
 
-def _with_place(config: dict[str, Any], place: str) -> None:
-    """The role's RemotePlace becomes the place rtlab holds (added if absent)."""
+def _with_resources(config: dict[str, Any], resources: list[dict[str, Any]]) -> None:
+    """The role's RemotePlace becomes the resources of the place rtlab holds (its other
+    resources stay); labgrid reads either form of a `resources` table, a list of
+    one-key tables or one table, so the role's is made a list."""
     res = config.get("resources") or {}
-    if isinstance(res, list):
-        res = [r for r in res if not (isinstance(r, dict) and "RemotePlace" in r)]
-        config["resources"] = [{"RemotePlace": {"name": place}}, *res]
-    else:
-        config["resources"] = {"RemotePlace": {"name": place}, **res}
+    items = res if isinstance(res, list) else [{k: v} for k, v in res.items()]
+    kept = [r for r in items if not (isinstance(r, dict) and "RemotePlace" in r)]
+    config["resources"] = [*resources, *kept]
 
 
 def open_board(
@@ -68,78 +65,58 @@ def open_board(
         raise LabgridError(f"labgrid environment {env_path}: no such file")
     from labgrid import Environment
 
-    with _OPENING:
-        try:
-            env = Environment(str(Path(env_path).resolve()))
-        except Exception as e:  # labgrid's own config errors: one line
-            raise LabgridError(f"labgrid environment {env_path}: {e}") from None
-        env.config.set_option("coordinator_address", coordinator)
-        roles = env.config.get_targets()
-        if role not in roles:
-            raise LabgridError(
-                f"labgrid environment {env_path} has no role {role!r}; "
-                f"it has {', '.join(roles) or 'none'}"
-            )
-        drivers = _driver_names(roles[role])
-        _with_place(roles[role], place)
-        kind = next((d for d in BOARD_DRIVERS if d in drivers), None)
-        if kind is None:
-            raise LabgridError(
-                f"labgrid role {role!r} in {env_path} declares {', '.join(drivers) or 'no driver'};"
-                f" rtlab drives a board through one of {', '.join(BOARD_DRIVERS)}"
-            )
-        _see_acquired(place)
-        try:
-            target = env.get_target(role)
-            board: Board
-            if kind == "SerialDriver":
-                board = SerialBoardOnPlace(target, spec, drivers, place)
-            else:
-                board = SshBoard(target) if kind == "SSHDriver" else QemuBoard(target)
-        except (LabgridError, RtlabError):
-            raise
-        except Exception as e:
-            raise LabgridError(f"labgrid place {place}, role {role}: {e}") from None
+    try:
+        env = Environment(str(Path(env_path).resolve()))
+    except Exception as e:  # labgrid's own config errors: one line
+        raise LabgridError(f"labgrid environment {env_path}: {e}") from None
+    roles = env.config.get_targets()
+    if role not in roles:
+        raise LabgridError(
+            f"labgrid environment {env_path} has no role {role!r}; "
+            f"it has {', '.join(roles) or 'none'}"
+        )
+    drivers = _driver_names(roles[role])
+    kind = next((d for d in BOARD_DRIVERS if d in drivers), None)
+    if kind is None:
+        raise LabgridError(
+            f"labgrid role {role!r} in {env_path} declares {', '.join(drivers) or 'no driver'};"
+            f" rtlab drives a board through one of {', '.join(BOARD_DRIVERS)}"
+        )
+    _with_resources(roles[role], place_resources(coordinator, place))
+    try:
+        target = env.get_target(role)
+        board: Board
+        if kind == "SerialDriver":
+            board = SerialBoardOnPlace(target, spec, drivers, place)
+        else:
+            board = SshBoard(target) if kind == "SSHDriver" else QemuBoard(target)
+    except (LabgridError, RtlabError):
+        raise
+    except Exception as e:
+        raise LabgridError(f"labgrid place {place}, role {role}: {e}") from None
     return board
-
-
-def _see_acquired(place: str, timeout: float = 10.0) -> None:
-    """labgrid's one client session per process learns of a place acquired after it
-    started (by rtlab's next lease) only while its event loop runs: let it run until the
-    session sees the place as acquired, or labgrid would call it not acquired."""
-    import asyncio
-
-    from labgrid.resource.remote import RemotePlaceManager
-
-    mgr: Any = RemotePlaceManager.get()
-    if mgr.session is None:
-        return  # the session starts now, with the places as they are
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        known = mgr.session.places.get(place)
-        if known is not None and known.acquired:
-            return
-        mgr.loop.run_until_complete(asyncio.sleep(0.05))
 
 
 class _DriverSsh:
     """The transport of an ssh board on a place: the connection labgrid's SSHDriver
     holds (its ControlMaster and options) to the place's NetworkService."""
 
-    def __init__(self, driver: Any) -> None:
+    def __init__(self, driver: Any, ssh: str) -> None:
         self.driver = driver
+        self.ssh = ssh  # the environment's `tools: ssh`, as the driver runs it
         self.service = driver.networkservice
+        # the driver's user, else the NetworkService's (the driver's own rule)
+        self.user = driver.username or self.service.username
 
     def argv(self, remote: Sequence[str], tty: bool = False) -> list[str]:
-        d = self.driver
-        argv = [d._ssh, "-x", *d.ssh_prefix, "-p", str(self.service.port)]
-        argv += ["-l", d._get_username(), *(["-tt"] if tty else [])]
+        argv = [self.ssh, "-x", *self.driver.ssh_prefix, "-p", str(self.service.port)]
+        argv += ["-l", self.user, *(["-tt"] if tty else [])]
         return [*argv, "--", self.service.address, " ".join(shlex.quote(a) for a in remote)]
 
     def hang_up(self) -> None:
         """End the shared connection: every command running over it ends."""
-        d = self.driver
-        argv = [d._ssh, *d.ssh_prefix, "-O", "exit", "-p", str(self.service.port)]
+        prefix = self.driver.ssh_prefix
+        argv = [self.ssh, *prefix, "-O", "exit", "-p", str(self.service.port)]
         with contextlib.suppress(Exception):
             run_process([*argv, "--", self.service.address], timeout=10)
 
@@ -153,7 +130,7 @@ class SshBoard(Board):
     def __init__(self, target: Any) -> None:
         self.target = target
         self.driver = target.get_driver("SSHDriver")  # activates: the connection is up
-        self.transport = _DriverSsh(self.driver)
+        self.transport = _DriverSsh(self.driver, target.env.config.get_tool("ssh"))
         self.service = self.transport.service
         self.device = LinuxHost(self.transport, self.service.address, LabgridError)
 
@@ -196,7 +173,7 @@ def _icount_split(extra: Sequence[str]) -> tuple[int | None, list[str]]:
 
 
 class QemuBoard(Board):
-    """rtlab's QEMU-machine device (rtlab.lab.qemu_machine) for a place whose role
+    """rtlab's QEMU-machine device (rtlab.lab.qemu.machine) for a place whose role
     declares a QEMUDriver: labgrid supplies the lock and the machine's settings (machine,
     qemu_bin, extra_args with the icount shift); rtlab runs QEMU as the `qemu` target
     does, so a place's runs are the direct target's, byte for byte."""
@@ -236,7 +213,7 @@ class QemuBoard(Board):
             r = self.device.run(Path(argv[0]).resolve(), " ".join(argv[1:]), timeout)
         except QemuError as e:
             raise LabgridError(str(e)) from None
-        return Completed(r.exit_status, r.output, r.stderr, r.timed_out, r.labels)
+        return r.completed()
 
     def fingerprint(self) -> dict[str, Any]:
         return qemu_fingerprint(self.qemu, self.machine, self.icount_shift)
