@@ -2,7 +2,7 @@
 
 The repository keeps one copy, in workloads/; the sdist carries them there too
 (MANIFEST.in names them), and the wheel gets a copy inside the package, which
-rtlab.lab.build builds into the user's cache directory on first use. Everything else is
+rtlab.lab.c_targets builds into the user's cache directory on first use. Everything else is
 in pyproject.toml.
 """
 

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from rtlab.analysis.stats import quantiles  # noqa: E402
-from rtlab.lab.build import build_c_target  # noqa: E402
+from rtlab.lab.c_targets import build_c_target  # noqa: E402
 from rtlab.protocol import Run, parse_one  # noqa: E402
 
 CONDITIONS = {

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from rtlab.analysis.stats import median, quantile  # noqa: E402
-from rtlab.lab.build import build_c_target  # noqa: E402
+from rtlab.lab.c_targets import build_c_target  # noqa: E402
 from rtlab.protocol import parse_one  # noqa: E402
 
 # cyclictest -v line: "   <thread>:   <loop>:   <latency>"

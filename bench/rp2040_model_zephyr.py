@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths
 from rtlab.lab.rtos.zephyr import LATENCY_MEASURE, LATENCY_MEASURE_UNVALIDATED, program_kconfig

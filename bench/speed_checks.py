@@ -19,7 +19,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtlab.lab.build import build_c_target  # noqa: E402
+from rtlab.lab.c_targets import build_c_target  # noqa: E402
 from rtlab.lab.fingerprint import fingerprint  # noqa: E402
 from rtlab.protocol import Writer, parse_one  # noqa: E402
 

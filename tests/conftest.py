@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab.build import build_c_target
+from rtlab.lab.c_targets import build_c_target
 from rtlab.model import Capture, Channel
 from tests import leftovers
 from tests.needs import tool

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from rtlab.lab import gpio_guest as gg
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 
 
 def tool(name: str, provided_by: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rtlab.lab.build import build_c_target
+from rtlab.lab.c_targets import build_c_target
 from rtlab.lab.spec import load_spec
 from rtlab.lab.specfile import SpecError
 from rtlab.lab.workloads import gpio, latency

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rtlab import formats
-from rtlab.lab.build import build_c_target
+from rtlab.lab.c_targets import build_c_target
 from rtlab.lab.runner import run_spec
 from rtlab.lab.spec import parse_spec
 from rtlab.results import Store

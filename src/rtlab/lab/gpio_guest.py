@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.build import REPO_ROOT, BuildError
+from rtlab.lab.c_targets import REPO_ROOT, BuildError
 from rtlab.procgroup import spawn
 
 QEMU_AARCH64 = "qemu-system-aarch64"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.gpio_guest import GuestError, Unavailable, availability, not_fetched
 
 FLAVOURS = ("stock", "rt")

@@ -16,7 +16,7 @@ import pytest
 
 from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
 from rtlab.lab.boards.layers import BOARDS_DIR
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.qemu.machine import qemu_argv
 from rtlab.lab.rtos import RTOSES
 from rtlab.lab.rtos.base import merged_paths

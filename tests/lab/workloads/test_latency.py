@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtlab.lab.build import build_c_target
+from rtlab.lab.c_targets import build_c_target
 from rtlab.protocol import Run, parse_one
 from tests.needs import tool
 

@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
+from rtlab.lab.c_targets import REPO_ROOT, RtosBuildError, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "qemu-mps2"
 TOOLCHAIN = REPO_ROOT / "workloads" / "rtbench" / "boards" / "cmake" / "arm-none-eabi.cmake"

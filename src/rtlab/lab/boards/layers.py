@@ -24,7 +24,7 @@ from rtlab.lab.boards.cmake_layer import (
     need_cross_tools,
 )
 from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
-from rtlab.lab.build import REPO_ROOT, RtosBuildError
+from rtlab.lab.c_targets import REPO_ROOT, RtosBuildError
 
 
 def _build_dir(m: Machine, what: str) -> Path:

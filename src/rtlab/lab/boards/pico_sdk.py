@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rtlab.lab.boards.cmake_layer import configure_and_build, need_cross_tools
 from rtlab.lab.boards.uf2_image import baked_args, image_path, write_uf2
-from rtlab.lab.build import REPO_ROOT, RtosBuildError, forget_other_source
+from rtlab.lab.c_targets import REPO_ROOT, RtosBuildError, forget_other_source
 
 BOARD_DIR = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from rtlab.fsutil import atomic_path
 from rtlab.lab import uf2_format as uf2
 from rtlab.lab import uf2_rp2350
-from rtlab.lab.build import RtosBuildError
+from rtlab.lab.c_targets import RtosBuildError
 
 # chip -> (its UF2 from an ELF, its boot ROM's check)
 WRITERS: dict[str, tuple[Callable[[Path], bytes], Callable[[list[uf2.Block]], None]]] = {

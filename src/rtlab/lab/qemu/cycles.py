@@ -25,7 +25,7 @@ from typing import Any
 from rtlab.catalog.emulation import QEMU_CYCLES
 from rtlab.errors import RtlabError
 from rtlab.lab.boards.cmake_layer import configure_and_build, layer_build
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.qemu.invocation import icount_args
 from rtlab.lab.uf2_format import elf_segments
 

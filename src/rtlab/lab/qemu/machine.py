@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlab.catalog.machines import DEFAULT_QEMU, default_machine, qemu_machines
-from rtlab.lab.build import BuildError
+from rtlab.lab.c_targets import BuildError
 from rtlab.lab.process import Completed, run_process
 from rtlab.lab.qemu.invocation import icount_args, icount_labels, qemu_version, semihosting_args
 from rtlab.lab.qemu.timing import (

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Protocol
 from rtlab.catalog import rtoses
 from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import machines_for
-from rtlab.lab.build import RtosBuildError
+from rtlab.lab.c_targets import RtosBuildError
 
 
 class RtosPort(Protocol):

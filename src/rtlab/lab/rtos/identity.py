@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rtlab.catalog.machines import DEFAULT_COMPILER, MACHINES
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import RtosPort
 
 # The repository's part of every RTOS build: the suite, its boards and ports, the protocol.

@@ -29,7 +29,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.procgroup import kill_group, spawn_held
 

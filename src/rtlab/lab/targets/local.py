@@ -1,5 +1,5 @@
 """The `local` target kind: workloads run on this machine, their programs built on
-first use (rtlab.lab.build) unless `programs = {name = "path"}` names them."""
+first use (rtlab.lab.c_targets) unless `programs = {name = "path"}` names them."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class LocalTarget(base.TargetBase):
     def program(self, name: str) -> str:
         if name in self.programs:
             return str(self.programs[name])
-        from rtlab.lab.build import build_program
+        from rtlab.lab.c_targets import build_program
 
         return str(build_program(name))
 

@@ -8,7 +8,7 @@
 `WORKLOAD_KINDS` lists them for the registry (`base.KINDS`); locally the programs are
 built on first use like the other C targets (the Rust one through its CMake wrapper,
 which runs cargo; rtlab-gpio-events is the second executable of the rtlab-toggle
-C target, see rtlab.lab.build.PROGRAMS).
+C target, see rtlab.lab.c_targets.PROGRAMS).
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def posix_argv(p: RtbenchParams) -> list[str]:
 def run_posix(p: RtbenchParams, exe: Path | None = None, timeout: float = 600) -> list[Run]:
     """Builds rtbench (once) unless exe is given, runs it with p, parses its output."""
     if exe is None:
-        from rtlab.lab.build import build_c_target
+        from rtlab.lab.c_targets import build_c_target
 
         exe = build_c_target("rtbench") / "rtbench-posix"
     proc = subprocess.run(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.build import REPO_ROOT, build_c_target
+from rtlab.lab.c_targets import REPO_ROOT, build_c_target
 from tests.needs import missing_tool, tool
 
 RS_DIR = REPO_ROOT / "workloads" / "linux" / "rtlab-toggle-rs"

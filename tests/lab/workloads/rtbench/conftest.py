@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlab.lab.build import forget_other_source
+from rtlab.lab.c_targets import forget_other_source
 from rtlab.protocol import Run, parse
 from tests.needs import missing_tool
 from tests.paths import REPO_ROOT

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import setting
 from rtlab.lab.boards.layers import build_image, build_layer
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_buildable
 from rtlab.lab.rtos.freertos.describe import commit, config_that_matters, version
 from rtlab.lab.rtos.freertos.sdk import build_freertos_sdk, sdk_settings

@@ -21,7 +21,7 @@ from pathlib import Path
 from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import overlay
 from rtlab.lab.boards.pico_sdk import build_on_sdk
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
 
 __all__ = ["SdkConfig", "build_freertos_sdk", "port_missing", "sdk_config", "sdk_settings"]

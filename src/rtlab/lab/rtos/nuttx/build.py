@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlab.catalog.rtoses import rtoses
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.nuttx.legacy import translate
 

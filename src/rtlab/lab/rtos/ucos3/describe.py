@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from rtlab.catalog.machines import MACHINES
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import header_match
 
 CONFIG_DIR = REPO_ROOT / "workloads" / "rtbench" / "ports" / "ucos3" / "config"

@@ -11,7 +11,7 @@ from typing import Any
 from rtlab.catalog.machines import MACHINES
 from rtlab.lab.boards.layers import build_image, build_layer
 from rtlab.lab.boards.pico_sdk import build_on_sdk
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.rtos.base import PortBase, RtosBuildError, check_choice
 from rtlab.lab.rtos.ucos3.describe import config_that_matters, is_small, version
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rtlab.catalog.machines import MACHINES
 from rtlab.catalog.rtoses import overlay
-from rtlab.lab.build import REPO_ROOT, forget_other_source
+from rtlab.lab.c_targets import REPO_ROOT, forget_other_source
 from rtlab.lab.rtos.base import RtosBuildError
 from rtlab.lab.rtos.zephyr.boards import image_of, write_args
 from rtlab.lab.rtos.zephyr.describe import version

@@ -49,7 +49,7 @@ from typing import Any
 
 from rtlab.catalog.machines import Machine
 from rtlab.errors import ConfigError
-from rtlab.lab.build import REPO_ROOT
+from rtlab.lab.c_targets import REPO_ROOT
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.serialboard.model_bench import CAPTURE_IMAGE, BenchRuns, close_when_read
 from rtlab.procgroup import kill_group, spawn_held
