@@ -120,8 +120,11 @@ CHILD = textwrap.dedent("""
         if mode == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
         print("ready", flush=True)
-        time.sleep(30)  # Ctrl-C arrives here
+        time.sleep(600)  # Ctrl-C arrives here
 """)
+
+
+HANG_S = 600  # how long a child may take before the test calls it hung (never a speed bound)
 
 
 def child(db: Path, mode: str) -> subprocess.Popen[str]:
@@ -137,7 +140,7 @@ def child(db: Path, mode: str) -> subprocess.Popen[str]:
 def test_crash_mid_run_leaves_finished_runs_intact(tmp_path: Path, mode: str) -> None:
     db = tmp_path / "s.duckdb"
     p = child(db, mode)
-    p.communicate(timeout=60)
+    p.communicate(timeout=HANG_S)
     assert p.returncode == -signal.SIGKILL
     with Store(db) as st:
         a, b = st.runs()
@@ -157,7 +160,9 @@ def test_ctrl_c_marks_the_run_interrupted(tmp_path: Path) -> None:
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "ready"
     p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=30)
+    # a hang guard, not a speed check: on a loaded machine marking the run and closing
+    # the store (DuckDB's checkpoint) took over 30 s
+    _, err = p.communicate(timeout=HANG_S)
     assert p.returncode != 0 and "KeyboardInterrupt" in err
     with Store(db, read_only=True) as st:
         a, b = st.runs()
@@ -206,7 +211,7 @@ def test_store_held_by_another_process_says_so(tmp_path: Path) -> None:
             assert st.snapshot_of == holder.pid
             assert [r["status"] for r in st.runs()] == ["running"]
     finally:
-        holder.communicate("", timeout=30)
+        holder.communicate("", timeout=HANG_S)
 
 
 def test_summarize_ticks_and_counts() -> None:
