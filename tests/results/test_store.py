@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -221,17 +220,15 @@ def test_summarize_ticks_and_counts() -> None:
     assert summarize(np.zeros(0, np.int64), None)["p99"] is None
 
 
-def test_million_samples_write_and_read_fast(tmp_path: Path) -> None:
+def test_million_samples_round_trip_compressed(tmp_path: Path) -> None:
+    """A million samples come back as written, stored smaller than raw int64; how fast is
+    bench/store_speed.py's (make test asserts no wall-clock speed)."""
     v = np.random.default_rng(1).integers(0, 10**6, 10**6)
     with Store(tmp_path / "s.duckdb") as st:
-        t0 = time.perf_counter()
         with st.run(workload="w") as r:
             r.add_series("x", v)
-        t1 = time.perf_counter()
         back = st.samples(r.run_id, "x")
-        t2 = time.perf_counter()
     assert np.array_equal(back, v)
-    assert t1 - t0 < 5 and t2 - t1 < 2, (t1 - t0, t2 - t1)
     assert os.path.getsize(st.samples_dir / f"{r.run_id}.parquet") < 8 * 10**6
 
 

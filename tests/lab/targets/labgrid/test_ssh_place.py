@@ -63,14 +63,14 @@ def test_spec_runs_on_an_exported_ssh_board(
     target = make_target({**spec.target})
     try:
         done: list[Completed] = []
-        runs = threading.Thread(target=lambda: done.append(target.run(["sleep", "60"], 90)))
+        runs = threading.Thread(target=lambda: done.append(target.run(["sleep", "900"], 1200)))
         t0 = time.monotonic()
         runs.start()
         time.sleep(1)
         target.abort()  # type: ignore[attr-defined]
-        runs.join(timeout=55)
-        # before the command's own 60 s: it was ended, whatever the host's load
-        assert done and done[0].returncode != 0 and time.monotonic() - t0 < 60
+        runs.join(timeout=600)
+        # long before the command's own 900 s: it was ended, whatever the host's load
+        assert done and done[0].returncode != 0 and time.monotonic() - t0 < 900
     finally:
         target.close()  # type: ignore[attr-defined]
     assert places.holder(lab.address, "orangepi-1") is None
