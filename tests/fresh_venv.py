@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
-from tests.packaging_lock import packaging_the_checkout
+from tests.locks import packaging_the_checkout
 from tests.test_install import _check, _env
 
 REPO = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging_lock import packaging_the_checkout
+from tests.locks import packaging_the_checkout
 
 REPO = Path(__file__).resolve().parents[1]
 CAPTURE = REPO / "examples" / "captures" / "gpio-toggle-pio.csv"

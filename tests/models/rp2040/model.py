@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.locks import one_at_a_time
 from tests.needs import tool
 from tests.paths import REPO_ROOT
 
@@ -19,11 +20,12 @@ BARE = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040" / "bare"
 
 def _make(directory: Path) -> None:
     tool("arm-none-eabi-gcc", "deps/apt.txt: gcc-arm-none-eabi")
-    res = subprocess.run(
-        ["make", "-s", "-C", str(directory), f"PYTHON={sys.executable}"],
-        capture_output=True,
-        text=True,
-    )
+    with one_at_a_time(f"make-{directory.relative_to(REPO_ROOT)}".replace("/", "-")):
+        res = subprocess.run(
+            ["make", "-s", "-C", str(directory), f"PYTHON={sys.executable}"],
+            capture_output=True,
+            text=True,
+        )
     if res.returncode != 0:
         raise RuntimeError(f"make -C {directory} failed:\n{res.stdout}\n{res.stderr}")
 
@@ -31,8 +33,9 @@ def _make(directory: Path) -> None:
 def build() -> None:
     """The model's npm install and ROM (deps/setup.d/rp2040-model.sh), the bare images."""
     tool("node", "deps/setup.d/rp2040-model.sh: Debian's nodejs")
-    if not (MODEL / "node_modules" / "rp2040js").is_dir():
-        subprocess.run(["bash", str(REPO_ROOT / "deps/setup.d/rp2040-model.sh")], check=True)
+    with one_at_a_time("rp2040-model-npm"):
+        if not (MODEL / "node_modules" / "rp2040js").is_dir():
+            subprocess.run(["bash", str(REPO_ROOT / "deps/setup.d/rp2040-model.sh")], check=True)
     _make(MODEL / "rom")
     _make(BARE)
 
