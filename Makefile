@@ -31,8 +31,9 @@ test: setup
 # without its variables, and make test fails a kernel skip that is unmarked), two at a
 # time over one build/ cache: a module's tests on one worker, test_every_rtos.py's RTOSes
 # side by side; the 30 slowest listed at the end (where a cold run's time goes: builds).
-# test-kernels: every RTOS and configuration on a family's first boards; test-boards: the
-# family's other boards and configurations (each a build of its own). Both: everything.
+# test-kernels: every RTOS on each board family's first boards; test-boards: the other
+# boards and configurations (each a build of its own: the M7/M33/M0 mps2 cases, the other
+# Nucleos and NuttX's own Nucleo builds, NuttX's assert build). Both: every kernel test.
 KERNEL_RUN := $(PY) -m pytest -q -n 2 --dist loadgroup --durations=30 tests
 test-kernels: setup
 	$(KERNEL_RUN) -m "kernel and not boards"

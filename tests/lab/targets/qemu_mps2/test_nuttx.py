@@ -56,6 +56,7 @@ def test_an386_runs_the_m3_image(elfs: dict[str, Path]) -> None:
     assert m3.output.replace("mps2-an385", "mps2-an386") == res.output
 
 
+@pytest.mark.boards  # a NuttX build of its own (minutes, cold): make test-boards
 def test_assert_configuration_costs_instructions(elfs: dict[str, Path]) -> None:
     """rtos_config = "assert" (NuttX's DEBUG_ASSERTIONS): every run ok, and a kernel
     path with its checks costs at least what it costs without them."""
