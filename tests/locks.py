@@ -11,6 +11,8 @@ beside make test-kernels in one checkout): a lock file under build/locks/.
 from __future__ import annotations
 
 import fcntl
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -29,3 +31,16 @@ def one_at_a_time(name: str) -> Iterator[None]:
 
 def packaging_the_checkout() -> AbstractContextManager[None]:
     return one_at_a_time("packaging")
+
+
+def make_one_at_a_time(directory: Path) -> None:
+    """`make -s -C directory` under the tree's lock; a failure raises with make's output."""
+    name = "make-" + str(directory.relative_to(REPO)).replace("/", "-")
+    with one_at_a_time(name):
+        res = subprocess.run(
+            ["make", "-s", "-C", str(directory), f"PYTHON={sys.executable}"],
+            capture_output=True,
+            text=True,
+        )
+    if res.returncode != 0:
+        raise RuntimeError(f"make -C {directory} failed:\n{res.stdout}\n{res.stderr}")

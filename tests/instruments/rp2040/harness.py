@@ -7,12 +7,11 @@ import json
 import os
 import select
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.locks import one_at_a_time
+from tests.locks import make_one_at_a_time, one_at_a_time
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -22,14 +21,8 @@ BIN = FW / "build" / "rtlab-capture.bin"
 
 
 def build_firmware() -> Path:
-    with one_at_a_time("make-firmware-rp2040-capture"):
-        res = subprocess.run(
-            ["make", "-s", "-C", str(FW), f"PYTHON={sys.executable}"],
-            capture_output=True,
-            text=True,
-        )
-        if res.returncode != 0:
-            raise RuntimeError(f"firmware build failed:\n{res.stdout}\n{res.stderr}")
+    make_one_at_a_time(FW)
+    with one_at_a_time("rp2040-sim-npm"):
         if not (SIM / "node_modules" / "rp2040js").is_dir():
             subprocess.run(["bash", str(ROOT / "deps/setup.d/rp2040-sim.sh")], check=True)
     return BIN

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import struct
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.locks import one_at_a_time
+from tests.locks import make_one_at_a_time, one_at_a_time
 from tests.needs import tool
 from tests.paths import REPO_ROOT
 
@@ -20,14 +19,7 @@ BARE = REPO_ROOT / "workloads" / "rtbench" / "boards" / "rp2040" / "bare"
 
 def _make(directory: Path) -> None:
     tool("arm-none-eabi-gcc", "deps/apt.txt: gcc-arm-none-eabi")
-    with one_at_a_time(f"make-{directory.relative_to(REPO_ROOT)}".replace("/", "-")):
-        res = subprocess.run(
-            ["make", "-s", "-C", str(directory), f"PYTHON={sys.executable}"],
-            capture_output=True,
-            text=True,
-        )
-    if res.returncode != 0:
-        raise RuntimeError(f"make -C {directory} failed:\n{res.stdout}\n{res.stderr}")
+    make_one_at_a_time(directory)
 
 
 def build() -> None:
