@@ -35,14 +35,25 @@ if [ ! -s "$cached" ]; then
     # and build at once (xdist workers, worktrees), and a shared one was removed mid-build
     mkdir -p "$home/builds"
     work=$(mktemp -d "$home/builds/$key.tmp.XXXXXX")
+    # Debian's OpenJDK 17 now and then dies in the JIT under load (a HotSpot "Internal
+    # Error", abort): that attempt is run again, up to three in all. Each runs in $work,
+    # where a crash leaves its hs_err file, not in the caller's tree.
+    export JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-XX:ErrorFile=$work/hs_err_%p.log"
+    jvm() {
+        local try
+        for try in 1 2 3; do
+            (cd "$work" && "$@") >"$work/log" 2>&1 && return 0
+            grep -q "fatal error has been detected by the Java Runtime" "$work/log" || break
+            echo "rtlab-toggle-kt: the JVM crashed in $(basename "$1") (try $try of 3)" >&2
+        done
+        cat "$work/log" >&2
+        exit 1
+    }
     # cinterop takes the override as two arguments, konanc as one
-    LD_LIBRARY_PATH=$clang_lib "$dist/bin/cinterop" -target "$target" -def "$here/src/gpio.def" \
-        -o "$work/gpio" ${airplane:+-Xoverride-konan-properties airplaneMode=true} >"$work/log" 2>&1 ||
-        { cat "$work/log" >&2; exit 1; }
-    # in $work: a JVM crash leaves its hs_err file there, not in the caller's tree
-    (cd "$work" && "$dist/bin/konanc" -target "$target" -opt -l "$work/gpio.klib" "${airplane[@]}" \
-        -o "$work/rtlab-toggle-kt" "$here"/src/*.kt) >>"$work/log" 2>&1 ||
-        { cat "$work/log" >&2; exit 1; }
+    LD_LIBRARY_PATH=$clang_lib jvm "$dist/bin/cinterop" -target "$target" -def "$here/src/gpio.def" \
+        -o "$work/gpio" ${airplane:+-Xoverride-konan-properties airplaneMode=true}
+    jvm "$dist/bin/konanc" -target "$target" -opt -l "$work/gpio.klib" "${airplane[@]}" \
+        -o "$work/rtlab-toggle-kt" "$here"/src/*.kt
     mkdir -p "$home/builds/$key"
     mv -f "$work/rtlab-toggle-kt.kexe" "$cached"  # a rename: a reader sees all or nothing
     rm -rf "$work"
