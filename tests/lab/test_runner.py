@@ -192,6 +192,10 @@ def _kill_9_then_resume(spec: Path, name: str, comm: str) -> tuple[int, list[dic
     first.wait()
     time.sleep(0.3)
     assert _group(orphan), f"the {comm} died with the runner: nothing to recover"
+    # Held where it is: on a loaded machine the next `rtlab run` took longer to start than
+    # the orphan had left to live, and an orphan that ended by itself tests nothing. The
+    # recovery continues a stopped group it stops (orphans.stop_group).
+    os.killpg(orphan, signal.SIGSTOP)
     second = rtlab_run(spec, store, stdout=subprocess.DEVNULL)
     try:
         # its own starts after the recovery; the old group must be gone by then

@@ -107,6 +107,9 @@ CHILD = textwrap.dedent("""
     import os, signal, sys, time
     import numpy as np
     from rtlab.results import Store
+    # Ctrl-C as an interactive shell delivers it: a background job of a script (a CI
+    # runner, a stress loop) starts with SIGINT ignored, and Python keeps that
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     st = Store(sys.argv[1])
     with st.run(workload="w", spec_name="spec", cell_key="a") as r:
         r.add_series("x", np.arange(100))

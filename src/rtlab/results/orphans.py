@@ -56,6 +56,8 @@ def stop_group(group: dict[str, Any] | None, grace_s: float = 2.0) -> int | None
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, grace_s)):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, sig)
+            # a stopped group (Ctrl-Z, a debugger) acts on SIGTERM only once continued
+            os.killpg(pgid, signal.SIGCONT)
         end = time.monotonic() + wait
         while time.monotonic() < end and _members(pgid):
             time.sleep(0.05)
