@@ -58,6 +58,10 @@ const char *rtb_board_cmdline(void);
 /* Ends the program with `status` (semihosting exit: QEMU exits with it; on silicon a
  * final "rtbench: done errors=N" line). */
 void rtb_board_exit(int status) __attribute__((noreturn));
+/* Optional: the wait before the first scenario when the options give no --start-delay-ms
+ * (time to open the serial port of a board that starts printing at reset: the Pico's
+ * 2 s); the core's weak default is 0. */
+uint32_t rtb_board_start_delay_ms(void);
 /* Optional: the clock of the kernel's tick timer (SysTick), for a kernel that programs
  * it itself (µC/OS-III); the core's weak default is rtb_board_cpu_hz(). */
 uint32_t rtb_board_tick_hz(void);

@@ -125,7 +125,7 @@ def build_on_sdk(
 ) -> Path:  # fmt: skip
     """The UF2 <out>/<stem>-<hash of words>.uf2 running `words`, the board layer
     configured with `defines` (the RTOS and its kernel); cached (another option set
-    recompiles main_rp2040.c only). The ELF lies beside it."""
+    recompiles board_rp2040.c only). The ELF lies beside it."""
     need_cross_tools()
     sdk = sdk_path(paths)
     args = baked_args(words, "Pico")

@@ -23,7 +23,8 @@
 #include "pico/time.h"
 
 #include "board_rp2040.h"
-#include "rtbench_port.h" /* RTB_RAMFUNC */
+#include "rtb_emit.h"     /* rtb_done_line */
+#include "rtbench_port.h" /* RTB_RAMFUNC, rtb_sleep_us */
 
 #define MARKER_PIN0 RTB_PICO_MARKER_PIN0
 #define MARKERS 4
@@ -82,6 +83,27 @@ void rtb_board_cache_cold(void)
     (void)xip_ctrl_hw->flush;
 }
 const char *rtb_board_cold(void) { return "xip_cache_flushed"; }
+
+/* The options built in (RTB_PICO_ARGS, on this file alone: another option set recompiles
+ * one file, not the SDK), 2 s to open the serial port, and the end: the done line, then
+ * the LED blinks (fast: errors, slow: all ok). */
+#ifndef RTB_PICO_ARGS
+#define RTB_PICO_ARGS ""
+#endif
+const char *rtb_board_cmdline(void) { return RTB_PICO_ARGS; }
+uint32_t rtb_board_start_delay_ms(void) { return 2000u; }
+
+void rtb_board_exit(int status)
+{
+    char line[32];
+    rtb_board_out(line, rtb_done_line(line, status));
+    gpio_init(PICO_DEFAULT_LED_PIN);
+    gpio_set_dir(PICO_DEFAULT_LED_PIN, GPIO_OUT);
+    for (int on = 1;; on = !on) {
+        gpio_put(PICO_DEFAULT_LED_PIN, on);
+        rtb_sleep_us(status ? 100000u : 1000000u);
+    }
+}
 
 const char *rtb_board_warning(const char **msg)
 {

@@ -7,7 +7,7 @@
 #   -DRTB_PICO_FREERTOS_PORT=cm0        # the generic GCC/ARM_CM0 port, core 0 alone
 #                                       # (also FreeRTOS V10.2.1, which has no RP2040 port)
 #
-# Its FreeRTOSConfig.h and rtb_pico_rtos.h: boards/rp2040/; its hooks: boards/rp2040.c.
+# Its FreeRTOSConfig.h: boards/rp2040/; its hooks: boards/rp2040.c.
 rtb_path_from_env(FREERTOS_KERNEL_PATH REQUIRED FreeRTOS-Kernel)
 set(RTB_PICO_FREERTOS_PORT rp2040 CACHE STRING "FreeRTOS's port: rp2040 (the kernel's) or cm0")
 set(RTB_PICO_CORES 2 CACHE STRING "FreeRTOS's cores on its RP2040 port: 1 or 2")

@@ -5,8 +5,7 @@
 #   -DUCOS3_PATH=/path/to/ucos3 [-DRTB_PICO_UCOS3_LEAN=ON]   # checks and timestamps off
 #
 # The kernel library and rtbench on it as the Cortex-M layers build them (its ARMv6-M
-# port, PendSV under the SDK's vector name); its hooks: boards/rp2040.c; rtb_pico_rtos.h:
-# boards/rp2040/.
+# port, PendSV under the SDK's vector name); its hooks: boards/rp2040.c.
 include(${CMAKE_CURRENT_LIST_DIR}/ucos3-paths.cmake)
 if(NOT UCOS3_PATH)
   message(FATAL_ERROR "RTB_PICO_RTOS=ucos3: set UCOS3_PATH (uC-OS3, uC-CPU, uC-LIB)")
@@ -28,7 +27,6 @@ macro(rtb_rp2040_image)
   rtb_ucos3_rtbench(rtbench_ucos3_pico KERNEL ucos3_pico DEFINITIONS ${RTB_SIZES})
   list(APPEND BOARD_SOURCES ${RTB_UCOS3_PICO}/boards/rp2040.c)
   add_executable(rtbench-pico ${BOARD_SOURCES})
-  target_include_directories(rtbench-pico PRIVATE ${RTB_UCOS3_PICO}/boards/rp2040)
   target_link_libraries(rtbench-pico PRIVATE rtbench_ucos3_pico pico_stdlib hardware_pwm
                                              hardware_irq)
 endmacro()

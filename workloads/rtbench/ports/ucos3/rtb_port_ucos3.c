@@ -517,6 +517,10 @@ static void main_task(void *p)
         OSTaskSuspend((OS_TCB *)0, &err);
 }
 
+/* The kernel's application hooks a board's glue sets (ports/ucos3/boards/<layer>.c), after
+ * OSInit, which clears them: the Pico's idle task sleeps in WFI. None by default. */
+__attribute__((weak)) void rtb_ucos3_board_hooks(void) {}
+
 void rtb_port_start(void (*body)(void *), void *arg)
 {
     OS_ERR err;
@@ -527,6 +531,7 @@ void rtb_port_start(void (*body)(void *), void *arg)
     OSInit(&err);
     if (err != OS_ERR_NONE)
         fail("rtbench: OSInit failed\n");
+    rtb_ucos3_board_hooks();
 #if OS_CFG_ISR_STK_SIZE == 0
     /* No interrupt stack of the kernel's (a small board): interrupts after OSStart use
      * the reset stack, whose top the board's linker script names __StackTop (CMSIS). */

@@ -23,5 +23,6 @@ RTB_RAMFUNC void rtb_marker_set(int ch) { rtb_board_marker(ch, 1); }
 RTB_RAMFUNC void rtb_marker_clear(int ch) { rtb_board_marker(ch, 0); }
 #endif
 
-/* Optional board hook a board that has nothing to say leaves out. */
+/* Optional board hooks a board that has nothing to say leaves out. */
 __attribute__((weak)) uint32_t rtb_board_tick_hz(void) { return rtb_board_cpu_hz(); }
+__attribute__((weak)) uint32_t rtb_board_start_delay_ms(void) { return 0; }

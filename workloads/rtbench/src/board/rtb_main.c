@@ -1,9 +1,11 @@
 /*
  * The start-up of every RTOS port on a board layer (FreeRTOS, µC/OS-III, Zephyr): the
  * options from the board (rtb_board_cmdline: the semihosting command line in QEMU, a
- * compiled-in string on silicon), rtbench_run from the RTOS's main thread at level
+ * compiled-in string on silicon), the start delay (--start-delay-ms, else the board's:
+ * time to open its serial port), rtbench_run from the RTOS's main thread at level
  * RTB_PRIO_MAIN (rtb_port_start), and the board's end of the program with the number
- * of runs that ended in error (rtb_board_exit: QEMU exits with it; 2 for bad options).
+ * of runs that ended in error (rtb_board_exit: QEMU exits with it, silicon prints it;
+ * 2 for bad options).
  */
 #include "rtb_args.h"
 #include "rtb_board.h"
@@ -16,7 +18,13 @@ static void body(void *arg)
     const char *bad;
     (void)arg;
     rtbench_config_default(&cfg);
-    if (rtb_args_parse_line(rtb_board_cmdline(), &cfg, &bad) != 0) {
+    int bad_args = rtb_args_parse_line(rtb_board_cmdline(), &cfg, &bad) != 0;
+    /* before the first line, bad options' included: who opens the port late sees it */
+    uint32_t ms = cfg.start_delay_ms == RTB_START_DELAY_DEFAULT ? rtb_board_start_delay_ms()
+                                                                : cfg.start_delay_ms;
+    if (ms)
+        rtb_sleep_us(ms * 1000u);
+    if (bad_args) {
         rtb_args_report_bad(bad);
         rtb_board_exit(2);
     }
