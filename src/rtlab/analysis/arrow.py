@@ -59,6 +59,7 @@ def parse_arrow(text: str) -> tuple[Endpoint, Endpoint]:
 
 
 def edge_times(cap: Capture, end: Endpoint) -> np.ndarray:
+    # end.edge: one of _EDGE's three words (the parser's regex), the Literal Edge names
     return select_edges(cap, cap[end.channel or ""], end.edge)  # type: ignore[arg-type]
 
 

@@ -112,6 +112,7 @@ def reading(command: Callable[..., None]) -> Callable[..., None]:
         reader = Reader(*(kw.pop(p.name) for p in _READER))
         command(**kw, reader=reader)
 
+    # typer reads a function's __signature__, which mypy does not know functions to have
     with_reader.__signature__ = sig.replace(parameters=[*params, *_READER])  # type: ignore[attr-defined]
     with_reader.__annotations__ = {p.name: p.annotation for p in [*params, *_READER]}
     return with_reader

@@ -245,6 +245,7 @@ def events(
             options["channels"] = names
         with DelayedProgress(f"events of {file.name}", path=file) as bar:
             stream = reader.open_stream(file, options)
+            # edge: typer's str, checked above to be one of the three the Literal Edge names
             blocks = stream_rows(stream, names or None, metrics, edge, bar)  # type: ignore[arg-type]
             n = write_events(blocks, stream.header, output)
         say_glitches(stream.header)

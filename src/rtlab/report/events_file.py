@@ -107,6 +107,7 @@ def _block(
     if samples:
         rows = zip(start_ns, value_ns, s_list, v_list, s_list, strict=True)
     else:
+        # four columns, not five: fmt has four fields when there is no samples column
         rows = zip(start_ns, value_ns, s_list, v_list, strict=True)  # type: ignore[assignment]
     return "".join([fmt % r for r in rows])
 

@@ -114,6 +114,7 @@ def machines() -> dict[str, CyclesMachine]:
             d["stands_for"],
             d["shares"],
             d["differs"],
+            # 5-tuples of int, each row's length checked above (mypy sees tuple[int, ...])
             regions,  # type: ignore[arg-type]
             d.get("counter_read"),
         )
