@@ -1,14 +1,15 @@
 """rtlab-latency next to the real cyclictest (rt-tests): same interval, priority, duration.
 
     .venv/bin/python bench/latency_vs_cyclictest.py [--seconds 10] [--interval 1000]
-        [--priority 80] [--reps 2] [--default-system] [--stress N]
+        [--priority 80] [--reps 2] [--default-system] [--stress N] [--awake-cpu C]
 
 Prints, per tool and repetition, the median, p99, p99.9 and max wake-up latency and the
 measurement loop's cost in CPU ns per sample (the child's CPU time from wait4, the same
 for both tools: kernel timer and wake-up path included). Both tools hold
 /dev/cpu_dma_latency at 0 as cyclictest does by default (--default-system: neither does).
 --stress N runs `stress-ng --cpu N` (SCHED_OTHER) around every measurement: the "load"
-condition.
+condition. --awake-cpu C pins both tools to CPU C and keeps C busy with a SCHED_OTHER
+spinner (KeepAwake), so that neither ever wakes an idle CPU.
 tests/lab/workloads/test_latency_vs_cyclictest.py imports the functions below.
 """
 
@@ -22,7 +23,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rtlab.analysis.stats import median, quantile  # noqa: E402
 from rtlab.lab.c_targets import build_c_target  # noqa: E402
+from rtlab.procgroup import spawn, stop_group  # noqa: E402
 from rtlab.protocol import parse_one  # noqa: E402
 
 # cyclictest -v line: "   <thread>:   <loop>:   <latency>"
@@ -91,9 +96,11 @@ def run_cyclictest(
     priority: int,
     default_system: bool = False,
     histogram: bool = False,
+    cpu: int | None = None,
 ) -> Result:
     """histogram=False: -v -N, every sample in ns (its main thread prints them while the
-    test runs); True: -h, 1 us buckets printed at the end (bucket midpoints returned)."""
+    test runs); True: -h, 1 us buckets printed at the end (bucket midpoints returned).
+    cpu: the measuring thread is pinned there (-a)."""
     exe = shutil.which("cyclictest")
     if exe is None:
         raise RuntimeError("cyclictest not found (Debian package rt-tests)")
@@ -114,7 +121,9 @@ def run_cyclictest(
     cmd += ["-h", "20000"] if histogram else ["-v", "-N"]
     if default_system:
         cmd.append("--default-system")
-    out, cpu = _run(cmd)
+    if cpu is not None:
+        cmd += ["-a", str(cpu)]
+    out, cpu_ns = _run(cmd)
     if histogram:
         b = np.array([(int(u), int(n)) for u, n in _CT_BUCKET.findall(out)], dtype=np.int64)
         vals = np.repeat(b[:, 0] * 1000 + 500, b[:, 1]) if b.size else np.zeros(0, np.int64)
@@ -124,7 +133,7 @@ def run_cyclictest(
             vals = np.concatenate(
                 [vals, np.full(int(over.group(1)), int(mx.group(1)) * 1000 if mx else 0)]
             )
-        return Result("cyclictest -h", vals, cpu, int(vals.size))
+        return Result("cyclictest -h", vals, cpu_ns, int(vals.size))
     vals = np.array(
         [int(m.group(3)) for m in _CT_SAMPLE.finditer(out) if m.group(1) == "0"], dtype=np.int64
     )
@@ -132,11 +141,15 @@ def run_cyclictest(
         raise RuntimeError(f"no samples in cyclictest output: {out[:300]!r}")
     summ = _CT_SUMMARY.search(out)
     loops = int(summ.group(1)) if summ else int(vals.size)
-    return Result("cyclictest", vals, cpu, loops)
+    return Result("cyclictest", vals, cpu_ns, loops)
 
 
 def run_rtlab_latency(
-    seconds: float, interval_us: int, priority: int, default_system: bool = False
+    seconds: float,
+    interval_us: int,
+    priority: int,
+    default_system: bool = False,
+    cpu: int | None = None,
 ) -> Result:
     exe = build_c_target("rtlab-latency")
     cmd = [
@@ -152,12 +165,35 @@ def run_rtlab_latency(
     ]
     if not default_system:
         cmd += ["--latency", "0"]  # what cyclictest does unless --default-system
-    out, cpu = _run(cmd)
+    if cpu is not None:
+        cmd += ["-a", str(cpu)]
+    out, cpu_ns = _run(cmd)
     run = parse_one(out, source="rtlab-latency")
     if not run.complete:
         raise RuntimeError(f"rtlab-latency run incomplete: {run.problems}")
     vals = run.series["latency"].values
-    return Result("rtlab-latency", vals, cpu, int(vals.size))
+    return Result("rtlab-latency", vals, cpu_ns, int(vals.size))
+
+
+class KeepAwake:
+    """A SCHED_OTHER spinner pinned to `cpu` for the length of a `with` block, so that the
+    CPU is never idle when the timer fires. On this VM a wake-up on an idle vCPU (halted,
+    woken through the host) takes about 33 us and on a busy one about 16 us: a tool that
+    the scheduler happens to place beside other load would look twice as fast. The
+    SCHED_FIFO tool pinned to the same CPU preempts the spinner at once."""
+
+    def __init__(self, cpu: int) -> None:
+        self.cpu = cpu
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> KeepAwake:
+        argv = ["taskset", "-c", str(self.cpu), sys.executable, "-c", "while True: pass"]
+        self.proc = spawn(argv, die_with_parent=True, stdout=subprocess.DEVNULL)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            stop_group(self.proc)
 
 
 class Stress:
@@ -196,6 +232,13 @@ def main() -> None:
         "--stress", type=int, default=0, metavar="N", help="stress-ng --cpu N during the runs"
     )
     ap.add_argument(
+        "--awake-cpu",
+        type=int,
+        default=None,
+        metavar="C",
+        help="pin both tools to CPU C and keep C busy (a spinner below them)",
+    )
+    ap.add_argument(
         "--ct-histogram",
         action="store_true",
         help="also run cyclictest -h (1 us buckets, nothing printed during "
@@ -207,17 +250,19 @@ def main() -> None:
         f"interval {a.interval} us, SCHED_FIFO {a.priority}, {a.seconds:g} s per run, "
         f"cpu_dma_latency {'untouched' if a.default_system else '0'}, "
         f"{f'stress-ng --cpu {a.stress}' if a.stress else 'no added load'}, "
+        f"{'unpinned' if a.awake_cpu is None else f'pinned to busy CPU {a.awake_cpu}'}, "
         f"loadavg {la[0]:.2f} {la[1]:.2f} {la[2]:.2f}"
     )
     results: list[Result] = []
     t0 = time.monotonic()
     for _ in range(a.reps):  # alternate so that drifting background load hits both
-        runners = [run_cyclictest, run_rtlab_latency]
+        runners: list[Callable[..., Result]] = [run_cyclictest, run_rtlab_latency]
         if a.ct_histogram:
-            runners.append(lambda *args: run_cyclictest(*args, histogram=True))
+            runners.append(partial(run_cyclictest, histogram=True))
         for fn in runners:
-            with Stress(a.stress):
-                r = fn(a.seconds, a.interval, a.priority, a.default_system)
+            awake = KeepAwake(a.awake_cpu) if a.awake_cpu is not None else nullcontext()
+            with Stress(a.stress), awake:
+                r = fn(a.seconds, a.interval, a.priority, a.default_system, cpu=a.awake_cpu)
             results.append(r)
             print(r.line(), flush=True)
     print(f"--- pooled ({time.monotonic() - t0:.0f} s)")
