@@ -25,7 +25,7 @@ class CellAgreement:
     series: int  # marked series compared
     diff_min: int  # internal - external, over every sample of every series
     diff_max: int
-    bound: int  # the empty bracket's largest warm figure
+    bound: int  # the empty bracket's warm median figure (cycles_check.bracket_bound)
     outside: int  # samples beyond [-bound, bound] (a cold one: beyond the cold bracket)
 
     @property

@@ -10,7 +10,7 @@ what the figures are:
     cycles_model = "cycle-approximate: QEMU + rtlab's timing tables, not silicon",
     cycles_core, cycles_stands_for, cycles_internal.NAME (the guest's own timestamps
     around the same sample, in cycles: median warm), cycles_bracket (the empty bracket),
-    cycles_bound (the empty bracket's largest warm internal figure: what internal may
+    cycles_bound (the empty bracket's warm median internal figure: what internal may
     differ from external by), cycles_diff.NAME ("min max outside": internal - external
     over every sample, and how many samples lie beyond [-bound, bound]; the cold one is
     held to the cold bracket)
@@ -42,6 +42,7 @@ from rtlab.lab.qemu.cycles import (
     plugin_args,
     read_capture,
 )
+from rtlab.lab.qemu.cycles_check import bracket_bound, outside_bracket
 from rtlab.lab.qemu.cycles_figures import (
     MarkerPlanError,
     Stream,
@@ -62,14 +63,9 @@ def _median(v: np.ndarray) -> int:
 
 
 def _diff(diff: np.ndarray, cost: np.ndarray) -> str:
-    """internal - external of every sample: "min max outside" (outside [-bound, bound]:
-    each end's timestamp lies on either side of its edge, within the bracket; the cold
-    sample against the cold bracket), as rtlab.lab.qemu.cycles_check holds them."""
-    bound = int(cost[1:].max()) if cost.size > 1 else int(cost[0])
-    limit = np.full(diff.size, bound)
-    limit[0] = int(cost[0])
-    outside = int(np.count_nonzero(np.abs(diff) > limit))
-    return f"{int(diff.min())} {int(diff.max())} {outside}"
+    """internal - external of every sample: "min max outside", as rtlab.lab.qemu.
+    cycles_check holds them (outside_bracket)."""
+    return f"{int(diff.min())} {int(diff.max())} {outside_bracket(diff, cost)}"
 
 
 def _less_bracket(pulse: np.ndarray, bracket: np.ndarray) -> np.ndarray:
@@ -101,7 +97,7 @@ def _restate(run: Run, stream: Stream, m: CyclesMachine) -> Run:
         "cycles_machine": m.name,
         "cycles_stands_for": m.stands_for,
         "cycles_bracket": _median(cost),
-        "cycles_bound": int(cost[1:].max()) if cost.size > 1 else int(cost[0]),
+        "cycles_bound": bracket_bound(cost),
         "cycles_bracket_pulse": _median(pulse_cost),
         "cycles_approximations": "; ".join(APPROXIMATIONS),
     }
