@@ -13,6 +13,7 @@ icount that would change the instruction counts.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import select
 import threading
@@ -91,13 +92,27 @@ class SerialLink:
 
 
 def _keeping_socket(url: str, baud: int) -> Any:
-    """pyserial's socket:// port without its input flush at open: an emulator listening
-    with wait=on starts its guest when we connect, so under load its first bytes (the
-    hello) can come before pyserial's flush and be thrown away. Bytes older than this
-    run's hello are harmless: the reader skips all before `@rtl1 hello`."""
+    port = unflushed_socket_port()
+    port.baudrate, port.timeout, port.port = baud, 0, url
+    port.open()
+    return port
+
+
+def unflushed_socket_port() -> Any:
+    """pyserial's socket:// port, not yet open, without the input flush its open() does:
+    an emulator listening with wait=on starts its guest when we connect, so under load its
+    first bytes (the hello) can come before that flush and be thrown away. Bytes older
+    than this run's hello are harmless: the reader skips all before `@rtl1 hello`. Ours
+    (SerialLink.open) and the one a labgrid SerialDriver opens for a raw
+    NetworkSerialPort (rtlab.lab.targets.labgrid.serial_board) are both this."""
+    return _unflushed_socket_class()()
+
+
+@functools.cache
+def _unflushed_socket_class() -> type:
     from serial.urlhandler.protocol_socket import Serial as SocketSerial
 
-    class KeepingSocket(SocketSerial):
+    class UnflushedSocket(SocketSerial):
         opening = False
 
         def open(self) -> None:
@@ -111,10 +126,7 @@ def _keeping_socket(url: str, baud: int) -> Any:
             if not self.opening:
                 super().reset_input_buffer()
 
-    port = KeepingSocket(None, baudrate=baud, timeout=0)
-    port.port = url
-    port.open()
-    return port
+    return UnflushedSocket
 
 
 def _why(e: BaseException) -> str:

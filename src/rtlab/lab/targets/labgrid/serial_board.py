@@ -19,7 +19,7 @@ from rtlab.lab.serialboard.description import board_description
 from rtlab.lab.serialboard.errors import SerialBoardError
 from rtlab.lab.serialboard.flashers import FLASHERS
 from rtlab.lab.serialboard.flashers.base import Flasher
-from rtlab.lab.serialboard.link import SerialLink
+from rtlab.lab.serialboard.link import SerialLink, unflushed_socket_port
 from rtlab.lab.serialboard.options import reading_options
 from rtlab.lab.targets.base import Completed
 from rtlab.lab.targets.labgrid.board_base import Board, firmware_program
@@ -53,6 +53,10 @@ class SerialBoardOnPlace(Board):
                 "board; name the capture module's `instrument` and keep one for the board"
             )
         self.serial = ports[0]
+        if type(self.serial.port).__name__ == "NetworkSerialPort" and (
+            self.serial.port.protocol == "raw"
+        ):  # labgrid opens pyserial's socket:// port, which empties what came at connect
+            self.serial.serial = unflushed_socket_port()
         self.flasher = self._flasher(spec, drivers)
         self.flasher.check()
         self.board = SerialBoard(
