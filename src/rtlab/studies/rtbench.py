@@ -265,17 +265,36 @@ def contention(run: Run) -> dict[int, float]:
     if base is None:
         raise RtbenchError("contention needs level 0 as the reference")
     if not base.per_second > 0:
-        # one core, equal priorities, no time slicing: the stress task never yields, so
-        # the target never runs and there is no contention to measure (Zephyr's default)
         raise RtbenchError(
             "contention not measured: the target task ran 0 times at stress level 0 "
-            "(one core, equal priorities and no time slicing: the stress task never yields)"
+            f"({_starved_why(run)})"
         )
     return {
         lv: 100.0 * (tps[f"contention_{lv}"].per_second / base.per_second)
         for lv in levels
         if f"contention_{lv}" in tps
     }
+
+
+def _starved_why(run: Run) -> str:
+    """Why a target ran 0 times at level 0, where the stress task leaves it its own core."""
+    cores = int(run.meta.get("cores", 1))
+    if cores < 2:
+        # equal priorities, no time slicing: the stress task never yields, so the target
+        # never runs and there is no contention to measure (Zephyr's default)
+        return "one core, equal priorities and no time slicing: the stress task never yields"
+    # its own core, and still no turn: something above it held that core for the whole
+    # window (on Linux: RT throttling after ~0.95 s of SCHED_FIFO work in a second, or
+    # another process's higher-priority thread)
+    return (
+        f"on {cores} cores, where the stress task runs on another core: something held "
+        "the target's core for the whole window"
+        + (", e.g. RT throttling (rt_throttling warning)" if _warned(run, "rt_throttling") else "")
+    )
+
+
+def _warned(run: Run, code: str) -> bool:
+    return any(c == code for c, _ in run.warnings)
 
 
 def withheld_why(run: Run) -> str:

@@ -169,6 +169,19 @@ def test_a_starved_target_says_why_contention_is_not_measured() -> None:
     assert "throughput %" not in md
 
 
+def test_a_target_starved_on_its_own_core_is_not_blamed_on_time_slicing() -> None:
+    """Two cores, the stress task on the other: a target that never ran had its core
+    taken (on Linux as root, RT throttling: seen in a loaded `make test`), which the
+    reason says instead of the one-core explanation."""
+    body = tput("contention_0", 0) + tput("contention_70", 14144)
+    warn = "@rtl1 warn code=rt_throttling msg=sched_rt_runtime_us%20limits%20SCHED_FIFO"
+    runs = parse(run_text("contention", [*body, warn], cores=2, meta="levels=0,70"))
+    with pytest.raises(workload.RtbenchError) as exc:
+        rtbench.contention(runs[0])
+    assert "no time slicing" not in str(exc.value)
+    assert "on 2 cores" in str(exc.value) and "RT throttling" in str(exc.value)
+
+
 def test_cold_column_says_what_was_emptied_before_it() -> None:
     # K4perf's cold (first run from flash) vs warm: the board says what it flushed.
     body = [*series("sem_give", [500, 510, 505]), "@rtl1 c sem_give.cold 2900 unit=ticks"]

@@ -307,9 +307,10 @@ int rtb_port_init(void)
     if (P.fifo && rt_runtime >= 0)
         rtb_port_note_warning("rt_throttling",
                               "sched_rt_runtime_us limits SCHED_FIFO to 95% of each "
-                              "second: a busy troublemaker pass longer than ~0.95 s "
-                              "(iterations x period) stalls every FIFO thread of its core "
-                              "for ~50 ms; write -1 there to measure longer");
+                              "second: FIFO work past ~0.95 s in a second (throughput "
+                              "windows back to back, a long troublemaker pass) stalls "
+                              "every FIFO thread of its core for up to ~50 ms, and a "
+                              "window or sample then holds the stall; write -1 there");
 #endif
     set_my_level(RTB_PRIO_MAIN);
     return 0;
