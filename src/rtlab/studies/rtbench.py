@@ -283,9 +283,10 @@ def _starved_why(run: Run) -> str:
         # equal priorities, no time slicing: the stress task never yields, so the target
         # never runs and there is no contention to measure (Zephyr's default)
         return "one core, equal priorities and no time slicing: the stress task never yields"
-    # its own core, and still no turn: something above it held that core for the whole
-    # window (on Linux: RT throttling after ~0.95 s of SCHED_FIFO work in a second, or
-    # another process's higher-priority thread)
+    # its own core, and still no turn: something held that core for the whole window. On
+    # Linux as root, the kernel keeps ~50 ms of each second from SCHED_FIFO for starved
+    # SCHED_OTHER work (RT throttling; since 6.12 the fair server, in one piece): a
+    # loaded host's 30 ms window fits inside it. Or another process's higher thread.
     return (
         f"on {cores} cores, where the stress task runs on another core: something held "
         "the target's core for the whole window"
